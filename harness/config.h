@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run's configuration: filled from the option table (options.c), then resolved
+ * (addresses, interface, MACs) before any method opens. Methods only read it.
+ */
+#ifndef PB_CONFIG_H
+#define PB_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
+#define PB_MAX_STREAMS 64
+
+/* An IPv4 or IPv6 address; family is AF_INET or AF_INET6. */
+struct pb_addr {
+	int family;
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	};
+};
+
+enum pb_format {
+	PB_FORMAT_TABLE,
+	PB_FORMAT_JSON,
+	PB_FORMAT_CSV,
+};
+
+struct pb_config {
+	/* what to run */
+	char method[32];
+	double duration_s;
+	uint64_t count; /* 0: run for duration_s */
+	uint32_t batch; /* 0: the method's default */
+	uint32_t streams;
+	uint32_t segments; /* gso: segments per sendmsg */
+
+	/* where: an empty iface means the namespace lab */
+	char iface[IF_NAMESIZE];
+	bool keep_lab;
+	double link_timeout_s;
+
+	/* the traffic */
+	struct pb_addr srcip, dstip;
+	uint8_t srcmac[6], dstmac[6];
+	bool srcmac_set, dstmac_set;
+	uint16_t srcport, dstport;
+	uint32_t payloadsize;
+
+	/* output */
+	enum pb_format format;
+	char output[256];
+	bool quiet;
+	int verbose;
+
+	/* resolved before the run, never set by the user */
+	bool lab;
+	char ifname[IF_NAMESIZE]; /* the sending interface: --iface, or the lab's sender end */
+	int ifindex;		  /* its index, in the namespace the sender runs in */
+	uint32_t mtu;
+	uint32_t tx_queues;
+	uint32_t run_id; /* written into every payload; the receiver counts only this run's */
+	char command[1024];
+};
+
+#endif
