@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+/* The derived figures of a run (rates, percentages, CPU cost), computed in this one place. */
+#include "stats.h"
+
+#define PB_ETH_MIN	60 /* shortest Ethernet frame without FCS */
+#define PB_ETH_MIN_VLAN 64 /* the same with an 802.1Q tag: the tag does not count as payload */
+
+uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan)
+{
+	uint32_t min = vlan ? PB_ETH_MIN_VLAN : PB_ETH_MIN;
+
+	/* A NIC pads a short frame before it goes out, so the wire pays for the minimum. */
+	return (frame_bytes > min ? frame_bytes : min) + PB_L1_OVERHEAD;
+}
+
+double pb_wire_gbps(double pps, uint32_t frame_bytes, bool vlan)
+{
+	return pps * pb_wire_bytes(frame_bytes, vlan) * 8.0 / 1e9;
+}
+
+double pb_app_mbps(double pps, uint32_t frame_bytes)
+{
+	return pps * frame_bytes * 8.0 / 1e6;
+}
+
+void pb_result_compute(struct pb_result *r)
+{
+	double sent = (double)r->frames_sent;
+
+	r->pps = 0;
+	r->app_mbps = 0;
+	r->wire_gbps = 0;
+	r->delivered_pct = 0;
+	r->accounted_pct = 0;
+	r->cpu_ns_per_pkt = 0;
+
+	/* A skipped or failed row has no figures: zeros are never shown as measurements. */
+	if (r->status != PB_STATUS_OK)
+		return;
+
+	/* "> 0" also refuses a NaN duration, not only a zero one. */
+	if (r->duration_s > 0)
+		r->pps = sent / r->duration_s;
+	r->app_mbps = pb_app_mbps(r->pps, r->frame_bytes);
+	r->wire_gbps = pb_wire_gbps(r->pps, r->frame_bytes, r->vlan);
+
+	if (!r->frames_sent)
+		return;
+	r->cpu_ns_per_pkt = r->cpu_s * 1e9 / sent;
+	if (!r->has_receiver)
+		return;
+	r->delivered_pct = 100.0 * (double)r->frames_delivered / sent;
+	/* Not capped: above 100 % means something was counted twice, and that must show. */
+	r->accounted_pct = 100.0 * ((double)r->frames_delivered + (double)r->frames_dropped) / sent;
+}
+
+const char *pb_status_name(enum pb_status s)
+{
+	switch (s) {
+	case PB_STATUS_OK:
+		return "ok";
+	case PB_STATUS_SKIPPED:
+		return "skipped";
+	case PB_STATUS_ERROR:
+		return "error";
+	}
+	return "unknown";
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output writers: each format is one function over the same finished results, so no
+ * arithmetic happens while formatting.
+ */
+#ifndef PB_WRITERS_H
+#define PB_WRITERS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "stats.h"
+
+#define PB_SCHEMA_VERSION 1
+
+struct pb_report {
+	const char *version;  /* pktbench version */
+	const char *command;  /* the command line as given */
+	const char *kernel;   /* uname -r */
+	const char *iface;    /* the sending interface */
+	const char *driver;   /* its driver, or "" */
+	bool lab;	      /* the namespace lab, with its receiver */
+	const struct pb_result *results;
+	unsigned int n;
+	bool sort_by_pps;     /* benchmark: fastest first, skipped and no-wire rows last */
+};
+
+int pb_write_table(FILE *f, const struct pb_report *rep);
+int pb_write_json(FILE *f, const struct pb_report *rep);
+int pb_write_csv(FILE *f, const struct pb_report *rep);
+/* Writes in fmt to path ("" or "-": stdout); a file is written atomically (temp + rename). */
+int pb_report_write(const struct pb_report *rep, enum pb_format fmt, const char *path);
+
+#endif

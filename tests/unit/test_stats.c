@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/* Unit test of the result arithmetic: wire math on worked examples, and the guarded divisions. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stats.h"
+
+static unsigned int passed, failed;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (cond) {                                                                        \
+			passed++;                                                                  \
+		} else {                                                                           \
+			failed++;                                                                  \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+	} while (0)
+
+/* Relative tolerance: the figures are products of doubles, exact only up to rounding. */
+static int near(double got, double want, double rel)
+{
+	if (want == 0)
+		return fabs(got) <= rel;
+	return fabs(got - want) <= rel * fabs(want);
+}
+
+#define CHECK_NEAR(got, want, rel)                                                                 \
+	CHECK(near((got), (want), (rel)), "%s = %.9g, want %.9g", #got, (double)(got),             \
+	      (double)(want))
+
+#define CHECK_U(got, want)                                                                         \
+	CHECK((got) == (want), "%s = %llu, want %llu", #got, (unsigned long long)(got),            \
+	      (unsigned long long)(want))
+
+static void test_wire_bytes(void)
+{
+	CHECK_U(pb_wire_bytes(60, false), 84);
+	/* A short frame is padded on the wire: it costs the same as the minimum. */
+	CHECK_U(pb_wire_bytes(50, false), 84);
+	CHECK_U(pb_wire_bytes(0, false), 84);
+	CHECK_U(pb_wire_bytes(64, false), 88);
+	CHECK_U(pb_wire_bytes(1514, false), 1538);
+	/* Tagged, the minimum is 64 bytes including the 4-byte tag. */
+	CHECK_U(pb_wire_bytes(64, true), 88);
+	CHECK_U(pb_wire_bytes(60, true), 88);
+	CHECK_U(pb_wire_bytes(1518, true), 1542);
+	CHECK_U(PB_L1_OVERHEAD, 24);
+}
+
+static void test_rates(void)
+{
+	/* 13.3 Mpps of 60-byte frames plus a VLAN tag (64 bytes in the frame): 88 on the wire. */
+	CHECK_NEAR(pb_wire_gbps(13.3e6, 64, true), 9.3632, 1e-6);
+	/* 100G line rate: 142.06 Mpps of untagged 64-byte frames. */
+	CHECK_NEAR(pb_wire_gbps(142.06e6, 64, false), 100.01024, 1e-6);
+	/* 10G line rate of minimum frames: 14.88 Mpps x 84 x 8. */
+	CHECK_NEAR(pb_wire_gbps(14880952.38, 60, false), 10.0, 1e-6);
+	CHECK_NEAR(pb_wire_gbps(1e6, 50, false), 0.672, 1e-9);
+	CHECK_NEAR(pb_app_mbps(1e6, 60), 480.0, 1e-12);
+	CHECK_NEAR(pb_app_mbps(1e6, 1514), 12112.0, 1e-12);
+	CHECK_NEAR(pb_app_mbps(0, 60), 0.0, 0);
+	CHECK_NEAR(pb_wire_gbps(0, 60, false), 0.0, 0);
+}
+
+static struct pb_result lab_row(void)
+{
+	struct pb_result r;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(r.method, sizeof(r.method), "udp_sendto");
+	snprintf(r.mode, sizeof(r.mode), "socket");
+	r.status = PB_STATUS_OK;
+	r.duration_s = 2.0;
+	r.frame_bytes = 60;
+	r.streams = 1;
+	r.frames_sent = 2000000;
+	r.has_receiver = true;
+	r.frames_delivered = 1980000;
+	r.frames_dropped = 20000;
+	r.cpu_s = 1.5;
+	return r;
+}
+
+static void test_compute_lab(void)
+{
+	struct pb_result r = lab_row();
+
+	pb_result_compute(&r);
+	CHECK_NEAR(r.pps, 1e6, 1e-12);
+	CHECK_NEAR(r.app_mbps, 480.0, 1e-12);
+	CHECK_NEAR(r.wire_gbps, 0.672, 1e-12);
+	CHECK_NEAR(r.delivered_pct, 99.0, 1e-12);
+	CHECK_NEAR(r.accounted_pct, 100.0, 1e-12);
+	CHECK_NEAR(r.cpu_ns_per_pkt, 750.0, 1e-12);
+
+	/* Double counting must show as more than 100 %, not be capped away. */
+	r = lab_row();
+	r.frames_delivered = 2000000;
+	pb_result_compute(&r);
+	CHECK_NEAR(r.accounted_pct, 101.0, 1e-12);
+	CHECK_NEAR(r.delivered_pct, 100.0, 1e-12);
+
+	/* Tagged frames use the 64-byte minimum on the wire. */
+	r = lab_row();
+	r.frame_bytes = 64;
+	r.vlan = true;
+	r.frames_sent = 26600000;
+	pb_result_compute(&r);
+	CHECK_NEAR(r.wire_gbps, 9.3632, 1e-6);
+}
+
+static void test_compute_no_receiver(void)
+{
+	struct pb_result r = lab_row();
+
+	/* A real NIC: whatever sits in the counters, no percentage is derived from it. */
+	r.has_receiver = false;
+	r.delivered_pct = 55;
+	r.accounted_pct = 55;
+	pb_result_compute(&r);
+	CHECK_NEAR(r.delivered_pct, 0.0, 0);
+	CHECK_NEAR(r.accounted_pct, 0.0, 0);
+	CHECK_NEAR(r.pps, 1e6, 1e-12);
+	CHECK_NEAR(r.cpu_ns_per_pkt, 750.0, 1e-12);
+}
+
+static void test_compute_guards(void)
+{
+	struct pb_result r = lab_row();
+
+	r.duration_s = 0;
+	pb_result_compute(&r);
+	CHECK(r.pps == 0 && r.app_mbps == 0 && r.wire_gbps == 0, "zero duration: pps %g", r.pps);
+	CHECK(isfinite(r.delivered_pct) && isfinite(r.cpu_ns_per_pkt), "zero duration: NaN");
+
+	r = lab_row();
+	r.duration_s = NAN;
+	pb_result_compute(&r);
+	CHECK(r.pps == 0 && isfinite(r.wire_gbps), "NaN duration: pps %g", r.pps);
+
+	r = lab_row();
+	r.duration_s = -1;
+	pb_result_compute(&r);
+	CHECK(r.pps == 0, "negative duration: pps %g", r.pps);
+
+	r = lab_row();
+	r.frames_sent = 0;
+	r.frames_delivered = 0;
+	r.frames_dropped = 0;
+	pb_result_compute(&r);
+	CHECK(r.pps == 0 && r.delivered_pct == 0 && r.accounted_pct == 0 && r.cpu_ns_per_pkt == 0,
+	      "zero sent: pps %g delivered %g accounted %g cpu %g", r.pps, r.delivered_pct,
+	      r.accounted_pct, r.cpu_ns_per_pkt);
+
+	r = lab_row();
+	r.frames_sent = 0;
+	r.duration_s = 0;
+	pb_result_compute(&r);
+	CHECK(!isnan(r.pps) && !isnan(r.delivered_pct) && !isnan(r.accounted_pct) &&
+		      !isnan(r.cpu_ns_per_pkt),
+	      "zero sent and zero duration: NaN");
+}
+
+static void test_compute_not_ok(void)
+{
+	struct pb_result r = lab_row();
+
+	/* Stale figures (a reused struct) must not survive on a skipped row. */
+	r.status = PB_STATUS_SKIPPED;
+	r.pps = r.app_mbps = r.wire_gbps = 1;
+	r.delivered_pct = r.accounted_pct = r.cpu_ns_per_pkt = 1;
+	pb_result_compute(&r);
+	CHECK(r.pps == 0 && r.app_mbps == 0 && r.wire_gbps == 0 && r.delivered_pct == 0 &&
+		      r.accounted_pct == 0 && r.cpu_ns_per_pkt == 0,
+	      "skipped row has derived figures");
+
+	r = lab_row();
+	r.status = PB_STATUS_ERROR;
+	pb_result_compute(&r);
+	CHECK(r.pps == 0 && r.cpu_ns_per_pkt == 0, "error row has derived figures");
+}
+
+static void test_status_name(void)
+{
+	CHECK(!strcmp(pb_status_name(PB_STATUS_OK), "ok"), "ok");
+	CHECK(!strcmp(pb_status_name(PB_STATUS_SKIPPED), "skipped"), "skipped");
+	CHECK(!strcmp(pb_status_name(PB_STATUS_ERROR), "error"), "error");
+}
+
+int main(void)
+{
+	test_wire_bytes();
+	test_rates();
+	test_compute_lab();
+	test_compute_no_receiver();
+	test_compute_guards();
+	test_compute_not_ok();
+	test_status_name();
+	printf("test_stats: %u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

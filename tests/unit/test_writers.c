@@ -1,0 +1,725 @@
+// SPDX-License-Identifier: MIT
+/* Unit test of the writers: JSON and CSV read back field by field, the table, atomic files. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <json.h>
+
+#include "config.h"
+#include "stats.h"
+#include "writers.h"
+
+static unsigned int passed, failed;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (cond) {                                                                        \
+			passed++;                                                                  \
+		} else {                                                                           \
+			failed++;                                                                  \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+	} while (0)
+
+/* A comma and quotes, so CSV has to quote it and double the quotes. */
+#define SKIP_REASON "libpcap not found, \"pcap\" disabled at build time"
+
+static struct pb_result results[4];
+static char tmpdir[256];
+
+/* Row 0: lab, with receiver. Row 1: skipped. Row 2: no receiver (a real NIC), interrupted. */
+static void make_results(void)
+{
+	struct pb_result *r;
+
+	memset(results, 0, sizeof(results));
+
+	r = &results[0];
+	snprintf(r->method, sizeof(r->method), "af_packet");
+	snprintf(r->mode, sizeof(r->mode), "tpacket_v3");
+	r->status = PB_STATUS_OK;
+	r->duration_s = 2.0;
+	r->link_wait_s = 0.25;
+	r->frame_bytes = 60;
+	r->padded = true;
+	r->streams = 2;
+	r->frames_sent = 2000000;
+	r->has_receiver = true;
+	r->frames_delivered = 1980000;
+	r->frames_foreign = 3;
+	r->frames_dropped = 20000;
+	r->send_errors = 7;
+	r->cpu_s = 1.5;
+
+	r = &results[1];
+	snprintf(r->method, sizeof(r->method), "pcap");
+	r->status = PB_STATUS_SKIPPED;
+	snprintf(r->reason, sizeof(r->reason), "%s", SKIP_REASON);
+	r->frame_bytes = 60;
+	r->has_receiver = true;
+
+	r = &results[2];
+	snprintf(r->method, sizeof(r->method), "udp_sendto");
+	snprintf(r->mode, sizeof(r->mode), "socket");
+	r->status = PB_STATUS_OK;
+	r->interrupted = true;
+	r->duration_s = 2.0;
+	r->frame_bytes = 60;
+	r->streams = 1;
+	r->frames_sent = 3000000;
+	r->cpu_s = 2.0;
+
+	/* Only used by the no-wire test: the fastest row, yet it must come last. */
+	r = &results[3];
+	snprintf(r->method, sizeof(r->method), "null");
+	snprintf(r->mode, sizeof(r->mode), "no-wire");
+	r->status = PB_STATUS_OK;
+	r->duration_s = 2.0;
+	r->frame_bytes = 60;
+	r->streams = 1;
+	r->frames_sent = 100000000;
+	r->cpu_s = 2.0;
+
+	for (r = results; r < results + 4; r++)
+		pb_result_compute(r);
+}
+
+static struct pb_report make_report(unsigned int n)
+{
+	return (struct pb_report){
+		.version = "0.1.0-test",
+		.command = "pktbench --method all --output \"/tmp/x.json\"",
+		.kernel = "6.18.0",
+		.iface = "veth0",
+		.driver = "veth",
+		.lab = true,
+		.results = results,
+		.n = n,
+		.sort_by_pps = true,
+	};
+}
+
+static char *path_in_tmp(const char *name)
+{
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
+	return buf;
+}
+
+/* Names in tmpdir, so a leftover temp file shows whatever it is called. */
+static int count_entries(char *names, size_t size)
+{
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	names[0] = '\0';
+	d = opendir(tmpdir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		n++;
+		strncat(names, de->d_name, size - strlen(names) - 1);
+		strncat(names, " ", size - strlen(names) - 1);
+	}
+	closedir(d);
+	return n;
+}
+
+static void remove_tmpdir(void)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(tmpdir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, de->d_name);
+		if (unlink(path))
+			rmdir(path);
+	}
+	closedir(d);
+	rmdir(tmpdir);
+}
+
+static char *read_all(const char *path)
+{
+	char *buf = NULL;
+	long len;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		goto out;
+	buf = calloc(1, (size_t)len + 1);
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+out:
+	fclose(f);
+	return buf;
+}
+
+/* ---- JSON */
+
+struct want {
+	const char *name;
+	enum json_type type;
+};
+
+/* Every result field, in output order, typed as for a lab row that ran (row 0). */
+static const struct want result_fields[] = {
+	{"method", json_type_string},	      {"mode", json_type_string},
+	{"status", json_type_string},	      {"reason", json_type_null},
+	{"interrupted", json_type_boolean},   {"duration_s", json_type_double},
+	{"link_wait_s", json_type_double},    {"frame_bytes", json_type_int},
+	{"wire_frame_bytes", json_type_int},  {"vlan", json_type_boolean},
+	{"padded", json_type_boolean},	      {"streams", json_type_int},
+	{"frames_sent", json_type_int},	      {"has_receiver", json_type_boolean},
+	{"frames_delivered", json_type_int},  {"frames_foreign", json_type_int},
+	{"frames_dropped", json_type_int},    {"send_errors", json_type_int},
+	{"cpu_s", json_type_double},	      {"pps", json_type_double},
+	{"app_mbps", json_type_double},	      {"wire_gbps", json_type_double},
+	{"delivered_pct", json_type_double},  {"accounted_pct", json_type_double},
+	{"cpu_ns_per_pkt", json_type_double},
+};
+
+#define N_FIELDS (sizeof(result_fields) / sizeof(result_fields[0]))
+
+/* Where a row differs from row 0's types. */
+static const struct want row1_types[] = {
+	{"reason", json_type_string},
+	{"delivered_pct", json_type_null}, /* nothing sent: a percentage of nothing */
+	{"accounted_pct", json_type_null},
+	{NULL, json_type_null},
+};
+
+static const struct want row2_types[] = {
+	{"frames_delivered", json_type_null},
+	{"frames_foreign", json_type_null},
+	{"delivered_pct", json_type_null},
+	{"accounted_pct", json_type_null},
+	{NULL, json_type_null},
+};
+
+static enum json_type want_type(const struct want *w, const struct want *over)
+{
+	for (; over && over->name; over++)
+		if (!strcmp(over->name, w->name))
+			return over->type;
+	return w->type;
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+static void check_result_types(struct json_object *o, int row, const struct want *over)
+{
+	struct json_object *v;
+	enum json_type t;
+	unsigned int i;
+
+	CHECK(json_object_is_type(o, json_type_object), "results[%d] is not an object", row);
+	CHECK(json_object_object_length(o) == (int)N_FIELDS, "results[%d] has %d fields, want %zu",
+	      row, json_object_object_length(o), N_FIELDS);
+	for (i = 0; i < N_FIELDS; i++) {
+		t = want_type(&result_fields[i], over);
+		CHECK(json_object_object_get_ex(o, result_fields[i].name, &v),
+		      "results[%d].%s missing", row, result_fields[i].name);
+		CHECK(json_object_get_type(v) == t, "results[%d].%s is %s, want %s", row,
+		      result_fields[i].name, json_type_to_name(json_object_get_type(v)),
+		      json_type_to_name(t));
+	}
+}
+
+static void check_str(struct json_object *o, const char *key, const char *want)
+{
+	const char *got = json_object_get_string(get(o, key));
+
+	CHECK(json_object_is_type(get(o, key), json_type_string) && got && !strcmp(got, want),
+	      "%s = \"%s\", want \"%s\"", key, got ? got : "(null)", want);
+}
+
+static void test_json(void)
+{
+	struct pb_report rep = make_report(3);
+	struct json_object *root, *res, *r0, *r1, *r2;
+	char names[512];
+	int err, n;
+
+	err = pb_report_write(&rep, PB_FORMAT_JSON, path_in_tmp("out.json"));
+	CHECK(err == 0, "pb_report_write json: %s", strerror(-err));
+	n = count_entries(names, sizeof(names));
+	CHECK(n == 1 && !strcmp(names, "out.json "), "after a json write the dir holds: %s", names);
+
+	root = json_object_from_file(path_in_tmp("out.json"));
+	CHECK(root != NULL, "json_object_from_file: %s", json_util_get_last_err());
+	if (!root)
+		return;
+
+	CHECK(json_object_is_type(get(root, "schema"), json_type_int) &&
+		      json_object_get_int(get(root, "schema")) == 1,
+	      "schema is not the integer 1");
+	CHECK(PB_SCHEMA_VERSION == 1, "PB_SCHEMA_VERSION %d", PB_SCHEMA_VERSION);
+	check_str(root, "pktbench_version", "0.1.0-test");
+	/* NOSLASHESCAPE: paths in the command stay readable. */
+	check_str(root, "command", "pktbench --method all --output \"/tmp/x.json\"");
+	check_str(root, "kernel", "6.18.0");
+	check_str(root, "interface", "veth0");
+	check_str(root, "driver", "veth");
+	CHECK(json_object_is_type(get(root, "lab"), json_type_boolean) &&
+		      json_object_get_boolean(get(root, "lab")),
+	      "lab is not true");
+
+	res = get(root, "results");
+	CHECK(json_object_is_type(res, json_type_array), "results is not an array");
+	CHECK(json_object_array_length(res) == 3, "results has %zu entries, want 3",
+	      json_object_array_length(res));
+	if (json_object_array_length(res) != 3)
+		goto out;
+	r0 = json_object_array_get_idx(res, 0);
+	r1 = json_object_array_get_idx(res, 1);
+	r2 = json_object_array_get_idx(res, 2);
+	check_result_types(r0, 0, NULL);
+	check_result_types(r1, 1, row1_types);
+	check_result_types(r2, 2, row2_types);
+
+	/* The caller's order even though sort_by_pps is set: sorting is for the table. */
+	check_str(r0, "method", "af_packet");
+	check_str(r1, "method", "pcap");
+	check_str(r2, "method", "udp_sendto");
+
+	check_str(r0, "status", "ok");
+	check_str(r1, "status", "skipped");
+	check_str(r1, "reason", SKIP_REASON);
+	CHECK(json_object_get_int64(get(r0, "frames_sent")) == 2000000, "r0 frames_sent");
+	CHECK(json_object_get_int64(get(r0, "frames_delivered")) == 1980000, "r0 delivered");
+	CHECK(json_object_get_int64(get(r0, "wire_frame_bytes")) == 84, "r0 wire_frame_bytes");
+	CHECK(json_object_get_double(get(r0, "pps")) == 1e6, "r0 pps %g",
+	      json_object_get_double(get(r0, "pps")));
+	CHECK(json_object_get_double(get(r0, "duration_s")) == 2.0, "r0 duration_s");
+	CHECK(json_object_get_double(get(r0, "app_mbps")) == 480.0, "r0 app_mbps");
+	CHECK(json_object_get_double(get(r0, "delivered_pct")) == 99.0, "r0 delivered_pct");
+	CHECK(json_object_get_double(get(r0, "accounted_pct")) == 100.0, "r0 accounted_pct");
+	/* Read back bit for bit: the writer must not round data away. */
+	CHECK(json_object_get_double(get(r0, "wire_gbps")) == results[0].wire_gbps,
+	      "r0 wire_gbps %.17g, want %.17g", json_object_get_double(get(r0, "wire_gbps")),
+	      results[0].wire_gbps);
+	CHECK(json_object_get_double(get(r0, "cpu_ns_per_pkt")) == 750.0, "r0 cpu_ns_per_pkt");
+	CHECK(json_object_get_boolean(get(r2, "interrupted")), "r2 interrupted");
+	CHECK(!json_object_get_boolean(get(r2, "has_receiver")), "r2 has_receiver");
+out:
+	json_object_put(root);
+}
+
+static void test_json_null_strings(void)
+{
+	struct pb_report rep = make_report(0);
+	struct json_object *root;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	/* An unknown driver is null, not a made-up string. */
+	rep.driver = NULL;
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		CHECK(0, "open_memstream: %s", strerror(errno));
+		return;
+	}
+	err = pb_write_json(f, &rep);
+	fclose(f);
+	CHECK(err == 0, "pb_write_json: %s", strerror(-err));
+	root = json_tokener_parse(buf);
+	CHECK(root != NULL, "json does not parse");
+	CHECK(json_object_object_get_ex(root, "driver", NULL) &&
+		      json_object_is_type(get(root, "driver"), json_type_null),
+	      "driver is not null");
+	CHECK(json_object_array_length(get(root, "results")) == 0, "results not empty");
+	json_object_put(root);
+	free(buf);
+}
+
+/* ---- CSV */
+
+#define MAX_REC 8
+#define MAX_FLD 40
+
+struct csv {
+	char *f[MAX_REC][MAX_FLD];
+	unsigned int nf[MAX_REC];
+	unsigned int nrec;
+};
+
+/* RFC 4180, enough for the test: quoted fields with doubled quotes and line breaks. */
+static int csv_parse(const char *p, struct csv *c)
+{
+	char field[512];
+	unsigned int rec;
+	size_t len;
+
+	memset(c, 0, sizeof(*c));
+	while (*p) {
+		if (c->nrec == MAX_REC)
+			return -1;
+		rec = c->nrec++;
+		for (;;) {
+			len = 0;
+			if (*p == '"') {
+				for (p++;; p++) {
+					if (!*p || len == sizeof(field) - 1)
+						return -1;
+					if (*p == '"' && p[1] != '"')
+						break;
+					if (*p == '"')
+						p++;
+					field[len++] = *p;
+				}
+				p++;
+			} else {
+				while (*p && *p != ',' && *p != '\n' && len < sizeof(field) - 1)
+					field[len++] = *p++;
+			}
+			field[len] = '\0';
+			if (c->nf[rec] == MAX_FLD)
+				return -1;
+			c->f[rec][c->nf[rec]++] = strdup(field);
+			if (*p == ',') {
+				p++;
+				continue;
+			}
+			if (*p == '\n')
+				p++;
+			else if (*p)
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
+static void csv_free(struct csv *c)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < MAX_REC; i++)
+		for (j = 0; j < MAX_FLD; j++)
+			free(c->f[i][j]);
+}
+
+static const char *csv_get(const struct csv *c, unsigned int rec, const char *name)
+{
+	unsigned int j;
+
+	for (j = 0; j < c->nf[0] && j < c->nf[rec]; j++)
+		if (!strcmp(c->f[0][j], name))
+			return c->f[rec][j];
+	return NULL;
+}
+
+static void check_csv_field(const struct csv *c, unsigned int rec, const char *name,
+			    const char *want)
+{
+	const char *got = csv_get(c, rec, name);
+
+	CHECK(got && !strcmp(got, want), "csv row %u %s = \"%s\", want \"%s\"", rec, name,
+	      got ? got : "(missing)", want);
+}
+
+static void test_csv(void)
+{
+	struct pb_report rep = make_report(3);
+	unsigned int i, lines = 0;
+	char names[512], *buf, *p;
+	struct csv c;
+	int err, n;
+
+	err = pb_report_write(&rep, PB_FORMAT_CSV, path_in_tmp("out.csv"));
+	CHECK(err == 0, "pb_report_write csv: %s", strerror(-err));
+	n = count_entries(names, sizeof(names));
+	CHECK(n == 2, "after a csv write the dir holds: %s", names);
+
+	buf = read_all(path_in_tmp("out.csv"));
+	CHECK(buf != NULL, "cannot read out.csv");
+	if (!buf)
+		return;
+	for (p = buf; *p; p++)
+		lines += *p == '\n';
+	CHECK(lines == 4, "out.csv has %u lines, want a header and 3 rows", lines);
+	CHECK(strstr(buf, ",\"libpcap not found, \"\"pcap\"\" disabled at build time\",") != NULL,
+	      "the reason with a comma is not quoted per RFC 4180:\n%s", buf);
+
+	err = csv_parse(buf, &c);
+	CHECK(err == 0 && c.nrec == 4, "csv does not parse into 4 records (%u)", c.nrec);
+	if (err || c.nrec != 4)
+		goto out;
+	CHECK(c.nf[0] == N_FIELDS, "csv header has %u columns, want %zu", c.nf[0], N_FIELDS);
+	for (i = 0; i < N_FIELDS && i < c.nf[0]; i++)
+		CHECK(!strcmp(c.f[0][i], result_fields[i].name), "csv column %u is %s, want %s", i,
+		      c.f[0][i], result_fields[i].name);
+	for (i = 1; i < 4; i++)
+		CHECK(c.nf[i] == c.nf[0], "csv row %u has %u fields, header %u", i, c.nf[i],
+		      c.nf[0]);
+
+	check_csv_field(&c, 1, "method", "af_packet");
+	check_csv_field(&c, 1, "reason", "");
+	check_csv_field(&c, 1, "frames_delivered", "1980000");
+	check_csv_field(&c, 1, "pps", "1000000.0");
+	check_csv_field(&c, 1, "delivered_pct", "99.0");
+	check_csv_field(&c, 1, "padded", "true");
+	check_csv_field(&c, 2, "status", "skipped");
+	check_csv_field(&c, 2, "reason", SKIP_REASON);
+	/* No receiver: empty, the CSV spelling of null. */
+	check_csv_field(&c, 3, "frames_delivered", "");
+	check_csv_field(&c, 3, "frames_foreign", "");
+	check_csv_field(&c, 3, "delivered_pct", "");
+	check_csv_field(&c, 3, "accounted_pct", "");
+	check_csv_field(&c, 3, "interrupted", "true");
+out:
+	csv_free(&c);
+	free(buf);
+}
+
+static void test_csv_line_break(void)
+{
+	struct pb_report rep = make_report(3);
+	char *buf = NULL;
+	size_t len = 0;
+	struct csv c;
+	FILE *f;
+	int err;
+
+	snprintf(results[1].reason, sizeof(results[1].reason), "probe said:\n\"no\"");
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		CHECK(0, "open_memstream: %s", strerror(errno));
+		return;
+	}
+	err = pb_write_csv(f, &rep);
+	fclose(f);
+	CHECK(err == 0, "pb_write_csv: %s", strerror(-err));
+	err = csv_parse(buf, &c);
+	CHECK(err == 0 && c.nrec == 4, "csv with a line break in a field: %u records", c.nrec);
+	if (!err && c.nrec == 4)
+		check_csv_field(&c, 2, "reason", "probe said:\n\"no\"");
+	csv_free(&c);
+	free(buf);
+	snprintf(results[1].reason, sizeof(results[1].reason), "%s", SKIP_REASON);
+}
+
+/* ---- table */
+
+static char *table(const struct pb_report *rep)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		CHECK(0, "open_memstream: %s", strerror(errno));
+		return NULL;
+	}
+	err = pb_write_table(f, rep);
+	fclose(f);
+	CHECK(err == 0, "pb_write_table: %s", strerror(-err));
+	return buf;
+}
+
+/* Every line of the box as wide as the others, or the columns do not line up. */
+static void check_box(const char *t)
+{
+	size_t width = 0, len;
+	const char *p, *e;
+
+	for (p = t; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		len = (size_t)(e - p);
+		if (*p != '+' && *p != '|')
+			continue;
+		if (!width)
+			width = len;
+		CHECK(len == width, "table line is %zu wide, others %zu: %.*s", len, width,
+		      (int)len, p);
+	}
+	CHECK(width > 0, "no table box");
+}
+
+static int pos(const char *hay, const char *needle)
+{
+	const char *p = strstr(hay, needle);
+
+	return p ? (int)(p - hay) : -1;
+}
+
+/* How often needle occurs on the table line that starts with "| <method>". */
+static int count_on_row(const char *t, const char *method, const char *needle)
+{
+	char start[64];
+	const char *p, *e;
+	int n = 0;
+
+	snprintf(start, sizeof(start), "| %s", method);
+	p = strstr(t, start);
+	if (!p)
+		return -1;
+	e = strchr(p, '\n');
+	for (p = strstr(p, needle); p && (!e || p < e); p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void test_table(void)
+{
+	struct pb_result before[3];
+	struct pb_report rep = make_report(3);
+	char *t;
+
+	memcpy(before, results, sizeof(before));
+	t = table(&rep);
+	if (!t)
+		return;
+	check_box(t);
+	CHECK(memcmp(before, results, sizeof(before)) == 0, "the table changed the caller's array");
+	CHECK(pos(t, "| Method ") >= 0 && pos(t, "Packets/s") >= 0 && pos(t, "CPU ns/pkt") >= 0,
+	      "header missing:\n%s", t);
+	CHECK(pos(t, "af_packet") >= 0, "af_packet missing:\n%s", t);
+	CHECK(pos(t, "udp_sendto") >= 0, "udp_sendto missing:\n%s", t);
+	/* Delivered, Delivered % and Accounted %: unknown without a receiver, never 0. */
+	CHECK(count_on_row(t, "udp_sendto", "n/a") == 3, "want n/a x3 without a receiver:\n%s", t);
+	CHECK(count_on_row(t, "af_packet", "n/a") == 0, "n/a on the lab row:\n%s", t);
+	/* Sorted by rate: udp_sendto (1.5 Mpps) before af_packet (1 Mpps). */
+	CHECK(pos(t, "udp_sendto") < pos(t, "af_packet"), "not sorted by pps:\n%s", t);
+	CHECK(pos(t, " 1000000 |") >= 0 && pos(t, " 1500000 |") >= 0, "pps not integers:\n%s", t);
+	CHECK(pos(t, " 480.0 |") >= 0, "app Mb/s not one decimal:\n%s", t);
+	CHECK(pos(t, " 0.672 |") >= 0, "wire Gb/s not three decimals:\n%s", t);
+	CHECK(pos(t, " 99.00 |") >= 0 && pos(t, " 100.00 |") >= 0, "percentages:\n%s", t);
+	CHECK(pos(t, "\n  skipped  pcap: " SKIP_REASON "\n") >= 0, "skipped line missing:\n%s", t);
+	CHECK(pos(t, "| pcap") < 0, "a skipped row is in the table:\n%s", t);
+	CHECK(pos(t, "udp_sendto*") >= 0 && pos(t, "partial: interrupted by signal") >= 0,
+	      "interrupted row not marked:\n%s", t);
+	CHECK(pos(t, "wire L1 = max(frame, 60") >= 0, "no wire footnote:\n%s", t);
+	CHECK(pos(t, "frame 60 bytes") >= 0, "no frame footnote:\n%s", t);
+	free(t);
+
+	rep.sort_by_pps = false;
+	t = table(&rep);
+	if (!t)
+		return;
+	CHECK(pos(t, "af_packet") < pos(t, "udp_sendto"), "sorted without sort_by_pps:\n%s", t);
+	free(t);
+}
+
+static void test_table_nowire(void)
+{
+	struct pb_report rep = make_report(4);
+	int label;
+	char *t;
+
+	t = table(&rep);
+	if (!t)
+		return;
+	check_box(t);
+	label = pos(t, "harness overhead");
+	/* The fastest row, still after the send paths and under its own label. */
+	CHECK(label >= 0, "no harness overhead label:\n%s", t);
+	CHECK(pos(t, "+\n| harness overhead") >= 0, "no rule above the no-wire rows:\n%s", t);
+	CHECK(label > pos(t, "af_packet") && label > pos(t, "udp_sendto") &&
+		      label < pos(t, "| null "),
+	      "the no-wire row is not after the real rows:\n%s", t);
+	free(t);
+}
+
+static void test_table_only_skipped(void)
+{
+	struct pb_report rep = make_report(3);
+	char *t;
+
+	rep.results = &results[1];
+	rep.n = 1;
+	t = table(&rep);
+	if (!t)
+		return;
+	CHECK(pos(t, "skipped  pcap") >= 0 && pos(t, "+--") < 0, "only skipped:\n%s", t);
+	free(t);
+}
+
+/* ---- atomic writes */
+
+static void test_atomic_failures(void)
+{
+	struct pb_report rep = make_report(3);
+	char names[512];
+	int err, n;
+
+	err = pb_report_write(&rep, PB_FORMAT_JSON, path_in_tmp("nodir/out.json"));
+	CHECK(err == -ENOENT, "write into a missing directory: %d, want -ENOENT", err);
+
+	/* rename() over a directory fails after the temp file is written: it must go. */
+	mkdir(path_in_tmp("isdir"), 0700);
+	err = pb_report_write(&rep, PB_FORMAT_CSV, path_in_tmp("isdir"));
+	CHECK(err < 0, "rename over a directory succeeded");
+
+	err = pb_report_write(&rep, (enum pb_format)99, path_in_tmp("bad.out"));
+	CHECK(err == -EINVAL, "unknown format: %d, want -EINVAL", err);
+
+	n = count_entries(names, sizeof(names));
+	CHECK(n == 3 && !strstr(names, ".tmp.") && !strstr(names, "bad.out"),
+	      "after failed writes the dir holds: %s", names);
+
+	/* Overwriting an existing file replaces it whole. */
+	err = pb_report_write(&rep, PB_FORMAT_TABLE, path_in_tmp("out.json"));
+	CHECK(err == 0, "overwrite: %s", strerror(-err));
+	n = count_entries(names, sizeof(names));
+	CHECK(n == 3 && !strstr(names, ".tmp."), "after an overwrite the dir holds: %s", names);
+}
+
+int main(void)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/pb_test_writers.XXXXXX",
+		 base && *base ? base : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		fprintf(stderr, "mkdtemp %s: %s\n", tmpdir, strerror(errno));
+		return 1;
+	}
+	make_results();
+	test_json();
+	test_json_null_strings();
+	test_csv();
+	test_csv_line_break();
+	test_table();
+	test_table_nowire();
+	test_table_only_skipped();
+	test_atomic_failures();
+	remove_tmpdir();
+	printf("test_writers: %u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
