@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lab receiver: counts frames whose UDP payload starts with this run's signature
+ * (per RX queue, per CPU), counts everything else apart, and drops all of it, so the
+ * receiving namespace's stack never spends time on benchmark traffic.
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/in.h>
+#include <linux/udp.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#include "pb_bpf.h"
+
+#define PB_SIG_MAGIC 0x70624e31u /* frame.h: "pbN1" */
+
+const volatile __u32 run_id; /* set between open and load */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PB_BPF_MAX_QUEUES);
+	__type(key, __u32);
+	__type(value, struct pb_rx_slot);
+} rx_slots SEC(".maps");
+
+struct vlan_hdr {
+	__be16 tci;
+	__be16 proto;
+};
+
+/* Returns the UDP payload, or NULL when the frame is not UDP over IPv4/IPv6. */
+static __always_inline void *udp_payload(void *data, void *end)
+{
+	struct ethhdr *eth = data;
+	struct udphdr *udp;
+	void *l3;
+	__u16 proto;
+	int i;
+
+	if ((void *)(eth + 1) > end)
+		return NULL;
+	proto = eth->h_proto;
+	l3 = eth + 1;
+#pragma unroll
+	for (i = 0; i < 2; i++) { /* up to two tags: 802.1Q, 802.1ad */
+		struct vlan_hdr *vh = l3;
+
+		if (proto != bpf_htons(ETH_P_8021Q) && proto != bpf_htons(ETH_P_8021AD))
+			break;
+		if ((void *)(vh + 1) > end)
+			return NULL;
+		proto = vh->proto;
+		l3 = vh + 1;
+	}
+
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *ip = l3;
+
+		if ((void *)(ip + 1) > end || ip->protocol != IPPROTO_UDP || ip->ihl < 5)
+			return NULL;
+		udp = (void *)ip + ip->ihl * 4;
+	} else if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6 = l3;
+
+		if ((void *)(ip6 + 1) > end || ip6->nexthdr != IPPROTO_UDP)
+			return NULL;
+		udp = (void *)(ip6 + 1);
+	} else {
+		return NULL;
+	}
+	if ((void *)(udp + 1) > end)
+		return NULL;
+	return udp + 1;
+}
+
+SEC("xdp")
+int pb_receiver(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 queue = ctx->rx_queue_index & (PB_BPF_MAX_QUEUES - 1);
+	__u64 len = end - data;
+	struct pb_rx_slot *slot;
+	__be32 *sig;
+
+	slot = bpf_map_lookup_elem(&rx_slots, &queue);
+	if (!slot)
+		return XDP_DROP;
+	sig = udp_payload(data, end);
+	if (sig && (void *)(sig + 2) <= end && sig[0] == bpf_htonl(PB_SIG_MAGIC) &&
+	    sig[1] == bpf_htonl(run_id)) {
+		slot->frames++;
+		slot->bytes += len;
+	} else {
+		slot->foreign_frames++;
+		slot->foreign_bytes += len;
+	}
+	return XDP_DROP;
+}
+
+char LICENSE[] SEC("license") = "GPL";

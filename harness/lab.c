@@ -1,0 +1,862 @@
+// SPDX-License-Identifier: MIT
+/* The namespace lab: two named netns and a veth pair between them, built without ip(8). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <net/if.h> /* before any linux/if.h: the uapi header defers to glibc's */
+#include <linux/ethtool.h>
+#include <linux/if_addr.h>
+#include <linux/magic.h>
+#include <linux/neighbour.h>
+#include <linux/sockios.h>
+#include <netlink/netlink.h>
+#include <netlink/addr.h>
+#include <netlink/route/addr.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/veth.h>
+#include <netlink/route/neighbour.h>
+
+#include "lab.h"
+#include "log.h"
+#include "netif.h"
+
+#define PB_NETNS_DIR   "/run/netns" /* where iproute2 looks, so `ip netns` sees the lab */
+#define PB_LOCK_DIR    "/run/pktbench"
+#define PB_NS_PREFIX   "pktbench-"
+#define PB_ID_LEN      8
+#define PB_USO_FEATURE "tx-udp-segmentation"
+
+/*
+ * Ownership, so that pb_lab_destroy() is safe on anything create left behind:
+ * - create zeroes the lab and sets every fd to -1 before anything else, then fills lab->id;
+ *   destroy does nothing while lab->id is empty, which covers a memset-0 lab (whose fds of
+ *   0 must not be closed) and a create that failed before it got an id;
+ * - lab->tx_ns / rx_ns are filled only once that /run/netns entry was created by us, so
+ *   destroy never removes a namespace it did not make;
+ * - lab->lock_fd >= 0 means we created and hold /run/pktbench/<id>.lock;
+ * - lab->keep is set only when create succeeded: a failed create always cleans up.
+ *
+ * Stale labs: the lock file is created and flocked before any namespace exists and removed
+ * only after both are gone, so a namespace pktbench-<id>-* with a free lock belongs to a dead
+ * process. A kept lab renames its lock to <id>.kept, which the stale cleanup leaves alone.
+ */
+
+static void pb_lock_path(char *buf, size_t len, const char *id, const char *suffix)
+{
+	snprintf(buf, len, PB_LOCK_DIR "/%s%s", id, suffix);
+}
+
+static void pb_ns_name(char *buf, size_t len, const char *id, const char *side)
+{
+	snprintf(buf, len, PB_NS_PREFIX "%s-%s", id, side);
+}
+
+static bool pb_is_id(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/* "<id>.lock" -> id; false for anything else in the lock directory. */
+static bool pb_parse_lock_name(const char *name, char *id)
+{
+	if (strlen(name) != PB_ID_LEN + 5 || strcmp(name + PB_ID_LEN, ".lock") ||
+	    !pb_is_id(name, PB_ID_LEN))
+		return false;
+	memcpy(id, name, PB_ID_LEN);
+	id[PB_ID_LEN] = '\0';
+	return true;
+}
+
+/* "pktbench-<id>-tx" or "-rx" -> id; only exactly our names, so nobody else's netns matches. */
+static bool pb_parse_ns_name(const char *name, char *id)
+{
+	const size_t pre = sizeof(PB_NS_PREFIX) - 1;
+	const char *side;
+
+	if (strlen(name) != pre + PB_ID_LEN + 3 || strncmp(name, PB_NS_PREFIX, pre) ||
+	    !pb_is_id(name + pre, PB_ID_LEN))
+		return false;
+	side = name + pre + PB_ID_LEN;
+	if (strcmp(side, "-tx") && strcmp(side, "-rx"))
+		return false;
+	memcpy(id, name + pre, PB_ID_LEN);
+	id[PB_ID_LEN] = '\0';
+	return true;
+}
+
+static int pb_mkdir(const char *path)
+{
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* 1 removed, 0 not there, -errno. A bind-mounted netns file: detach the mount, then unlink. */
+static int pb_netns_del(const char *name)
+{
+	char path[128];
+	int err;
+
+	snprintf(path, sizeof(path), PB_NETNS_DIR "/%s", name);
+	/* EINVAL: not a mount point (a crash between creating the file and mounting on it). */
+	if (umount2(path, MNT_DETACH) && errno != EINVAL && errno != ENOENT) {
+		err = -errno;
+		pr_warn("umount %s: %s\n", path, strerror(-err));
+		return err;
+	}
+	if (unlink(path)) {
+		if (errno == ENOENT)
+			return 0;
+		err = -errno;
+		pr_warn("unlink %s: %s\n", path, strerror(-err));
+		return err;
+	}
+	return 1;
+}
+
+/* Both namespaces of a lab: how many were removed, or the first error. */
+static int pb_lab_del_netns(const char *id)
+{
+	static const char *const sides[] = {"tx", "rx"};
+	int removed = 0, err = 0, r;
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+		pb_ns_name(name, sizeof(name), id, sides[i]);
+		r = pb_netns_del(name);
+		if (r > 0)
+			removed += r;
+		else if (r < 0 && !err)
+			err = r;
+	}
+	return err ? err : removed;
+}
+
+/* As iproute2 does it: /run/netns must be a shared mount so netns unmounts propagate. */
+static int pb_netns_dir_ensure(void)
+{
+	bool made_mount = false;
+	int err;
+
+	err = pb_mkdir(PB_NETNS_DIR);
+	if (err) {
+		pr_err("mkdir " PB_NETNS_DIR ": %s\n", strerror(-err));
+		return err;
+	}
+	while (mount("", PB_NETNS_DIR, "none", MS_SHARED | MS_REC, NULL)) {
+		/* EINVAL: not a mount point yet; make it one by binding it on itself, once. */
+		if (errno != EINVAL || made_mount) {
+			err = -errno;
+			pr_err("mount --make-shared " PB_NETNS_DIR ": %s\n", strerror(-err));
+			return err;
+		}
+		if (mount(PB_NETNS_DIR, PB_NETNS_DIR, "none", MS_BIND | MS_REC, NULL)) {
+			err = -errno;
+			pr_err("mount --bind " PB_NETNS_DIR ": %s\n", strerror(-err));
+			return err;
+		}
+		made_mount = true;
+	}
+	return 0;
+}
+
+struct pb_netns_thread_arg {
+	const char *path;
+	int err;
+};
+
+/* Runs on its own thread so that only this thread, never the caller, changes namespace. */
+static void *pb_netns_thread(void *p)
+{
+	struct pb_netns_thread_arg *arg = p;
+
+	arg->err = 0;
+	if (unshare(CLONE_NEWNET))
+		arg->err = -errno;
+	else if (mount("/proc/thread-self/ns/net", arg->path, "none", MS_BIND, NULL))
+		arg->err = -errno;
+	/* The thread exits here; the bind mount is what keeps the new namespace alive. */
+	return NULL;
+}
+
+/* Creates /run/netns/NAME holding a new, empty network namespace, like `ip netns add`. */
+static int pb_netns_add(const char *name)
+{
+	struct pb_netns_thread_arg arg;
+	char path[128];
+	pthread_t thr;
+	int fd, err;
+
+	snprintf(path, sizeof(path), PB_NETNS_DIR "/%s", name);
+	fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0) {
+		err = -errno;
+		pr_err("create %s: %s\n", path, strerror(-err));
+		return err;
+	}
+	close(fd);
+
+	arg.path = path;
+	arg.err = -EINVAL;
+	err = -pthread_create(&thr, NULL, pb_netns_thread, &arg);
+	if (!err) {
+		pthread_join(thr, NULL);
+		err = arg.err;
+	}
+	if (err) {
+		pr_err("new netns %s: %s\n", name, strerror(-err));
+		unlink(path);
+	}
+	return err;
+}
+
+/*
+ * Creates and flocks /run/pktbench/<id>.lock. A concurrent stale cleanup may open the file
+ * between our create and our flock, take the lock and unlink it as stale: after locking, make
+ * sure the path still names our file, else create it again.
+ */
+static int pb_lab_lock(struct pb_lab *lab)
+{
+	struct stat st_fd, st_path;
+	char path[128];
+	int fd, err, tries;
+
+	err = pb_mkdir(PB_LOCK_DIR);
+	if (err) {
+		pr_err("mkdir " PB_LOCK_DIR ": %s\n", strerror(-err));
+		return err;
+	}
+	pb_lock_path(path, sizeof(path), lab->id, ".lock");
+	for (tries = 0; tries < 3; tries++) {
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			err = -errno;
+			pr_err("create %s: %s\n", path, strerror(-err));
+			return err;
+		}
+		while (flock(fd, LOCK_EX) && errno == EINTR)
+			;
+		if (!fstat(fd, &st_fd) && !stat(path, &st_path) && st_fd.st_dev == st_path.st_dev &&
+		    st_fd.st_ino == st_path.st_ino) {
+			lab->lock_fd = fd;
+			return 0;
+		}
+		close(fd);
+	}
+	pr_err("%s: removed under us repeatedly\n", path);
+	return -EAGAIN;
+}
+
+/*
+ * One lock file in the lock directory: if its owner is gone (the flock is free), remove that
+ * lab's namespaces and the lock. 1 when a stale lab was removed, 0 when live or gone.
+ */
+static int pb_lab_reap(int dfd, const char *file, const char *id)
+{
+	struct stat st_fd, st_path;
+	int fd, err, ret = 0;
+
+	fd = openat(dfd, file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_EX | LOCK_NB))
+		goto out; /* EWOULDBLOCK: its owner is alive */
+	/* Another cleanup may have reaped it and unlinked it since we opened it. */
+	if (fstat(fd, &st_fd) || fstatat(dfd, file, &st_path, 0) ||
+	    st_fd.st_dev != st_path.st_dev || st_fd.st_ino != st_path.st_ino)
+		goto out;
+
+	err = pb_lab_del_netns(id);
+	if (err < 0) {
+		/* Keep the lock file so the next run tries again. */
+		pr_warn("stale lab %s: %s\n", id, strerror(-err));
+		goto out;
+	}
+	if (unlinkat(dfd, file, 0) && errno != ENOENT)
+		pr_warn(PB_LOCK_DIR "/%s: %s\n", file, strerror(errno));
+	pr_info("removed stale lab %s (%d namespaces)\n", id, err);
+	ret = 1;
+out:
+	close(fd);
+	return ret;
+}
+
+static bool pb_lab_claimed(const char *id)
+{
+	char path[128];
+
+	pb_lock_path(path, sizeof(path), id, ".lock");
+	if (!access(path, F_OK))
+		return true;
+	pb_lock_path(path, sizeof(path), id, ".kept");
+	return !access(path, F_OK);
+}
+
+int pb_lab_cleanup_stale(void)
+{
+	char id[PB_ID_LEN + 1];
+	struct dirent *de;
+	int removed = 0, err;
+	DIR *dir;
+
+	dir = opendir(PB_LOCK_DIR);
+	if (dir) {
+		while ((de = readdir(dir)))
+			if (pb_parse_lock_name(de->d_name, id))
+				removed += pb_lab_reap(dirfd(dir), de->d_name, id);
+		closedir(dir);
+	} else if (errno != ENOENT) {
+		err = -errno;
+		pr_err("open " PB_LOCK_DIR ": %s\n", strerror(-err));
+		return err;
+	}
+
+	/*
+	 * Namespaces no lock file claims: a crash in the instant between creating them and
+	 * removing the lock, or a lock lost some other way. Locks are created before namespaces,
+	 * so a live lab always has one.
+	 */
+	dir = opendir(PB_NETNS_DIR);
+	if (!dir) {
+		if (errno == ENOENT)
+			return removed;
+		err = -errno;
+		pr_err("open " PB_NETNS_DIR ": %s\n", strerror(-err));
+		return err;
+	}
+	while ((de = readdir(dir))) {
+		if (!pb_parse_ns_name(de->d_name, id) || pb_lab_claimed(id))
+			continue;
+		err = pb_lab_del_netns(id);
+		if (err > 0) {
+			pr_info("removed orphaned lab %s (%d namespaces)\n", id, err);
+			removed++;
+		} else if (err < 0) {
+			pr_warn("orphaned lab %s: %s\n", id, strerror(-err));
+		}
+	}
+	closedir(dir);
+	return removed;
+}
+
+static bool pb_lab_addr_ok(const struct pb_addr *a)
+{
+	static const uint8_t v6_prefix[6] = {0x20, 0x01, 0x00, 0x02, 0x00, 0x00};
+
+	if (a->family == AF_INET)
+		return (ntohl(a->v4.s_addr) & 0xfffe0000) == 0xc6120000; /* 198.18.0.0/15 */
+	if (a->family == AF_INET6)
+		return !memcmp(a->v6.s6_addr, v6_prefix, sizeof(v6_prefix)); /* 2001:2::/48 */
+	return false;
+}
+
+/* Only benchmarking addresses, and both in the one on-link prefix the lab configures. */
+static int pb_lab_check_opts(const struct pb_lab_opts *opts)
+{
+	const struct pb_addr *tx = &opts->tx_addr, *rx = &opts->rx_addr;
+
+	if (!pb_lab_addr_ok(tx) || !pb_lab_addr_ok(rx) || tx->family != rx->family) {
+		pr_err("lab: addresses must both be in 198.18.0.0/15 or both in 2001:2::/48\n");
+		return -EINVAL;
+	}
+	if (tx->family == AF_INET ? ((tx->v4.s_addr ^ rx->v4.s_addr) & htonl(0xffffff00)) != 0
+				  : memcmp(tx->v6.s6_addr, rx->v6.s6_addr, 8) != 0) {
+		pr_err("lab: the two addresses must share a /%d\n",
+		       tx->family == AF_INET ? 24 : 64);
+		return -EINVAL;
+	}
+	if (tx->family == AF_INET ? tx->v4.s_addr == rx->v4.s_addr
+				  : !memcmp(&tx->v6, &rx->v6, sizeof(tx->v6))) {
+		pr_err("lab: sender and receiver addresses must differ\n");
+		return -EINVAL;
+	}
+	if (opts->queues < 1 || opts->queues > 4096) {
+		pr_err("lab: %u queues: need 1..4096\n", opts->queues);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct nl_addr *pb_nl_addr(const struct pb_addr *a)
+{
+	if (a->family == AF_INET)
+		return nl_addr_build(AF_INET, &a->v4, sizeof(a->v4));
+	return nl_addr_build(AF_INET6, &a->v6, sizeof(a->v6));
+}
+
+static int pb_setns(int fd, const char *what)
+{
+	int err;
+
+	if (fd < 0)
+		return -EBADF;
+	if (setns(fd, CLONE_NEWNET)) {
+		err = -errno;
+		pr_err("setns %s: %s\n", what, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int pb_lab_enter(struct pb_lab *lab, enum pb_lab_side side)
+{
+	if (!lab->created)
+		return -EBADF;
+	switch (side) {
+	case PB_LAB_HOST:
+		return pb_setns(lab->host_fd, "host");
+	case PB_LAB_TX:
+		return pb_setns(lab->tx_fd, lab->tx_ns);
+	case PB_LAB_RX:
+		return pb_setns(lab->rx_fd, lab->rx_ns);
+	}
+	return -EINVAL;
+}
+
+/* The veth pair, created from inside the tx namespace with its peer born in the rx one. */
+static int pb_lab_veth_add(struct pb_lab *lab, const char *tx_name, const char *rx_name,
+			   uint32_t queues)
+{
+	struct rtnl_link *link, *peer;
+	int err;
+
+	link = rtnl_link_veth_alloc();
+	if (!link)
+		return -ENOMEM;
+	peer = rtnl_link_veth_get_peer(link);
+	rtnl_link_set_name(link, tx_name);
+	rtnl_link_set_num_tx_queues(link, queues);
+	rtnl_link_set_num_rx_queues(link, queues);
+	rtnl_link_set_name(peer, rx_name);
+	rtnl_link_set_num_tx_queues(peer, queues);
+	rtnl_link_set_num_rx_queues(peer, queues);
+	/* IFLA_NET_NS_FD on the peer: it never exists anywhere but the rx namespace. */
+	rtnl_link_set_ns_fd(peer, lab->rx_fd);
+	err = rtnl_link_add(lab->tx_nl, link, NLM_F_CREATE | NLM_F_EXCL);
+	rtnl_link_put(peer);
+	rtnl_link_put(link);
+	return pb_nl_errno(err);
+}
+
+static int pb_link_up(struct nl_sock *sk, const char *name)
+{
+	struct rtnl_link *link = NULL, *req;
+	int err;
+
+	err = rtnl_link_get_kernel(sk, 0, name, &link);
+	if (err < 0 || !link)
+		return err < 0 ? pb_nl_errno(err) : -ENODEV;
+	req = rtnl_link_alloc();
+	if (!req) {
+		err = -ENOMEM;
+		goto out;
+	}
+	rtnl_link_set_flags(req, IFF_UP);
+	err = pb_nl_errno(rtnl_link_change(sk, link, req, 0));
+	rtnl_link_put(req);
+out:
+	rtnl_link_put(link);
+	return err;
+}
+
+static int pb_addr_add(struct nl_sock *sk, int ifindex, const struct pb_addr *a)
+{
+	int plen = a->family == AF_INET ? 24 : 64;
+	struct nl_addr *local;
+	struct rtnl_addr *ra;
+	int err = -ENOMEM;
+
+	ra = rtnl_addr_alloc();
+	local = pb_nl_addr(a);
+	if (!ra || !local)
+		goto out;
+	nl_addr_set_prefixlen(local, plen);
+	rtnl_addr_set_ifindex(ra, ifindex);
+	rtnl_addr_set_family(ra, a->family);
+	err = pb_nl_errno(rtnl_addr_set_local(ra, local));
+	if (err)
+		goto out;
+	rtnl_addr_set_prefixlen(ra, plen);
+	/* No duplicate address detection: usable at once, and nobody else is on this link. */
+	if (a->family == AF_INET6)
+		rtnl_addr_set_flags(ra, IFA_F_NODAD);
+	err = pb_nl_errno(rtnl_addr_add(sk, ra, NLM_F_CREATE | NLM_F_EXCL));
+out:
+	nl_addr_put(local);
+	rtnl_addr_put(ra);
+	return err;
+}
+
+/* A permanent neighbour entry, so neither side ever sends ARP or neighbour solicitation. */
+static int pb_neigh_add(struct nl_sock *sk, int ifindex, const struct pb_addr *dst,
+			const uint8_t mac[6])
+{
+	struct nl_addr *nl_dst, *nl_mac;
+	struct rtnl_neigh *n;
+	int err = -ENOMEM;
+
+	n = rtnl_neigh_alloc();
+	nl_dst = pb_nl_addr(dst);
+	nl_mac = nl_addr_build(AF_LLC, mac, 6);
+	if (!n || !nl_dst || !nl_mac)
+		goto out;
+	rtnl_neigh_set_ifindex(n, ifindex);
+	rtnl_neigh_set_family(n, dst->family);
+	err = pb_nl_errno(rtnl_neigh_set_dst(n, nl_dst));
+	if (err)
+		goto out;
+	rtnl_neigh_set_lladdr(n, nl_mac);
+	rtnl_neigh_set_state(n, NUD_PERMANENT);
+	err = pb_nl_errno(rtnl_neigh_add(sk, n, NLM_F_CREATE | NLM_F_EXCL));
+out:
+	nl_addr_put(nl_mac);
+	nl_addr_put(nl_dst);
+	rtnl_neigh_put(n);
+	return err;
+}
+
+static int pb_ethtool(int fd, const char *ifname, void *data)
+{
+	struct ifreq ifr = {};
+	int ret;
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = data;
+	ret = ioctl(fd, SIOCETHTOOL, &ifr);
+	return ret < 0 ? -errno : ret;
+}
+
+/*
+ * UDP segmentation offload off on the sending end, so a GSO send is segmented by the stack
+ * and every method puts the same wire frames on the veth. Run in the interface's namespace.
+ * A kernel without the feature has nothing to turn off: a warning, not an error.
+ */
+static int pb_uso_off(const char *ifname)
+{
+	struct ethtool_sfeatures *sf = NULL;
+	struct ethtool_gfeatures *gf = NULL;
+	struct ethtool_gstrings *strs = NULL;
+	struct ethtool_sset_info *sset;
+	uint32_t count, i, idx, blocks, bit;
+	int fd, err;
+
+	sset = calloc(1, sizeof(*sset) + sizeof(uint32_t));
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || !sset) {
+		err = fd < 0 ? -errno : -ENOMEM;
+		goto out;
+	}
+	sset->cmd = ETHTOOL_GSSET_INFO;
+	sset->sset_mask = 1ULL << ETH_SS_FEATURES;
+	err = pb_ethtool(fd, ifname, sset);
+	if (err < 0)
+		goto out;
+	count = sset->sset_mask ? sset->data[0] : 0;
+
+	strs = calloc(1, sizeof(*strs) + (size_t)count * ETH_GSTRING_LEN);
+	if (!strs) {
+		err = -ENOMEM;
+		goto out;
+	}
+	strs->cmd = ETHTOOL_GSTRINGS;
+	strs->string_set = ETH_SS_FEATURES;
+	strs->len = count;
+	err = pb_ethtool(fd, ifname, strs);
+	if (err < 0)
+		goto out;
+	for (idx = count, i = 0; i < strs->len && i < count; i++) {
+		if (!strncmp((char *)strs->data + (size_t)i * ETH_GSTRING_LEN, PB_USO_FEATURE,
+			     ETH_GSTRING_LEN)) {
+			idx = i;
+			break;
+		}
+	}
+	if (idx == count) {
+		pr_warn("%s: no " PB_USO_FEATURE " feature; leaving offloads as they are\n",
+			ifname);
+		err = 0;
+		goto out;
+	}
+
+	blocks = (count + 31) / 32;
+	bit = 1U << (idx % 32);
+	sf = calloc(1, sizeof(*sf) + blocks * sizeof(sf->features[0]));
+	gf = calloc(1, sizeof(*gf) + blocks * sizeof(gf->features[0]));
+	if (!sf || !gf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	sf->cmd = ETHTOOL_SFEATURES;
+	sf->size = blocks;
+	sf->features[idx / 32].valid = bit;
+	sf->features[idx / 32].requested = 0;
+	err = pb_ethtool(fd, ifname, sf);
+	if (err < 0)
+		goto out;
+
+	gf->cmd = ETHTOOL_GFEATURES;
+	gf->size = blocks;
+	err = pb_ethtool(fd, ifname, gf);
+	if (err < 0)
+		goto out;
+	err = 0;
+	if (gf->features[idx / 32].active & bit) {
+		pr_err("%s: " PB_USO_FEATURE " is still on\n", ifname);
+		err = -EOPNOTSUPP;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(gf);
+	free(sf);
+	free(strs);
+	free(sset);
+	return err;
+}
+
+/* One side's half of the setup, run while the calling thread is in that side's namespace. */
+static int pb_lab_side_up(struct nl_sock *sk, const char *ifname, struct pb_netif *out,
+			  const char **step)
+{
+	int err;
+
+	*step = "bring lo up";
+	err = pb_link_up(sk, "lo");
+	if (err)
+		return err;
+	*step = "bring the veth end up";
+	err = pb_link_up(sk, ifname);
+	if (err)
+		return err;
+	/* In its namespace, so the ethtool driver lookup sees the right interface. */
+	*step = "read the veth end";
+	return pb_netif_get(sk, ifname, out);
+}
+
+int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
+{
+	char tx_ns[sizeof(lab->tx_ns)], rx_ns[sizeof(lab->rx_ns)];
+	char tx_if[IF_NAMESIZE], rx_if[IF_NAMESIZE], path[128];
+	const char *step;
+	uint32_t rnd;
+	ssize_t n;
+	int err;
+
+	memset(lab, 0, sizeof(*lab));
+	lab->host_fd = lab->tx_fd = lab->rx_fd = lab->lock_fd = -1;
+
+	err = pb_lab_check_opts(opts);
+	if (err)
+		return err;
+
+	step = "random id";
+	n = getrandom(&rnd, sizeof(rnd), 0);
+	if (n != sizeof(rnd)) {
+		err = n < 0 ? -errno : -EIO;
+		goto out;
+	}
+	snprintf(lab->id, sizeof(lab->id), "%08x", rnd);
+	pb_ns_name(tx_ns, sizeof(tx_ns), lab->id, "tx");
+	pb_ns_name(rx_ns, sizeof(rx_ns), lab->id, "rx");
+	snprintf(tx_if, sizeof(tx_if), "pbt-%08x", rnd);
+	snprintf(rx_if, sizeof(rx_if), "pbr-%08x", rnd);
+
+	/* The thread's own namespace, which is where create and destroy come back to. */
+	step = "open the host namespace";
+	lab->host_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (lab->host_fd < 0) {
+		err = -errno;
+		goto out;
+	}
+
+	/* First, before any namespace: a lab without a lock would look like an orphan. */
+	step = "lock file";
+	err = pb_lab_lock(lab);
+	if (err)
+		goto out;
+
+	step = "prepare " PB_NETNS_DIR;
+	err = pb_netns_dir_ensure();
+	if (err)
+		goto out;
+	step = "create the tx namespace";
+	err = pb_netns_add(tx_ns);
+	if (err)
+		goto out;
+	snprintf(lab->tx_ns, sizeof(lab->tx_ns), "%s", tx_ns);
+	step = "create the rx namespace";
+	err = pb_netns_add(rx_ns);
+	if (err)
+		goto out;
+	snprintf(lab->rx_ns, sizeof(lab->rx_ns), "%s", rx_ns);
+
+	step = "open the namespaces";
+	snprintf(path, sizeof(path), PB_NETNS_DIR "/%s", lab->tx_ns);
+	lab->tx_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (lab->tx_fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	snprintf(path, sizeof(path), PB_NETNS_DIR "/%s", lab->rx_ns);
+	lab->rx_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (lab->rx_fd < 0) {
+		err = -errno;
+		goto out;
+	}
+
+	/* Sockets opened in a namespace stay bound to it, so each side gets its own. */
+	step = "enter the tx namespace";
+	err = pb_setns(lab->tx_fd, lab->tx_ns);
+	if (err)
+		goto out;
+	step = "netlink in the tx namespace";
+	err = pb_nl_open(&lab->tx_nl);
+	if (err)
+		goto out;
+	step = "create the veth pair";
+	err = pb_lab_veth_add(lab, tx_if, rx_if, opts->queues);
+	if (err)
+		goto out;
+	step = "turn UDP segmentation offload off";
+	err = pb_uso_off(tx_if);
+	if (err)
+		goto out;
+	err = pb_lab_side_up(lab->tx_nl, tx_if, &lab->tx, &step);
+	if (err)
+		goto out;
+
+	step = "enter the rx namespace";
+	err = pb_setns(lab->rx_fd, lab->rx_ns);
+	if (err)
+		goto out;
+	step = "netlink in the rx namespace";
+	err = pb_nl_open(&lab->rx_nl);
+	if (err)
+		goto out;
+	err = pb_lab_side_up(lab->rx_nl, rx_if, &lab->rx, &step);
+	if (err)
+		goto out;
+
+	step = "return to the host namespace";
+	err = pb_setns(lab->host_fd, "host");
+	if (err)
+		goto out;
+
+	/* After the links are up: taking a device down flushes even permanent neighbours. */
+	step = "address on the tx end";
+	err = pb_addr_add(lab->tx_nl, lab->tx.ifindex, &opts->tx_addr);
+	if (err)
+		goto out;
+	step = "address on the rx end";
+	err = pb_addr_add(lab->rx_nl, lab->rx.ifindex, &opts->rx_addr);
+	if (err)
+		goto out;
+	step = "neighbour on the tx end";
+	err = pb_neigh_add(lab->tx_nl, lab->tx.ifindex, &opts->rx_addr, lab->rx.mac);
+	if (err)
+		goto out;
+	step = "neighbour on the rx end";
+	err = pb_neigh_add(lab->rx_nl, lab->rx.ifindex, &opts->tx_addr, lab->tx.mac);
+	if (err)
+		goto out;
+
+	lab->created = true;
+	lab->keep = opts->keep;
+	pr_info("lab %s: %s in %s <-> %s in %s, %u queues\n", lab->id, lab->tx.name, lab->tx_ns,
+		lab->rx.name, lab->rx_ns, opts->queues);
+	return 0;
+out:
+	pr_err("lab: %s: %s\n", step, strerror(-err));
+	pb_lab_destroy(lab);
+	return err;
+}
+
+void pb_lab_destroy(struct pb_lab *lab)
+{
+	char lock[128], kept[128];
+
+	if (!lab || !lab->id[0])
+		return; /* zeroed, or create stopped before it owned anything */
+
+	/* Back home first: a thread left inside would also keep the namespace alive. */
+	if (lab->host_fd >= 0)
+		pb_setns(lab->host_fd, "host");
+	pb_nl_close(lab->tx_nl);
+	pb_nl_close(lab->rx_nl);
+	lab->tx_nl = lab->rx_nl = NULL;
+	if (lab->tx_fd >= 0)
+		close(lab->tx_fd);
+	if (lab->rx_fd >= 0)
+		close(lab->rx_fd);
+	if (lab->host_fd >= 0)
+		close(lab->host_fd);
+	lab->host_fd = lab->tx_fd = lab->rx_fd = -1;
+
+	pb_lock_path(lock, sizeof(lock), lab->id, ".lock");
+	if (lab->keep) {
+		/* Renamed while still locked, so no stale cleanup ever sees it free. */
+		pb_lock_path(kept, sizeof(kept), lab->id, ".kept");
+		if (rename(lock, kept))
+			pr_warn("rename %s: %s; the next run will remove the lab\n", lock,
+				strerror(errno));
+		pr_info("lab kept: ip netns exec %s ... / ip netns exec %s ...; remove with: "
+			"ip netns del %s; ip netns del %s; rm %s\n",
+			lab->tx_ns, lab->rx_ns, lab->tx_ns, lab->rx_ns, kept);
+	} else {
+		/* Deleting a namespace takes the veth end inside it, and with it the pair. */
+		if (lab->tx_ns[0] && pb_netns_del(lab->tx_ns) < 0)
+			pr_warn("lab %s: could not remove %s\n", lab->id, lab->tx_ns);
+		if (lab->rx_ns[0] && pb_netns_del(lab->rx_ns) < 0)
+			pr_warn("lab %s: could not remove %s\n", lab->id, lab->rx_ns);
+		/* Last: until the namespaces are gone, the lock is what marks them ours. */
+		if (lab->lock_fd >= 0 && unlink(lock))
+			pr_warn("unlink %s: %s\n", lock, strerror(errno));
+	}
+	if (lab->lock_fd >= 0)
+		close(lab->lock_fd);
+	lab->lock_fd = -1;
+	lab->tx_ns[0] = lab->rx_ns[0] = '\0';
+	lab->created = false;
+	lab->keep = false;
+}
+
+int pb_bpffs_ensure(void)
+{
+	struct statfs st;
+	int err;
+
+	if (statfs("/sys/fs/bpf", &st)) {
+		err = -errno;
+		pr_err("statfs /sys/fs/bpf: %s\n", strerror(-err));
+		return err;
+	}
+	if (st.f_type == BPF_FS_MAGIC)
+		return 0;
+	if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700")) {
+		err = -errno;
+		pr_err("mount bpffs on /sys/fs/bpf: %s\n", strerror(-err));
+		return err;
+	}
+	return 0;
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/* Interface lookup, counters and carrier wait over rtnetlink (libnl-route-3), plus ethtool. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <net/if.h> /* before linux/if.h: the uapi header defers to glibc's */
+#include <linux/ethtool.h>
+#include <linux/if.h>
+#include <linux/sockios.h>
+#include <netlink/netlink.h>
+#include <netlink/errno.h>
+#include <netlink/route/link.h>
+
+#include "log.h"
+#include "netif.h"
+
+#define PB_WAIT_POLL_NS (10 * 1000 * 1000L)
+
+int pb_nl_errno(int nlerr)
+{
+	/* The inverse of libnl's nl_syserr2nlerr(), so callers see the kernel's reason. */
+	switch (nlerr < 0 ? -nlerr : nlerr) {
+	case 0:
+		return 0;
+	case NLE_OBJ_NOTFOUND:
+		return -ENOENT;
+	case NLE_NODEV:
+		return -ENODEV;
+	case NLE_NOMEM:
+		return -ENOMEM;
+	case NLE_EXIST:
+		return -EEXIST;
+	case NLE_INVAL:
+		return -EINVAL;
+	case NLE_RANGE:
+		return -ERANGE;
+	case NLE_INTR:
+		return -EINTR;
+	case NLE_AGAIN:
+		return -EAGAIN;
+	case NLE_BUSY:
+		return -EBUSY;
+	case NLE_OPNOTSUPP:
+		return -EOPNOTSUPP;
+	case NLE_AF_NOSUPPORT:
+		return -EAFNOSUPPORT;
+	case NLE_PROTO_MISMATCH:
+		return -EPROTONOSUPPORT;
+	case NLE_NOADDR:
+		return -EADDRNOTAVAIL;
+	case NLE_PERM:
+		return -EPERM;
+	case NLE_NOACCESS:
+		return -EACCES;
+	case NLE_BAD_SOCK:
+		return -EBADF;
+	case NLE_MSGSIZE:
+		return -EMSGSIZE;
+	default:
+		return -EIO;
+	}
+}
+
+int pb_nl_open(struct nl_sock **out)
+{
+	struct nl_sock *sk;
+	int err;
+
+	*out = NULL;
+	sk = nl_socket_alloc();
+	if (!sk)
+		return -ENOMEM;
+	/* The kernel binds the socket to the calling thread's netns here, for good. */
+	err = nl_connect(sk, NETLINK_ROUTE);
+	if (err < 0) {
+		pr_err("netlink connect: %s\n", nl_geterror(err));
+		nl_socket_free(sk);
+		return pb_nl_errno(err);
+	}
+	*out = sk;
+	return 0;
+}
+
+/* A failed link lookup: whichever way libnl says "not there", it is a missing device. */
+static int pb_link_errno(int nlerr)
+{
+	int err = nlerr < 0 ? pb_nl_errno(nlerr) : -ENODEV;
+
+	return err == -ENOENT ? -ENODEV : err;
+}
+
+void pb_nl_close(struct nl_sock *sk)
+{
+	if (sk)
+		nl_socket_free(sk);
+}
+
+/* The driver name; "" when ethtool can't tell. Asks in the calling thread's namespace. */
+static void pb_netif_driver(const char *name, char *driver, size_t len)
+{
+	struct ethtool_drvinfo info = {.cmd = ETHTOOL_GDRVINFO};
+	struct ifreq ifr = {};
+	int fd;
+
+	driver[0] = '\0';
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	ifr.ifr_data = (void *)&info;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0)
+		snprintf(driver, len, "%.*s", (int)sizeof(info.driver), info.driver);
+	else
+		pr_debug("%s: no driver name from ethtool: %s\n", name, strerror(errno));
+	close(fd);
+}
+
+int pb_netif_get(struct nl_sock *sk, const char *name, struct pb_netif *out)
+{
+	struct rtnl_link *link = NULL;
+	struct nl_addr *addr;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (strlen(name) >= sizeof(out->name))
+		return -ENODEV;
+	err = rtnl_link_get_kernel(sk, 0, name, &link);
+	if (err < 0 || !link) {
+		err = pb_link_errno(err);
+		if (err != -ENODEV)
+			pr_err("%s: link lookup: %s\n", name, strerror(-err));
+		goto out;
+	}
+
+	snprintf(out->name, sizeof(out->name), "%s", name);
+	out->ifindex = rtnl_link_get_ifindex(link);
+	addr = rtnl_link_get_addr(link);
+	/* Interfaces without an Ethernet address (lo, tun) keep an all-zero MAC. */
+	if (addr && nl_addr_get_len(addr) == sizeof(out->mac))
+		memcpy(out->mac, nl_addr_get_binary_addr(addr), sizeof(out->mac));
+	out->mtu = rtnl_link_get_mtu(link);
+	out->tx_queues = rtnl_link_get_num_tx_queues(link);
+	out->rx_queues = rtnl_link_get_num_rx_queues(link);
+	pb_netif_driver(name, out->driver, sizeof(out->driver));
+	err = 0;
+out:
+	rtnl_link_put(link);
+	return err;
+}
+
+int pb_netif_stats(struct nl_sock *sk, int ifindex, struct pb_link_stats *out)
+{
+	struct rtnl_link *link = NULL;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
+	if (err < 0 || !link) {
+		err = pb_link_errno(err);
+		pr_err("ifindex %d: link stats: %s\n", ifindex, strerror(-err));
+		goto out;
+	}
+	out->rx_packets = rtnl_link_get_stat(link, RTNL_LINK_RX_PACKETS);
+	out->tx_packets = rtnl_link_get_stat(link, RTNL_LINK_TX_PACKETS);
+	out->rx_bytes = rtnl_link_get_stat(link, RTNL_LINK_RX_BYTES);
+	out->tx_bytes = rtnl_link_get_stat(link, RTNL_LINK_TX_BYTES);
+	out->rx_dropped = rtnl_link_get_stat(link, RTNL_LINK_RX_DROPPED);
+	out->tx_dropped = rtnl_link_get_stat(link, RTNL_LINK_TX_DROPPED);
+	err = 0;
+out:
+	rtnl_link_put(link);
+	return err;
+}
+
+static double pb_elapsed_s(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
+		     volatile int *stop)
+{
+	const struct timespec poll = {.tv_nsec = PB_WAIT_POLL_NS};
+	struct rtnl_link *link;
+	struct timespec start;
+	unsigned int flags;
+	uint8_t oper;
+	double elapsed;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		if (stop && *stop)
+			return -EINTR;
+
+		link = NULL;
+		err = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
+		if (err < 0 || !link) {
+			err = pb_link_errno(err);
+			pr_err("ifindex %d: waiting for link: %s\n", ifindex, strerror(-err));
+			rtnl_link_put(link);
+			return err;
+		}
+		flags = rtnl_link_get_flags(link);
+		oper = rtnl_link_get_operstate(link);
+		rtnl_link_put(link);
+
+		elapsed = pb_elapsed_s(&start);
+		/* Many virtual devices report UNKNOWN rather than UP: both carry traffic. */
+		if ((flags & IFF_UP) && (flags & IFF_RUNNING) &&
+		    (oper == IF_OPER_UP || oper == IF_OPER_UNKNOWN)) {
+			if (waited_s)
+				*waited_s = elapsed;
+			return 0;
+		}
+		if (elapsed >= timeout_s)
+			return -ETIMEDOUT;
+		nanosleep(&poll, NULL);
+	}
+}

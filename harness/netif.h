@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Link-level helpers over rtnetlink (libnl-route-3): look an interface up, read its
+ * counters, wait for its carrier. Each takes the netlink socket of the namespace the
+ * interface lives in, so the same calls serve the host, the sender and the receiver side.
+ */
+#ifndef PB_NETIF_H
+#define PB_NETIF_H
+
+#include <stdint.h>
+#include <net/if.h>
+
+struct nl_sock;
+
+struct pb_netif {
+	char name[IF_NAMESIZE];
+	int ifindex;
+	uint8_t mac[6];
+	uint32_t mtu;
+	uint32_t tx_queues, rx_queues;
+	char driver[32]; /* from ethtool; "" when unknown */
+};
+
+struct pb_link_stats {
+	uint64_t rx_packets, tx_packets;
+	uint64_t rx_bytes, tx_bytes;
+	uint64_t rx_dropped, tx_dropped;
+};
+
+/* A connected NETLINK_ROUTE socket in the calling thread's current namespace. */
+int pb_nl_open(struct nl_sock **out);
+void pb_nl_close(struct nl_sock *sk);
+/* A libnl error (-NLE_*) as the -errno the kernel most likely gave; -EIO when unknown. */
+int pb_nl_errno(int nlerr);
+/* By name; -ENODEV when there is no such interface. */
+int pb_netif_get(struct nl_sock *sk, const char *name, struct pb_netif *out);
+int pb_netif_stats(struct nl_sock *sk, int ifindex, struct pb_link_stats *out);
+/*
+ * Waits until the interface is up and running (IFF_UP and IFF_RUNNING, operstate UP or
+ * UNKNOWN). 0 with *waited_s set, -ETIMEDOUT after timeout_s, -EINTR when *stop is set.
+ */
+int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
+		     volatile int *stop);
+
+#endif
