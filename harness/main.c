@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pktbench: parse the options, build the lab (or take --iface), run one method or all of
+ * them, hand the results to a writer, and take everything down again, on every path.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/utsname.h>
+#include <arpa/inet.h>
+
+#include "caps.h"
+#include "lab.h"
+#include "log.h"
+#include "method.h"
+#include "netif.h"
+#include "options.h"
+#include "receiver.h"
+#include "runner.h"
+#include "writers.h"
+
+#define EXIT_BADINPUT	 2
+#define EXIT_INTERRUPTED 130
+
+static volatile sig_atomic_t pb_interrupted;
+
+static void on_signal(int sig)
+{
+	pb_interrupted = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: waits end early */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* The lab's traffic stays in the benchmarking ranges: 198.18.0.0/15 and 2001:2::/48. */
+static bool addr_in_bench_range(const struct pb_addr *a)
+{
+	if (a->family == AF_INET)
+		return (ntohl(a->v4.s_addr) & 0xfffe0000u) == 0xc6120000u;
+	return a->v6.s6_addr[0] == 0x20 && a->v6.s6_addr[1] == 0x01 && a->v6.s6_addr[2] == 0 &&
+	       a->v6.s6_addr[3] == 0x02 && a->v6.s6_addr[4] == 0 && a->v6.s6_addr[5] == 0;
+}
+
+struct pb_session {
+	struct pb_config cfg;
+	struct pb_lab lab;
+	bool have_lab;
+	struct nl_sock *nl; /* --iface: rtnetlink in our own namespace */
+	struct pb_receiver *receiver;
+	struct pb_env env;
+	char driver[32];
+	struct pb_result *results;
+	unsigned int n;
+};
+
+/* Everything a run needs before the first method opens. 0, or -errno with a message given. */
+static int session_prepare(struct pb_session *s, bool need_wire, char *err, size_t errlen)
+{
+	struct pb_config *cfg = &s->cfg;
+	struct pb_netif nif;
+	int ret;
+
+	s->env.interrupted = &pb_interrupted;
+	if (!need_wire)
+		return 0;
+
+	if (cfg->iface[0]) {
+		ret = pb_nl_open(&s->nl);
+		if (ret)
+			return ret;
+		ret = pb_netif_get(s->nl, cfg->iface, &nif);
+		if (ret) {
+			snprintf(err, errlen, "--iface %s: %s", cfg->iface,
+				 ret == -ENODEV ? "no such interface" : strerror(-ret));
+			return -EINVAL;
+		}
+		if (!cfg->dstmac_set)
+			pb_parse_mac("c0:ff:ee:00:00:00", cfg->dstmac);
+		s->env.tx_nl = s->nl;
+	} else {
+		struct pb_lab_opts lo = { .tx_addr = cfg->srcip, .rx_addr = cfg->dstip,
+					  .queues = cfg->streams, .keep = cfg->keep_lab };
+
+		if (!addr_in_bench_range(&cfg->srcip) || !addr_in_bench_range(&cfg->dstip)) {
+			snprintf(err, errlen,
+				 "the lab uses only benchmarking addresses (198.18.0.0/15, 2001:2::/48)");
+			return -EINVAL;
+		}
+		ret = pb_lab_cleanup_stale();
+		if (ret > 0)
+			pr_warn("removed %d lab(s) left by earlier runs that did not end cleanly\n",
+				ret);
+		ret = pb_bpffs_ensure();
+		if (ret)
+			pr_warn("cannot mount bpffs on /sys/fs/bpf: %s\n", strerror(-ret));
+		ret = pb_lab_create(&s->lab, &lo);
+		if (ret)
+			return ret;
+		s->have_lab = true;
+		ret = pb_lab_enter(&s->lab, PB_LAB_RX);
+		if (!ret)
+			ret = pb_receiver_attach(&s->receiver, s->lab.rx.ifindex, cfg->run_id);
+		if (ret)
+			return ret;
+		/* from here on this thread, and every worker it starts, lives in the sender's ns */
+		ret = pb_lab_enter(&s->lab, PB_LAB_TX);
+		if (ret)
+			return ret;
+		nif = s->lab.tx;
+		if (!cfg->dstmac_set)
+			memcpy(cfg->dstmac, s->lab.rx.mac, 6);
+		s->env.tx_nl = s->lab.tx_nl;
+		s->env.rx_nl = s->lab.rx_nl;
+		s->env.rx_ifindex = s->lab.rx.ifindex;
+		s->env.receiver = s->receiver;
+	}
+	snprintf(cfg->ifname, sizeof(cfg->ifname), "%s", nif.name);
+	snprintf(s->driver, sizeof(s->driver), "%s", nif.driver);
+	cfg->ifindex = nif.ifindex;
+	cfg->mtu = nif.mtu;
+	cfg->tx_queues = nif.tx_queues;
+	s->env.tx_ifindex = nif.ifindex;
+	if (!cfg->srcmac_set)
+		memcpy(cfg->srcmac, nif.mac, 6);
+
+	if (pb_frame_overhead(cfg->srcip.family) - PB_ETH_HLEN + cfg->payloadsize > cfg->mtu) {
+		snprintf(err, errlen, "--payloadsize %u does not fit the MTU %u of %s (at most %u)",
+			 cfg->payloadsize, cfg->mtu, cfg->ifname,
+			 cfg->mtu - (pb_frame_overhead(cfg->srcip.family) - PB_ETH_HLEN));
+		return -EINVAL;
+	}
+	if (cfg->streams > cfg->tx_queues && cfg->iface[0])
+		pr_warn("--streams %u on %s with %u TX queues: streams will share queues\n",
+			cfg->streams, cfg->ifname, cfg->tx_queues);
+	return 0;
+}
+
+static void session_teardown(struct pb_session *s)
+{
+	pb_receiver_detach(s->receiver);
+	s->receiver = NULL;
+	if (s->have_lab)
+		pb_lab_destroy(&s->lab);
+	s->have_lab = false;
+	if (s->nl)
+		pb_nl_close(s->nl);
+	s->nl = NULL;
+}
+
+static int session_run(struct pb_session *s, const struct pb_method **list, unsigned int n)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n && !pb_interrupted; i++) {
+		struct pb_result *r = &s->results[s->n];
+
+		s->env.label = list[i]->name;
+		if (n > 1 && !s->cfg.quiet)
+			fprintf(stderr, "pktbench: [%u/%u] %s\n", i + 1, n, list[i]->name);
+		ret = pb_run_method(list[i], &s->cfg, &s->env, r);
+		if (ret && ret != -EINTR)
+			return ret;
+		s->n++;
+		if (r->status == PB_STATUS_SKIPPED && !s->cfg.quiet)
+			fprintf(stderr, "pktbench: %s skipped: %s\n", r->method, r->reason);
+		if (r->status == PB_STATUS_ERROR)
+			pr_err("%s failed: %s\n", r->method, r->reason);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct pb_session s; /* large: keep it off the stack */
+	const struct pb_method *list[64];
+	enum pb_opt_action action;
+	struct pb_report rep = { 0 };
+	struct utsname uts;
+	char err[512], caps[128];
+	unsigned int n = 0, i;
+	bool need_wire = false, need_raw = false;
+	int ret, status = 0;
+
+	install_signals();
+	if (pb_options_parse(&s.cfg, argc, argv, &action, err, sizeof(err))) {
+		fprintf(stderr, "pktbench: %s\n", err);
+		return EXIT_BADINPUT;
+	}
+	if (action == PB_OPT_HELP) {
+		pb_options_usage(stdout);
+		return 0;
+	}
+	if (action == PB_OPT_VERSION) {
+		printf("pktbench %s\n", PB_VERSION);
+		return 0;
+	}
+	pb_log_set_level(PB_LOG_WARN + (s.cfg.verbose > 2 ? 2 : s.cfg.verbose));
+	pb_log_route_libbpf();
+
+	if (!strcmp(s.cfg.method, "benchmark")) {
+		for (i = 0; i < pb_methods_count; i++)
+			list[n++] = pb_methods[i];
+	} else {
+		list[n++] = pb_method_find(s.cfg.method);
+	}
+	for (i = 0; i < n; i++) {
+		need_wire |= !(list[i]->flags & PB_M_NO_WIRE);
+		need_raw |= !!(list[i]->flags & PB_M_NEEDS_RAW);
+	}
+	if (pb_caps_check(need_wire && !s.cfg.iface[0], need_raw || (need_wire && !s.cfg.iface[0]),
+			  caps, sizeof(caps))) {
+		fprintf(stderr, "pktbench: missing capabilities: %s (run as root)\n", caps);
+		return EXIT_BADINPUT;
+	}
+	if (getrandom(&s.cfg.run_id, sizeof(s.cfg.run_id), 0) != sizeof(s.cfg.run_id))
+		s.cfg.run_id = (uint32_t)getpid() ^ 0x5a5a5a5au;
+
+	s.results = calloc(n, sizeof(*s.results));
+	if (!s.results)
+		return 1;
+	err[0] = '\0';
+	ret = session_prepare(&s, need_wire, err, sizeof(err));
+	if (ret) {
+		if (err[0])
+			fprintf(stderr, "pktbench: %s\n", err);
+		else
+			fprintf(stderr, "pktbench: cannot set up %s: %s\n",
+				s.cfg.iface[0] ? s.cfg.iface : "the namespace lab", strerror(-ret));
+		session_teardown(&s);
+		free(s.results);
+		return ret == -EINVAL ? EXIT_BADINPUT : 1;
+	}
+
+	ret = session_run(&s, list, n);
+	if (ret)
+		fprintf(stderr, "pktbench: %s\n", strerror(-ret));
+
+	uname(&uts);
+	rep.version = PB_VERSION;
+	rep.command = s.cfg.command;
+	rep.kernel = uts.release;
+	rep.iface = s.cfg.ifname[0] ? s.cfg.ifname : "none";
+	rep.driver = s.driver;
+	rep.lab = s.have_lab;
+	rep.results = s.results;
+	rep.n = s.n;
+	rep.sort_by_pps = n > 1;
+	/* take the lab down first: the results are already in memory */
+	session_teardown(&s);
+	if (s.n && pb_report_write(&rep, s.cfg.format, s.cfg.output)) {
+		fprintf(stderr, "pktbench: cannot write the results to %s\n", s.cfg.output);
+		status = 1;
+	}
+	for (i = 0; i < s.n; i++)
+		if (s.results[i].status == PB_STATUS_ERROR)
+			status = 1;
+	if (ret)
+		status = 1;
+	if (pb_interrupted)
+		status = EXIT_INTERRUPTED;
+	free(s.results);
+	return status;
+}

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: MIT
+/* The option table and its parser: one row per flag, nothing filled by a hand-written switch. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "method.h"
+#include "options.h"
+
+enum pb_opt_type {
+	OPT_STR,    /* char array of size .max */
+	OPT_SECS,   /* double, > 0 */
+	OPT_U64,    /* unsigned, .min .. .max */
+	OPT_U32,
+	OPT_PORT,   /* uint16_t, 1 .. 65535 */
+	OPT_ADDR,   /* struct pb_addr */
+	OPT_MAC,    /* uint8_t[6]; .flag_off: the bool saying it was given */
+	OPT_FLAG,   /* bool set to true */
+	OPT_FORMAT, /* enum pb_format */
+	OPT_COUNT,  /* int, incremented */
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+struct pb_opt {
+	const char *name;
+	char short_name;
+	enum pb_opt_type type;
+	size_t off;
+	size_t flag_off;
+	const char *def; /* parsed like user input; NULL: zero */
+	uint64_t min, max;
+	const char *metavar;
+	const char *help;
+};
+
+#define OFF(field) offsetof(struct pb_config, field)
+
+static const struct pb_opt pb_opts[] = {
+	{ "method", 'm', OPT_STR, OFF(method), 0, "af_packet", 0, sizeof(((struct pb_config *)0)->method),
+	  "NAME", "method to run, or 'benchmark' for all of them (see Methods below)" },
+	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, "5", 0, 0, "SECS",
+	  "seconds each method sends, measured after the link is up" },
+	{ "count", 'c', OPT_U64, OFF(count), 0, NULL, 1, UINT64_MAX, "N",
+	  "stop after exactly N frames sent (instead of --duration)" },
+	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
+	  "send on this interface; without it pktbench builds its namespace lab" },
+	{ "dstip", 0, OPT_ADDR, OFF(dstip), 0, "198.18.0.2", 0, 0, "ADDR", "destination IP address" },
+	{ "srcip", 0, OPT_ADDR, OFF(srcip), 0, "198.18.0.1", 0, 0, "ADDR", "source IP address" },
+	{ "dstmac", 0, OPT_MAC, OFF(dstmac), OFF(dstmac_set), NULL, 0, 0, "MAC",
+	  "destination MAC (default: the lab receiver's; c0:ff:ee:00:00:00 with --iface)" },
+	{ "srcmac", 0, OPT_MAC, OFF(srcmac), OFF(srcmac_set), NULL, 0, 0, "MAC",
+	  "source MAC (default: the sending interface's MAC)" },
+	{ "dstport", 0, OPT_PORT, OFF(dstport), 0, "12345", 1, 65535, "PORT", "destination UDP port" },
+	{ "srcport", 0, OPT_PORT, OFF(srcport), 0, "12345", 1, 65535, "PORT",
+	  "base source UDP port; stream i uses srcport+i" },
+	{ "payloadsize", 'p', OPT_U32, OFF(payloadsize), 0, "18", 8, 65507, "BYTES",
+	  "UDP payload bytes (18 gives a 60-byte frame, 64 on the wire with FCS; >= 8 for the signature)" },
+	{ "streams", 's', OPT_U32, OFF(streams), 0, "1", 1, PB_MAX_STREAMS, "N",
+	  "sending threads, each its own flow (source port)" },
+	{ "segments", 0, OPT_U32, OFF(segments), 0, "8", 1, 128, "N",
+	  "gso: segments per sendmsg (payloadsize x segments <= 65507)" },
+	{ "batch", 'b', OPT_U32, OFF(batch), 0, NULL, 1, 4096, "N",
+	  "frames per send call for batching methods (default: the method's own)" },
+	{ "link-timeout", 0, OPT_SECS, OFF(link_timeout_s), 0, "30", 0, 0, "SECS",
+	  "how long to wait for the carrier before giving up" },
+	{ "keep-lab", 0, OPT_FLAG, OFF(keep_lab), 0, NULL, 0, 0, NULL,
+	  "leave the namespace lab in place after the run (for debugging)" },
+	{ "format", 'f', OPT_FORMAT, OFF(format), 0, "table", 0, 0, "table|json|csv",
+	  "output format" },
+	{ "output", 'o', OPT_STR, OFF(output), 0, NULL, 0, sizeof(((struct pb_config *)0)->output),
+	  "FILE", "write the results to FILE (atomically) instead of stdout" },
+	{ "quiet", 'q', OPT_FLAG, OFF(quiet), 0, NULL, 0, 0, NULL, "no live per-second lines" },
+	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL, "more log output (repeatable)" },
+	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
+	{ "version", 'V', OPT_VERSION, 0, 0, NULL, 0, 0, NULL, "print the version" },
+};
+
+#define PB_NOPTS (sizeof(pb_opts) / sizeof(pb_opts[0]))
+
+int pb_parse_addr(const char *s, struct pb_addr *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (inet_pton(AF_INET, s, &out->v4) == 1) {
+		out->family = AF_INET;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, &out->v6) == 1) {
+		out->family = AF_INET6;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int pb_parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char tail;
+	int i;
+
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &tail) != 6 || strlen(s) != 17)
+		return -EINVAL;
+	for (i = 0; i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	return 0;
+}
+
+static int opt_parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int opt_apply(const struct pb_opt *o, struct pb_config *cfg, const char *arg, char *err,
+		     size_t errlen)
+{
+	char *field = (char *)cfg + o->off;
+	uint64_t v;
+	double d;
+	char *end;
+
+	switch (o->type) {
+	case OPT_STR:
+		if (strlen(arg) >= o->max || !*arg) {
+			snprintf(err, errlen, "--%s: '%s' is empty or longer than %llu characters",
+				 o->name, arg, (unsigned long long)o->max - 1);
+			return -EINVAL;
+		}
+		strcpy(field, arg);
+		return 0;
+	case OPT_SECS:
+		errno = 0;
+		d = strtod(arg, &end);
+		if (errno || *end || !*arg || !(d > 0) || !isfinite(d) || d > 86400 * 365) {
+			snprintf(err, errlen, "--%s: '%s' is not a positive number of seconds", o->name,
+				 arg);
+			return -EINVAL;
+		}
+		*(double *)field = d;
+		return 0;
+	case OPT_U64:
+	case OPT_U32:
+	case OPT_PORT:
+		if (opt_parse_u64(arg, &v) || v < o->min || v > o->max) {
+			snprintf(err, errlen, "--%s: '%s' is not a whole number from %llu to %llu",
+				 o->name, arg, (unsigned long long)o->min,
+				 (unsigned long long)o->max);
+			return -EINVAL;
+		}
+		if (o->type == OPT_U64)
+			*(uint64_t *)field = v;
+		else if (o->type == OPT_U32)
+			*(uint32_t *)field = (uint32_t)v;
+		else
+			*(uint16_t *)field = (uint16_t)v;
+		return 0;
+	case OPT_ADDR:
+		if (pb_parse_addr(arg, (struct pb_addr *)field)) {
+			snprintf(err, errlen, "--%s: '%s' is not an IPv4 or IPv6 address", o->name,
+				 arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_MAC:
+		if (pb_parse_mac(arg, (uint8_t *)field)) {
+			snprintf(err, errlen, "--%s: '%s' is not a MAC address (aa:bb:cc:dd:ee:ff)",
+				 o->name, arg);
+			return -EINVAL;
+		}
+		*(bool *)((char *)cfg + o->flag_off) = true;
+		return 0;
+	case OPT_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "table"))
+			*(enum pb_format *)field = PB_FORMAT_TABLE;
+		else if (!strcmp(arg, "json"))
+			*(enum pb_format *)field = PB_FORMAT_JSON;
+		else if (!strcmp(arg, "csv"))
+			*(enum pb_format *)field = PB_FORMAT_CSV;
+		else {
+			snprintf(err, errlen, "--%s: '%s' is not one of table, json, csv", o->name,
+				 arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_COUNT:
+		(*(int *)field)++;
+		return 0;
+	case OPT_HELP:
+	case OPT_VERSION:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int opt_has_arg(const struct pb_opt *o)
+{
+	return o->type == OPT_FLAG || o->type == OPT_COUNT || o->type == OPT_HELP ||
+			       o->type == OPT_VERSION ?
+		       no_argument :
+		       required_argument;
+}
+
+/* Cross-field checks that no single row can make. */
+static int opt_validate(struct pb_config *cfg, char *err, size_t errlen)
+{
+	if (cfg->srcip.family != cfg->dstip.family) {
+		snprintf(err, errlen, "--srcip and --dstip must both be IPv4 or both IPv6");
+		return -EINVAL;
+	}
+	if (strcmp(cfg->method, "benchmark") && !pb_method_find(cfg->method)) {
+		int off = snprintf(err, errlen, "unknown method '%s'; valid: benchmark", cfg->method);
+		unsigned int i;
+
+		for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
+			off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
+		return -EINVAL;
+	}
+	if ((uint64_t)cfg->payloadsize * cfg->segments > 65507 && !strcmp(cfg->method, "gso")) {
+		snprintf(err, errlen, "--payloadsize %u x --segments %u exceeds 65507 bytes",
+			 cfg->payloadsize, cfg->segments);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_action *action,
+		     char *err, size_t errlen)
+{
+	struct option lopts[PB_NOPTS + 1];
+	char sopts[PB_NOPTS * 2 + 2] = ":";
+	size_t i, n = 1, off = 0;
+	int c, idx, ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	err[0] = '\0';
+	*action = PB_OPT_RUN;
+	for (i = 0; i < PB_NOPTS; i++) {
+		if (pb_opts[i].def && opt_apply(&pb_opts[i], cfg, pb_opts[i].def, err, errlen))
+			return -EINVAL; /* a bad default is a bug; say so rather than run */
+		lopts[i] = (struct option){ pb_opts[i].name, opt_has_arg(&pb_opts[i]), NULL, 0 };
+		if (pb_opts[i].short_name) {
+			sopts[n++] = pb_opts[i].short_name;
+			if (opt_has_arg(&pb_opts[i]) == required_argument)
+				sopts[n++] = ':';
+		}
+	}
+	memset(&lopts[PB_NOPTS], 0, sizeof(lopts[0]));
+
+	for (i = 0; i < (size_t)argc && off < sizeof(cfg->command) - 1; i++)
+		off += snprintf(cfg->command + off, sizeof(cfg->command) - off, "%s%s", i ? " " : "",
+				argv[i]);
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, sopts, lopts, &idx)) != -1) {
+		const struct pb_opt *o = NULL;
+
+		if (c == '?' || c == ':') {
+			const char *what = optopt ? (char[]){ '-', (char)optopt, 0 } : argv[optind - 1];
+
+			snprintf(err, errlen, "%s '%s' (see --help)",
+				 c == ':' ? "missing value for" : "unknown option", what);
+			return -EINVAL;
+		}
+		if (c == 0)
+			o = &pb_opts[idx];
+		for (i = 0; !o && i < PB_NOPTS; i++)
+			if (pb_opts[i].short_name == c)
+				o = &pb_opts[i];
+		if (!o)
+			return -EINVAL;
+		if (o->type == OPT_HELP)
+			*action = PB_OPT_HELP;
+		if (o->type == OPT_VERSION)
+			*action = PB_OPT_VERSION;
+		ret = opt_apply(o, cfg, optarg, err, errlen);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+		return -EINVAL;
+	}
+	if (*action != PB_OPT_RUN)
+		return 0;
+	return opt_validate(cfg, err, errlen);
+}
+
+void pb_options_usage(FILE *f)
+{
+	unsigned int i, j;
+
+	fprintf(f, "usage: pktbench [--method NAME|benchmark] [options]\n\n"
+		   "Sends UDP traffic through a Linux send path and measures it. Without --iface it\n"
+		   "builds a namespace lab (veth pair, 198.18.0.1 -> 198.18.0.2) whose XDP receiver\n"
+		   "counts what really arrived. Needs root (CAP_SYS_ADMIN, CAP_NET_ADMIN, CAP_NET_RAW).\n\n"
+		   "Options:\n");
+	for (i = 0; i < PB_NOPTS; i++) {
+		const struct pb_opt *o = &pb_opts[i];
+		char left[64];
+
+		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", o->short_name ? "-" : "  ",
+			 o->short_name ? o->short_name : ' ', o->short_name ? "," : " ", o->name,
+			 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+		fprintf(f, "  %-30s %s", left, o->help);
+		if (o->def && o->type != OPT_FLAG)
+			fprintf(f, " (default %s)", o->def);
+		fputc('\n', f);
+	}
+	fprintf(f, "\nMethods (built into this binary):\n");
+	for (i = 0; i < pb_methods_count; i++) {
+		const struct pb_method *m = pb_methods[i];
+		char names[80];
+		int off = snprintf(names, sizeof(names), "%s", m->name);
+
+		for (j = 0; j < 3 && m->aliases[j]; j++)
+			off += snprintf(names + off, sizeof(names) - off, "%s%s", j ? "," : " (alias ",
+					m->aliases[j]);
+		if (m->aliases[0])
+			snprintf(names + off, sizeof(names) - off, ")");
+		fprintf(f, "  %-30s %s\n", names, m->help);
+	}
+	fprintf(f, "  %-30s %s\n", "benchmark",
+		"every method that can run here, one after another, then a table by packets/s");
+	fprintf(f, "\nExit status: 0 ok, 1 a run failed, 2 bad input or missing privileges,\n"
+		   "130 interrupted (partial results are still printed).\n");
+}

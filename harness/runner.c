@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: MIT
+/* The harness loop: workers, barrier, clock, sampler, stop, drain, accounting. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+
+#include "log.h"
+#include "netif.h"
+#include "receiver.h"
+#include "runner.h"
+
+#define PB_DRAIN_MS	  200 /* how long in-flight frames may take to complete after the stop */
+#define PB_SETTLE_MS	  20  /* receiver poll step while frames are still arriving */
+#define PB_SETTLE_MAX_MS  1000
+
+/* Written only by its worker, read by the sampler: one cache line each, no sharing. */
+struct pb_counters {
+	uint64_t frames;
+	uint64_t retries;
+} __attribute__((aligned(64)));
+
+struct pb_slot {
+	struct pb_worker w;
+	struct pb_frame frame;
+	struct pb_counters ctr;
+	struct run *run;
+	pthread_t thread;
+	bool started;
+	int open_err;
+	int send_err;
+	uint64_t quota; /* --count share; 0: until the stop */
+	double end;	/* when this worker stopped sending and drained */
+	int done;
+} __attribute__((aligned(64)));
+
+struct run {
+	const struct pb_method *m;
+	const struct pb_config *cfg;
+	const struct pb_env *env;
+	/* a gate rather than a barrier: it copes with fewer threads than planned */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint32_t arrived;
+	int go;
+	int stop;  /* the deadline passed, or a worker failed */
+	int abort; /* an open failed: workers close without sending */
+	struct pb_slot *slots;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
+
+static bool run_stopped(struct run *run)
+{
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED) || *run->env->interrupted;
+}
+
+static void ctr_add(uint64_t *c, uint64_t n)
+{
+	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
+}
+
+static void *worker_main(void *arg)
+{
+	struct pb_slot *s = arg;
+	struct run *run = s->run;
+	const struct pb_method *m = run->m;
+	unsigned int batch = run->cfg->batch ? run->cfg->batch : m->default_batch;
+	int n;
+
+	s->open_err = m->open(&s->w);
+	pthread_mutex_lock(&run->mu);
+	run->arrived++;
+	pthread_cond_broadcast(&run->cv);
+	while (!run->go)
+		pthread_cond_wait(&run->cv, &run->mu);
+	pthread_mutex_unlock(&run->mu);
+	if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED))
+		goto out;
+
+	while (!run_stopped(run)) {
+		unsigned int budget = batch;
+
+		if (s->quota) {
+			s->w.left = s->quota - s->ctr.frames;
+			if (!s->w.left)
+				break;
+			if (s->w.left < budget)
+				budget = (unsigned int)s->w.left;
+		}
+		n = m->send(&s->w, budget);
+		if (n > 0) {
+			ctr_add(&s->ctr.frames, n);
+		} else if (n == 0 || n == -EAGAIN || n == -ENOBUFS || n == -EINTR) {
+			ctr_add(&s->ctr.retries, 1);
+		} else {
+			s->send_err = n;
+			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	if (m->drain && !s->send_err) {
+		n = m->drain(&s->w, PB_DRAIN_MS);
+		if (n > 0)
+			ctr_add(&s->ctr.frames, n);
+	}
+	s->end = now_s();
+	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+out:
+	if (m->close)
+		m->close(&s->w);
+	return NULL;
+}
+
+static uint64_t run_frames(struct run *run)
+{
+	uint64_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; i < run->cfg->streams; i++)
+		sum += __atomic_load_n(&run->slots[i].ctr.frames, __ATOMIC_RELAXED);
+	return sum;
+}
+
+static bool run_done(struct run *run)
+{
+	uint32_t i;
+
+	for (i = 0; i < run->cfg->streams; i++)
+		if (!__atomic_load_n(&run->slots[i].done, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+/* Builds worker i's frame: its own source port, so each stream is its own flow. */
+static int run_frame(const struct pb_config *cfg, uint32_t i, struct pb_frame *f)
+{
+	struct pb_frame_spec spec = {
+		.srcip = cfg->srcip,
+		.dstip = cfg->dstip,
+		.srcport = (uint16_t)(cfg->srcport + i),
+		.dstport = cfg->dstport,
+		.payload_len = cfg->payloadsize,
+		.run_id = cfg->run_id,
+	};
+
+	memcpy(spec.dstmac, cfg->dstmac, 6);
+	memcpy(spec.srcmac, cfg->srcmac, 6);
+	return pb_frame_build(f, &spec);
+}
+
+static void live_line(const struct run *run, double t, double dt, uint64_t dsent,
+		      const uint64_t *ddeliv, uint64_t frame_bytes)
+{
+	double pps = dsent / dt;
+
+	if (ddeliv)
+		fprintf(stderr, "%s: [%6.2f s] sent %10.0f pps %8.3f Gb/s | delivered %10.0f pps\n",
+			run->env->label, t, pps, pb_wire_gbps(pps, frame_bytes, false),
+			*ddeliv / dt);
+	else
+		fprintf(stderr, "%s: [%6.2f s] sent %10.0f pps %8.3f Gb/s\n", run->env->label, t,
+			pps, pb_wire_gbps(pps, frame_bytes, false));
+}
+
+/* Sleeps until the deadline (or the quota), one live line a second. */
+static void run_sample(struct run *run, double t0, struct pb_result *res, uint64_t rx0)
+{
+	const struct pb_config *cfg = run->cfg;
+	double deadline = cfg->count ? 0 : t0 + cfg->duration_s;
+	double next = t0 + 1, last_t = t0;
+	uint64_t last_sent = 0, last_rx = rx0;
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+
+	for (;;) {
+		double t = now_s();
+
+		if (run_stopped(run) || (deadline && t >= deadline) || run_done(run))
+			break;
+		if (t >= next) {
+			uint64_t sent = run_frames(run), rx = 0, d;
+			struct pb_rx_counts c;
+			bool have_rx = run->env->receiver && !pb_receiver_read(run->env->receiver, &c);
+
+			if (have_rx)
+				rx = c.frames;
+			d = rx - last_rx;
+			if (!cfg->quiet)
+				live_line(run, t - t0, t - last_t, sent - last_sent,
+					  have_rx ? &d : NULL, res->frame_bytes);
+			last_sent = sent;
+			last_rx = rx;
+			last_t = t;
+			next += 1;
+		}
+		if (deadline && deadline - t < 0.01)
+			nap.tv_nsec = (long)((deadline - t) * 1e9);
+		nanosleep(&nap, NULL);
+	}
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+}
+
+/* Frames keep arriving at the receiver a little after the sender stops: wait until still. */
+static void run_settle(const struct pb_env *env, uint64_t sent, uint64_t rx0,
+		       struct pb_rx_counts *c)
+{
+	struct timespec step = { 0, PB_SETTLE_MS * 1000 * 1000 };
+	uint64_t prev = UINT64_MAX;
+	int waited;
+
+	for (waited = 0; waited <= PB_SETTLE_MAX_MS; waited += PB_SETTLE_MS) {
+		if (pb_receiver_read(env->receiver, c))
+			return;
+		if (c->frames - rx0 >= sent || c->frames == prev)
+			return;
+		prev = c->frames;
+		nanosleep(&step, NULL);
+	}
+}
+
+static void res_error(struct pb_result *res, const char *what, int err)
+{
+	res->status = PB_STATUS_ERROR;
+	snprintf(res->reason, sizeof(res->reason), "%s: %s", what, strerror(-err));
+}
+
+int pb_run_method(const struct pb_method *m, const struct pb_config *cfg,
+		  const struct pb_env *env, struct pb_result *res)
+{
+	struct pb_link_stats tx0 = { 0 }, tx1 = { 0 }, rx0 = { 0 }, rx1 = { 0 };
+	struct pb_rx_counts c0 = { 0 }, c1 = { 0 };
+	struct run run = { .m = m, .cfg = cfg, .env = env };
+	double t0, t1, cpu0, waited = 0;
+	uint32_t i, started = 0;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(res->method, sizeof(res->method), "%s", m->name);
+	snprintf(res->mode, sizeof(res->mode), "-");
+	res->streams = cfg->streams;
+	res->has_receiver = env->receiver && !(m->flags & PB_M_NO_WIRE);
+
+	if (m->probe) {
+		err = m->probe(cfg, res->reason, sizeof(res->reason));
+		if (err) {
+			res->status = PB_STATUS_SKIPPED;
+			if (!res->reason[0])
+				snprintf(res->reason, sizeof(res->reason), "%s", strerror(-err));
+			return 0;
+		}
+	}
+
+	run.slots = aligned_alloc(64, sizeof(*run.slots) * cfg->streams);
+	if (!run.slots)
+		return -ENOMEM;
+	memset(run.slots, 0, sizeof(*run.slots) * cfg->streams);
+	pthread_mutex_init(&run.mu, NULL);
+	pthread_cond_init(&run.cv, NULL);
+
+	for (i = 0; i < cfg->streams; i++) {
+		struct pb_slot *s = &run.slots[i];
+
+		s->run = &run;
+		s->w.cfg = cfg;
+		s->w.id = i;
+		s->w.frame = &s->frame;
+		s->w.left = UINT64_MAX;
+		snprintf(s->w.mode, sizeof(s->w.mode), "-");
+		if (cfg->count)
+			s->quota = cfg->count / cfg->streams + (i < cfg->count % cfg->streams);
+		err = run_frame(cfg, i, &s->frame);
+		if (err) {
+			res_error(res, "building the frame", err);
+			goto out_free;
+		}
+	}
+	/* socket methods hand the kernel a payload; it builds an unpadded frame */
+	if (m->flags & PB_M_FRAME) {
+		res->frame_bytes = run.slots[0].frame.len;
+		res->padded = run.slots[0].frame.len > run.slots[0].frame.unpadded;
+	} else {
+		res->frame_bytes = run.slots[0].frame.unpadded;
+	}
+
+	for (i = 0; i < cfg->streams; i++) {
+		err = pthread_create(&run.slots[i].thread, NULL, worker_main, &run.slots[i]);
+		if (err) {
+			pr_err("%s: cannot start worker %u: %s\n", m->name, i, strerror(err));
+			res_error(res, "starting workers", -err);
+			run.abort = 1;
+			break;
+		}
+		run.slots[i].started = true;
+		started++;
+	}
+
+	/* every started worker has opened (or failed to) before anything is measured */
+	pthread_mutex_lock(&run.mu);
+	while (run.arrived < started)
+		pthread_cond_wait(&run.cv, &run.mu);
+	pthread_mutex_unlock(&run.mu);
+	for (i = 0; i < started && !run.abort; i++) {
+		if (run.slots[i].open_err) {
+			res_error(res, "open", run.slots[i].open_err);
+			run.abort = 1;
+		}
+	}
+	snprintf(res->mode, sizeof(res->mode), "%s", run.slots[0].w.mode);
+
+	/* the clock starts only once the carrier is up: an XDP attach may bounce the link */
+	if (!run.abort && env->tx_nl) {
+		err = pb_netif_wait_up(env->tx_nl, env->tx_ifindex, cfg->link_timeout_s, &waited,
+				       (volatile int *)env->interrupted);
+		res->link_wait_s = waited;
+		if (err) {
+			res_error(res, "waiting for the link", err);
+			run.abort = 1;
+		}
+	}
+	if (!run.abort) {
+		if (env->tx_nl)
+			pb_netif_stats(env->tx_nl, env->tx_ifindex, &tx0);
+		if (env->rx_nl)
+			pb_netif_stats(env->rx_nl, env->rx_ifindex, &rx0);
+		if (env->receiver)
+			pb_receiver_read(env->receiver, &c0);
+	}
+	cpu0 = cpu_s();
+	t0 = now_s();
+	pthread_mutex_lock(&run.mu);
+	run.go = 1;
+	pthread_cond_broadcast(&run.cv);
+	pthread_mutex_unlock(&run.mu);
+	if (!run.abort)
+		run_sample(&run, t0, res, c0.frames);
+
+	for (i = 0; i < cfg->streams; i++)
+		if (run.slots[i].started)
+			pthread_join(run.slots[i].thread, NULL);
+	if (run.abort)
+		goto out_free;
+
+	t1 = t0;
+	for (i = 0; i < cfg->streams; i++) {
+		if (run.slots[i].end > t1)
+			t1 = run.slots[i].end;
+		res->frames_sent += run.slots[i].ctr.frames;
+		res->send_errors += run.slots[i].ctr.retries;
+		if (run.slots[i].send_err && res->status == PB_STATUS_OK)
+			res_error(res, "send", run.slots[i].send_err);
+	}
+	res->cpu_s = cpu_s() - cpu0;
+	res->duration_s = t1 - t0;
+	res->interrupted = *env->interrupted;
+
+	if (env->receiver) {
+		run_settle(env, res->frames_sent, c0.frames, &c1);
+		res->frames_delivered = c1.frames - c0.frames;
+		res->frames_foreign = c1.foreign_frames - c0.foreign_frames;
+	}
+	if (env->tx_nl && !pb_netif_stats(env->tx_nl, env->tx_ifindex, &tx1))
+		res->frames_dropped += tx1.tx_dropped - tx0.tx_dropped;
+	if (env->rx_nl && !pb_netif_stats(env->rx_nl, env->rx_ifindex, &rx1))
+		res->frames_dropped += rx1.rx_dropped - rx0.rx_dropped;
+	pb_result_compute(res);
+
+out_free:
+	pthread_cond_destroy(&run.cv);
+	pthread_mutex_destroy(&run.mu);
+	free(run.slots);
+	return *env->interrupted ? -EINTR : 0;
+}

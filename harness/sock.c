@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/* Socket helpers shared by the socket methods. */
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+#include <netinet/in.h>
+
+#include "log.h"
+#include "sock.h"
+
+socklen_t pb_sockaddr(const struct pb_addr *addr, uint16_t port, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (addr->family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons(port);
+		s6->sin6_addr = addr->v6;
+		return sizeof(*s6);
+	}
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+	s4->sin_family = AF_INET;
+	s4->sin_port = htons(port);
+	s4->sin_addr = addr->v4;
+	return sizeof(*s4);
+}
+
+int pb_udp_socket(const struct pb_worker *w, bool connect_it, int *fd)
+{
+	const struct pb_config *cfg = w->cfg;
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int s, err, one = 1;
+
+	s = socket(cfg->srcip.family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
+	if (s < 0)
+		return -errno;
+	/*
+	 * IP_RECVERR makes the kernel report local drops (ENOBUFS) to a UDP sender instead of
+	 * hiding them, so what we count as sent is what the stack took.
+	 */
+	if (cfg->srcip.family == AF_INET)
+		setsockopt(s, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+	else
+		setsockopt(s, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* only ever the chosen interface, whatever the routing table says */
+	if (setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, cfg->ifname, strlen(cfg->ifname) + 1)) {
+		err = -errno;
+		pr_err("bind to device %s: %s\n", cfg->ifname, strerror(-err));
+		goto fail;
+	}
+
+	len = pb_sockaddr(&cfg->srcip, (uint16_t)(cfg->srcport + w->id), &ss);
+	if (bind(s, (struct sockaddr *)&ss, len)) {
+		err = -errno;
+		pr_err("bind to source port %u: %s\n", cfg->srcport + w->id, strerror(-err));
+		goto fail;
+	}
+	if (connect_it) {
+		len = pb_sockaddr(&cfg->dstip, cfg->dstport, &ss);
+		if (connect(s, (struct sockaddr *)&ss, len)) {
+			err = -errno;
+			goto fail;
+		}
+	}
+	*fd = s;
+	return 0;
+fail:
+	close(s);
+	return err;
+}
+
+void pb_wait_writable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	poll(&p, 1, 10);
+}
+
+int pb_send_errno(int err)
+{
+	switch (err) {
+	case ECONNREFUSED: /* an ICMP error queued by IP_RECVERR: not ours to stop on */
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+		return -EAGAIN;
+	default:
+		return -err; /* EAGAIN, ENOBUFS, EINTR: the harness retries them */
+	}
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/*
+ * af_packet: AF_PACKET with a TPACKET_V3 TX ring (mmap) and PACKET_QDISC_BYPASS. Every slot
+ * is written once at open; sending re-posts slots (length + status) and kicks the kernel
+ * once per batch. A frame counts as sent when the kernel hands its slot back
+ * (TP_STATUS_AVAILABLE), i.e. when the skb built from it was freed after transmission.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+
+#include "log.h"
+#include "method.h"
+#include "sock.h"
+
+#define AF_PACKET_RING_BYTES (4u << 20) /* deep enough to keep a veth or a NIC queue busy */
+#define AF_PACKET_BLOCK	     (1u << 16)
+/* where the kernel reads frame data in a V3 TX slot: the header, without sockaddr_ll */
+#define AF_PACKET_DATA_OFF (TPACKET3_HDRLEN - sizeof(struct sockaddr_ll))
+
+struct af_packet_priv {
+	int fd;
+	uint8_t *ring;
+	size_t ring_len;
+	uint32_t frame_size, frame_nr;
+	uint32_t head;	   /* next slot to post */
+	uint32_t tail;	   /* oldest posted slot */
+	uint32_t inflight; /* posted, not yet handed back */
+	uint32_t pending;  /* posted since the last successful kick */
+	uint32_t len;
+};
+
+static struct tpacket3_hdr *af_packet_slot(struct af_packet_priv *p, uint32_t i)
+{
+	return (struct tpacket3_hdr *)(p->ring + (size_t)i * p->frame_size);
+}
+
+static void af_packet_close(struct pb_worker *w)
+{
+	struct af_packet_priv *p = w->priv;
+
+	if (!p)
+		return;
+	if (p->ring && p->ring != MAP_FAILED)
+		munmap(p->ring, p->ring_len);
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p);
+	w->priv = NULL;
+}
+
+static int af_packet_open(struct pb_worker *w)
+{
+	struct af_packet_priv *p = calloc(1, sizeof(*p));
+	struct tpacket_req3 req = { 0 };
+	struct sockaddr_ll sll = { 0 };
+	int one = 1, ver = TPACKET_V3;
+	uint32_t i, need;
+
+	if (!p)
+		return -ENOMEM;
+	w->priv = p;
+	p->len = w->frame->len;
+	/* protocol 0: this socket never receives, so our own frames are not looped back to it */
+	p->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (p->fd < 0)
+		return -errno;
+	if (setsockopt(p->fd, SOL_PACKET, PACKET_VERSION, &ver, sizeof(ver)))
+		return -errno;
+	if (setsockopt(p->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)))
+		return -errno;
+	/* a malformed slot is skipped instead of stalling the ring */
+	setsockopt(p->fd, SOL_PACKET, PACKET_LOSS, &one, sizeof(one));
+
+	need = AF_PACKET_DATA_OFF + p->len;
+	for (p->frame_size = TPACKET_ALIGNMENT; p->frame_size < need; p->frame_size <<= 1)
+		;
+	if (p->frame_size > AF_PACKET_BLOCK)
+		return -EMSGSIZE;
+	req.tp_block_size = AF_PACKET_BLOCK;
+	req.tp_block_nr = AF_PACKET_RING_BYTES / AF_PACKET_BLOCK;
+	req.tp_frame_size = p->frame_size;
+	req.tp_frame_nr = req.tp_block_nr * (AF_PACKET_BLOCK / p->frame_size);
+	if (setsockopt(p->fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req))) {
+		int err = -errno;
+
+		pr_err("af_packet: PACKET_TX_RING (TPACKET_V3): %s\n", strerror(-err));
+		return err;
+	}
+	p->frame_nr = req.tp_frame_nr;
+	p->ring_len = (size_t)req.tp_block_size * req.tp_block_nr;
+	p->ring = mmap(NULL, p->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, p->fd,
+		       0);
+	if (p->ring == MAP_FAILED) {
+		p->ring = NULL;
+		return -errno;
+	}
+
+	sll.sll_family = AF_PACKET;
+	sll.sll_ifindex = w->cfg->ifindex;
+	if (bind(p->fd, (struct sockaddr *)&sll, sizeof(sll)))
+		return -errno;
+
+	/* the frame is written once into every slot; sending only re-posts slots */
+	for (i = 0; i < p->frame_nr; i++) {
+		struct tpacket3_hdr *h = af_packet_slot(p, i);
+
+		memcpy((uint8_t *)h + AF_PACKET_DATA_OFF, w->frame->data, p->len);
+		h->tp_len = p->len;
+		h->tp_snaplen = p->len;
+		h->tp_next_offset = 0;
+		h->tp_status = TP_STATUS_AVAILABLE;
+	}
+	snprintf(w->mode, sizeof(w->mode), "v3 ring, bypass");
+	return 0;
+}
+
+/* Slots the kernel has handed back since the last call. */
+static uint32_t af_packet_reap(struct af_packet_priv *p, int *err)
+{
+	uint32_t done = 0;
+
+	while (p->inflight) {
+		struct tpacket3_hdr *h = af_packet_slot(p, p->tail);
+		uint32_t st = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
+
+		if (st & TP_STATUS_WRONG_FORMAT) {
+			*err = -EINVAL;
+			break;
+		}
+		if (st != TP_STATUS_AVAILABLE)
+			break;
+		p->tail = (p->tail + 1) % p->frame_nr;
+		p->inflight--;
+		done++;
+	}
+	return done;
+}
+
+static int af_packet_kick(struct af_packet_priv *p)
+{
+	if (!p->pending)
+		return 0;
+	if (send(p->fd, NULL, 0, MSG_DONTWAIT) < 0) {
+		int err = pb_send_errno(errno);
+
+		return err == -EAGAIN || err == -ENOBUFS ? 0 : err;
+	}
+	p->pending = 0;
+	return 0;
+}
+
+static int af_packet_send(struct pb_worker *w, unsigned int budget)
+{
+	struct af_packet_priv *p = w->priv;
+	uint64_t room;
+	uint32_t done, n = 0;
+	int err = 0;
+
+	done = af_packet_reap(p, &err);
+	if (err)
+		return err;
+	/* --count: what is in flight, and what we are about to report, counts against it */
+	room = w->left == UINT64_MAX ? budget : w->left - p->inflight - done;
+	if (room > budget)
+		room = budget;
+	while (n < room && p->inflight < p->frame_nr) {
+		struct tpacket3_hdr *h = af_packet_slot(p, p->head);
+
+		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
+		p->head = (p->head + 1) % p->frame_nr;
+		p->inflight++;
+		p->pending++;
+		n++;
+	}
+	err = af_packet_kick(p);
+	if (err)
+		return err;
+	if (!done && !n) {
+		/* ring full: sleep until the kernel hands a slot back */
+		struct pollfd pfd = { .fd = p->fd, .events = POLLOUT };
+
+		poll(&pfd, 1, 1);
+	}
+	return (int)done;
+}
+
+static int af_packet_drain(struct pb_worker *w, unsigned int timeout_ms)
+{
+	struct af_packet_priv *p = w->priv;
+	struct timespec nap = { 0, 100 * 1000 };
+	uint32_t done = 0, waited_us = 0;
+	int err = 0;
+
+	while (p->inflight && waited_us < timeout_ms * 1000) {
+		if (af_packet_kick(p))
+			break;
+		done += af_packet_reap(p, &err);
+		if (err || !p->inflight)
+			break;
+		nanosleep(&nap, NULL);
+		waited_us += 100;
+	}
+	if (p->inflight)
+		pr_warn("af_packet: %u frames still in flight after %u ms, not counted\n",
+			p->inflight, timeout_ms);
+	return (int)done;
+}
+
+const struct pb_method pb_method_af_packet = {
+	.name = "af_packet",
+	.help = "AF_PACKET TPACKET_V3 TX ring (mmap), PACKET_QDISC_BYPASS, a batch per send()",
+	.flags = PB_M_FRAME | PB_M_NEEDS_RAW,
+	.default_batch = 256,
+	.open = af_packet_open,
+	.send = af_packet_send,
+	.drain = af_packet_drain,
+	.close = af_packet_close,
+};

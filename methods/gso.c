@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gso: a UDP socket with UDP_SEGMENT: one sendmsg() carries --segments datagrams, which the
+ * kernel (or the NIC) slices into wire frames. Counted in segments, never in calls.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+
+#include "log.h"
+#include "method.h"
+#include "sock.h"
+
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+
+struct gso_priv {
+	int fd;
+	uint8_t *buf; /* --segments copies of the payload, each with the signature */
+	uint32_t seg;
+};
+
+static int gso_probe(const struct pb_config *cfg, char *reason, size_t len)
+{
+	int fd = socket(cfg->srcip.family, SOCK_DGRAM, IPPROTO_UDP);
+	int val = (int)cfg->payloadsize, err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_UDP, UDP_SEGMENT, &val, sizeof(val))) {
+		err = -errno;
+		snprintf(reason, len, "the kernel has no UDP_SEGMENT (%s)", strerror(-err));
+	}
+	close(fd);
+	return err ? -EOPNOTSUPP : 0;
+}
+
+static void gso_close(struct pb_worker *w)
+{
+	struct gso_priv *p = w->priv;
+
+	if (!p)
+		return;
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->buf);
+	free(p);
+	w->priv = NULL;
+}
+
+static int gso_open(struct pb_worker *w)
+{
+	const struct pb_config *cfg = w->cfg;
+	struct gso_priv *p = calloc(1, sizeof(*p));
+	int val = (int)cfg->payloadsize, err;
+	uint32_t i;
+
+	if (!p)
+		return -ENOMEM;
+	w->priv = p;
+	p->fd = -1;
+	p->seg = cfg->segments;
+	p->buf = malloc((size_t)p->seg * cfg->payloadsize);
+	if (!p->buf)
+		return -ENOMEM;
+	/* each segment becomes its own datagram, so each carries the signature */
+	for (i = 0; i < p->seg; i++)
+		memcpy(p->buf + (size_t)i * cfg->payloadsize, w->frame->data + w->frame->payload_off,
+		       cfg->payloadsize);
+	err = pb_udp_socket(w, true, &p->fd);
+	if (err)
+		return err;
+	if (setsockopt(p->fd, SOL_UDP, UDP_SEGMENT, &val, sizeof(val)))
+		return -errno;
+	snprintf(w->mode, sizeof(w->mode), "x%u segments", p->seg);
+	return 0;
+}
+
+static int gso_send(struct pb_worker *w, unsigned int budget)
+{
+	struct gso_priv *p = w->priv;
+	uint32_t n = budget < p->seg ? budget : p->seg;
+	ssize_t sent;
+	int err;
+
+	/* a short last call (for --count) is simply a smaller GSO datagram */
+	sent = send(p->fd, p->buf, (size_t)n * w->cfg->payloadsize, MSG_DONTWAIT);
+	if (sent >= 0)
+		return (int)n;
+	err = pb_send_errno(errno);
+	if (err == -EAGAIN)
+		pb_wait_writable(p->fd);
+	if (err == -EINVAL && n > 1)
+		pr_err("gso: the kernel refused %u segments per send (its limit may be lower)\n", n);
+	return err;
+}
+
+const struct pb_method pb_method_gso = {
+	.name = "gso",
+	.help = "UDP socket with UDP_SEGMENT: --segments datagrams per sendmsg(), counted as frames",
+	.probe = gso_probe,
+	.default_batch = 64,
+	.open = gso_open,
+	.send = gso_send,
+	.close = gso_close,
+};

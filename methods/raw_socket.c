@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/* raw_socket: a raw IP socket (IPPROTO_RAW) sending the IP packet we built, one per sendto(). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <netinet/in.h>
+
+#include "log.h"
+#include "method.h"
+#include "sock.h"
+
+#ifndef IPV6_HDRINCL
+#define IPV6_HDRINCL 36
+#endif
+
+struct raw_socket_priv {
+	int fd;
+	struct sockaddr_storage dst;
+	socklen_t dstlen;
+};
+
+static void raw_socket_close(struct pb_worker *w)
+{
+	struct raw_socket_priv *p = w->priv;
+
+	if (!p)
+		return;
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p);
+	w->priv = NULL;
+}
+
+static int raw_socket_open(struct pb_worker *w)
+{
+	const struct pb_config *cfg = w->cfg;
+	struct raw_socket_priv *p = calloc(1, sizeof(*p));
+	int one = 1;
+
+	if (!p)
+		return -ENOMEM;
+	w->priv = p;
+	/* IPPROTO_RAW implies IP_HDRINCL for IPv4: the kernel sends our header as built */
+	p->fd = socket(cfg->dstip.family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (p->fd < 0)
+		return -errno;
+	if (cfg->dstip.family == AF_INET6 &&
+	    setsockopt(p->fd, IPPROTO_IPV6, IPV6_HDRINCL, &one, sizeof(one)))
+		return -errno;
+	if (setsockopt(p->fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->ifname, strlen(cfg->ifname) + 1))
+		return -errno;
+	p->dstlen = pb_sockaddr(&cfg->dstip, 0, &p->dst);
+	snprintf(w->mode, sizeof(w->mode), "hdrincl");
+	return 0;
+}
+
+static int raw_socket_send(struct pb_worker *w, unsigned int budget)
+{
+	struct raw_socket_priv *p = w->priv;
+	const struct pb_frame *f = w->frame;
+	const uint8_t *pkt = f->data + f->l3_off;
+	size_t len = f->unpadded - f->l3_off;
+	unsigned int i;
+
+	for (i = 0; i < budget; i++) {
+		if (sendto(p->fd, pkt, len, MSG_DONTWAIT, (struct sockaddr *)&p->dst, p->dstlen) <
+		    0) {
+			int err = pb_send_errno(errno);
+
+			if (i)
+				return (int)i;
+			if (err == -EAGAIN)
+				pb_wait_writable(p->fd);
+			return err;
+		}
+	}
+	return (int)i;
+}
+
+const struct pb_method pb_method_raw_socket = {
+	.name = "raw_socket",
+	.help = "raw IP socket (IPPROTO_RAW), our own IP header, one sendto() per packet",
+	.flags = PB_M_NEEDS_RAW,
+	.default_batch = 64,
+	.open = raw_socket_open,
+	.send = raw_socket_send,
+	.close = raw_socket_close,
+};

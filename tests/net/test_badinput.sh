@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: MIT
+# Bad input: one clear line on stderr, exit 2, no crash, nothing left behind.
+. "$(dirname "$0")/lib.sh"
+
+expect_bad() { # expect_bad "what" "expected text" args...
+	local what=$1 want=$2 rc lines
+	shift 2
+	if [ "$1" = setpriv_run ]; then
+		shift
+		setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- "$PB" "$@" >"$T/out" 2>"$T/err"
+	else
+		"$PB" "$@" >"$T/out" 2>"$T/err"
+	fi
+	rc=$?
+	lines=$(wc -l <"$T/err")
+	if [ $rc = 2 ] && [ "$lines" = 1 ] && grep -q -- "$want" "$T/err"; then
+		ok "$what: exit 2, '$(cat "$T/err")'"
+	else
+		fail "$what: exit $rc, $lines lines: $(cat "$T/err")"
+	fi
+	no_leftovers || fail "$what: left a lab behind"
+}
+
+expect_bad "unknown method" "valid: benchmark" --method warp
+expect_bad "malformed IP" "--dstip" --dstip 198.18.0.999
+expect_bad "malformed MAC" "--dstmac" --dstmac 00:11:22:33:44
+expect_bad "malformed port" "--dstport" --dstport 70000
+expect_bad "zero duration" "positive" --duration 0
+expect_bad "negative duration" "positive" --duration -3
+expect_bad "payload over the MTU" "does not fit the MTU" --method udp_sendto --payloadsize 1500
+expect_bad "payload over the MTU (frame method)" "does not fit the MTU" --method af_packet --payloadsize 9000
+expect_bad "no such interface" "no such interface" --method udp_sendto --iface pbnosuch0
+expect_bad "lab outside the benchmarking range" "benchmarking addresses" --dstip 10.0.0.2 --srcip 10.0.0.1
+if command -v setpriv >/dev/null; then
+	# uid 0 but no capabilities at all: what a user without root sees
+	expect_bad "no capabilities" "CAP_SYS_ADMIN" setpriv_run
+else
+	echo "skip: setpriv not found"
+fi
+finish

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# --count N is exact for every method: N frames sent, and (on the wire) N delivered with this
+# run's signature; the JSON carries every field the issue lists.
+. "$(dirname "$0")/lib.sh"
+N=20000
+FIELDS='method mode status reason duration_s frame_bytes frames_sent frames_delivered
+frames_dropped accounted_pct pps app_mbps wire_gbps delivered_pct cpu_ns_per_pkt'
+
+methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && NF {print $1}' | grep -v '^benchmark$')
+for m in $methods; do
+	out=$T/$m.json
+	"$PB" --method "$m" --count $N --format json --output "$out" -q 2>"$T/$m.err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		fail "$m: exit $rc: $(cat "$T/$m.err")"
+		continue
+	fi
+	check "$m: JSON top-level fields" json "$out" \
+		"all(k in d for k in ('schema','pktbench_version','command','kernel','interface','lab','results'))"
+	for f in $FIELDS; do
+		json "$out" "'$f' in d['results'][0]" || fail "$m: result lacks $f"
+	done
+	check "$m: status ok" json "$out" "d['results'][0]['status'] == 'ok'"
+	check "$m: exactly $N sent" json "$out" "d['results'][0]['frames_sent'] == $N"
+	if [ "$m" = null ]; then
+		check "null: delivered is null (no wire), not 0" json "$out" \
+			"d['results'][0]['frames_delivered'] is None"
+	else
+		check "$m: exactly $N delivered" json "$out" "d['results'][0]['frames_delivered'] == $N"
+		check "$m: accounted 100 %" json "$out" "abs(d['results'][0]['accounted_pct'] - 100) < 1e-9"
+	fi
+	check "$m: no lab left" no_leftovers
+done
+finish

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/* Option parsing: defaults, accepted values, and one clear error for each kind of bad input. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+
+static int failed, passed;
+
+#define CHECK(cond, ...)                                                                   \
+	do {                                                                               \
+		if (cond) {                                                                \
+			passed++;                                                          \
+		} else {                                                                   \
+			failed++;                                                          \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
+			printf(__VA_ARGS__);                                               \
+			printf("\n");                                                      \
+		}                                                                          \
+	} while (0)
+
+static struct pb_config cfg;
+static char err[512];
+
+static int parse(int argc, const char **argv)
+{
+	enum pb_opt_action action;
+
+	return pb_options_parse(&cfg, argc, (char **)argv, &action, err, sizeof(err));
+}
+
+#define PARSE(...)                                                                         \
+	({                                                                                 \
+		const char *argv_[] = { "pktbench", __VA_ARGS__, NULL };                   \
+		parse((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_);                 \
+	})
+
+/* A bad value: -EINVAL, and the message names the option and contains want. */
+static void bad(const char *opt, const char *val, const char *want)
+{
+	const char *argv[] = { "pktbench", opt, val, NULL };
+	int ret = parse(val ? 3 : 2, argv);
+
+	CHECK(ret == -EINVAL, "%s %s: accepted", opt, val ? val : "");
+	CHECK(strstr(err, want) != NULL, "%s %s: message '%s' lacks '%s'", opt, val ? val : "", err,
+	      want);
+	CHECK(!strchr(err, '\n'), "%s: message is one line", opt);
+}
+
+int main(void)
+{
+	CHECK(PARSE("--duration", "1") == 0, "a plain run parses: %s", err);
+	CHECK(!strcmp(cfg.method, "af_packet"), "default method is go-pktgen's af_packet");
+	CHECK(cfg.payloadsize == 18 && cfg.segments == 8 && cfg.streams == 1, "defaults");
+	CHECK(cfg.srcip.family == AF_INET && cfg.dstport == 12345, "default addresses and ports");
+
+	CHECK(PARSE("--method", "udp_syscall") == 0, "go-pktgen alias udp_syscall");
+	CHECK(PARSE("--method", "af_pcap") == 0 || strstr(err, "pcap"), "alias af_pcap");
+	CHECK(PARSE("--method", "net_conn") == 0, "alias net_conn");
+	CHECK(PARSE("--method", "benchmark", "--duration", "0.5") == 0, "benchmark, fractional s");
+	CHECK(PARSE("--dstmac", "aa:bb:cc:dd:ee:ff") == 0 && cfg.dstmac_set && cfg.dstmac[5] == 0xff,
+	      "MAC parses");
+	CHECK(PARSE("--srcip", "2001:2::1", "--dstip", "2001:2::2") == 0 &&
+		      cfg.dstip.family == AF_INET6,
+	      "IPv6 pair");
+	CHECK(PARSE("--count", "20000") == 0 && cfg.count == 20000, "--count");
+
+	bad("--method", "warp_drive", "unknown method 'warp_drive'");
+	bad("--method", "warp_drive", "udp_sendto");
+	bad("--dstip", "198.18.0.300", "--dstip");
+	bad("--srcip", "not-an-ip", "--srcip");
+	bad("--dstmac", "aa:bb:cc:dd:ee", "--dstmac");
+	bad("--srcmac", "aa:bb:cc:dd:ee:fg", "--srcmac");
+	bad("--dstport", "0", "--dstport");
+	bad("--dstport", "65536", "--dstport");
+	bad("--srcport", "-1", "--srcport");
+	bad("--duration", "0", "positive");
+	bad("--duration", "-5", "positive");
+	bad("--duration", "abc", "positive");
+	bad("--payloadsize", "7", "--payloadsize");
+	bad("--payloadsize", "70000", "--payloadsize");
+	bad("--streams", "0", "--streams");
+	bad("--format", "xml", "table, json, csv");
+	bad("--no-such-flag", NULL, "unknown option");
+	bad("--duration", NULL, "missing value");
+
+	CHECK(PARSE("--srcip", "198.18.0.1", "--dstip", "2001:2::2") == -EINVAL &&
+		      strstr(err, "both"),
+	      "mixed families: %s", err);
+	CHECK(PARSE("--method", "gso", "--payloadsize", "9000", "--segments", "8") == -EINVAL,
+	      "gso payload x segments over 65507");
+
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
