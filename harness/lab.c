@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The namespace lab: two named netns and a veth pair between them, built without ip(8). */
-#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

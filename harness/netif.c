@@ -110,12 +110,17 @@ static void pb_netif_driver(const char *name, char *driver, size_t len)
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	strncpy(ifr.ifr_name, name, sizeof(ifr.ifr_name) - 1);
 	ifr.ifr_data = (void *)&info;
-	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0)
-		snprintf(driver, len, "%.*s", (int)sizeof(info.driver), info.driver);
-	else
+	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+		size_t n = strnlen(info.driver, sizeof(info.driver));
+
+		n = n < len ? n : len - 1;
+		memcpy(driver, info.driver, n);
+		driver[n] = '\0';
+	} else {
 		pr_debug("%s: no driver name from ethtool: %s\n", name, strerror(errno));
+	}
 	close(fd);
 }
 
