@@ -34,6 +34,13 @@ struct pb_worker {
 	 * stays exact; others can ignore it (budget already respects it).
 	 */
 	uint64_t left;
+	/*
+	 * Attempts the path dropped and reported (ENOBUFS) that are sent again: by the kernel
+	 * (an AF_PACKET ring re-posts the slot) or by the harness (the frame was not counted
+	 * as sent). The method counts them; the harness takes them out of the path's drop
+	 * counters, since no frame was lost.
+	 */
+	uint64_t retried;
 	char mode[32];		  /* what open actually obtained, for the Mode column */
 };
 

@@ -365,6 +365,7 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg,
 			t1 = run.slots[i].end;
 		res->frames_sent += run.slots[i].ctr.frames;
 		res->send_errors += run.slots[i].ctr.retries;
+		res->frames_retried += run.slots[i].w.retried;
 		if (run.slots[i].send_err && res->status == PB_STATUS_OK)
 			res_error(res, "send", run.slots[i].send_err);
 	}
@@ -381,6 +382,9 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg,
 		res->frames_dropped += tx1.tx_dropped - tx0.tx_dropped;
 	if (env->rx_nl && !pb_netif_stats(env->rx_nl, env->rx_ifindex, &rx1))
 		res->frames_dropped += rx1.rx_dropped - rx0.rx_dropped;
+	/* a dropped attempt that was sent again is not a lost frame */
+	res->frames_dropped -= res->frames_retried < res->frames_dropped ? res->frames_retried :
+									   res->frames_dropped;
 	pb_result_compute(res);
 
 out_free:

@@ -74,12 +74,6 @@ fail:
 	return err;
 }
 
-void pb_wait_writable(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLOUT };
-
-	poll(&p, 1, 10);
-}
 
 int pb_send_errno(int err)
 {
@@ -91,4 +85,20 @@ int pb_send_errno(int err)
 	default:
 		return -err; /* EAGAIN, ENOBUFS, EINTR: the harness retries them */
 	}
+}
+
+int pb_send_failed(struct pb_worker *w, int fd, int err, unsigned int done)
+{
+	int ret = pb_send_errno(err);
+
+	/* the device dropped this frame and told us: it is not sent, the harness tries again */
+	if (ret == -ENOBUFS)
+		w->retried++;
+	if (ret == -EAGAIN) {
+		/* the socket is full: sleep until it drains rather than spin */
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+		poll(&p, 1, 10);
+	}
+	return done ? (int)done : ret;
 }

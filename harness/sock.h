@@ -15,9 +15,13 @@ socklen_t pb_sockaddr(const struct pb_addr *addr, uint16_t port, struct sockaddr
  * connect_it. *fd on success; 0 or -errno.
  */
 int pb_udp_socket(const struct pb_worker *w, bool connect_it, int *fd);
-/* Waits up to 10 ms for fd to take more, so a full queue costs no busy loop. */
-void pb_wait_writable(int fd);
 /* -errno of a failed send, mapped so the harness retries only what is transient. */
 int pb_send_errno(int err);
+/*
+ * After a send on fd failed with err (errno) having sent `done` frames in this call: counts a
+ * reported drop (ENOBUFS) as retried, waits briefly when the socket is full, and returns
+ * what the method returns: done when some frames went, else the mapped -errno.
+ */
+int pb_send_failed(struct pb_worker *w, int fd, int err, unsigned int done);
 
 #endif

@@ -35,7 +35,8 @@ struct pb_result {
 	bool has_receiver;     /* false on a real NIC: delivered is unknown, not zero */
 	uint64_t frames_delivered; /* counted by the lab receiver with this run's signature */
 	uint64_t frames_foreign;   /* frames the receiver saw without this run's signature */
-	uint64_t frames_dropped;   /* drops the kernel counted on the path */
+	uint64_t frames_dropped;   /* drops the kernel counted on the path, less retried */
+	uint64_t frames_retried;   /* dropped attempts that were sent again (not lost) */
 	uint64_t send_errors;	   /* transient errors (EAGAIN, ENOBUFS) the harness retried */
 	double cpu_s;		   /* user + system CPU time of the process in the window */
 

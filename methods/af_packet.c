@@ -4,6 +4,11 @@
  * is written once at open; sending re-posts slots (length + status) and kicks the kernel
  * once per batch. A frame counts as sent when the kernel hands its slot back
  * (TP_STATUS_AVAILABLE), i.e. when the skb built from it was freed after transmission.
+ *
+ * Each slot carries a virtio_net_hdr whose hdr_len covers the whole frame (PACKET_VNET_HDR):
+ * the kernel then copies small frames into the skb's linear area instead of attaching ring
+ * pages as fragments, which a veth (or any path that must own the data) would otherwise copy
+ * again page by page (skb_copy_ubufs). Without PACKET_VNET_HDR the ring works as before.
  */
 #include <errno.h>
 #include <poll.h>
@@ -15,6 +20,7 @@
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/virtio_net.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 
@@ -22,8 +28,9 @@
 #include "method.h"
 #include "sock.h"
 
-#define AF_PACKET_RING_BYTES (4u << 20) /* deep enough to keep a veth or a NIC queue busy */
+#define AF_PACKET_RING_BYTES (1u << 20) /* deep enough to keep a queue busy, small enough for L2 */
 #define AF_PACKET_BLOCK	     (1u << 16)
+#define AF_PACKET_LINEAR_MAX (2048u) /* larger frames stay page fragments: no big copies */
 /* where the kernel reads frame data in a V3 TX slot: the header, without sockaddr_ll */
 #define AF_PACKET_DATA_OFF (TPACKET3_HDRLEN - sizeof(struct sockaddr_ll))
 
@@ -36,7 +43,8 @@ struct af_packet_priv {
 	uint32_t tail;	   /* oldest posted slot */
 	uint32_t inflight; /* posted, not yet handed back */
 	uint32_t pending;  /* posted since the last successful kick */
-	uint32_t len;
+	uint32_t len;	   /* bytes per slot the kernel reads: the vnet header + the frame */
+	uint32_t vnet;	   /* sizeof(struct virtio_net_hdr), or 0 */
 };
 
 static struct tpacket3_hdr *af_packet_slot(struct af_packet_priv *p, uint32_t i)
@@ -69,7 +77,6 @@ static int af_packet_open(struct pb_worker *w)
 	if (!p)
 		return -ENOMEM;
 	w->priv = p;
-	p->len = w->frame->len;
 	/* protocol 0: this socket never receives, so our own frames are not looped back to it */
 	p->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (p->fd < 0)
@@ -80,6 +87,11 @@ static int af_packet_open(struct pb_worker *w)
 		return -errno;
 	/* a malformed slot is skipped instead of stalling the ring */
 	setsockopt(p->fd, SOL_PACKET, PACKET_LOSS, &one, sizeof(one));
+	/* must precede the ring; optional: without it frames go out as page fragments */
+	if (w->frame->len <= AF_PACKET_LINEAR_MAX &&
+	    !setsockopt(p->fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)))
+		p->vnet = sizeof(struct virtio_net_hdr);
+	p->len = p->vnet + w->frame->len;
 
 	need = AF_PACKET_DATA_OFF + p->len;
 	for (p->frame_size = TPACKET_ALIGNMENT; p->frame_size < need; p->frame_size <<= 1)
@@ -113,14 +125,21 @@ static int af_packet_open(struct pb_worker *w)
 	/* the frame is written once into every slot; sending only re-posts slots */
 	for (i = 0; i < p->frame_nr; i++) {
 		struct tpacket3_hdr *h = af_packet_slot(p, i);
+		uint8_t *data = (uint8_t *)h + AF_PACKET_DATA_OFF;
 
-		memcpy((uint8_t *)h + AF_PACKET_DATA_OFF, w->frame->data, p->len);
+		if (p->vnet) {
+			/* no offloads asked for; hdr_len: copy the whole frame into the skb head */
+			struct virtio_net_hdr vh = { .hdr_len = (uint16_t)w->frame->len };
+
+			memcpy(data, &vh, sizeof(vh));
+		}
+		memcpy(data + p->vnet, w->frame->data, w->frame->len);
 		h->tp_len = p->len;
 		h->tp_snaplen = p->len;
 		h->tp_next_offset = 0;
 		h->tp_status = TP_STATUS_AVAILABLE;
 	}
-	snprintf(w->mode, sizeof(w->mode), "v3 ring, bypass");
+	snprintf(w->mode, sizeof(w->mode), "v3 ring, bypass%s", p->vnet ? ", linear" : "");
 	return 0;
 }
 
@@ -146,13 +165,19 @@ static uint32_t af_packet_reap(struct af_packet_priv *p, int *err)
 	return done;
 }
 
-static int af_packet_kick(struct af_packet_priv *p)
+static int af_packet_kick(struct pb_worker *w, struct af_packet_priv *p)
 {
 	if (!p->pending)
 		return 0;
 	if (send(p->fd, NULL, 0, MSG_DONTWAIT) < 0) {
 		int err = pb_send_errno(errno);
 
+		/*
+		 * ENOBUFS: the device dropped one frame; the kernel put its slot back to
+		 * SEND_REQUEST and stopped, so that frame goes out again on the next kick.
+		 */
+		if (err == -ENOBUFS)
+			w->retried++;
 		return err == -EAGAIN || err == -ENOBUFS ? 0 : err;
 	}
 	p->pending = 0;
@@ -182,7 +207,7 @@ static int af_packet_send(struct pb_worker *w, unsigned int budget)
 		p->pending++;
 		n++;
 	}
-	err = af_packet_kick(p);
+	err = af_packet_kick(w, p);
 	if (err)
 		return err;
 	if (!done && !n) {
@@ -202,7 +227,7 @@ static int af_packet_drain(struct pb_worker *w, unsigned int timeout_ms)
 	int err = 0;
 
 	while (p->inflight && waited_us < timeout_ms * 1000) {
-		if (af_packet_kick(p))
+		if (af_packet_kick(w, p))
 			break;
 		done += af_packet_reap(p, &err);
 		if (err || !p->inflight)

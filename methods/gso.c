@@ -92,9 +92,7 @@ static int gso_send(struct pb_worker *w, unsigned int budget)
 	sent = send(p->fd, p->buf, (size_t)n * w->cfg->payloadsize, MSG_DONTWAIT);
 	if (sent >= 0)
 		return (int)n;
-	err = pb_send_errno(errno);
-	if (err == -EAGAIN)
-		pb_wait_writable(p->fd);
+	err = pb_send_failed(w, p->fd, errno, 0);
 	if (err == -EINVAL && n > 1)
 		pr_err("gso: the kernel refused %u segments per send (its limit may be lower)\n", n);
 	return err;

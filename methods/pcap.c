@@ -68,13 +68,10 @@ static int pcap_m_send(struct pb_worker *w, unsigned int budget)
 	for (i = 0; i < budget; i++) {
 		errno = 0;
 		if (pcap_inject(w->priv, f->data, f->len) < 0) {
-			int err = pb_send_errno(errno ? errno : EIO);
-
-			if (i)
-				return (int)i;
-			if (err == -EIO)
+			if (!errno)
 				pr_err("pcap: inject: %s\n", pcap_geterr(w->priv));
-			return err;
+			return pb_send_failed(w, pcap_get_selectable_fd(w->priv), errno ? errno : EIO,
+					      i);
 		}
 	}
 	return (int)i;

@@ -66,15 +66,8 @@ static int raw_socket_send(struct pb_worker *w, unsigned int budget)
 
 	for (i = 0; i < budget; i++) {
 		if (sendto(p->fd, pkt, len, MSG_DONTWAIT, (struct sockaddr *)&p->dst, p->dstlen) <
-		    0) {
-			int err = pb_send_errno(errno);
-
-			if (i)
-				return (int)i;
-			if (err == -EAGAIN)
-				pb_wait_writable(p->fd);
-			return err;
-		}
+		    0) 
+			return pb_send_failed(w, p->fd, errno, i);
 	}
 	return (int)i;
 }

@@ -58,12 +58,7 @@ static int sendmmsg_send(struct pb_worker *w, unsigned int budget)
 	int n;
 
 	n = sendmmsg(p->fd, p->msgs, budget < p->n ? budget : p->n, MSG_DONTWAIT);
-	if (n >= 0)
-		return n;
-	n = pb_send_errno(errno);
-	if (n == -EAGAIN)
-		pb_wait_writable(p->fd);
-	return n;
+	return n >= 0 ? n : pb_send_failed(w, p->fd, errno, 0);
 }
 
 const struct pb_method pb_method_sendmmsg = {

@@ -116,6 +116,7 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 		      : pb_fnull("frames_delivered"));
 	pb_add(fs, rx ? pb_fu64("frames_foreign", r->frames_foreign) : pb_fnull("frames_foreign"));
 	pb_add(fs, pb_fu64("frames_dropped", r->frames_dropped));
+	pb_add(fs, pb_fu64("frames_retried", r->frames_retried));
 	pb_add(fs, pb_fu64("send_errors", r->send_errors));
 	pb_add(fs, pb_fdbl("cpu_s", r->cpu_s));
 	pb_add(fs, pb_fdbl("pps", r->pps));
