@@ -819,7 +819,7 @@ void pb_lab_destroy(struct pb_lab *lab)
 		if (rename(lock, kept))
 			pr_warn("rename %s: %s; the next run will remove the lab\n", lock,
 				strerror(errno));
-		pr_info("lab kept: ip netns exec %s ... / ip netns exec %s ...; remove with: "
+		pr_warn("lab kept: ip netns exec %s ... / ip netns exec %s ...; remove with: "
 			"ip netns del %s; ip netns del %s; rm %s\n",
 			lab->tx_ns, lab->rx_ns, lab->tx_ns, lab->rx_ns, kept);
 	} else {
