@@ -7,7 +7,7 @@
 
 /* One per RX queue and CPU; user space sums them. */
 struct pb_rx_slot {
-	__u64 frames;	      /* with this run's signature */
+	__u64 frames; /* with this run's signature */
 	__u64 bytes;
 	__u64 foreign_frames; /* anything else that reached the receiver */
 	__u64 foreign_bytes;

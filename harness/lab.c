@@ -136,7 +136,7 @@ static int pb_netns_del(const char *name)
 /* Both namespaces of a lab: how many were removed, or the first error. */
 static int pb_lab_del_netns(const char *id)
 {
-	static const char *const sides[] = {"tx", "rx"};
+	static const char *const sides[] = { "tx", "rx" };
 	int removed = 0, err = 0, r;
 	char name[32];
 	size_t i;
@@ -361,7 +361,7 @@ int pb_lab_cleanup_stale(void)
 
 static bool pb_lab_addr_ok(const struct pb_addr *a)
 {
-	static const uint8_t v6_prefix[6] = {0x20, 0x01, 0x00, 0x02, 0x00, 0x00};
+	static const uint8_t v6_prefix[6] = { 0x20, 0x01, 0x00, 0x02, 0x00, 0x00 };
 
 	if (a->family == AF_INET)
 		return (ntohl(a->v4.s_addr) & 0xfffe0000) == 0xc6120000; /* 198.18.0.0/15 */

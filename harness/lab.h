@@ -26,17 +26,17 @@ enum pb_lab_side {
 
 struct pb_lab_opts {
 	struct pb_addr tx_addr, rx_addr; /* the lab's sender and receiver addresses */
-	uint32_t queues;		/* veth queues on each end (>= 1) */
-	bool keep;			/* leave it behind for debugging */
+	uint32_t queues;		 /* veth queues on each end (>= 1) */
+	bool keep;			 /* leave it behind for debugging */
 };
 
 struct pb_lab {
-	char id[16];			   /* unique per run: hex */
-	char tx_ns[32], rx_ns[32];	   /* namespace names under /run/netns */
-	struct pb_netif tx, rx;		   /* the two veth ends, each as seen in its namespace */
-	int host_fd, tx_fd, rx_fd;	   /* namespace fds; -1 when not open */
-	struct nl_sock *tx_nl, *rx_nl;	   /* rtnetlink in each namespace */
-	int lock_fd;			   /* flock held while we live: how stale labs are told */
+	char id[16];		       /* unique per run: hex */
+	char tx_ns[32], rx_ns[32];     /* namespace names under /run/netns */
+	struct pb_netif tx, rx;	       /* the two veth ends, each as seen in its namespace */
+	int host_fd, tx_fd, rx_fd;     /* namespace fds; -1 when not open */
+	struct nl_sock *tx_nl, *rx_nl; /* rtnetlink in each namespace */
+	int lock_fd;		       /* flock held while we live: how stale labs are told */
 	bool keep;
 	bool created;
 };

@@ -88,12 +88,15 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			pb_parse_mac("c0:ff:ee:00:00:00", cfg->dstmac);
 		s->env.tx_nl = s->nl;
 	} else {
-		struct pb_lab_opts lo = { .tx_addr = cfg->srcip, .rx_addr = cfg->dstip,
-					  .queues = cfg->streams, .keep = cfg->keep_lab };
+		struct pb_lab_opts lo = { .tx_addr = cfg->srcip,
+					  .rx_addr = cfg->dstip,
+					  .queues = cfg->streams,
+					  .keep = cfg->keep_lab };
 
 		if (!addr_in_bench_range(&cfg->srcip) || !addr_in_bench_range(&cfg->dstip)) {
 			snprintf(err, errlen,
-				 "the lab uses only benchmarking addresses (198.18.0.0/15, 2001:2::/48)");
+				 "the lab uses only benchmarking addresses (198.18.0.0/15, "
+				 "2001:2::/48)");
 			return -EINVAL;
 		}
 		ret = pb_lab_cleanup_stale();

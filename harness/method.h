@@ -14,8 +14,8 @@
 
 /* Capability flags: bit index, then mask. */
 enum {
-	__PB_M_FRAME,	 /* hands whole Ethernet frames to the kernel (can tag, sets MACs) */
-	__PB_M_NO_WIRE,	 /* puts nothing on the wire (null): no receiver, no delivered % */
+	__PB_M_FRAME,	  /* hands whole Ethernet frames to the kernel (can tag, sets MACs) */
+	__PB_M_NO_WIRE,	  /* puts nothing on the wire (null): no receiver, no delivered % */
 	__PB_M_NEEDS_RAW, /* needs CAP_NET_RAW */
 };
 #define PB_M_FRAME     (1u << __PB_M_FRAME)
@@ -25,9 +25,9 @@ enum {
 /* One sending thread's view. The harness fills everything but priv and mode. */
 struct pb_worker {
 	const struct pb_config *cfg;
-	unsigned int id;	  /* 0 .. streams-1 */
+	unsigned int id;	      /* 0 .. streams-1 */
 	const struct pb_frame *frame; /* this worker's frame (its own source port) */
-	void *priv;		  /* the method's state, owned by open/close */
+	void *priv;		      /* the method's state, owned by open/close */
 	/*
 	 * Frames the run still wants from this worker, in flight included; UINT64_MAX without
 	 * --count. An asynchronous method keeps its in-flight frames within it, so --count
@@ -41,7 +41,7 @@ struct pb_worker {
 	 * counters, since no frame was lost.
 	 */
 	uint64_t retried;
-	char mode[32];		  /* what open actually obtained, for the Mode column */
+	char mode[32]; /* what open actually obtained, for the Mode column */
 };
 
 struct pb_method {

@@ -102,7 +102,7 @@ void pb_nl_close(struct nl_sock *sk)
 /* The driver name; "" when ethtool can't tell. Asks in the calling thread's namespace. */
 static void pb_netif_driver(const char *name, char *driver, size_t len)
 {
-	struct ethtool_drvinfo info = {.cmd = ETHTOOL_GDRVINFO};
+	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
 	struct ifreq ifr = {};
 	int fd;
 
@@ -192,7 +192,7 @@ static double pb_elapsed_s(const struct timespec *start)
 int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
 		     volatile int *stop)
 {
-	const struct timespec poll = {.tv_nsec = PB_WAIT_POLL_NS};
+	const struct timespec poll = { .tv_nsec = PB_WAIT_POLL_NS };
 	struct rtnl_link *link;
 	struct timespec start;
 	unsigned int flags;

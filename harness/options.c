@@ -14,9 +14,9 @@
 #include "options.h"
 
 enum pb_opt_type {
-	OPT_STR,    /* char array of size .max */
-	OPT_SECS,   /* double, > 0 */
-	OPT_U64,    /* unsigned, .min .. .max */
+	OPT_STR,  /* char array of size .max */
+	OPT_SECS, /* double, > 0 */
+	OPT_U64,  /* unsigned, .min .. .max */
 	OPT_U32,
 	OPT_PORT,   /* uint16_t, 1 .. 65535 */
 	OPT_ADDR,   /* struct pb_addr */
@@ -43,25 +43,29 @@ struct pb_opt {
 #define OFF(field) offsetof(struct pb_config, field)
 
 static const struct pb_opt pb_opts[] = {
-	{ "method", 'm', OPT_STR, OFF(method), 0, "af_packet", 0, sizeof(((struct pb_config *)0)->method),
-	  "NAME", "method to run, or 'benchmark' for all of them (see Methods below)" },
+	{ "method", 'm', OPT_STR, OFF(method), 0, "af_packet", 0,
+	  sizeof(((struct pb_config *)0)->method), "NAME",
+	  "method to run, or 'benchmark' for all of them (see Methods below)" },
 	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, "5", 0, 0, "SECS",
 	  "seconds each method sends, measured after the link is up" },
 	{ "count", 'c', OPT_U64, OFF(count), 0, NULL, 1, UINT64_MAX, "N",
 	  "stop after exactly N frames sent (instead of --duration)" },
 	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
 	  "send on this interface; without it pktbench builds its namespace lab" },
-	{ "dstip", 0, OPT_ADDR, OFF(dstip), 0, "198.18.0.2", 0, 0, "ADDR", "destination IP address" },
+	{ "dstip", 0, OPT_ADDR, OFF(dstip), 0, "198.18.0.2", 0, 0, "ADDR",
+	  "destination IP address" },
 	{ "srcip", 0, OPT_ADDR, OFF(srcip), 0, "198.18.0.1", 0, 0, "ADDR", "source IP address" },
 	{ "dstmac", 0, OPT_MAC, OFF(dstmac), OFF(dstmac_set), NULL, 0, 0, "MAC",
 	  "destination MAC (default: the lab receiver's; c0:ff:ee:00:00:00 with --iface)" },
 	{ "srcmac", 0, OPT_MAC, OFF(srcmac), OFF(srcmac_set), NULL, 0, 0, "MAC",
 	  "source MAC (default: the sending interface's MAC)" },
-	{ "dstport", 0, OPT_PORT, OFF(dstport), 0, "12345", 1, 65535, "PORT", "destination UDP port" },
+	{ "dstport", 0, OPT_PORT, OFF(dstport), 0, "12345", 1, 65535, "PORT",
+	  "destination UDP port" },
 	{ "srcport", 0, OPT_PORT, OFF(srcport), 0, "12345", 1, 65535, "PORT",
 	  "base source UDP port; stream i uses srcport+i" },
 	{ "payloadsize", 'p', OPT_U32, OFF(payloadsize), 0, "18", 8, 65507, "BYTES",
-	  "UDP payload bytes (18 gives a 60-byte frame, 64 on the wire with FCS; >= 8 for the signature)" },
+	  "UDP payload bytes (18 gives a 60-byte frame, 64 on the wire with FCS; >= 8 for the "
+	  "signature)" },
 	{ "streams", 's', OPT_U32, OFF(streams), 0, "1", 1, PB_MAX_STREAMS, "N",
 	  "sending threads, each its own flow (source port)" },
 	{ "segments", 0, OPT_U32, OFF(segments), 0, "8", 1, 128, "N",
@@ -77,7 +81,8 @@ static const struct pb_opt pb_opts[] = {
 	{ "output", 'o', OPT_STR, OFF(output), 0, NULL, 0, sizeof(((struct pb_config *)0)->output),
 	  "FILE", "write the results to FILE (atomically) instead of stdout" },
 	{ "quiet", 'q', OPT_FLAG, OFF(quiet), 0, NULL, 0, 0, NULL, "no live per-second lines" },
-	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL, "more log output (repeatable)" },
+	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL,
+	  "more log output (repeatable)" },
 	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
 	{ "version", 'V', OPT_VERSION, 0, 0, NULL, 0, 0, NULL, "print the version" },
 };
@@ -105,7 +110,8 @@ int pb_parse_mac(const char *s, uint8_t mac[6])
 	int i;
 
 	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != 6 || strlen(s) != 17)
+		   &tail) != 6 ||
+	    strlen(s) != 17)
 		return -EINVAL;
 	for (i = 0; i < 6; i++)
 		mac[i] = (uint8_t)b[i];
@@ -148,8 +154,8 @@ static int opt_apply(const struct pb_opt *o, struct pb_config *cfg, const char *
 		errno = 0;
 		d = strtod(arg, &end);
 		if (errno || *end || !*arg || !(d > 0) || !isfinite(d) || d > 86400 * 365) {
-			snprintf(err, errlen, "--%s: '%s' is not a positive number of seconds", o->name,
-				 arg);
+			snprintf(err, errlen, "--%s: '%s' is not a positive number of seconds",
+				 o->name, arg);
 			return -EINVAL;
 		}
 		*(double *)field = d;
@@ -214,9 +220,9 @@ static int opt_apply(const struct pb_opt *o, struct pb_config *cfg, const char *
 static int opt_has_arg(const struct pb_opt *o)
 {
 	return o->type == OPT_FLAG || o->type == OPT_COUNT || o->type == OPT_HELP ||
-			       o->type == OPT_VERSION ?
-		       no_argument :
-		       required_argument;
+			       o->type == OPT_VERSION
+		       ? no_argument
+		       : required_argument;
 }
 
 /* Cross-field checks that no single row can make. */
@@ -227,7 +233,8 @@ static int opt_validate(struct pb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (strcmp(cfg->method, "benchmark") && !pb_method_find(cfg->method)) {
-		int off = snprintf(err, errlen, "unknown method '%s'; valid: benchmark", cfg->method);
+		int off =
+			snprintf(err, errlen, "unknown method '%s'; valid: benchmark", cfg->method);
 		unsigned int i;
 
 		for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
@@ -266,8 +273,8 @@ int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_a
 	memset(&lopts[PB_NOPTS], 0, sizeof(lopts[0]));
 
 	for (i = 0; i < (size_t)argc && off < sizeof(cfg->command) - 1; i++)
-		off += snprintf(cfg->command + off, sizeof(cfg->command) - off, "%s%s", i ? " " : "",
-				argv[i]);
+		off += snprintf(cfg->command + off, sizeof(cfg->command) - off, "%s%s",
+				i ? " " : "", argv[i]);
 
 	optind = 1;
 	opterr = 0;
@@ -275,7 +282,8 @@ int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_a
 		const struct pb_opt *o = NULL;
 
 		if (c == '?' || c == ':') {
-			const char *what = optopt ? (char[]){ '-', (char)optopt, 0 } : argv[optind - 1];
+			const char *what =
+				optopt ? (char[]){ '-', (char)optopt, 0 } : argv[optind - 1];
 
 			snprintf(err, errlen, "%s '%s' (see --help)",
 				 c == ':' ? "missing value for" : "unknown option", what);
@@ -309,11 +317,13 @@ void pb_options_usage(FILE *f)
 {
 	unsigned int i, j;
 
-	fprintf(f, "usage: pktbench [--method NAME|benchmark] [options]\n\n"
-		   "Sends UDP traffic through a Linux send path and measures it. Without --iface it\n"
-		   "builds a namespace lab (veth pair, 198.18.0.1 -> 198.18.0.2) whose XDP receiver\n"
-		   "counts what really arrived. Needs root (CAP_SYS_ADMIN, CAP_NET_ADMIN, CAP_NET_RAW).\n\n"
-		   "Options:\n");
+	fprintf(f,
+		"usage: pktbench [--method NAME|benchmark] [options]\n\n"
+		"Sends UDP traffic through a Linux send path and measures it. Without --iface it\n"
+		"builds a namespace lab (veth pair, 198.18.0.1 -> 198.18.0.2) whose XDP receiver\n"
+		"counts what really arrived. Needs root (CAP_SYS_ADMIN, CAP_NET_ADMIN, "
+		"CAP_NET_RAW).\n\n"
+		"Options:\n");
 	for (i = 0; i < PB_NOPTS; i++) {
 		const struct pb_opt *o = &pb_opts[i];
 		char left[64];
@@ -333,8 +343,8 @@ void pb_options_usage(FILE *f)
 		int off = snprintf(names, sizeof(names), "%s", m->name);
 
 		for (j = 0; j < 3 && m->aliases[j]; j++)
-			off += snprintf(names + off, sizeof(names) - off, "%s%s", j ? "," : " (alias ",
-					m->aliases[j]);
+			off += snprintf(names + off, sizeof(names) - off, "%s%s",
+					j ? "," : " (alias ", m->aliases[j]);
 		if (m->aliases[0])
 			snprintf(names + off, sizeof(names) - off, ")");
 		fprintf(f, "  %-30s %s\n", names, m->help);

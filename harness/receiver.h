@@ -11,8 +11,8 @@
 #define PB_RX_MAX_QUEUES 64
 
 struct pb_rx_counts {
-	uint64_t frames, bytes;		    /* with this run's signature */
-	uint64_t foreign_frames, foreign_bytes; /* everything else */
+	uint64_t frames, bytes;			 /* with this run's signature */
+	uint64_t foreign_frames, foreign_bytes;	 /* everything else */
 	uint64_t queue_frames[PB_RX_MAX_QUEUES]; /* signature frames per RX queue */
 };
 

@@ -14,9 +14,9 @@
 #include "receiver.h"
 #include "runner.h"
 
-#define PB_DRAIN_MS	  200 /* how long in-flight frames may take to complete after the stop */
-#define PB_SETTLE_MS	  20  /* receiver poll step while frames are still arriving */
-#define PB_SETTLE_MAX_MS  1000
+#define PB_DRAIN_MS	 200 /* how long in-flight frames may take to complete after the stop */
+#define PB_SETTLE_MS	 20  /* receiver poll step while frames are still arriving */
+#define PB_SETTLE_MAX_MS 1000
 
 /* Written only by its worker, read by the sampler: one cache line each, no sharing. */
 struct pb_counters {
@@ -199,7 +199,8 @@ static void run_sample(struct run *run, double t0, struct pb_result *res, uint64
 		if (t >= next) {
 			uint64_t sent = run_frames(run), rx = 0, d;
 			struct pb_rx_counts c;
-			bool have_rx = run->env->receiver && !pb_receiver_read(run->env->receiver, &c);
+			bool have_rx =
+				run->env->receiver && !pb_receiver_read(run->env->receiver, &c);
 
 			if (have_rx)
 				rx = c.frames;
@@ -243,8 +244,8 @@ static void res_error(struct pb_result *res, const char *what, int err)
 	snprintf(res->reason, sizeof(res->reason), "%s: %s", what, strerror(-err));
 }
 
-int pb_run_method(const struct pb_method *m, const struct pb_config *cfg,
-		  const struct pb_env *env, struct pb_result *res)
+int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const struct pb_env *env,
+		  struct pb_result *res)
 {
 	struct pb_link_stats tx0 = { 0 }, tx1 = { 0 }, rx0 = { 0 }, rx1 = { 0 };
 	struct pb_rx_counts c0 = { 0 }, c1 = { 0 };
@@ -383,8 +384,8 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg,
 	if (env->rx_nl && !pb_netif_stats(env->rx_nl, env->rx_ifindex, &rx1))
 		res->frames_dropped += rx1.rx_dropped - rx0.rx_dropped;
 	/* a dropped attempt that was sent again is not a lost frame */
-	res->frames_dropped -= res->frames_retried < res->frames_dropped ? res->frames_retried :
-									   res->frames_dropped;
+	res->frames_dropped -= res->frames_retried < res->frames_dropped ? res->frames_retried
+									 : res->frames_dropped;
 	pb_result_compute(res);
 
 out_free:

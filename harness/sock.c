@@ -74,7 +74,6 @@ fail:
 	return err;
 }
 
-
 int pb_send_errno(int err)
 {
 	switch (err) {

@@ -25,14 +25,14 @@ struct pb_result {
 	bool interrupted; /* Ctrl-C/SIGTERM ended it early: a partial result */
 
 	/* raw counts */
-	double duration_s;     /* measured window: clock start to the last worker drained */
-	double link_wait_s;    /* carrier wait before the clock started, outside the window */
-	uint32_t frame_bytes;  /* per frame, as handed to the kernel, without FCS */
-	bool vlan;	       /* tagged frames: the wire minimum is 64, not 60 */
-	bool padded;	       /* the frame was padded up to the Ethernet minimum */
+	double duration_s;    /* measured window: clock start to the last worker drained */
+	double link_wait_s;   /* carrier wait before the clock started, outside the window */
+	uint32_t frame_bytes; /* per frame, as handed to the kernel, without FCS */
+	bool vlan;	      /* tagged frames: the wire minimum is 64, not 60 */
+	bool padded;	      /* the frame was padded up to the Ethernet minimum */
 	uint32_t streams;
-	uint64_t frames_sent;  /* accepted or completed by the kernel */
-	bool has_receiver;     /* false on a real NIC: delivered is unknown, not zero */
+	uint64_t frames_sent;	   /* accepted or completed by the kernel */
+	bool has_receiver;	   /* false on a real NIC: delivered is unknown, not zero */
 	uint64_t frames_delivered; /* counted by the lab receiver with this run's signature */
 	uint64_t frames_foreign;   /* frames the receiver saw without this run's signature */
 	uint64_t frames_dropped;   /* drops the kernel counted on the path, less retried */

@@ -70,8 +70,8 @@ static int gso_open(struct pb_worker *w)
 		return -ENOMEM;
 	/* each segment becomes its own datagram, so each carries the signature */
 	for (i = 0; i < p->seg; i++)
-		memcpy(p->buf + (size_t)i * cfg->payloadsize, w->frame->data + w->frame->payload_off,
-		       cfg->payloadsize);
+		memcpy(p->buf + (size_t)i * cfg->payloadsize,
+		       w->frame->data + w->frame->payload_off, cfg->payloadsize);
 	err = pb_udp_socket(w, true, &p->fd);
 	if (err)
 		return err;
@@ -94,13 +94,15 @@ static int gso_send(struct pb_worker *w, unsigned int budget)
 		return (int)n;
 	err = pb_send_failed(w, p->fd, errno, 0);
 	if (err == -EINVAL && n > 1)
-		pr_err("gso: the kernel refused %u segments per send (its limit may be lower)\n", n);
+		pr_err("gso: the kernel refused %u segments per send (its limit may be lower)\n",
+		       n);
 	return err;
 }
 
 const struct pb_method pb_method_gso = {
 	.name = "gso",
-	.help = "UDP socket with UDP_SEGMENT: --segments datagrams per sendmsg(), counted as frames",
+	.help = "UDP socket with UDP_SEGMENT: --segments datagrams per sendmsg(), counted as "
+		"frames",
 	.probe = gso_probe,
 	.default_batch = 64,
 	.open = gso_open,

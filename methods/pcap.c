@@ -70,8 +70,8 @@ static int pcap_m_send(struct pb_worker *w, unsigned int budget)
 		if (pcap_inject(w->priv, f->data, f->len) < 0) {
 			if (!errno)
 				pr_err("pcap: inject: %s\n", pcap_geterr(w->priv));
-			return pb_send_failed(w, pcap_get_selectable_fd(w->priv), errno ? errno : EIO,
-					      i);
+			return pb_send_failed(w, pcap_get_selectable_fd(w->priv),
+					      errno ? errno : EIO, i);
 		}
 	}
 	return (int)i;

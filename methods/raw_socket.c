@@ -66,7 +66,7 @@ static int raw_socket_send(struct pb_worker *w, unsigned int budget)
 
 	for (i = 0; i < budget; i++) {
 		if (sendto(p->fd, pkt, len, MSG_DONTWAIT, (struct sockaddr *)&p->dst, p->dstlen) <
-		    0) 
+		    0)
 			return pb_send_failed(w, p->fd, errno, i);
 	}
 	return (int)i;

@@ -30,14 +30,8 @@ extern const struct pb_method pb_method_pcap;
 #endif
 
 const struct pb_method *const pb_methods[] = {
-	&pb_method_udp_sendto,
-	&pb_method_udp_connected,
-	&pb_method_sendmmsg,
-	&pb_method_gso,
-	&pb_method_raw_socket,
-	&pb_method_af_packet,
-	&pb_method_pcap,
-	&pb_method_null,
+	&pb_method_udp_sendto, &pb_method_udp_connected, &pb_method_sendmmsg, &pb_method_gso,
+	&pb_method_raw_socket, &pb_method_af_packet,	 &pb_method_pcap,     &pb_method_null,
 };
 
 const unsigned int pb_methods_count = sizeof(pb_methods) / sizeof(pb_methods[0]);

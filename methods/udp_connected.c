@@ -29,7 +29,7 @@ static int udp_connected_send(struct pb_worker *w, unsigned int budget)
 	unsigned int i;
 
 	for (i = 0; i < budget; i++) {
-		if (send(fd, payload, w->frame->payload_len, MSG_DONTWAIT) < 0) 
+		if (send(fd, payload, w->frame->payload_len, MSG_DONTWAIT) < 0)
 			return pb_send_failed(w, fd, errno, i);
 	}
 	return (int)i;

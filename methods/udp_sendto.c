@@ -37,7 +37,7 @@ static int udp_sendto_send(struct pb_worker *w, unsigned int budget)
 
 	for (i = 0; i < budget; i++) {
 		if (sendto(p->fd, payload, w->frame->payload_len, MSG_DONTWAIT,
-			   (struct sockaddr *)&p->dst, p->dstlen) < 0) 
+			   (struct sockaddr *)&p->dst, p->dstlen) < 0)
 			return pb_send_failed(w, p->fd, errno, i);
 	}
 	return (int)i;

@@ -56,22 +56,22 @@ static void pb_add(struct pb_fields *fs, struct pb_field f)
 
 static struct pb_field pb_fnull(const char *name)
 {
-	return (struct pb_field){.name = name, .kind = PB_K_NULL};
+	return (struct pb_field){ .name = name, .kind = PB_K_NULL };
 }
 
 static struct pb_field pb_fbool(const char *name, bool b)
 {
-	return (struct pb_field){.name = name, .kind = PB_K_BOOL, .b = b};
+	return (struct pb_field){ .name = name, .kind = PB_K_BOOL, .b = b };
 }
 
 static struct pb_field pb_fu64(const char *name, uint64_t u)
 {
-	return (struct pb_field){.name = name, .kind = PB_K_U64, .u = u};
+	return (struct pb_field){ .name = name, .kind = PB_K_U64, .u = u };
 }
 
 static struct pb_field pb_fdbl(const char *name, double d)
 {
-	return (struct pb_field){.name = name, .kind = PB_K_DBL, .d = d};
+	return (struct pb_field){ .name = name, .kind = PB_K_DBL, .d = d };
 }
 
 /*
@@ -214,7 +214,7 @@ static int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
 int pb_write_json(FILE *f, const struct pb_report *rep)
 {
 	struct json_object *root, *arr, *o;
-	struct pb_fields fs = {.n = 0};
+	struct pb_fields fs = { .n = 0 };
 	const char *s;
 	unsigned int i;
 	int err = -ENOMEM;

@@ -15,15 +15,15 @@
 #define PB_SCHEMA_VERSION 1
 
 struct pb_report {
-	const char *version;  /* pktbench version */
-	const char *command;  /* the command line as given */
-	const char *kernel;   /* uname -r */
-	const char *iface;    /* the sending interface */
-	const char *driver;   /* its driver, or "" */
-	bool lab;	      /* the namespace lab, with its receiver */
+	const char *version; /* pktbench version */
+	const char *command; /* the command line as given */
+	const char *kernel;  /* uname -r */
+	const char *iface;   /* the sending interface */
+	const char *driver;  /* its driver, or "" */
+	bool lab;	     /* the namespace lab, with its receiver */
 	const struct pb_result *results;
 	unsigned int n;
-	bool sort_by_pps;     /* benchmark: fastest first, skipped and no-wire rows last */
+	bool sort_by_pps; /* benchmark: fastest first, skipped and no-wire rows last */
 };
 
 int pb_write_table(FILE *f, const struct pb_report *rep);

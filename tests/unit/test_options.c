@@ -8,16 +8,16 @@
 
 static int failed, passed;
 
-#define CHECK(cond, ...)                                                                   \
-	do {                                                                               \
-		if (cond) {                                                                \
-			passed++;                                                          \
-		} else {                                                                   \
-			failed++;                                                          \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
-			printf(__VA_ARGS__);                                               \
-			printf("\n");                                                      \
-		}                                                                          \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (cond) {                                                                        \
+			passed++;                                                                  \
+		} else {                                                                           \
+			failed++;                                                                  \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
+			printf(__VA_ARGS__);                                                       \
+			printf("\n");                                                              \
+		}                                                                                  \
 	} while (0)
 
 static struct pb_config cfg;
@@ -30,10 +30,10 @@ static int parse(int argc, const char **argv)
 	return pb_options_parse(&cfg, argc, (char **)argv, &action, err, sizeof(err));
 }
 
-#define PARSE(...)                                                                         \
-	({                                                                                 \
-		const char *argv_[] = { "pktbench", __VA_ARGS__, NULL };                   \
-		parse((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_);                 \
+#define PARSE(...)                                                                                 \
+	({                                                                                         \
+		const char *argv_[] = { "pktbench", __VA_ARGS__, NULL };                           \
+		parse((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_);                         \
 	})
 
 /* A bad value: -EINVAL, and the message names the option and contains want. */
@@ -59,7 +59,8 @@ int main(void)
 	CHECK(PARSE("--method", "af_pcap") == 0 || strstr(err, "pcap"), "alias af_pcap");
 	CHECK(PARSE("--method", "net_conn") == 0, "alias net_conn");
 	CHECK(PARSE("--method", "benchmark", "--duration", "0.5") == 0, "benchmark, fractional s");
-	CHECK(PARSE("--dstmac", "aa:bb:cc:dd:ee:ff") == 0 && cfg.dstmac_set && cfg.dstmac[5] == 0xff,
+	CHECK(PARSE("--dstmac", "aa:bb:cc:dd:ee:ff") == 0 && cfg.dstmac_set &&
+		      cfg.dstmac[5] == 0xff,
 	      "MAC parses");
 	CHECK(PARSE("--srcip", "2001:2::1", "--dstip", "2001:2::2") == 0 &&
 		      cfg.dstip.family == AF_INET6,

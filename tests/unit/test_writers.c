@@ -185,38 +185,37 @@ struct want {
 
 /* Every result field, in output order, typed as for a lab row that ran (row 0). */
 static const struct want result_fields[] = {
-	{"method", json_type_string},	      {"mode", json_type_string},
-	{"status", json_type_string},	      {"reason", json_type_null},
-	{"interrupted", json_type_boolean},   {"duration_s", json_type_double},
-	{"link_wait_s", json_type_double},    {"frame_bytes", json_type_int},
-	{"wire_frame_bytes", json_type_int},  {"vlan", json_type_boolean},
-	{"padded", json_type_boolean},	      {"streams", json_type_int},
-	{"frames_sent", json_type_int},	      {"has_receiver", json_type_boolean},
-	{"frames_delivered", json_type_int},  {"frames_foreign", json_type_int},
-	{"frames_dropped", json_type_int},    {"frames_retried", json_type_int},
-	{"send_errors", json_type_int},
-	{"cpu_s", json_type_double},	      {"pps", json_type_double},
-	{"app_mbps", json_type_double},	      {"wire_gbps", json_type_double},
-	{"delivered_pct", json_type_double},  {"accounted_pct", json_type_double},
-	{"cpu_ns_per_pkt", json_type_double},
+	{ "method", json_type_string },	       { "mode", json_type_string },
+	{ "status", json_type_string },	       { "reason", json_type_null },
+	{ "interrupted", json_type_boolean },  { "duration_s", json_type_double },
+	{ "link_wait_s", json_type_double },   { "frame_bytes", json_type_int },
+	{ "wire_frame_bytes", json_type_int }, { "vlan", json_type_boolean },
+	{ "padded", json_type_boolean },       { "streams", json_type_int },
+	{ "frames_sent", json_type_int },      { "has_receiver", json_type_boolean },
+	{ "frames_delivered", json_type_int }, { "frames_foreign", json_type_int },
+	{ "frames_dropped", json_type_int },   { "frames_retried", json_type_int },
+	{ "send_errors", json_type_int },      { "cpu_s", json_type_double },
+	{ "pps", json_type_double },	       { "app_mbps", json_type_double },
+	{ "wire_gbps", json_type_double },     { "delivered_pct", json_type_double },
+	{ "accounted_pct", json_type_double }, { "cpu_ns_per_pkt", json_type_double },
 };
 
 #define N_FIELDS (sizeof(result_fields) / sizeof(result_fields[0]))
 
 /* Where a row differs from row 0's types. */
 static const struct want row1_types[] = {
-	{"reason", json_type_string},
-	{"delivered_pct", json_type_null}, /* nothing sent: a percentage of nothing */
-	{"accounted_pct", json_type_null},
-	{NULL, json_type_null},
+	{ "reason", json_type_string },
+	{ "delivered_pct", json_type_null }, /* nothing sent: a percentage of nothing */
+	{ "accounted_pct", json_type_null },
+	{ NULL, json_type_null },
 };
 
 static const struct want row2_types[] = {
-	{"frames_delivered", json_type_null},
-	{"frames_foreign", json_type_null},
-	{"delivered_pct", json_type_null},
-	{"accounted_pct", json_type_null},
-	{NULL, json_type_null},
+	{ "frames_delivered", json_type_null },
+	{ "frames_foreign", json_type_null },
+	{ "delivered_pct", json_type_null },
+	{ "accounted_pct", json_type_null },
+	{ NULL, json_type_null },
 };
 
 static enum json_type want_type(const struct want *w, const struct want *over)
