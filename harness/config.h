@@ -28,6 +28,20 @@ enum pb_format {
 	PB_FORMAT_CSV,
 };
 
+/* --xdp-mode: how an XDP attachment or AF_XDP bind is made; auto tries native first. */
+enum pb_xdp_mode {
+	PB_XDP_AUTO,
+	PB_XDP_NATIVE,
+	PB_XDP_GENERIC,
+};
+
+/* --zerocopy and similar on/off/auto switches. */
+enum pb_tristate {
+	PB_AUTO,
+	PB_ON,
+	PB_OFF,
+};
+
 struct pb_config {
 	/* what to run */
 	char method[32];
@@ -41,6 +55,9 @@ struct pb_config {
 	char iface[IF_NAMESIZE];
 	bool keep_lab;
 	double link_timeout_s;
+	enum pb_xdp_mode xdp_mode;
+	enum pb_tristate zerocopy;
+	bool force; /* may replace an XDP program found on --iface (and restores it after) */
 
 	/* the traffic */
 	struct pb_addr srcip, dstip;

@@ -225,8 +225,11 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 				*waited_s = elapsed;
 			return 0;
 		}
-		if (elapsed >= timeout_s)
+		if (elapsed >= timeout_s) {
+			if (waited_s)
+				*waited_s = elapsed;
 			return -ETIMEDOUT;
+		}
 		nanosleep(&poll, NULL);
 	}
 }

@@ -18,12 +18,12 @@ enum pb_opt_type {
 	OPT_SECS, /* double, > 0 */
 	OPT_U64,  /* unsigned, .min .. .max */
 	OPT_U32,
-	OPT_PORT,   /* uint16_t, 1 .. 65535 */
-	OPT_ADDR,   /* struct pb_addr */
-	OPT_MAC,    /* uint8_t[6]; .flag_off: the bool saying it was given */
-	OPT_FLAG,   /* bool set to true */
-	OPT_FORMAT, /* enum pb_format */
-	OPT_COUNT,  /* int, incremented */
+	OPT_PORT,  /* uint16_t, 1 .. 65535 */
+	OPT_ADDR,  /* struct pb_addr */
+	OPT_MAC,   /* uint8_t[6]; .flag_off: the bool saying it was given */
+	OPT_FLAG,  /* bool set to true */
+	OPT_ENUM,  /* an enum: the index of the value in .names */
+	OPT_COUNT, /* int, incremented */
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -38,7 +38,12 @@ struct pb_opt {
 	uint64_t min, max;
 	const char *metavar;
 	const char *help;
+	const char *const *names; /* OPT_ENUM: accepted values, in enum order */
 };
+
+static const char *const pb_format_names[] = { "table", "json", "csv", NULL };
+static const char *const pb_xdp_mode_names[] = { "auto", "native", "generic", NULL };
+static const char *const pb_tristate_names[] = { "auto", "on", "off", NULL };
 
 #define OFF(field) offsetof(struct pb_config, field)
 
@@ -76,8 +81,15 @@ static const struct pb_opt pb_opts[] = {
 	  "how long to wait for the carrier before giving up" },
 	{ "keep-lab", 0, OPT_FLAG, OFF(keep_lab), 0, NULL, 0, 0, NULL,
 	  "leave the namespace lab in place after the run (for debugging)" },
-	{ "format", 'f', OPT_FORMAT, OFF(format), 0, "table", 0, 0, "table|json|csv",
-	  "output format" },
+	{ "xdp-mode", 0, OPT_ENUM, OFF(xdp_mode), 0, "auto", 0, 0, "auto|native|generic",
+	  "XDP attach / AF_XDP bind mode; auto tries native (driver) first", pb_xdp_mode_names },
+	{ "zerocopy", 0, OPT_ENUM, OFF(zerocopy), 0, "auto", 0, 0, "auto|on|off",
+	  "af_xdp: zero-copy where the driver has it (auto), insist (on), or copy mode (off)",
+	  pb_tristate_names },
+	{ "force", 0, OPT_FLAG, OFF(force), 0, NULL, 0, 0, NULL,
+	  "replace an XDP program already on --iface (it is put back afterwards)" },
+	{ "format", 'f', OPT_ENUM, OFF(format), 0, "table", 0, 0, "table|json|csv", "output format",
+	  pb_format_names },
 	{ "output", 'o', OPT_STR, OFF(output), 0, NULL, 0, sizeof(((struct pb_config *)0)->output),
 	  "FILE", "write the results to FILE (atomically) instead of stdout" },
 	{ "quiet", 'q', OPT_FLAG, OFF(quiet), 0, NULL, 0, 0, NULL, "no live per-second lines" },
@@ -194,19 +206,18 @@ static int opt_apply(const struct pb_opt *o, struct pb_config *cfg, const char *
 	case OPT_FLAG:
 		*(bool *)field = true;
 		return 0;
-	case OPT_FORMAT:
-		if (!strcmp(arg, "table"))
-			*(enum pb_format *)field = PB_FORMAT_TABLE;
-		else if (!strcmp(arg, "json"))
-			*(enum pb_format *)field = PB_FORMAT_JSON;
-		else if (!strcmp(arg, "csv"))
-			*(enum pb_format *)field = PB_FORMAT_CSV;
-		else {
-			snprintf(err, errlen, "--%s: '%s' is not one of table, json, csv", o->name,
-				 arg);
-			return -EINVAL;
+	case OPT_ENUM: {
+		int i;
+
+		for (i = 0; o->names[i]; i++) {
+			if (!strcmp(arg, o->names[i])) {
+				*(int *)field = i;
+				return 0;
+			}
 		}
-		return 0;
+		snprintf(err, errlen, "--%s: '%s' is not one of %s", o->name, arg, o->metavar);
+		return -EINVAL;
+	}
 	case OPT_COUNT:
 		(*(int *)field)++;
 		return 0;

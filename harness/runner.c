@@ -332,9 +332,18 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 		err = pb_netif_wait_up(env->tx_nl, env->tx_ifindex, cfg->link_timeout_s, &waited,
 				       (volatile int *)env->interrupted);
 		res->link_wait_s = waited;
-		if (err) {
+		if (err == -ETIMEDOUT) {
+			res->status = PB_STATUS_ERROR;
+			snprintf(res->reason, sizeof(res->reason),
+				 "the link of %s was not up after %.1f s (--link-timeout)",
+				 cfg->ifname, waited);
+			run.abort = 1;
+		} else if (err) {
 			res_error(res, "waiting for the link", err);
 			run.abort = 1;
+		} else if (waited >= 0.1 && !cfg->quiet) {
+			fprintf(stderr, "%s: link of %s up after %.2f s; the clock starts now\n",
+				env->label, cfg->ifname, waited);
 		}
 	}
 	if (!run.abort) {

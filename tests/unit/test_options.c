@@ -82,7 +82,9 @@ int main(void)
 	bad("--payloadsize", "7", "--payloadsize");
 	bad("--payloadsize", "70000", "--payloadsize");
 	bad("--streams", "0", "--streams");
-	bad("--format", "xml", "table, json, csv");
+	bad("--format", "xml", "table|json|csv");
+	bad("--xdp-mode", "turbo", "auto|native|generic");
+	bad("--zerocopy", "maybe", "auto|on|off");
 	bad("--no-such-flag", NULL, "unknown option");
 	bad("--duration", NULL, "missing value");
 

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: MIT
+# Link-up-aware timing: a run started while the carrier is down waits for it, reports the
+# wait, and measures exactly --duration after it; the timeout path is a clear error. Uses
+# its own namespace and veth pair (--iface), since the lab's link is up from the start.
+. "$(dirname "$0")/lib.sh"
+NS=pbtst-link-$$
+A=pbtstla$$
+B=pbtstlb$$
+A=${A:0:15}
+B=${B:0:15}
+trap 'ip netns del $NS 2>/dev/null; cleanup' EXIT
+
+ip netns add $NS || { echo "SKIP: cannot create a namespace"; exit 77; }
+ip -n $NS link add $A type veth peer name $B
+ip -n $NS addr add 198.18.99.1/24 dev $A
+ip -n $NS link set lo up
+ip -n $NS link set $A up # $B stays down: no carrier on $A
+BMAC=$(ip netns exec $NS cat /sys/class/net/$B/address)
+ip -n $NS neigh add 198.18.99.2 lladdr "$BMAC" dev $A nud permanent
+
+run() { ip netns exec $NS "$PB" --iface $A --srcip 198.18.99.1 --dstip 198.18.99.2 \
+	--dstmac "$BMAC" --method af_packet -q --format json "$@"; }
+
+# the carrier comes up 2 s after the run starts
+run --duration 3 --output "$T/bounce.json" 2>"$T/bounce.err" &
+pid=$!
+PIDS+=($pid)
+sleep 2
+ip -n $NS link set $B up
+wait $pid
+rc=$?
+check "bounce: exit 0 (got $rc: $(cat "$T/bounce.err"))" [ $rc = 0 ]
+check "bounce: link wait of about 2 s reported" json "$T/bounce.json" \
+	"1.5 <= d['results'][0]['link_wait_s'] <= 3.5"
+check "bounce: exactly --duration measured after the wait" json "$T/bounce.json" \
+	"abs(d['results'][0]['duration_s'] - 3) < 0.25"
+check "bounce: the rate is frames over the measured window only" json "$T/bounce.json" \
+	"abs(d['results'][0]['pps'] * d['results'][0]['duration_s'] - d['results'][0]['frames_sent']) < 1"
+check "bounce: no receiver with --iface: delivered is null, not 0" json "$T/bounce.json" \
+	"d['results'][0]['frames_delivered'] is None"
+
+# the carrier never comes up: a clear error naming the interface and the wait
+ip -n $NS link set $B down
+run --duration 3 --link-timeout 1 --output "$T/timeout.json" 2>"$T/timeout.err"
+rc=$?
+check "timeout: exit 1 (got $rc)" [ $rc = 1 ]
+check "timeout: the error names the interface and the wait" \
+	grep -q "link of $A was not up after 1.0 s" "$T/timeout.err"
+check "timeout: the result says error" json "$T/timeout.json" \
+	"d['results'][0]['status'] == 'error'"
+check "timeout: no XDP program left on $A" \
+	bash -c "! ip -n $NS link show $A | grep -q xdp"
+finish
