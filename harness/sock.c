@@ -2,6 +2,7 @@
 /* Socket helpers shared by the socket methods. */
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
@@ -100,4 +101,29 @@ int pb_send_failed(struct pb_worker *w, int fd, int err, unsigned int done)
 		poll(&p, 1, 10);
 	}
 	return done ? (int)done : ret;
+}
+
+int pb_sock_priv_new(struct pb_worker *w, uint16_t port, struct pb_sock_priv **out)
+{
+	struct pb_sock_priv *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p->fd = -1;
+	p->dstlen = pb_sockaddr(&w->cfg->dstip, port, &p->dst);
+	w->priv = p;
+	*out = p;
+	return 0;
+}
+
+void pb_sock_priv_close(struct pb_worker *w)
+{
+	struct pb_sock_priv *p = w->priv;
+
+	if (!p)
+		return;
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p);
+	w->priv = NULL;
 }

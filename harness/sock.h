@@ -8,6 +8,18 @@
 
 #include "method.h"
 
+/* The state of a method that is one socket and one destination (udp_*, raw_socket). */
+struct pb_sock_priv {
+	int fd;
+	struct sockaddr_storage dst;
+	socklen_t dstlen;
+};
+
+/* Allocates w->priv as a struct pb_sock_priv with fd -1 and dst = dstip:port. */
+int pb_sock_priv_new(struct pb_worker *w, uint16_t port, struct pb_sock_priv **out);
+/* A close hook for methods whose w->priv is a struct pb_sock_priv. */
+void pb_sock_priv_close(struct pb_worker *w);
+
 /* addr:port as a sockaddr of the right family; returns its length. */
 socklen_t pb_sockaddr(const struct pb_addr *addr, uint16_t port, struct sockaddr_storage *ss);
 /*

@@ -28,8 +28,8 @@
 #include "method.h"
 #include "sock.h"
 
-#define AF_PACKET_RING_BYTES (1u << 20) /* deep enough to keep a queue busy, small enough for L2   \
-					 */
+/* deep enough to keep a queue busy, small enough to stay in L2 */
+#define AF_PACKET_RING_BYTES (1u << 20)
 #define AF_PACKET_BLOCK	     (1u << 16)
 #define AF_PACKET_LINEAR_MAX (2048u) /* larger frames stay page fragments: no big copies */
 /* where the kernel reads frame data in a V3 TX slot: the header, without sockaddr_ll */

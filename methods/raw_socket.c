@@ -2,9 +2,7 @@
 /* raw_socket: a raw IP socket (IPPROTO_RAW) sending the IP packet we built, one per sendto(). */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <netinet/in.h>
 
 #include "log.h"
@@ -15,33 +13,15 @@
 #define IPV6_HDRINCL 36
 #endif
 
-struct raw_socket_priv {
-	int fd;
-	struct sockaddr_storage dst;
-	socklen_t dstlen;
-};
-
-static void raw_socket_close(struct pb_worker *w)
-{
-	struct raw_socket_priv *p = w->priv;
-
-	if (!p)
-		return;
-	if (p->fd >= 0)
-		close(p->fd);
-	free(p);
-	w->priv = NULL;
-}
-
 static int raw_socket_open(struct pb_worker *w)
 {
 	const struct pb_config *cfg = w->cfg;
-	struct raw_socket_priv *p = calloc(1, sizeof(*p));
-	int one = 1;
+	struct pb_sock_priv *p;
+	int one = 1, err;
 
-	if (!p)
-		return -ENOMEM;
-	w->priv = p;
+	err = pb_sock_priv_new(w, 0, &p);
+	if (err)
+		return err;
 	/* IPPROTO_RAW implies IP_HDRINCL for IPv4: the kernel sends our header as built */
 	p->fd = socket(cfg->dstip.family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
 	if (p->fd < 0)
@@ -51,14 +31,13 @@ static int raw_socket_open(struct pb_worker *w)
 		return -errno;
 	if (setsockopt(p->fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->ifname, strlen(cfg->ifname) + 1))
 		return -errno;
-	p->dstlen = pb_sockaddr(&cfg->dstip, 0, &p->dst);
 	snprintf(w->mode, sizeof(w->mode), "hdrincl");
 	return 0;
 }
 
 static int raw_socket_send(struct pb_worker *w, unsigned int budget)
 {
-	struct raw_socket_priv *p = w->priv;
+	struct pb_sock_priv *p = w->priv;
 	const struct pb_frame *f = w->frame;
 	const uint8_t *pkt = f->data + f->l3_off;
 	size_t len = f->unpadded - f->l3_off;
@@ -79,5 +58,5 @@ const struct pb_method pb_method_raw_socket = {
 	.default_batch = 64,
 	.open = raw_socket_open,
 	.send = raw_socket_send,
-	.close = raw_socket_close,
+	.close = pb_sock_priv_close,
 };

@@ -2,49 +2,33 @@
 /* udp_connected: a connected UDP socket, one send() per datagram, no route lookup per send. */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "method.h"
 #include "sock.h"
 
 static int udp_connected_open(struct pb_worker *w)
 {
-	int *fd = malloc(sizeof(*fd));
+	struct pb_sock_priv *p;
 	int err;
 
-	if (!fd)
-		return -ENOMEM;
-	*fd = -1;
-	w->priv = fd;
-	err = pb_udp_socket(w, true, fd);
+	err = pb_sock_priv_new(w, w->cfg->dstport, &p);
+	if (err)
+		return err;
 	snprintf(w->mode, sizeof(w->mode), "send");
-	return err;
+	return pb_udp_socket(w, true, &p->fd);
 }
 
 static int udp_connected_send(struct pb_worker *w, unsigned int budget)
 {
 	const uint8_t *payload = w->frame->data + w->frame->payload_off;
-	int fd = *(int *)w->priv;
+	struct pb_sock_priv *p = w->priv;
 	unsigned int i;
 
 	for (i = 0; i < budget; i++) {
-		if (send(fd, payload, w->frame->payload_len, MSG_DONTWAIT) < 0)
-			return pb_send_failed(w, fd, errno, i);
+		if (send(p->fd, payload, w->frame->payload_len, MSG_DONTWAIT) < 0)
+			return pb_send_failed(w, p->fd, errno, i);
 	}
 	return (int)i;
-}
-
-static void udp_connected_close(struct pb_worker *w)
-{
-	int *fd = w->priv;
-
-	if (!fd)
-		return;
-	if (*fd >= 0)
-		close(*fd);
-	free(fd);
-	w->priv = NULL;
 }
 
 const struct pb_method pb_method_udp_connected = {
@@ -54,5 +38,5 @@ const struct pb_method pb_method_udp_connected = {
 	.default_batch = 64,
 	.open = udp_connected_open,
 	.send = udp_connected_send,
-	.close = udp_connected_close,
+	.close = pb_sock_priv_close,
 };

@@ -9,20 +9,7 @@
 #include <arpa/inet.h>
 
 #include "frame.h"
-
-static int failed, passed;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (cond) {                                                                        \
-			passed++;                                                                  \
-		} else {                                                                           \
-			failed++;                                                                  \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
-			printf(__VA_ARGS__);                                                       \
-			printf("\n");                                                              \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 static const uint8_t golden_v4_18[60] = {
 	0x02, 0x00, 0x00, 0x00, 0x00, 0x02, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00, 0x45,
@@ -174,6 +161,5 @@ int main(void)
 	bad.payload_len = PB_FRAME_MAX;
 	CHECK(pb_frame_build(&f, &bad) < 0, "a frame larger than the buffer is refused");
 
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }

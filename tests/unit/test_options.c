@@ -5,20 +5,7 @@
 #include <string.h>
 
 #include "options.h"
-
-static int failed, passed;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (cond) {                                                                        \
-			passed++;                                                                  \
-		} else {                                                                           \
-			failed++;                                                                  \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
-			printf(__VA_ARGS__);                                                       \
-			printf("\n");                                                              \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 static struct pb_config cfg;
 static char err[512];
@@ -94,6 +81,5 @@ int main(void)
 	CHECK(PARSE("--method", "gso", "--payloadsize", "9000", "--segments", "8") == -EINVAL,
 	      "gso payload x segments over 65507");
 
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }

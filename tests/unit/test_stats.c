@@ -5,20 +5,7 @@
 #include <string.h>
 
 #include "stats.h"
-
-static unsigned int passed, failed;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (cond) {                                                                        \
-			passed++;                                                                  \
-		} else {                                                                           \
-			failed++;                                                                  \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 /* Relative tolerance: the figures are products of doubles, exact only up to rounding. */
 static int near(double got, double want, double rel)
@@ -200,6 +187,5 @@ int main(void)
 	test_compute_guards();
 	test_compute_not_ok();
 	test_status_name();
-	printf("test_stats: %u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }

@@ -12,20 +12,7 @@
 #include "config.h"
 #include "stats.h"
 #include "writers.h"
-
-static unsigned int passed, failed;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (cond) {                                                                        \
-			passed++;                                                                  \
-		} else {                                                                           \
-			failed++;                                                                  \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 /* A comma and quotes, so CSV has to quote it and double the quotes. */
 #define SKIP_REASON "libpcap not found, \"pcap\" disabled at build time"
@@ -720,6 +707,5 @@ int main(void)
 	test_table_only_skipped();
 	test_atomic_failures();
 	remove_tmpdir();
-	printf("test_writers: %u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_summary();
 }
