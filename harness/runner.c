@@ -14,8 +14,8 @@
 #include "receiver.h"
 #include "runner.h"
 
-#define PB_DRAIN_MS	 200 /* how long in-flight frames may take to complete after the stop */
-#define PB_SETTLE_MS	 20  /* receiver poll step while frames are still arriving */
+#define PB_DRAIN_MS	 1000 /* how long in-flight frames may take to complete after the stop */
+#define PB_SETTLE_MS	 20   /* receiver poll step while frames are still arriving */
 #define PB_SETTLE_MAX_MS 1000
 
 /* Written only by its worker, read by the sampler: one cache line each, no sharing. */
