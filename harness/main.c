@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 
 #include "caps.h"
@@ -18,6 +19,7 @@
 #include "method.h"
 #include "netif.h"
 #include "options.h"
+#include "pb_version.h"
 #include "receiver.h"
 #include "runner.h"
 #include "writers.h"
@@ -51,6 +53,30 @@ static bool addr_in_bench_range(const struct pb_addr *a)
 	       a->v6.s6_addr[3] == 0x02 && a->v6.s6_addr[4] == 0 && a->v6.s6_addr[5] == 0;
 }
 
+/* The CPU's model name from /proc/cpuinfo, for the result set; NULL when unknown. */
+static const char *cpu_model(char *buf, size_t len)
+{
+	const char *found = NULL;
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon += 1 + (colon[1] == ' ');
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		found = buf;
+	}
+	fclose(f);
+	return found;
+}
+
 struct pb_session {
 	struct pb_config cfg;
 	struct pb_lab lab;
@@ -59,6 +85,7 @@ struct pb_session {
 	struct pb_receiver *receiver;
 	struct pb_env env;
 	char driver[32];
+	uint32_t rx_queues;
 	struct pb_result *results;
 	unsigned int n;
 };
@@ -132,6 +159,7 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	cfg->ifindex = nif.ifindex;
 	cfg->mtu = nif.mtu;
 	cfg->tx_queues = nif.tx_queues;
+	s->rx_queues = nif.rx_queues;
 	s->env.tx_ifindex = nif.ifindex;
 	if (!cfg->srcmac_set)
 		memcpy(cfg->srcmac, nif.mac, 6);
@@ -190,7 +218,7 @@ int main(int argc, char **argv)
 	enum pb_opt_action action;
 	struct pb_report rep = { 0 };
 	struct utsname uts;
-	char err[512], caps[128];
+	char err[512], caps[128], cpu[128];
 	unsigned int n = 0, i;
 	bool need_wire = false, need_raw = false;
 	int ret, status = 0;
@@ -255,6 +283,10 @@ int main(int argc, char **argv)
 	rep.kernel = uts.release;
 	rep.iface = s.cfg.ifname[0] ? s.cfg.ifname : "none";
 	rep.driver = s.driver;
+	rep.cpu_model = cpu_model(cpu, sizeof(cpu));
+	rep.cpus = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+	rep.tx_queues = s.cfg.tx_queues;
+	rep.rx_queues = s.rx_queues;
 	rep.lab = s.have_lab;
 	rep.results = s.results;
 	rep.n = s.n;

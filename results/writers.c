@@ -211,6 +211,23 @@ static int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
 	return 0;
 }
 
+/* What describes the whole set: JSON's top level, and the last columns of every CSV row. */
+static void pb_report_fields(const struct pb_report *rep, struct pb_fields *fs)
+{
+	fs->n = 0;
+	pb_add(fs, pb_fu64("schema", PB_SCHEMA_VERSION));
+	pb_add(fs, pb_fstr("pktbench_version", rep->version, 0));
+	pb_add(fs, pb_fstr("command", rep->command, 0));
+	pb_add(fs, pb_fstr("kernel", rep->kernel, 0));
+	pb_add(fs, pb_fstr("cpu_model", rep->cpu_model, 0));
+	pb_add(fs, pb_fu64("cpus", rep->cpus));
+	pb_add(fs, pb_fstr("interface", rep->iface, 0));
+	pb_add(fs, pb_fstr("driver", rep->driver, 0));
+	pb_add(fs, pb_fu64("tx_queues", rep->tx_queues));
+	pb_add(fs, pb_fu64("rx_queues", rep->rx_queues));
+	pb_add(fs, pb_fbool("lab", rep->lab));
+}
+
 int pb_write_json(FILE *f, const struct pb_report *rep)
 {
 	struct json_object *root, *arr, *o;
@@ -225,13 +242,7 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 	if (!root)
 		return -ENOMEM;
 
-	pb_add(&fs, pb_fu64("schema", PB_SCHEMA_VERSION));
-	pb_add(&fs, pb_fstr("pktbench_version", rep->version, 0));
-	pb_add(&fs, pb_fstr("command", rep->command, 0));
-	pb_add(&fs, pb_fstr("kernel", rep->kernel, 0));
-	pb_add(&fs, pb_fstr("interface", rep->iface, 0));
-	pb_add(&fs, pb_fstr("driver", rep->driver, 0));
-	pb_add(&fs, pb_fbool("lab", rep->lab));
+	pb_report_fields(rep, &fs);
 	err = pb_json_add_fields(root, &fs);
 	if (err)
 		goto out;
@@ -323,15 +334,18 @@ static void pb_csv_field(FILE *f, const struct pb_field *fl)
 int pb_write_csv(FILE *f, const struct pb_report *rep)
 {
 	static const struct pb_result blank;
-	struct pb_fields fs;
+	struct pb_fields fs, top;
 	unsigned int i, j;
 
 	if (!rep || (rep->n && !rep->results))
 		return -EINVAL;
 	/* The header comes from the same list as the rows, so the two cannot drift apart. */
 	pb_result_fields(&blank, &fs);
+	pb_report_fields(rep, &top);
 	for (j = 0; j < fs.n; j++)
 		fprintf(f, "%s%s", j ? "," : "", fs.f[j].name);
+	for (j = 0; j < top.n; j++)
+		fprintf(f, ",%s", top.f[j].name);
 	fputc('\n', f);
 	for (i = 0; i < rep->n; i++) {
 		pb_result_fields(&rep->results[i], &fs);
@@ -339,6 +353,11 @@ int pb_write_csv(FILE *f, const struct pb_report *rep)
 			if (j)
 				fputc(',', f);
 			pb_csv_field(f, &fs.f[j]);
+		}
+		/* each row carries the set's description, so rows can be pooled across files */
+		for (j = 0; j < top.n; j++) {
+			fputc(',', f);
+			pb_csv_field(f, &top.f[j]);
 		}
 		fputc('\n', f);
 	}

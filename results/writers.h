@@ -15,12 +15,15 @@
 #define PB_SCHEMA_VERSION 1
 
 struct pb_report {
-	const char *version; /* pktbench version */
-	const char *command; /* the command line as given */
-	const char *kernel;  /* uname -r */
-	const char *iface;   /* the sending interface */
-	const char *driver;  /* its driver, or "" */
-	bool lab;	     /* the namespace lab, with its receiver */
+	const char *version;		   /* pktbench version */
+	const char *command;		   /* the command line as given */
+	const char *kernel;		   /* uname -r */
+	const char *iface;		   /* the sending interface */
+	const char *driver;		   /* its driver, or "" */
+	const char *cpu_model;		   /* /proc/cpuinfo's model name, or NULL */
+	unsigned int cpus;		   /* online CPUs */
+	unsigned int tx_queues, rx_queues; /* of the sending interface */
+	bool lab;			   /* the namespace lab, with its receiver */
 	const struct pb_result *results;
 	unsigned int n;
 	bool sort_by_pps; /* benchmark: fastest first, skipped and no-wire rows last */

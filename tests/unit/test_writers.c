@@ -85,6 +85,10 @@ static struct pb_report make_report(unsigned int n)
 		.kernel = "6.18.0",
 		.iface = "veth0",
 		.driver = "veth",
+		.cpu_model = "AMD EPYC, \"test\" edition",
+		.cpus = 2,
+		.tx_queues = 2,
+		.rx_queues = 1,
 		.lab = true,
 		.results = results,
 		.n = n,
@@ -188,6 +192,9 @@ static const struct want result_fields[] = {
 };
 
 #define N_FIELDS (sizeof(result_fields) / sizeof(result_fields[0]))
+/* schema, pktbench_version, command, kernel, cpu_model, cpus, interface, driver, tx/rx_queues, lab
+ */
+#define N_REPORT_FIELDS 11
 
 /* Where a row differs from row 0's types. */
 static const struct want row1_types[] = {
@@ -276,6 +283,11 @@ static void test_json(void)
 	check_str(root, "kernel", "6.18.0");
 	check_str(root, "interface", "veth0");
 	check_str(root, "driver", "veth");
+	check_str(root, "cpu_model", "AMD EPYC, \"test\" edition");
+	CHECK(json_object_get_int(get(root, "cpus")) == 2, "cpus");
+	CHECK(json_object_get_int(get(root, "tx_queues")) == 2 &&
+		      json_object_get_int(get(root, "rx_queues")) == 1,
+	      "queue counts");
 	CHECK(json_object_is_type(get(root, "lab"), json_type_boolean) &&
 		      json_object_get_boolean(get(root, "lab")),
 	      "lab is not true");
@@ -463,7 +475,9 @@ static void test_csv(void)
 	CHECK(err == 0 && c.nrec == 4, "csv does not parse into 4 records (%u)", c.nrec);
 	if (err || c.nrec != 4)
 		goto out;
-	CHECK(c.nf[0] == N_FIELDS, "csv header has %u columns, want %zu", c.nf[0], N_FIELDS);
+	/* the result's fields, then the set's description (N_REPORT_FIELDS of them) */
+	CHECK(c.nf[0] == N_FIELDS + N_REPORT_FIELDS, "csv header has %u columns, want %zu", c.nf[0],
+	      N_FIELDS + N_REPORT_FIELDS);
 	for (i = 0; i < N_FIELDS && i < c.nf[0]; i++)
 		CHECK(!strcmp(c.f[0][i], result_fields[i].name), "csv column %u is %s, want %s", i,
 		      c.f[0][i], result_fields[i].name);
@@ -485,6 +499,12 @@ static void test_csv(void)
 	check_csv_field(&c, 3, "delivered_pct", "");
 	check_csv_field(&c, 3, "accounted_pct", "");
 	check_csv_field(&c, 3, "interrupted", "true");
+	/* every row carries the set's description */
+	check_csv_field(&c, 1, "schema", "1");
+	check_csv_field(&c, 3, "kernel", "6.18.0");
+	check_csv_field(&c, 2, "cpu_model", "AMD EPYC, \"test\" edition");
+	check_csv_field(&c, 3, "tx_queues", "2");
+	check_csv_field(&c, 1, "lab", "true");
 out:
 	csv_free(&c);
 	free(buf);
