@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "netif.h"
@@ -168,18 +169,24 @@ static int run_frame(const struct pb_config *cfg, uint32_t i, struct pb_frame *f
 	return pb_frame_build(f, &spec);
 }
 
+/*
+ * One live line, like PF_RING's "Actual Stats": the last second's sent and delivered rates.
+ * On a terminal it is rewritten in place; off one (CI, pipes) each second is its own line.
+ */
 static void live_line(const struct run *run, double t, double dt, uint64_t dsent,
-		      const uint64_t *ddeliv, uint64_t frame_bytes)
+		      const uint64_t *ddeliv, uint32_t frame_bytes, bool tty)
 {
 	double pps = dsent / dt;
+	char deliv[64] = "";
 
 	if (ddeliv)
-		fprintf(stderr, "%s: [%6.2f s] sent %10.0f pps %8.3f Gb/s | delivered %10.0f pps\n",
-			run->env->label, t, pps, pb_wire_gbps(pps, frame_bytes, false),
-			*ddeliv / dt);
-	else
-		fprintf(stderr, "%s: [%6.2f s] sent %10.0f pps %8.3f Gb/s\n", run->env->label, t,
-			pps, pb_wire_gbps(pps, frame_bytes, false));
+		snprintf(deliv, sizeof(deliv), " | delivered %10.0f pps", *ddeliv / dt);
+	fprintf(stderr, "%s%s: [%6.2f s] sent %10.0f pps %8.3f Gb/s%s", tty ? "\r\033[K" : "",
+		run->env->label, t, pps, pb_wire_gbps(pps, frame_bytes, false), deliv);
+	if (tty && !run->cfg->count && run->cfg->duration_s > t)
+		fprintf(stderr, " (%.0f s left)", run->cfg->duration_s - t);
+	if (!tty)
+		fputc('\n', stderr);
 }
 
 /* Sleeps until the deadline (or the quota), one live line a second. */
@@ -190,6 +197,7 @@ static void run_sample(struct run *run, double t0, struct pb_result *res, uint64
 	double next = t0 + 1, last_t = t0;
 	uint64_t last_sent = 0, last_rx = rx0;
 	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	bool tty = isatty(STDERR_FILENO), drawn = false;
 
 	for (;;) {
 		double t = now_s();
@@ -205,9 +213,11 @@ static void run_sample(struct run *run, double t0, struct pb_result *res, uint64
 			if (have_rx)
 				rx = c.frames;
 			d = rx - last_rx;
-			if (!cfg->quiet)
+			if (!cfg->quiet) {
 				live_line(run, t - t0, t - last_t, sent - last_sent,
-					  have_rx ? &d : NULL, res->frame_bytes);
+					  have_rx ? &d : NULL, res->frame_bytes, tty);
+				drawn = true;
+			}
 			last_sent = sent;
 			last_rx = rx;
 			last_t = t;
@@ -218,6 +228,8 @@ static void run_sample(struct run *run, double t0, struct pb_result *res, uint64
 		nanosleep(&nap, NULL);
 	}
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	if (drawn && tty)
+		fputc('\n', stderr);
 }
 
 /* Frames keep arriving at the receiver a little after the sender stops: wait until still. */
