@@ -50,6 +50,10 @@ struct pb_config {
 	uint32_t batch; /* 0: the method's default */
 	uint32_t streams;
 	uint32_t segments; /* gso: segments per sendmsg */
+	double pps;	   /* aggregate rate limit over all workers; 0: as fast as it goes */
+	double rate_gbps;  /* the same as wire (L1) Gb/s; turned into pps once the frame is known */
+	uint32_t cpus[PB_MAX_STREAMS]; /* --cpus: worker i runs on cpus[i % ncpus] */
+	uint32_t ncpus;
 
 	/* where: an empty iface means the namespace lab */
 	char iface[IF_NAMESIZE];

@@ -207,6 +207,9 @@ static int session_run(struct pb_session *s, const struct pb_method **list, unsi
 			fprintf(stderr, "pktbench: %s skipped: %s\n", r->method, r->reason);
 		if (r->status == PB_STATUS_ERROR)
 			pr_err("%s failed: %s\n", r->method, r->reason);
+		if (r->status == PB_STATUS_OK && r->target_pps && r->pps < 0.98 * r->target_pps)
+			pr_warn("%s reached %.0f of the %.0f packets/s asked (%.1f %%)\n",
+				r->method, r->pps, r->target_pps, 100 * r->pps / r->target_pps);
 	}
 	return 0;
 }
@@ -304,6 +307,8 @@ int main(int argc, char **argv)
 		status = 1;
 	if (pb_interrupted)
 		status = EXIT_INTERRUPTED;
+	for (i = 0; i < s.n; i++)
+		pb_result_release(&s.results[i]);
 	free(s.results);
 	return status;
 }

@@ -2,6 +2,7 @@
 /* The option table and its parser: one row per flag, nothing filled by a hand-written switch. */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -23,6 +24,8 @@ enum pb_opt_type {
 	OPT_MAC,   /* uint8_t[6]; .flag_off: the bool saying it was given */
 	OPT_FLAG,  /* bool set to true */
 	OPT_ENUM,  /* an enum: the index of the value in .names */
+	OPT_RATE,  /* double > 0, with an optional k/M/G suffix */
+	OPT_CPUS,  /* a CPU list (0,2-3) into cfg->cpus / cfg->ncpus */
 	OPT_COUNT, /* int, incremented */
 	OPT_HELP,
 	OPT_VERSION,
@@ -77,6 +80,12 @@ static const struct pb_opt pb_opts[] = {
 	  "gso: segments per sendmsg (payloadsize x segments <= 65507)" },
 	{ "batch", 'b', OPT_U32, OFF(batch), 0, NULL, 1, 4096, "N",
 	  "frames per send call for batching methods (default: the method's own)" },
+	{ "pps", 0, OPT_RATE, OFF(pps), 0, NULL, 0, 0, "RATE",
+	  "aggregate packets/s over all streams, e.g. 50k or 1.5M (default: as fast as it goes)" },
+	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",
+	  "aggregate rate as wire (L1) Gb/s instead of --pps" },
+	{ "cpus", 0, OPT_CPUS, 0, 0, NULL, 0, 0, "LIST",
+	  "pin stream i to the i-th CPU of LIST (e.g. 0,1 or 0-3; default: not pinned)" },
 	{ "link-timeout", 0, OPT_SECS, OFF(link_timeout_s), 0, "30", 0, 0, "SECS",
 	  "how long to wait for the carrier before giving up" },
 	{ "keep-lab", 0, OPT_FLAG, OFF(keep_lab), 0, NULL, 0, 0, NULL,
@@ -143,6 +152,50 @@ static int opt_parse_u64(const char *s, uint64_t *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+/* --cpus 0,2-3: every CPU must be one this process may run on (online and allowed). */
+static int opt_parse_cpus(struct pb_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	cpu_set_t allowed;
+	const char *p = arg;
+
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	cfg->ncpus = 0;
+	while (*p) {
+		unsigned long lo, hi, c;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				goto bad;
+			hi = strtoul(end + 1, &end, 10);
+		}
+		if (hi < lo || (*end && *end != ','))
+			goto bad;
+		for (c = lo; c <= hi; c++) {
+			if (c >= CPU_SETSIZE || !CPU_ISSET(c, &allowed)) {
+				snprintf(err, errlen,
+					 "--cpus: CPU %lu is not online (or not allowed)", c);
+				return -EINVAL;
+			}
+			if (cfg->ncpus == PB_MAX_STREAMS) {
+				snprintf(err, errlen, "--cpus: more than %d CPUs", PB_MAX_STREAMS);
+				return -EINVAL;
+			}
+			cfg->cpus[cfg->ncpus++] = (uint32_t)c;
+		}
+		p = *end ? end + 1 : end;
+	}
+	if (cfg->ncpus)
+		return 0;
+bad:
+	snprintf(err, errlen, "--cpus: '%s' is not a CPU list (e.g. 0,1 or 0-3)", arg);
+	return -EINVAL;
 }
 
 static int opt_apply(const struct pb_opt *o, struct pb_config *cfg, const char *arg, char *err,
@@ -218,6 +271,31 @@ static int opt_apply(const struct pb_opt *o, struct pb_config *cfg, const char *
 		snprintf(err, errlen, "--%s: '%s' is not one of %s", o->name, arg, o->metavar);
 		return -EINVAL;
 	}
+	case OPT_RATE: {
+		static const struct {
+			char c;
+			double mult;
+		} sfx[] = { { 'k', 1e3 }, { 'K', 1e3 }, { 'm', 1e6 }, { 'M', 1e6 }, { 'G', 1e9 } };
+		size_t k;
+
+		errno = 0;
+		d = strtod(arg, &end);
+		for (k = 0; *arg && *end && k < sizeof(sfx) / sizeof(sfx[0]); k++) {
+			if (*end == sfx[k].c && !end[1]) {
+				d *= sfx[k].mult;
+				end++;
+			}
+		}
+		if (errno || *end || !*arg || !(d > 0) || !isfinite(d)) {
+			snprintf(err, errlen, "--%s: '%s' is not a positive rate (e.g. 50k, 1.5M)",
+				 o->name, arg);
+			return -EINVAL;
+		}
+		*(double *)field = d;
+		return 0;
+	}
+	case OPT_CPUS:
+		return opt_parse_cpus(cfg, arg, err, errlen);
 	case OPT_COUNT:
 		(*(int *)field)++;
 		return 0;
@@ -250,6 +328,10 @@ static int opt_validate(struct pb_config *cfg, char *err, size_t errlen)
 
 		for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
 			off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
+		return -EINVAL;
+	}
+	if (cfg->pps && cfg->rate_gbps) {
+		snprintf(err, errlen, "--pps and --rate both set a rate: give one");
 		return -EINVAL;
 	}
 	if ((uint64_t)cfg->payloadsize * cfg->segments > 65507 && !strcmp(cfg->method, "gso")) {

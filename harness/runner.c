@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "pacer.h"
 #include "netif.h"
 #include "receiver.h"
 #include "runner.h"
@@ -18,6 +20,8 @@
 #define PB_DRAIN_MS	 1000 /* how long in-flight frames may take to complete after the stop */
 #define PB_SETTLE_MS	 20   /* receiver poll step while frames are still arriving */
 #define PB_SETTLE_MAX_MS 1000
+#define PB_BURST_S	 0.01  /* catch-up a late paced worker may send at once */
+#define PB_PACE_NAP_S	 0.01  /* longest sleep while paced, so a stop is seen soon */
 
 /* Written only by its worker, read by the sampler: one cache line each, no sharing. */
 struct pb_counters {
@@ -35,7 +39,8 @@ struct pb_slot {
 	int open_err;
 	int send_err;
 	uint64_t quota; /* --count share; 0: until the stop */
-	double end;	/* when this worker stopped sending and drained */
+	struct pb_pacer pacer;
+	double end; /* when this worker stopped sending and drained */
 	int done;
 } __attribute__((aligned(64)));
 
@@ -48,18 +53,12 @@ struct run {
 	pthread_cond_t cv;
 	uint32_t arrived;
 	int go;
-	int stop;  /* the deadline passed, or a worker failed */
-	int abort; /* an open failed: workers close without sending */
+	int stop;	   /* the deadline passed, or a worker failed */
+	int abort;	   /* an open failed: workers close without sending */
+	double t0;	   /* the clock start, set before go */
+	double target_pps; /* aggregate; 0: unlimited */
 	struct pb_slot *slots;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static double cpu_s(void)
 {
@@ -88,6 +87,13 @@ static void *worker_main(void *arg)
 	unsigned int batch = run->cfg->batch ? run->cfg->batch : m->default_batch;
 	int n;
 
+	if (run->cfg->ncpus) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(run->cfg->cpus[s->w.id % run->cfg->ncpus], &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
 	s->open_err = m->open(&s->w);
 	pthread_mutex_lock(&run->mu);
 	run->arrived++;
@@ -97,23 +103,39 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&run->mu);
 	if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED))
 		goto out;
+	pb_pacer_init(&s->pacer, run->target_pps / run->cfg->streams, run->t0, PB_BURST_S);
+	if (run->target_pps)
+		prctl(PR_SET_TIMERSLACK, 1UL); /* paced sleeps end when asked, not 50 us later */
 
 	while (!run_stopped(run)) {
+		uint64_t left = s->quota ? s->quota - s->ctr.frames : UINT64_MAX;
 		unsigned int budget = batch;
 
-		if (s->quota) {
-			s->w.left = s->quota - s->ctr.frames;
-			if (!s->w.left)
-				break;
-			if (s->w.left < budget)
-				budget = (unsigned int)s->w.left;
+		if (!left)
+			break;
+		if (s->pacer.rate) {
+			double t = pb_now();
+			uint64_t allow = pb_pacer_allowance(&s->pacer, t, s->ctr.frames);
+
+			if (!allow) {
+				double next = pb_pacer_next(&s->pacer, s->ctr.frames);
+
+				pb_sleep_until(next < t + PB_PACE_NAP_S ? next : t + PB_PACE_NAP_S);
+				continue;
+			}
+			if (allow < left)
+				left = allow;
 		}
+		/* in flight included: an asynchronous method keeps its frames within this */
+		s->w.left = s->quota || s->pacer.rate ? left : UINT64_MAX;
+		if (left < budget)
+			budget = (unsigned int)left;
 		n = m->send(&s->w, budget);
 		if (n > 0) {
 			ctr_add(&s->ctr.frames, n);
-		} else if (n == 0 || n == -EAGAIN || n == -ENOBUFS || n == -EINTR) {
+		} else if (n == -EAGAIN || n == -ENOBUFS || n == -EINTR) {
 			ctr_add(&s->ctr.retries, 1);
-		} else {
+		} else if (n < 0) {
 			s->send_err = n;
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
@@ -124,7 +146,7 @@ static void *worker_main(void *arg)
 		if (n > 0)
 			ctr_add(&s->ctr.frames, n);
 	}
-	s->end = now_s();
+	s->end = pb_now();
 	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 out:
 	if (m->close)
@@ -189,6 +211,21 @@ static void live_line(const struct run *run, double t, double dt, uint64_t dsent
 		fputc('\n', stderr);
 }
 
+/* Keeps the per-second view; a failed allocation only loses samples, never the run. */
+static void run_keep_sample(struct pb_result *res, double t, uint64_t sent, uint64_t delivered)
+{
+	struct pb_sample *grown;
+
+	if (!(res->nsamples & (res->nsamples - 1))) {
+		grown = realloc(res->samples,
+				sizeof(*grown) * (res->nsamples ? res->nsamples * 2 : 1));
+		if (!grown)
+			return;
+		res->samples = grown;
+	}
+	res->samples[res->nsamples++] = (struct pb_sample){ t, sent, delivered };
+}
+
 /* Sleeps until the deadline (or the quota), one live line a second. */
 static void run_sample(struct run *run, double t0, struct pb_result *res, uint64_t rx0)
 {
@@ -200,7 +237,7 @@ static void run_sample(struct run *run, double t0, struct pb_result *res, uint64
 	bool tty = isatty(STDERR_FILENO), drawn = false;
 
 	for (;;) {
-		double t = now_s();
+		double t = pb_now();
 
 		if (run_stopped(run) || (deadline && t >= deadline) || run_done(run))
 			break;
@@ -218,6 +255,7 @@ static void run_sample(struct run *run, double t0, struct pb_result *res, uint64
 					  have_rx ? &d : NULL, res->frame_bytes, tty);
 				drawn = true;
 			}
+			run_keep_sample(res, t - t0, sent, have_rx ? rx - rx0 : 0);
 			last_sent = sent;
 			last_rx = rx;
 			last_t = t;
@@ -313,6 +351,13 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 	} else {
 		res->frame_bytes = run.slots[0].frame.unpadded;
 	}
+	/* --rate is wire bandwidth: the frame's L1 size turns it into packets/s */
+	run.target_pps =
+		cfg->pps ? cfg->pps
+		: cfg->rate_gbps
+			? cfg->rate_gbps * 1e9 / (8.0 * pb_wire_bytes(res->frame_bytes, res->vlan))
+			: 0;
+	res->target_pps = run.target_pps;
 
 	for (i = 0; i < cfg->streams; i++) {
 		err = pthread_create(&run.slots[i].thread, NULL, worker_main, &run.slots[i]);
@@ -367,8 +412,9 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 			pb_receiver_read(env->receiver, &c0);
 	}
 	cpu0 = cpu_s();
-	t0 = now_s();
+	t0 = pb_now();
 	pthread_mutex_lock(&run.mu);
+	run.t0 = t0;
 	run.go = 1;
 	pthread_cond_broadcast(&run.cv);
 	pthread_mutex_unlock(&run.mu);

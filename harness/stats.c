@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The derived figures of a run (rates, percentages, CPU cost), computed in this one place. */
+#include <stdlib.h>
+
 #include "stats.h"
 
 #define PB_ETH_MIN	60 /* shortest Ethernet frame without FCS */
@@ -65,4 +67,11 @@ const char *pb_status_name(enum pb_status s)
 		return "error";
 	}
 	return "unknown";
+}
+
+void pb_result_release(struct pb_result *r)
+{
+	free(r->samples);
+	r->samples = NULL;
+	r->nsamples = 0;
 }

@@ -17,6 +17,13 @@ enum pb_status {
 	PB_STATUS_ERROR,   /* it started but failed: reason holds the error */
 };
 
+/* Cumulative counts at t seconds after the clock started: the per-second view of a run. */
+struct pb_sample {
+	double t;
+	uint64_t sent;
+	uint64_t delivered;
+};
+
 struct pb_result {
 	char method[32];
 	char mode[32];
@@ -39,6 +46,9 @@ struct pb_result {
 	uint64_t frames_retried;   /* dropped attempts that were sent again (not lost) */
 	uint64_t send_errors;	   /* transient errors (EAGAIN, ENOBUFS) the harness retried */
 	double cpu_s;		   /* user + system CPU time of the process in the window */
+	double target_pps;	   /* --pps / --rate as packets/s; 0: unlimited */
+	struct pb_sample *samples; /* one a second, owned: pb_result_release() frees them */
+	uint32_t nsamples;
 
 	/* derived by pb_result_compute() */
 	double pps;
@@ -57,5 +67,7 @@ double pb_app_mbps(double pps, uint32_t frame_bytes);
 /* Fills the derived fields from the raw counts. */
 void pb_result_compute(struct pb_result *r);
 const char *pb_status_name(enum pb_status s);
+/* Frees what a result owns (its samples); the struct itself stays valid and empty of them. */
+void pb_result_release(struct pb_result *r);
 
 #endif

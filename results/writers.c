@@ -110,6 +110,8 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, pb_fbool("vlan", r->vlan));
 	pb_add(fs, pb_fbool("padded", r->padded));
 	pb_add(fs, pb_fu64("streams", r->streams));
+	pb_add(fs,
+	       r->target_pps > 0 ? pb_fdbl("target_pps", r->target_pps) : pb_fnull("target_pps"));
 	pb_add(fs, pb_fu64("frames_sent", r->frames_sent));
 	pb_add(fs, pb_fbool("has_receiver", rx));
 	pb_add(fs, rx ? pb_fu64("frames_delivered", r->frames_delivered)
@@ -211,6 +213,41 @@ static int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
 	return 0;
 }
 
+/*
+ * The per-second view, JSON only (it is a list, not a column): cumulative counts at t, so
+ * readers take differences themselves and nothing is rounded away here.
+ */
+static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
+{
+	struct json_object *arr = json_object_new_array(), *e;
+	struct pb_fields fs;
+	uint32_t i;
+	int err;
+
+	if (!arr)
+		return -ENOMEM;
+	if (json_object_object_add(o, "per_second", arr)) {
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->nsamples; i++) {
+		e = json_object_new_object();
+		if (!e || json_object_array_add(arr, e)) {
+			json_object_put(e);
+			return -ENOMEM;
+		}
+		fs.n = 0;
+		pb_add(&fs, pb_fdbl("t", r->samples[i].t));
+		pb_add(&fs, pb_fu64("sent", r->samples[i].sent));
+		pb_add(&fs, r->has_receiver ? pb_fu64("delivered", r->samples[i].delivered)
+					    : pb_fnull("delivered"));
+		err = pb_json_add_fields(e, &fs);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* What describes the whole set: JSON's top level, and the last columns of every CSV row. */
 static void pb_report_fields(const struct pb_report *rep, struct pb_fields *fs)
 {
@@ -266,6 +303,8 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 		}
 		pb_result_fields(&rep->results[i], &fs);
 		err = pb_json_add_fields(o, &fs);
+		if (!err)
+			err = pb_json_add_samples(o, &rep->results[i]);
 		if (err)
 			goto out;
 		err = -ENOMEM;
