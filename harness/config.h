@@ -42,9 +42,26 @@ enum pb_tristate {
 	PB_OFF,
 };
 
+#define PB_MAX_SWEEP 32
+
+/* --sweep: one run per value, each a row of its own. */
+enum pb_sweep_kind {
+	PB_SWEEP_NONE,
+	PB_SWEEP_FRAME_SIZE, /* frame bytes without FCS, as --frame-size */
+	PB_SWEEP_STREAMS,
+};
+
+struct pb_sweep {
+	enum pb_sweep_kind kind;
+	uint32_t values[PB_MAX_SWEEP];
+	uint32_t n;
+};
+
 struct pb_config {
-	/* what to run */
-	char method[32];
+	/* what to run: a method, a comma-separated list of them, or "benchmark" */
+	char method[256];
+	struct pb_sweep sweep;
+	char config[256]; /* --config: the scenario file the values below started from */
 	double duration_s;
 	uint64_t count; /* 0: run for duration_s */
 	uint32_t batch; /* 0: the method's default */
@@ -69,6 +86,7 @@ struct pb_config {
 	bool srcmac_set, dstmac_set;
 	uint16_t srcport, dstport;
 	uint32_t payloadsize;
+	uint32_t frame_size; /* --frame-size: overrides payloadsize once the headers are known */
 
 	/* output */
 	enum pb_format format;

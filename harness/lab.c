@@ -435,7 +435,7 @@ int pb_lab_enter(struct pb_lab *lab, enum pb_lab_side side)
 
 /* The veth pair, created from inside the tx namespace with its peer born in the rx one. */
 static int pb_lab_veth_add(struct pb_lab *lab, const char *tx_name, const char *rx_name,
-			   uint32_t queues)
+			   uint32_t queues, uint32_t mtu)
 {
 	struct rtnl_link *link, *peer;
 	int err;
@@ -450,6 +450,10 @@ static int pb_lab_veth_add(struct pb_lab *lab, const char *tx_name, const char *
 	rtnl_link_set_name(peer, rx_name);
 	rtnl_link_set_num_tx_queues(peer, queues);
 	rtnl_link_set_num_rx_queues(peer, queues);
+	if (mtu) {
+		rtnl_link_set_mtu(link, mtu);
+		rtnl_link_set_mtu(peer, mtu);
+	}
 	/* IFLA_NET_NS_FD on the peer: it never exists anywhere but the rx namespace. */
 	rtnl_link_set_ns_fd(peer, lab->rx_fd);
 	err = rtnl_link_add(lab->tx_nl, link, NLM_F_CREATE | NLM_F_EXCL);
@@ -734,7 +738,7 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 	if (err)
 		goto out;
 	step = "create the veth pair";
-	err = pb_lab_veth_add(lab, tx_if, rx_if, opts->queues);
+	err = pb_lab_veth_add(lab, tx_if, rx_if, opts->queues, opts->mtu);
 	if (err)
 		goto out;
 	step = "turn UDP segmentation offload off";

@@ -27,6 +27,7 @@ enum pb_lab_side {
 struct pb_lab_opts {
 	struct pb_addr tx_addr, rx_addr; /* the lab's sender and receiver addresses */
 	uint32_t queues;		 /* veth queues on each end (>= 1) */
+	uint32_t mtu;			 /* of both veth ends; 0: the kernel's default (1500) */
 	bool keep;			 /* leave it behind for debugging */
 };
 

@@ -90,6 +90,55 @@ struct pb_session {
 	unsigned int n;
 };
 
+/* --frame-size becomes a payload size; either must fit the interface's MTU. */
+static int resolve_size(struct pb_config *cfg, char *err, size_t errlen)
+{
+	uint32_t hdr = pb_frame_overhead(cfg->srcip.family), l3 = hdr - PB_ETH_HLEN;
+
+	if (cfg->frame_size) {
+		if (cfg->frame_size < hdr + PB_SIG_LEN) {
+			snprintf(err, errlen,
+				 "--frame-size %u is below %u: %u bytes of headers and the 8-byte "
+				 "signature",
+				 cfg->frame_size, hdr + PB_SIG_LEN, hdr);
+			return -EINVAL;
+		}
+		cfg->payloadsize = cfg->frame_size - hdr;
+	}
+	if (cfg->mtu && l3 + cfg->payloadsize > cfg->mtu) {
+		if (cfg->frame_size)
+			snprintf(err, errlen,
+				 "--frame-size %u does not fit the MTU %u of %s (at most %u)",
+				 cfg->frame_size, cfg->mtu, cfg->ifname, cfg->mtu + PB_ETH_HLEN);
+		else
+			snprintf(err, errlen,
+				 "--payloadsize %u does not fit the MTU %u of %s (at most %u)",
+				 cfg->payloadsize, cfg->mtu, cfg->ifname, cfg->mtu - l3);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The largest value a --sweep asks for of kind, or fallback. */
+static uint32_t sweep_max(const struct pb_sweep *sw, enum pb_sweep_kind kind, uint32_t fallback)
+{
+	uint32_t i, max = fallback;
+
+	for (i = 0; sw->kind == kind && i < sw->n; i++)
+		max = sw->values[i] > max ? sw->values[i] : max;
+	return max;
+}
+
+/* The lab's MTU: 1500, or more when a frame asked for needs it (veth takes XDP up to ~3.5k). */
+static uint32_t lab_mtu(const struct pb_config *cfg)
+{
+	uint32_t l3 = pb_frame_overhead(cfg->srcip.family) - PB_ETH_HLEN;
+	uint32_t frame = sweep_max(&cfg->sweep, PB_SWEEP_FRAME_SIZE, cfg->frame_size);
+	uint32_t need = frame ? frame - PB_ETH_HLEN : l3 + cfg->payloadsize;
+
+	return need > 1500 ? need : 1500;
+}
+
 /* Everything a run needs before the first method opens. 0, or -errno with a message given. */
 static int session_prepare(struct pb_session *s, bool need_wire, char *err, size_t errlen)
 {
@@ -117,7 +166,9 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	} else {
 		struct pb_lab_opts lo = { .tx_addr = cfg->srcip,
 					  .rx_addr = cfg->dstip,
-					  .queues = cfg->streams,
+					  .queues = sweep_max(&cfg->sweep, PB_SWEEP_STREAMS,
+							      cfg->streams),
+					  .mtu = lab_mtu(cfg),
 					  .keep = cfg->keep_lab };
 
 		if (!addr_in_bench_range(&cfg->srcip) || !addr_in_bench_range(&cfg->dstip)) {
@@ -164,15 +215,14 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	if (!cfg->srcmac_set)
 		memcpy(cfg->srcmac, nif.mac, 6);
 
-	if (pb_frame_overhead(cfg->srcip.family) - PB_ETH_HLEN + cfg->payloadsize > cfg->mtu) {
-		snprintf(err, errlen, "--payloadsize %u does not fit the MTU %u of %s (at most %u)",
-			 cfg->payloadsize, cfg->mtu, cfg->ifname,
-			 cfg->mtu - (pb_frame_overhead(cfg->srcip.family) - PB_ETH_HLEN));
+	ret = resolve_size(cfg, err, errlen);
+	if (ret)
+		return ret;
+	if (cfg->streams > cfg->tx_queues) {
+		snprintf(err, errlen, "--streams %u is more than the %u TX queues of %s",
+			 cfg->streams, cfg->tx_queues, cfg->ifname);
 		return -EINVAL;
 	}
-	if (cfg->streams > cfg->tx_queues && cfg->iface[0])
-		pr_warn("--streams %u on %s with %u TX queues: streams will share queues\n",
-			cfg->streams, cfg->ifname, cfg->tx_queues);
 	return 0;
 }
 
@@ -188,28 +238,70 @@ static void session_teardown(struct pb_session *s)
 	s->nl = NULL;
 }
 
+/* Runs one method at one point (cfg already holds the point's values) into the next row. */
+static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
+			   const struct pb_method *m, const char *point, unsigned int k,
+			   unsigned int total)
+{
+	struct pb_result *r = &s->results[s->n];
+	char label[96];
+	int ret;
+
+	snprintf(label, sizeof(label), "%s%s%s", m->name, point[0] ? " " : "", point);
+	s->env.label = label;
+	if (total > 1 && !cfg->quiet)
+		fprintf(stderr, "pktbench: [%u/%u] %s\n", k, total, label);
+	ret = pb_run_method(m, cfg, &s->env, r);
+	if (ret && ret != -EINTR)
+		return ret;
+	snprintf(r->point, sizeof(r->point), "%s", point);
+	s->n++;
+	if (r->status == PB_STATUS_SKIPPED && !cfg->quiet)
+		fprintf(stderr, "pktbench: %s skipped: %s\n", label, r->reason);
+	if (r->status == PB_STATUS_ERROR)
+		pr_err("%s failed: %s\n", label, r->reason);
+	if (r->status == PB_STATUS_OK && r->target_pps && r->pps < 0.98 * r->target_pps)
+		pr_warn("%s reached %.0f of the %.0f packets/s asked (%.1f %%)\n", label, r->pps,
+			r->target_pps, 100 * r->pps / r->target_pps);
+	return 0;
+}
+
+/* Every method at every sweep point (or just once): one row each, in that order. */
 static int session_run(struct pb_session *s, const struct pb_method **list, unsigned int n)
 {
-	unsigned int i;
-	int ret = 0;
+	const struct pb_sweep *sw = &s->cfg.sweep;
+	unsigned int npoints = sw->kind ? sw->n : 1, p, i, k = 0;
+	static struct pb_config pcfg;
+	char point[32] = "", err[sizeof(s->results[0].reason)];
+	int ret;
 
-	for (i = 0; i < n && !pb_interrupted; i++) {
-		struct pb_result *r = &s->results[s->n];
+	for (p = 0; p < npoints && !pb_interrupted; p++) {
+		pcfg = s->cfg;
+		if (sw->kind == PB_SWEEP_FRAME_SIZE) {
+			pcfg.frame_size = sw->values[p];
+			snprintf(point, sizeof(point), "frame-size=%u", sw->values[p]);
+		} else if (sw->kind == PB_SWEEP_STREAMS) {
+			pcfg.streams = sw->values[p];
+			snprintf(point, sizeof(point), "streams=%u", sw->values[p]);
+		}
+		if (resolve_size(&pcfg, err, sizeof(err))) {
+			/* a point that cannot be sent is a row that says why, not an abort */
+			for (i = 0; i < n; i++, k++) {
+				struct pb_result *r = &s->results[s->n++];
 
-		s->env.label = list[i]->name;
-		if (n > 1 && !s->cfg.quiet)
-			fprintf(stderr, "pktbench: [%u/%u] %s\n", i + 1, n, list[i]->name);
-		ret = pb_run_method(list[i], &s->cfg, &s->env, r);
-		if (ret && ret != -EINTR)
-			return ret;
-		s->n++;
-		if (r->status == PB_STATUS_SKIPPED && !s->cfg.quiet)
-			fprintf(stderr, "pktbench: %s skipped: %s\n", r->method, r->reason);
-		if (r->status == PB_STATUS_ERROR)
-			pr_err("%s failed: %s\n", r->method, r->reason);
-		if (r->status == PB_STATUS_OK && r->target_pps && r->pps < 0.98 * r->target_pps)
-			pr_warn("%s reached %.0f of the %.0f packets/s asked (%.1f %%)\n",
-				r->method, r->pps, r->target_pps, 100 * r->pps / r->target_pps);
+				memset(r, 0, sizeof(*r));
+				snprintf(r->method, sizeof(r->method), "%s", list[i]->name);
+				snprintf(r->point, sizeof(r->point), "%s", point);
+				r->status = PB_STATUS_SKIPPED;
+				snprintf(r->reason, sizeof(r->reason), "%s", err);
+			}
+			continue;
+		}
+		for (i = 0; i < n && !pb_interrupted; i++) {
+			ret = session_run_one(s, &pcfg, list[i], point, ++k, n * npoints);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -242,12 +334,11 @@ int main(int argc, char **argv)
 	pb_log_set_level(PB_LOG_WARN + (s.cfg.verbose > 2 ? 2 : s.cfg.verbose));
 	pb_log_route_libbpf();
 
-	if (!strcmp(s.cfg.method, "benchmark")) {
-		for (i = 0; i < pb_methods_count; i++)
-			list[n++] = pb_methods[i];
-	} else {
-		list[n++] = pb_method_find(s.cfg.method);
-	}
+	ret = pb_methods_select(s.cfg.method, list, sizeof(list) / sizeof(list[0]), err,
+				sizeof(err));
+	if (ret < 0)
+		return EXIT_BADINPUT; /* options.c already checked the names */
+	n = (unsigned int)ret;
 	for (i = 0; i < n; i++) {
 		need_wire |= !(list[i]->flags & PB_M_NO_WIRE);
 		need_raw |= !!(list[i]->flags & PB_M_NEEDS_RAW);
@@ -260,7 +351,7 @@ int main(int argc, char **argv)
 	if (getrandom(&s.cfg.run_id, sizeof(s.cfg.run_id), 0) != sizeof(s.cfg.run_id))
 		s.cfg.run_id = (uint32_t)getpid() ^ 0x5a5a5a5au;
 
-	s.results = calloc(n, sizeof(*s.results));
+	s.results = calloc(n * (s.cfg.sweep.kind ? s.cfg.sweep.n : 1), sizeof(*s.results));
 	if (!s.results)
 		return 1;
 	err[0] = '\0';
@@ -293,7 +384,7 @@ int main(int argc, char **argv)
 	rep.lab = s.have_lab;
 	rep.results = s.results;
 	rep.n = s.n;
-	rep.sort_by_pps = n > 1;
+	rep.sort_by_pps = n > 1 && !s.cfg.sweep.kind; /* a sweep reads in its own order */
 	/* take the lab down first: the results are already in memory */
 	session_teardown(&s);
 	if (s.n && pb_report_write(&rep, s.cfg.format, s.cfg.output)) {

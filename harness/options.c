@@ -13,20 +13,23 @@
 
 #include "method.h"
 #include "options.h"
+#include "scenario.h"
 
 enum pb_opt_type {
 	OPT_STR,  /* char array of size .max */
 	OPT_SECS, /* double, > 0 */
 	OPT_U64,  /* unsigned, .min .. .max */
 	OPT_U32,
-	OPT_PORT,  /* uint16_t, 1 .. 65535 */
-	OPT_ADDR,  /* struct pb_addr */
-	OPT_MAC,   /* uint8_t[6]; .flag_off: the bool saying it was given */
-	OPT_FLAG,  /* bool set to true */
-	OPT_ENUM,  /* an enum: the index of the value in .names */
-	OPT_RATE,  /* double > 0, with an optional k/M/G suffix */
-	OPT_CPUS,  /* a CPU list (0,2-3) into cfg->cpus / cfg->ncpus */
-	OPT_COUNT, /* int, incremented */
+	OPT_PORT,   /* uint16_t, 1 .. 65535 */
+	OPT_ADDR,   /* struct pb_addr */
+	OPT_MAC,    /* uint8_t[6]; .flag_off: the bool saying it was given */
+	OPT_FLAG,   /* bool set to true */
+	OPT_ENUM,   /* an enum: the index of the value in .names */
+	OPT_RATE,   /* double > 0, with an optional k/M/G suffix */
+	OPT_CPUS,   /* a CPU list (0,2-3) into cfg->cpus / cfg->ncpus */
+	OPT_SWEEP,  /* --sweep NAME=V1,V2,... into struct pb_sweep */
+	OPT_CONFIG, /* a scenario file: loaded before the other options, which override it */
+	OPT_COUNT,  /* int, incremented */
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -71,6 +74,12 @@ static const struct pb_opt pb_opts[] = {
 	  "destination UDP port" },
 	{ "srcport", 0, OPT_PORT, OFF(srcport), 0, "12345", 1, 65535, "PORT",
 	  "base source UDP port; stream i uses srcport+i" },
+	{ "frame-size", 0, OPT_U32, OFF(frame_size), 0, NULL, 60, PB_FRAME_MAX, "BYTES",
+	  "frame bytes without FCS, instead of --payloadsize (60 .. the MTU's frame)" },
+	{ "sweep", 0, OPT_SWEEP, OFF(sweep), 0, NULL, 0, 0, "NAME=V1,V2,..",
+	  "one run per value: frame-size=64,128,... or streams=1,2" },
+	{ "config", 'C', OPT_CONFIG, OFF(config), 0, NULL, 0, 0, "FILE",
+	  "a YAML scenario; keys are these long option names; options given here override it" },
 	{ "payloadsize", 'p', OPT_U32, OFF(payloadsize), 0, "18", 8, 65507, "BYTES",
 	  "UDP payload bytes (18 gives a 60-byte frame, 64 on the wire with FCS; >= 8 for the "
 	  "signature)" },
@@ -151,6 +160,54 @@ static int opt_parse_u64(const char *s, uint64_t *out)
 	if (errno || *end)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+/* --sweep frame-size=64,128,256 or streams=1,2 */
+static int opt_parse_sweep(struct pb_sweep *sw, const char *arg, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		enum pb_sweep_kind kind;
+		uint32_t min, max;
+	} kinds[] = {
+		{ "frame-size", PB_SWEEP_FRAME_SIZE, 60, PB_FRAME_MAX },
+		{ "streams", PB_SWEEP_STREAMS, 1, PB_MAX_STREAMS },
+	};
+	const char *eq = strchr(arg, '='), *p;
+	size_t k;
+
+	memset(sw, 0, sizeof(*sw));
+	for (k = 0; eq && k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (strlen(kinds[k].name) == (size_t)(eq - arg) &&
+		    !strncmp(arg, kinds[k].name, eq - arg))
+			break;
+	if (!eq || k == sizeof(kinds) / sizeof(kinds[0])) {
+		snprintf(err, errlen,
+			 "--sweep: '%s' is not frame-size=V1,V2,.. or streams=V1,V2,..", arg);
+		return -EINVAL;
+	}
+	for (p = eq + 1; *p;) {
+		unsigned long v;
+		char *end;
+
+		errno = 0;
+		v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
+		if (errno || !v || (*end && *end != ',') || v < kinds[k].min || v > kinds[k].max ||
+		    sw->n == PB_MAX_SWEEP) {
+			snprintf(err, errlen,
+				 "--sweep: %s takes up to %d values from %u to %u: '%s'",
+				 kinds[k].name, PB_MAX_SWEEP, kinds[k].min, kinds[k].max, arg);
+			return -EINVAL;
+		}
+		sw->values[sw->n++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!sw->n) {
+		snprintf(err, errlen, "--sweep: no values in '%s'", arg);
+		return -EINVAL;
+	}
+	sw->kind = kinds[k].kind;
 	return 0;
 }
 
@@ -296,6 +353,12 @@ static int opt_apply(const struct pb_opt *o, struct pb_config *cfg, const char *
 	}
 	case OPT_CPUS:
 		return opt_parse_cpus(cfg, arg, err, errlen);
+	case OPT_SWEEP:
+		return opt_parse_sweep((struct pb_sweep *)field, arg, err, errlen);
+	case OPT_CONFIG:
+		/* loaded by pb_options_parse before everything else; keep the name */
+		snprintf(field, sizeof(cfg->config), "%s", arg);
+		return 0;
 	case OPT_COUNT:
 		(*(int *)field)++;
 		return 0;
@@ -314,16 +377,52 @@ static int opt_has_arg(const struct pb_opt *o)
 		       : required_argument;
 }
 
+int pb_methods_select(const char *spec, const struct pb_method **out, unsigned int max, char *bad,
+		      size_t badlen)
+{
+	unsigned int n = 0, i;
+	const char *p = spec;
+
+	if (!strcmp(spec, "benchmark")) {
+		for (i = 0; i < pb_methods_count; i++)
+			if (n < max && out)
+				out[n++] = pb_methods[i];
+		return out ? (int)n : (int)pb_methods_count;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char name[64];
+		const struct pb_method *m;
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		m = len < sizeof(name) ? pb_method_find(name) : NULL;
+		if (!m) {
+			snprintf(bad, badlen, "%s", name);
+			return -EINVAL;
+		}
+		if (out && n < max)
+			out[n] = m;
+		n++;
+		p += len + (p[len] == ',');
+	}
+	if (!n) {
+		snprintf(bad, badlen, "%s", spec);
+		return -EINVAL;
+	}
+	return (int)n;
+}
+
 /* Cross-field checks that no single row can make. */
 static int opt_validate(struct pb_config *cfg, char *err, size_t errlen)
 {
+	char bad[64];
+
 	if (cfg->srcip.family != cfg->dstip.family) {
 		snprintf(err, errlen, "--srcip and --dstip must both be IPv4 or both IPv6");
 		return -EINVAL;
 	}
-	if (strcmp(cfg->method, "benchmark") && !pb_method_find(cfg->method)) {
-		int off =
-			snprintf(err, errlen, "unknown method '%s'; valid: benchmark", cfg->method);
+	if (pb_methods_select(cfg->method, NULL, 0, bad, sizeof(bad)) < 0) {
+		int off = snprintf(err, errlen, "unknown method '%s'; valid: benchmark", bad);
 		unsigned int i;
 
 		for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
@@ -342,12 +441,70 @@ static int opt_validate(struct pb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+int pb_option_set(struct pb_config *cfg, const char *name, const char *value, char *err,
+		  size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < PB_NOPTS; i++) {
+		const struct pb_opt *o = &pb_opts[i];
+
+		if (strcmp(o->name, name))
+			continue;
+		switch (o->type) {
+		case OPT_HELP:
+		case OPT_VERSION:
+		case OPT_CONFIG:
+			break; /* not something a scenario sets */
+		case OPT_FLAG:
+			if (!strcmp(value, "true") || !strcmp(value, "false")) {
+				*(bool *)((char *)cfg + o->off) = !strcmp(value, "true");
+				return 0;
+			}
+			snprintf(err, errlen, "%s: '%s' is not true or false", name, value);
+			return -EINVAL;
+		case OPT_COUNT: {
+			uint64_t v;
+
+			if (opt_parse_u64(value, &v) || v > 3) {
+				snprintf(err, errlen, "%s: '%s' is not 0 to 3", name, value);
+				return -EINVAL;
+			}
+			*(int *)((char *)cfg + o->off) = (int)v;
+			return 0;
+		}
+		default:
+			return opt_apply(o, cfg, value, err, errlen);
+		}
+	}
+	snprintf(err, errlen, "unknown key '%s'", name);
+	return -EINVAL;
+}
+
+/* --config FILE / -C FILE / --config=FILE, wherever it stands: it goes first. */
+static const char *opt_find_config(int argc, char **argv)
+{
+	const char *path = NULL;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if ((!strcmp(argv[i], "--config") || !strcmp(argv[i], "-C")) && i + 1 < argc)
+			path = argv[++i];
+		else if (!strncmp(argv[i], "--config=", 9))
+			path = argv[i] + 9;
+	}
+	return path;
+}
+
 int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_action *action,
 		     char *err, size_t errlen)
 {
 	struct option lopts[PB_NOPTS + 1];
 	char sopts[PB_NOPTS * 2 + 2] = ":";
 	size_t i, n = 1, off = 0;
+	const char *config;
 	int c, idx, ret;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -368,6 +525,14 @@ int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_a
 	for (i = 0; i < (size_t)argc && off < sizeof(cfg->command) - 1; i++)
 		off += snprintf(cfg->command + off, sizeof(cfg->command) - off, "%s%s",
 				i ? " " : "", argv[i]);
+
+	/* defaults, then the scenario file, then the command line: the last word wins */
+	config = opt_find_config(argc, argv);
+	if (config) {
+		ret = pb_scenario_load(config, cfg, err, errlen);
+		if (ret)
+			return ret;
+	}
 
 	optind = 1;
 	opterr = 0;

@@ -27,6 +27,7 @@ struct pb_sample {
 struct pb_result {
 	char method[32];
 	char mode[32];
+	char point[32]; /* the sweep point, e.g. "frame-size=64"; "" without --sweep */
 	enum pb_status status;
 	char reason[160];
 	bool interrupted; /* Ctrl-C/SIGTERM ended it early: a partial result */

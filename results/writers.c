@@ -99,6 +99,7 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 	fs->n = 0;
 	pb_add(fs, pb_fstr("method", r->method, sizeof(r->method)));
 	pb_add(fs, pb_fstr("mode", r->mode, sizeof(r->mode)));
+	pb_add(fs, r->point[0] ? pb_fstr("point", r->point, sizeof(r->point)) : pb_fnull("point"));
 	pb_add(fs, pb_fstr("status", pb_status_name(r->status), 0));
 	pb_add(fs,
 	       r->reason[0] ? pb_fstr("reason", r->reason, sizeof(r->reason)) : pb_fnull("reason"));
@@ -438,7 +439,8 @@ static void pb_trow_fill(struct pb_trow *t, const struct pb_result *r)
 	bool pct = r->has_receiver && r->frames_sent > 0;
 
 	/* The '*' points at the footnote: an interrupted row is partial. */
-	pb_cell(t->cell[0], "%.*s%s", (int)strnlen(r->method, sizeof(r->method)), r->method,
+	pb_cell(t->cell[0], "%.*s%s%.*s%s", (int)strnlen(r->method, sizeof(r->method)), r->method,
+		r->point[0] ? " " : "", (int)strnlen(r->point, sizeof(r->point)), r->point,
 		r->interrupted ? "*" : "");
 	pb_cell(t->cell[1], "%.*s", (int)strnlen(r->mode, sizeof(r->mode)), r->mode);
 	pb_cell(t->cell[2], "%.0f", r->pps);
@@ -614,8 +616,9 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 		if (r->status == PB_STATUS_OK)
 			continue;
 		why = r->reason[0] ? r->reason : "no reason given";
-		fprintf(f, "  %-8s %.*s: %.*s\n", pb_status_name(r->status),
+		fprintf(f, "  %-8s %.*s%s%.*s: %.*s\n", pb_status_name(r->status),
 			(int)strnlen(r->method, sizeof(r->method)), r->method,
+			r->point[0] ? " " : "", (int)strnlen(r->point, sizeof(r->point)), r->point,
 			(int)strnlen(why, sizeof(r->reason)), why);
 	}
 	err = pb_stream_status(f);

@@ -53,6 +53,17 @@ int main(void)
 		      cfg.dstip.family == AF_INET6,
 	      "IPv6 pair");
 	CHECK(PARSE("--count", "20000") == 0 && cfg.count == 20000, "--count");
+	CHECK(PARSE("--pps", "50k") == 0 && cfg.pps == 50000, "--pps 50k");
+	CHECK(PARSE("--pps", "1.5M") == 0 && cfg.pps == 1500000, "--pps 1.5M");
+	CHECK(PARSE("--cpus", "0") == 0 && cfg.ncpus == 1 && cfg.cpus[0] == 0, "--cpus 0");
+	CHECK(PARSE("--sweep", "frame-size=64,128,1518") == 0 &&
+		      cfg.sweep.kind == PB_SWEEP_FRAME_SIZE && cfg.sweep.n == 3 &&
+		      cfg.sweep.values[2] == 1518,
+	      "--sweep frame-size");
+	CHECK(PARSE("--sweep", "streams=1,2") == 0 && cfg.sweep.kind == PB_SWEEP_STREAMS,
+	      "--sweep streams");
+	CHECK(PARSE("--method", "udp_sendto,af_packet") == 0, "a method list");
+	CHECK(PARSE("--pps", "1k", "--rate", "1") == -EINVAL, "--pps and --rate together");
 
 	bad("--method", "warp_drive", "unknown method 'warp_drive'");
 	bad("--method", "warp_drive", "udp_sendto");
@@ -72,6 +83,19 @@ int main(void)
 	bad("--format", "xml", "table|json|csv");
 	bad("--xdp-mode", "turbo", "auto|native|generic");
 	bad("--zerocopy", "maybe", "auto|on|off");
+	bad("--pps", "0", "positive rate");
+	bad("--pps", "-5k", "positive rate");
+	bad("--pps", "10x", "positive rate");
+	bad("--rate", "0", "positive rate");
+	bad("--cpus", "0,4096", "not online");
+	bad("--cpus", "1-0", "not a CPU list");
+	bad("--cpus", "a", "not a CPU list");
+	bad("--sweep", "colour=1,2", "frame-size=");
+	bad("--sweep", "frame-size=64,x", "frame-size takes");
+	bad("--sweep", "frame-size=10", "frame-size takes");
+	bad("--sweep", "streams=", "no values");
+	bad("--frame-size", "59", "--frame-size");
+	bad("--method", "udp_sendto,warp", "unknown method 'warp'");
 	bad("--no-such-flag", NULL, "unknown option");
 	bad("--duration", NULL, "missing value");
 

@@ -177,6 +177,7 @@ struct want {
 /* Every result field, in output order, typed as for a lab row that ran (row 0). */
 static const struct want result_fields[] = {
 	{ "method", json_type_string },	       { "mode", json_type_string },
+	{ "point", json_type_null }, /* no --sweep */
 	{ "status", json_type_string },	       { "reason", json_type_null },
 	{ "interrupted", json_type_boolean },  { "duration_s", json_type_double },
 	{ "link_wait_s", json_type_double },   { "frame_bytes", json_type_int },
