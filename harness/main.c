@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 
 #include "caps.h"
+#include "compare.h"
 #include "lab.h"
 #include "log.h"
 #include "method.h"
@@ -318,6 +319,8 @@ int main(int argc, char **argv)
 	bool need_wire = false, need_raw = false;
 	int ret, status = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return pb_compare_main(argc - 1, argv + 1);
 	install_signals();
 	if (pb_options_parse(&s.cfg, argc, argv, &action, err, sizeof(err))) {
 		fprintf(stderr, "pktbench: %s\n", err);

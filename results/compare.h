@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pktbench compare: two result sets, per-method (per-point) ratios NEW/BASE, a verdict per row
+ * and an exit status CI can act on. Loading (JSON file -> rows), the computation (rows ->
+ * verdicts) and formatting (verdicts -> table or JSON) are separate, so each can be tested
+ * alone and the arithmetic never happens while printing.
+ *
+ * Semantics:
+ * - A row's key is its method plus, when the row carries a "point" (a sweep point such as
+ *   {"frame_size": 64}), the point's canonical text: keys sorted, "k=v" joined by ',',
+ *   integral numbers written as integers, so key order and 64 vs 64.0 do not matter.
+ * - ratio = NEW pps / BASE pps. With --normalize METHOD each pps is first divided by METHOD's
+ *   pps in the same file, at the same point, else METHOD's point-less row; that cancels the
+ *   machine's own speed. METHOD missing, not ok or without a rate where needed: an error.
+ * - A row regressed when ratio < 1 - tolerance/100. Exactly at the edge passes: ratio >=
+ *   1 - tolerance/100 is fine (with a 1e-9 allowance for floating-point rounding, far below
+ *   any measurement's noise). ratio > 1 + tolerance/100 is reported as improved, never a
+ *   failure.
+ * - Ok in BASE but absent, skipped or failed in NEW fails the comparison like a regression:
+ *   a method that vanished is what CI must see. Rows only in NEW, or not ok in BASE, are
+ *   listed as information and fail nothing. No row is ever dropped silently.
+ * - pb_compare_main's exit status: 0 no failing row, 1 at least one, 2 unusable input or
+ *   arguments (one line on stderr).
+ */
+#ifndef PB_COMPARE_H
+#define PB_COMPARE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "stats.h"
+
+#define PB_CMP_METHOD_LEN 32
+#define PB_CMP_POINT_LEN  128
+#define PB_CMP_REASON_LEN 160
+#define PB_CMP_META_LEN	  64
+
+#define PB_CMP_EXIT_PASS     0
+#define PB_CMP_EXIT_FAIL     1
+#define PB_CMP_EXIT_BADINPUT 2
+
+/* One result row, as much of it as a comparison needs. */
+struct pb_compare_row {
+	char method[PB_CMP_METHOD_LEN];
+	char point[PB_CMP_POINT_LEN]; /* canonical sweep point, "" when the row has none */
+	enum pb_status status;
+	char reason[PB_CMP_REASON_LEN]; /* "" when none was given */
+	double pps;			/* meaningful for ok rows only */
+};
+
+/* One result set. */
+struct pb_compare_input {
+	const char *name;	       /* for messages and output: the file name, not owned */
+	char version[PB_CMP_META_LEN]; /* pktbench_version, "" when unknown */
+	char kernel[PB_CMP_META_LEN];
+	struct pb_compare_row *rows;
+	unsigned int n;
+};
+
+struct pb_compare_opts {
+	double tolerance_pct;  /* 0..100; PB_CMP_DEFAULT_TOLERANCE unless told */
+	const char *normalize; /* a method name, or NULL for raw rates */
+};
+
+#define PB_CMP_DEFAULT_TOLERANCE 10.0
+
+enum pb_cmp_verdict {
+	/* both ok: compared */
+	PB_CMP_OK,	  /* within the tolerance */
+	PB_CMP_IMPROVED,  /* ratio > 1 + tolerance */
+	PB_CMP_REGRESSED, /* ratio < 1 - tolerance: fails */
+	PB_CMP_REFERENCE, /* the --normalize method's own row: 1 by construction */
+	/* ok in BASE only: fails */
+	PB_CMP_MISSING_NEW, /* no such row in NEW */
+	PB_CMP_NOT_OK_NEW,  /* skipped or error in NEW */
+	/* information only */
+	PB_CMP_MISSING_BASE, /* a row only NEW has */
+	PB_CMP_NOT_OK_BASE,  /* skipped or error in BASE: nothing to regress from */
+	PB_CMP_NO_BASE_RATE, /* ok in both but BASE's rate is 0: a ratio is undefined */
+};
+
+/* One output line: a key seen in either set. */
+struct pb_compare_line {
+	const struct pb_compare_row *base; /* NULL when absent from BASE */
+	const struct pb_compare_row *new_; /* NULL when absent from NEW */
+	double norm_base;		   /* normalized rates; NAN without --normalize */
+	double norm_new;
+	double ratio; /* NAN unless both were ok with a BASE rate */
+	enum pb_cmp_verdict verdict;
+};
+
+struct pb_compare_result {
+	const struct pb_compare_input *base, *new_;
+	double tolerance_pct;
+	const char *normalize;
+	struct pb_compare_line *lines; /* BASE's order, then rows only in NEW in NEW's order */
+	unsigned int n;
+	unsigned int compared; /* ok in both */
+	unsigned int improved;
+	unsigned int regressed;
+	unsigned int lost;	    /* ok in BASE, missing or not ok in NEW */
+	unsigned int informational; /* only in NEW, not ok in BASE, no BASE rate */
+	char err[320];		    /* why pb_compare failed, one line */
+};
+
+/*
+ * Reads a JSON result set. 0, or -errno with a one-line message in err: -ENOENT etc. from the
+ * file, -EINVAL for text that is not JSON or not a result set (no schema, no results array,
+ * a row without method, status or, when ok, pps). in->name is set to path.
+ */
+int pb_compare_load(const char *path, struct pb_compare_input *in, char *err, size_t errlen);
+/* The same from text in memory; name is used in messages. */
+int pb_compare_parse(const char *text, size_t len, const char *name, struct pb_compare_input *in,
+		     char *err, size_t errlen);
+void pb_compare_input_free(struct pb_compare_input *in);
+
+/*
+ * The computation. 0 with out filled (free with pb_compare_result_free), or -EINVAL (bad
+ * options, duplicate keys, an ok row without a finite pps >= 0) / -ENOENT (the --normalize
+ * method missing, not ok or without a rate where a row needs it) with out->err set.
+ * out points into base and new_, which must outlive it.
+ */
+int pb_compare(const struct pb_compare_input *base, const struct pb_compare_input *new_,
+	       const struct pb_compare_opts *o, struct pb_compare_result *out);
+void pb_compare_result_free(struct pb_compare_result *res);
+/* True when a row regressed or went missing: the exit status is then 1. */
+bool pb_compare_failed(const struct pb_compare_result *res);
+bool pb_compare_verdict_fails(enum pb_cmp_verdict v);
+/* A stable machine name ("regressed", "missing_in_new", ...) for JSON. */
+const char *pb_compare_verdict_name(enum pb_cmp_verdict v);
+/* The human text of a line's verdict, with the skip/error reason where there is one. */
+void pb_compare_verdict_text(const struct pb_compare_line *l, char *buf, size_t len);
+/* "2 rows regressed beyond 10 %" or "no regression beyond 10 %", plus the counts. */
+void pb_compare_summary(const struct pb_compare_result *res, char *buf, size_t len);
+
+/* Formatting: each over the same finished result. 0 or -errno. */
+int pb_compare_write_table(FILE *f, const struct pb_compare_result *res);
+int pb_compare_write_json(FILE *f, const struct pb_compare_result *res);
+
+/* `pktbench compare ...` with argv[0] == "compare"; returns the exit status. */
+int pb_compare_main(int argc, char **argv);
+void pb_compare_usage(FILE *f);
+
+#endif

@@ -1,0 +1,981 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit test of pktbench compare: the computation on in-memory rows (raw and normalized ratios,
+ * the tolerance edge, missing and skipped rows), the loader on hand-made result sets in
+ * tests/unit/data/ and on a file the real writer wrote, and the command's exit codes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <json.h>
+
+#include "compare.h"
+#include "config.h"
+#include "stats.h"
+#include "writers.h"
+#include "check.h"
+
+static char datadir[512];
+static char tmpdir[256];
+
+/* tests/unit/data beside this source file: CMake compiles it by its absolute path. */
+static int find_datadir(void)
+{
+	const char *slash = strrchr(__FILE__, '/');
+	DIR *d;
+
+	if (!slash || __FILE__[0] != '/')
+		return -ENOENT;
+	snprintf(datadir, sizeof(datadir), "%.*s/data", (int)(slash - __FILE__), __FILE__);
+	d = opendir(datadir);
+	if (!d)
+		return -errno;
+	closedir(d);
+	return 0;
+}
+
+/* Up to four paths alive at once, enough for one command line. */
+static const char *data(const char *name)
+{
+	static char buf[4][768];
+	static unsigned int k;
+	char *p = buf[k++ % 4];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", datadir, name);
+	return p;
+}
+
+static const char *tmp(const char *name)
+{
+	static char buf[4][512];
+	static unsigned int k;
+	char *p = buf[k++ % 4];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", tmpdir, name);
+	return p;
+}
+
+static char *read_all(const char *path)
+{
+	char *buf = NULL;
+	long len;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		goto out;
+	buf = calloc(1, (size_t)len + 1);
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+out:
+	fclose(f);
+	return buf;
+}
+
+static void remove_tmpdir(void)
+{
+	char path[768];
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(tmpdir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, de->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(tmpdir);
+}
+
+/* ---- in-memory rows */
+
+static struct pb_compare_row ok_row(const char *method, const char *point, double pps)
+{
+	struct pb_compare_row r = { .status = PB_STATUS_OK, .pps = pps };
+
+	snprintf(r.method, sizeof(r.method), "%s", method);
+	snprintf(r.point, sizeof(r.point), "%s", point);
+	return r;
+}
+
+static struct pb_compare_row bad_row(const char *method, enum pb_status st, const char *reason)
+{
+	struct pb_compare_row r = { .status = st, .pps = 0 };
+
+	snprintf(r.method, sizeof(r.method), "%s", method);
+	snprintf(r.reason, sizeof(r.reason), "%s", reason);
+	return r;
+}
+
+static struct pb_compare_input input(const char *name, struct pb_compare_row *rows, unsigned int n)
+{
+	return (struct pb_compare_input){ .name = name, .rows = rows, .n = n };
+}
+
+static const struct pb_compare_line *line(const struct pb_compare_result *res, const char *method,
+					  const char *point)
+{
+	const struct pb_compare_row *r;
+	unsigned int i;
+
+	for (i = 0; i < res->n; i++) {
+		r = res->lines[i].base ? res->lines[i].base : res->lines[i].new_;
+		if (!strcmp(r->method, method) && !strcmp(r->point, point))
+			return &res->lines[i];
+	}
+	return NULL;
+}
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-12)
+
+/* One raw comparison of a single row pair: its verdict. */
+static enum pb_cmp_verdict verdict1(double base_pps, double new_pps, double tol, double *ratio)
+{
+	struct pb_compare_row b = ok_row("m", "", base_pps), n = ok_row("m", "", new_pps);
+	struct pb_compare_input bi = input("b", &b, 1), ni = input("n", &n, 1);
+	struct pb_compare_opts o = { .tolerance_pct = tol };
+	struct pb_compare_result res;
+	enum pb_cmp_verdict v = PB_CMP_NO_BASE_RATE;
+	int err;
+
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == 0 && res.n == 1, "pb_compare %g/%g: %d %s", new_pps, base_pps, err, res.err);
+	if (!err && res.n == 1) {
+		v = res.lines[0].verdict;
+		if (ratio)
+			*ratio = res.lines[0].ratio;
+	}
+	pb_compare_result_free(&res);
+	return v;
+}
+
+static void test_raw_ratios(void)
+{
+	struct pb_compare_row b[] = { ok_row("udp_sendto", "", 1e6), ok_row("sendmmsg", "", 2e6),
+				      ok_row("af_packet", "", 4e6) };
+	struct pb_compare_row n[] = { ok_row("udp_sendto", "", 1.5e6), ok_row("sendmmsg", "", 1e6),
+				      ok_row("af_packet", "", 4.2e6) };
+	struct pb_compare_input bi = input("BASE.json", b, 3), ni = input("NEW.json", n, 3);
+	struct pb_compare_opts o = { .tolerance_pct = PB_CMP_DEFAULT_TOLERANCE };
+	struct pb_compare_result res;
+	const struct pb_compare_line *l;
+	char text[256];
+	int err;
+
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == 0, "pb_compare raw: %s", res.err);
+	if (err)
+		return;
+	CHECK(res.n == 3, "raw: %u lines, want 3", res.n);
+	l = line(&res, "udp_sendto", "");
+	CHECK(l && l->ratio == 1.5 && l->verdict == PB_CMP_IMPROVED, "udp_sendto ratio %g, %s",
+	      l ? l->ratio : -1, l ? pb_compare_verdict_name(l->verdict) : "");
+	CHECK(l && isnan(l->norm_base) && isnan(l->norm_new), "raw: normalized figures set");
+	l = line(&res, "sendmmsg", "");
+	CHECK(l && l->ratio == 0.5 && l->verdict == PB_CMP_REGRESSED, "sendmmsg ratio %g, %s",
+	      l ? l->ratio : -1, l ? pb_compare_verdict_name(l->verdict) : "");
+	l = line(&res, "af_packet", "");
+	CHECK(l && NEAR(l->ratio, 1.05) && l->verdict == PB_CMP_OK, "af_packet ratio %g, %s",
+	      l ? l->ratio : -1, l ? pb_compare_verdict_name(l->verdict) : "");
+	CHECK(res.compared == 3 && res.regressed == 1 && res.improved == 1 && !res.lost,
+	      "raw counts: %u compared %u regressed %u improved %u lost", res.compared,
+	      res.regressed, res.improved, res.lost);
+	CHECK(pb_compare_failed(&res), "raw: a regression must fail");
+	pb_compare_summary(&res, text, sizeof(text));
+	CHECK(!strncmp(text, "1 row regressed beyond 10 %", 27), "summary: %s", text);
+	/* BASE's order is kept */
+	CHECK(res.lines[0].base == &b[0] && res.lines[1].base == &b[1] &&
+		      res.lines[2].base == &b[2],
+	      "lines not in BASE's order");
+	pb_compare_result_free(&res);
+}
+
+/*
+ * BASE on one machine, NEW on one twice as fast. Normalized by udp_sendto:
+ *   sendmmsg  2e6/1e6 = 2.0  vs 3.6e6/2e6 = 1.8  -> 0.9, exactly at the 10 % edge: passes
+ *   af_packet 3e6/1e6 = 3.0  vs 4.8e6/2e6 = 2.4  -> 0.8: regressed, although raw it is 1.6
+ *   gso       5e5/1e6 = 0.5  vs 1.5e6/2e6 = 0.75 -> 1.5: improved
+ *   udp_sendto itself: 1 vs 1, the reference
+ */
+static void test_normalized_ratios(void)
+{
+	struct pb_compare_row b[] = { ok_row("udp_sendto", "", 1e6), ok_row("sendmmsg", "", 2e6),
+				      ok_row("af_packet", "", 3e6), ok_row("gso", "", 5e5) };
+	struct pb_compare_row n[] = { ok_row("gso", "", 1.5e6), ok_row("af_packet", "", 4.8e6),
+				      ok_row("sendmmsg", "", 3.6e6),
+				      ok_row("udp_sendto", "", 2e6) };
+	struct pb_compare_input bi = input("BASE.json", b, 4), ni = input("NEW.json", n, 4);
+	struct pb_compare_opts o = { .tolerance_pct = 10, .normalize = "udp_sendto" };
+	struct pb_compare_result res;
+	const struct pb_compare_line *l;
+	char text[256];
+	int err;
+
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == 0, "pb_compare normalized: %s", res.err);
+	if (err)
+		return;
+	l = line(&res, "udp_sendto", "");
+	CHECK(l && l->norm_base == 1 && l->norm_new == 1 && l->ratio == 1 &&
+		      l->verdict == PB_CMP_REFERENCE,
+	      "udp_sendto: %g %g %g %s", l ? l->norm_base : -1, l ? l->norm_new : -1,
+	      l ? l->ratio : -1, l ? pb_compare_verdict_name(l->verdict) : "");
+	l = line(&res, "sendmmsg", "");
+	CHECK(l && l->norm_base == 2.0 && NEAR(l->norm_new, 1.8) && NEAR(l->ratio, 0.9) &&
+		      l->verdict == PB_CMP_OK,
+	      "sendmmsg: %g %g %.17g %s", l ? l->norm_base : -1, l ? l->norm_new : -1,
+	      l ? l->ratio : -1, l ? pb_compare_verdict_name(l->verdict) : "");
+	l = line(&res, "af_packet", "");
+	CHECK(l && l->norm_base == 3.0 && NEAR(l->norm_new, 2.4) && NEAR(l->ratio, 0.8) &&
+		      l->verdict == PB_CMP_REGRESSED,
+	      "af_packet: %g %g %g %s", l ? l->norm_base : -1, l ? l->norm_new : -1,
+	      l ? l->ratio : -1, l ? pb_compare_verdict_name(l->verdict) : "");
+	l = line(&res, "gso", "");
+	CHECK(l && l->norm_base == 0.5 && l->norm_new == 0.75 && l->ratio == 1.5 &&
+		      l->verdict == PB_CMP_IMPROVED,
+	      "gso: %g %g %g %s", l ? l->norm_base : -1, l ? l->norm_new : -1, l ? l->ratio : -1,
+	      l ? pb_compare_verdict_name(l->verdict) : "");
+	CHECK(res.compared == 4 && res.regressed == 1 && res.improved == 1,
+	      "normalized counts: %u compared %u regressed %u improved", res.compared,
+	      res.regressed, res.improved);
+	pb_compare_summary(&res, text, sizeof(text));
+	CHECK(strstr(text, "normalized by udp_sendto"), "summary: %s", text);
+	pb_compare_result_free(&res);
+
+	/* Without --normalize the same data shows no regression: the machine is faster. */
+	o.normalize = NULL;
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == 0 && !pb_compare_failed(&res) && res.improved == 4,
+	      "raw on the faster machine: %d failed %d improved %u", err, pb_compare_failed(&res),
+	      res.improved);
+	pb_compare_result_free(&res);
+}
+
+/* Sweep points: the reference at the same point, else its point-less row. */
+static void test_points_in_memory(void)
+{
+	struct pb_compare_row b[] = { ok_row("udp_sendto", "frame_size=64", 1e6),
+				      ok_row("udp_sendto", "frame_size=1518", 5e5),
+				      ok_row("af_packet", "frame_size=64", 2e6),
+				      ok_row("af_packet", "frame_size=1518", 1e6) };
+	struct pb_compare_row n[] = { ok_row("udp_sendto", "frame_size=64", 1e6),
+				      ok_row("udp_sendto", "frame_size=1518", 1e6),
+				      ok_row("af_packet", "frame_size=64", 2e6),
+				      ok_row("af_packet", "frame_size=1518", 1e6) };
+	/* A reference without a point serves every point. */
+	struct pb_compare_row b2[] = { ok_row("udp_sendto", "", 1e6),
+				       ok_row("af_packet", "streams=2", 4e6) };
+	struct pb_compare_row n2[] = { ok_row("udp_sendto", "", 2e6),
+				       ok_row("af_packet", "streams=2", 6e6) };
+	struct pb_compare_input bi = input("B", b, 4), ni = input("N", n, 4);
+	struct pb_compare_opts o = { .tolerance_pct = 10, .normalize = "udp_sendto" };
+	struct pb_compare_result res;
+	const struct pb_compare_line *l;
+	int err;
+
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == 0, "points: %s", res.err);
+	if (!err) {
+		l = line(&res, "af_packet", "frame_size=64");
+		CHECK(l && l->ratio == 1 && l->verdict == PB_CMP_OK, "af_packet@64: %g",
+		      l ? l->ratio : -1);
+		/* 1518: 1e6/5e5 = 2 in BASE, 1e6/1e6 = 1 in NEW: halved */
+		l = line(&res, "af_packet", "frame_size=1518");
+		CHECK(l && l->norm_base == 2 && l->norm_new == 1 && l->ratio == 0.5 &&
+			      l->verdict == PB_CMP_REGRESSED,
+		      "af_packet@1518: %g", l ? l->ratio : -1);
+		CHECK(res.n == 4 && res.regressed == 1, "points: %u lines %u regressed", res.n,
+		      res.regressed);
+	}
+	pb_compare_result_free(&res);
+
+	bi = input("B", b2, 2);
+	ni = input("N", n2, 2);
+	err = pb_compare(&bi, &ni, &o, &res);
+	l = err ? NULL : line(&res, "af_packet", "streams=2");
+	CHECK(l && l->norm_base == 4 && l->norm_new == 3 && l->ratio == 0.75,
+	      "point-less reference: %d %s", err, res.err);
+	pb_compare_result_free(&res);
+
+	/* A reference that has points, none of them this row's: nothing to divide by. */
+	b[0] = ok_row("af_packet", "frame_size=512", 1e6);
+	n[0] = ok_row("af_packet", "frame_size=512", 1e6);
+	bi = input("B", b, 4);
+	ni = input("N", n, 4);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == -ENOENT &&
+		      strstr(res.err, "udp_sendto at point frame_size=512 missing in BASE"),
+	      "reference missing at a point: %d %s", err, res.err);
+	pb_compare_result_free(&res);
+}
+
+static void test_tolerance_edge(void)
+{
+	double ratio = 0;
+
+	/* Exactly at the edge passes: ratio >= 1 - tolerance. */
+	CHECK(verdict1(1e6, 9e5, 10, &ratio) == PB_CMP_OK, "0.9 at 10 %% must pass");
+	CHECK(ratio == 0.9, "ratio %.17g, want 0.9", ratio);
+	CHECK(verdict1(1e6, 899900, 10, &ratio) == PB_CMP_REGRESSED, "0.8999 at 10 %% regressed");
+	CHECK(verdict1(1e6, 899999, 10, NULL) == PB_CMP_REGRESSED, "0.899999 at 10 %% regressed");
+	CHECK(verdict1(1e6, 875000, 12.5, NULL) == PB_CMP_OK, "0.875 at 12.5 %% must pass");
+	CHECK(verdict1(1e6, 874900, 12.5, NULL) == PB_CMP_REGRESSED, "0.8749 at 12.5 %%");
+	/* 1 - 0.3 is not 0.7 in binary; the edge still passes. */
+	CHECK(verdict1(1e6, 7e5, 30, NULL) == PB_CMP_OK, "0.7 at 30 %% must pass");
+	CHECK(verdict1(3e6, 2.1e6, 30, NULL) == PB_CMP_OK, "2.1/3 at 30 %% must pass");
+	CHECK(verdict1(1e6, 8e5, 20, NULL) == PB_CMP_OK, "0.8 at 20 %% must pass");
+	/* tolerance 0: only a drop fails */
+	CHECK(verdict1(1e6, 1e6, 0, NULL) == PB_CMP_OK, "equal at 0 %% must pass");
+	CHECK(verdict1(1e6, 999990, 0, NULL) == PB_CMP_REGRESSED, "0.99999 at 0 %%");
+	CHECK(verdict1(1e6, 1, 100, NULL) == PB_CMP_OK, "anything at 100 %% passes");
+	/* the improvement side only reports */
+	CHECK(verdict1(1e6, 1.1e6, 10, NULL) == PB_CMP_OK, "1.1 at 10 %% is ok, not improved");
+	CHECK(verdict1(1e6, 1.1001e6, 10, NULL) == PB_CMP_IMPROVED, "1.1001 is improved");
+	/* a rate that fell to zero is a regression; one from zero has no ratio */
+	CHECK(verdict1(1e6, 0, 10, &ratio) == PB_CMP_REGRESSED && ratio == 0, "to 0 regressed");
+	CHECK(verdict1(0, 1e6, 10, &ratio) == PB_CMP_NO_BASE_RATE && isnan(ratio),
+	      "from 0: no ratio");
+}
+
+static void test_missing_rows(void)
+{
+	struct pb_compare_row b[] = {
+		ok_row("udp_sendto", "", 1e6),
+		ok_row("sendmmsg", "", 2e6),
+		bad_row("pcap", PB_STATUS_SKIPPED, "libpcap not found"),
+		ok_row("raw_socket", "", 5e5),
+		bad_row("xdp", PB_STATUS_ERROR, "attach failed"),
+		bad_row("af_xdp", PB_STATUS_SKIPPED, "no driver support"),
+	};
+	struct pb_compare_row n[] = {
+		ok_row("io_uring", "", 3e6),
+		ok_row("udp_sendto", "", 1e6),
+		bad_row("sendmmsg", PB_STATUS_ERROR, "sendmmsg: Operation not permitted"),
+		ok_row("pcap", "", 1e6),
+		bad_row("af_xdp", PB_STATUS_SKIPPED, "no driver support"),
+		bad_row("gso", PB_STATUS_SKIPPED, "no UDP GSO"),
+	};
+	struct pb_compare_input bi = input("BASE.json", b, 6), ni = input("NEW.json", n, 6);
+	struct pb_compare_opts o = { .tolerance_pct = 10 };
+	struct pb_compare_result res;
+	const struct pb_compare_line *l;
+	char text[512];
+	int err;
+
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == 0, "missing rows: %s", res.err);
+	if (err)
+		return;
+	/* every key of either set once: 6 in BASE + io_uring + gso */
+	CHECK(res.n == 8, "missing rows: %u lines, want 8", res.n);
+
+	l = line(&res, "udp_sendto", "");
+	CHECK(l && l->verdict == PB_CMP_OK, "udp_sendto");
+	l = line(&res, "sendmmsg", "");
+	CHECK(l && l->verdict == PB_CMP_NOT_OK_NEW && pb_compare_verdict_fails(l->verdict),
+	      "sendmmsg error in NEW must fail");
+	pb_compare_verdict_text(l, text, sizeof(text));
+	CHECK(!strcmp(text, "error in NEW: sendmmsg: Operation not permitted"), "text: %s", text);
+
+	l = line(&res, "pcap", "");
+	CHECK(l && l->verdict == PB_CMP_NOT_OK_BASE && !pb_compare_verdict_fails(l->verdict),
+	      "pcap skipped in BASE is information");
+	pb_compare_verdict_text(l, text, sizeof(text));
+	CHECK(!strcmp(text, "skipped in BASE: libpcap not found; ok in NEW"), "text: %s", text);
+
+	l = line(&res, "raw_socket", "");
+	CHECK(l && l->verdict == PB_CMP_MISSING_NEW && pb_compare_verdict_fails(l->verdict) &&
+		      !l->new_ && isnan(l->ratio),
+	      "raw_socket missing in NEW must fail");
+	pb_compare_verdict_text(l, text, sizeof(text));
+	CHECK(!strcmp(text, "missing in NEW"), "text: %s", text);
+
+	l = line(&res, "xdp", "");
+	pb_compare_verdict_text(l, text, sizeof(text));
+	CHECK(l && l->verdict == PB_CMP_NOT_OK_BASE &&
+		      !strcmp(text, "error in BASE: attach failed; missing in NEW"),
+	      "xdp: %s", text);
+
+	l = line(&res, "af_xdp", "");
+	pb_compare_verdict_text(l, text, sizeof(text));
+	CHECK(l && l->verdict == PB_CMP_NOT_OK_BASE &&
+		      !strcmp(text, "skipped in BASE: no driver support; skipped in NEW: no "
+				    "driver support"),
+	      "af_xdp: %s", text);
+
+	l = line(&res, "io_uring", "");
+	CHECK(l && l->verdict == PB_CMP_MISSING_BASE && !l->base && l->new_ == &n[0] &&
+		      !pb_compare_verdict_fails(l->verdict),
+	      "io_uring only in NEW is information");
+	pb_compare_verdict_text(l, text, sizeof(text));
+	CHECK(!strcmp(text, "missing in BASE"), "text: %s", text);
+	l = line(&res, "gso", "");
+	pb_compare_verdict_text(l, text, sizeof(text));
+	CHECK(l && l->verdict == PB_CMP_MISSING_BASE &&
+		      !strcmp(text, "missing in BASE; skipped in NEW: no UDP GSO"),
+	      "gso: %s", text);
+	/* rows only in NEW come last, in NEW's order */
+	CHECK(res.lines[6].new_ == &n[0] && res.lines[7].new_ == &n[5], "NEW-only rows' order");
+
+	CHECK(res.compared == 1 && res.lost == 2 && res.regressed == 0 && res.informational == 5,
+	      "counts: %u compared %u lost %u regressed %u informational", res.compared, res.lost,
+	      res.regressed, res.informational);
+	CHECK(pb_compare_failed(&res), "missing rows must fail");
+	pb_compare_summary(&res, text, sizeof(text));
+	CHECK(!strncmp(text, "2 rows missing or not ok in NEW (1 compared", 43), "summary: %s",
+	      text);
+	pb_compare_result_free(&res);
+
+	/* Only informational differences: passes. */
+	bi = input("BASE.json", b, 1);
+	ni = input("NEW.json", n, 2);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == 0 && !pb_compare_failed(&res) && res.informational == 1,
+	      "a row only in NEW must not fail");
+	pb_compare_summary(&res, text, sizeof(text));
+	CHECK(!strncmp(text, "no regression beyond 10 %", 25), "summary: %s", text);
+	pb_compare_result_free(&res);
+}
+
+static void test_errors(void)
+{
+	struct pb_compare_row b[] = { ok_row("udp_sendto", "", 1e6), ok_row("sendmmsg", "", 2e6) };
+	struct pb_compare_row n[] = { bad_row("udp_sendto", PB_STATUS_SKIPPED, "no route"),
+				      ok_row("sendmmsg", "", 2e6) };
+	struct pb_compare_row n0[] = { ok_row("sendmmsg", "", 2e6) };
+	struct pb_compare_row dup[] = { ok_row("sendmmsg", "", 2e6), ok_row("sendmmsg", "", 3e6) };
+	struct pb_compare_row zero[] = { ok_row("udp_sendto", "", 0), ok_row("sendmmsg", "", 2e6) };
+	struct pb_compare_input bi = input("BASE.json", b, 2), ni = input("NEW.json", n, 2);
+	struct pb_compare_opts o = { .tolerance_pct = 10, .normalize = "udp_sendto" };
+	struct pb_compare_result res;
+	int err;
+
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == -ENOENT && strstr(res.err, "udp_sendto") && strstr(res.err, "NEW") &&
+		      strstr(res.err, "no route"),
+	      "normalize method skipped in NEW: %d %s", err, res.err);
+	pb_compare_result_free(&res);
+
+	ni = input("NEW.json", n0, 1);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == -ENOENT && strstr(res.err, "no udp_sendto row in NEW"),
+	      "normalize method missing in NEW: %d %s", err, res.err);
+	pb_compare_result_free(&res);
+
+	/* missing in BASE, the other way round */
+	err = pb_compare(&ni, &bi, &o, &res);
+	CHECK(err == -ENOENT && strstr(res.err, "no udp_sendto row in BASE"),
+	      "normalize method missing in BASE: %d %s", err, res.err);
+	pb_compare_result_free(&res);
+
+	o.normalize = "no_such_method";
+	ni = input("NEW.json", b, 2);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == -ENOENT, "unknown normalize method: %d %s", err, res.err);
+	pb_compare_result_free(&res);
+
+	o.normalize = "udp_sendto";
+	ni = input("NEW.json", zero, 2);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == -ENOENT && strstr(res.err, "rate of 0"), "reference rate 0: %d %s", err,
+	      res.err);
+	pb_compare_result_free(&res);
+
+	o.normalize = NULL;
+	ni = input("NEW.json", dup, 2);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == -EINVAL && strstr(res.err, "twice"), "duplicate key: %d %s", err, res.err);
+	pb_compare_result_free(&res);
+
+	ni = input("NEW.json", b, 2);
+	o.tolerance_pct = -1;
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == -EINVAL, "tolerance -1: %d", err);
+	o.tolerance_pct = NAN;
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == -EINVAL, "tolerance NaN: %d", err);
+	o.tolerance_pct = 10;
+	n0[0].pps = NAN;
+	ni = input("NEW.json", n0, 1);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == -EINVAL, "an ok row with NaN pps: %d", err);
+
+	/* Two empty sets: nothing compared, nothing failed. */
+	bi = input("B", NULL, 0);
+	ni = input("N", NULL, 0);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == 0 && res.n == 0 && !pb_compare_failed(&res), "empty sets: %d", err);
+	pb_compare_result_free(&res);
+}
+
+/* ---- the loader */
+
+static void test_load_files(void)
+{
+	struct pb_compare_input b, n;
+	struct pb_compare_opts o = { .tolerance_pct = 10, .normalize = "udp_sendto" };
+	struct pb_compare_result res;
+	const struct pb_compare_line *l;
+	char err[512];
+	int ret;
+
+	ret = pb_compare_load(data("base.json"), &b, err, sizeof(err));
+	CHECK(ret == 0, "load base.json: %s", err);
+	if (ret)
+		return;
+	CHECK(b.n == 6, "base.json: %u rows", b.n);
+	CHECK(!strcmp(b.version, "0.1.0-handmade") && !strcmp(b.kernel, "6.1.0-test"),
+	      "base.json metadata: %s %s", b.version, b.kernel);
+	CHECK(b.n == 6 && !strcmp(b.rows[4].method, "pcap") &&
+		      b.rows[4].status == PB_STATUS_SKIPPED &&
+		      !strcmp(b.rows[4].reason, "libpcap not found at build time") &&
+		      b.rows[0].pps == 1e6 && !b.rows[0].reason[0] && !b.rows[0].point[0],
+	      "base.json rows");
+	pb_compare_input_free(&b);
+
+	ret = pb_compare_load(data("base_points.json"), &b, err, sizeof(err));
+	CHECK(ret == 0, "load base_points.json: %s", err);
+	ret = ret ? ret : pb_compare_load(data("new_points.json"), &n, err, sizeof(err));
+	CHECK(ret == 0, "load new_points.json: %s", err);
+	if (ret)
+		return;
+	/* keys in either order, 64 or 64.0: one canonical text */
+	CHECK(!strcmp(b.rows[0].point, "frame_size=64,streams=1"), "point: %s", b.rows[0].point);
+	CHECK(!strcmp(n.rows[0].point, "frame_size=64,streams=1"), "point: %s", n.rows[0].point);
+	ret = pb_compare(&b, &n, &o, &res);
+	CHECK(ret == 0, "compare points: %s", res.err);
+	if (!ret) {
+		CHECK(res.n == 5, "points: %u lines", res.n);
+		/* 3e6/1e6 = 3 vs 4.8e6/2e6 = 2.4 */
+		l = line(&res, "af_packet", "frame_size=64,streams=1");
+		CHECK(l && l->verdict == PB_CMP_REGRESSED && NEAR(l->ratio, 0.8),
+		      "af_packet@64: %g", l ? l->ratio : -1);
+		/* 1e6/8e5 = 1.25 vs 2e6/1.6e6 = 1.25 */
+		l = line(&res, "af_packet", "frame_size=1518,streams=1");
+		CHECK(l && l->verdict == PB_CMP_OK && NEAR(l->ratio, 1), "af_packet@1518: %g",
+		      l ? l->ratio : -1);
+		l = line(&res, "af_packet", "frame_size=512,streams=1");
+		CHECK(l && l->verdict == PB_CMP_MISSING_BASE, "af_packet@512 only in NEW");
+		l = line(&res, "udp_sendto", "frame_size=1518,streams=1");
+		CHECK(l && l->verdict == PB_CMP_REFERENCE, "udp_sendto@1518 is the reference");
+	}
+	pb_compare_result_free(&res);
+	pb_compare_input_free(&n);
+	pb_compare_input_free(&b);
+
+	/* unusable files: the message names the file and says what is wrong */
+	ret = pb_compare_load(data("no_such_file.json"), &b, err, sizeof(err));
+	CHECK(ret == -ENOENT && strstr(err, "no_such_file.json"), "missing file: %d %s", ret, err);
+	ret = pb_compare_load(data("not_json.json"), &b, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "not JSON"), "not_json: %d %s", ret, err);
+	ret = pb_compare_load(data("no_results.json"), &b, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "no results array"), "no_results: %d %s", ret, err);
+	ret = pb_compare_load(data("bad_row.json"), &b, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "pps"), "bad_row: %d %s", ret, err);
+	ret = pb_compare_load(datadir, &b, err, sizeof(err));
+	CHECK(ret < 0, "a directory: %d %s", ret, err);
+	CHECK(!b.rows && !b.n, "a failed load leaves no rows");
+}
+
+static int parse(const char *text, struct pb_compare_input *in, char *err, size_t len)
+{
+	return pb_compare_parse(text, strlen(text), "text", in, err, len);
+}
+
+static void test_parse_text(void)
+{
+	struct pb_compare_input in;
+	char err[512];
+	int ret;
+
+	ret = parse("", &in, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "not JSON"), "empty: %s", err);
+	ret = parse("{\"schema\":1,\"results\":[]} x", &in, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "not JSON"), "trailing data: %s", err);
+	ret = parse("[1,2]", &in, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "not a JSON object"), "array: %s", err);
+	ret = parse("{\"results\":[]}", &in, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "no schema"), "no schema: %s", err);
+	ret = parse("{\"schema\":99,\"results\":[]}", &in, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "schema 99"), "schema 99: %s", err);
+	ret = parse("{\"schema\":1,\"results\":{}}", &in, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "no results array"), "results object: %s", err);
+	ret = parse("{\"schema\":1,\"results\":[{\"status\":\"ok\",\"pps\":1}]}", &in, err,
+		    sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "no method"), "no method: %s", err);
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"fine\"}]}", &in, err,
+		    sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "status"), "bad status: %s", err);
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":-1}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "pps"), "negative pps: %s", err);
+	/* a skipped row needs no rate; null point and reason are none */
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"skipped\","
+		    "\"reason\":null,\"pps\":null,\"point\":null}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == 0 && in.n == 1 && !in.rows[0].point[0] && !in.rows[0].reason[0],
+	      "skipped row: %d %s", ret, err);
+	pb_compare_input_free(&in);
+	/* nested and scalar points still make a canonical key */
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
+		    "\"point\":{\"z\":[1,2.5],\"a\":{\"y\":true,\"x\":\"s\"}}},"
+		    "{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,\"point\":64}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == 0 && in.n == 2 && !strcmp(in.rows[0].point, "a={x=s,y=true},z=[1,2.5]") &&
+		      !strcmp(in.rows[1].point, "64"),
+	      "canonical points: %d %s | %s", ret, ret ? err : in.rows[0].point,
+	      ret ? "" : in.rows[1].point);
+	pb_compare_input_free(&in);
+}
+
+/* A result set the real writer wrote reads back with the same rows. */
+static void test_writer_roundtrip(void)
+{
+	struct pb_result r[3];
+	struct pb_report rep = {
+		.version = "0.1.0-test",
+		.command = "pktbench --method benchmark",
+		.kernel = "6.1.0",
+		.iface = "veth0",
+		.driver = "veth",
+		.lab = true,
+		.results = r,
+		.n = 3,
+		.sort_by_pps = true,
+	};
+	struct pb_compare_input in, again;
+	struct pb_compare_opts o = { .tolerance_pct = 0, .normalize = "udp_sendto" };
+	struct pb_compare_result res;
+	char err[512];
+	unsigned int i;
+	int ret;
+
+	memset(r, 0, sizeof(r));
+	snprintf(r[0].method, sizeof(r[0].method), "af_packet");
+	snprintf(r[0].mode, sizeof(r[0].mode), "tpacket_v3");
+	r[0].status = PB_STATUS_OK;
+	r[0].duration_s = 3.0;
+	r[0].frame_bytes = 60;
+	r[0].frames_sent = 1000001; /* 333333.666...: not a round number */
+	r[0].has_receiver = true;
+	r[0].frames_delivered = 1000001;
+	snprintf(r[1].method, sizeof(r[1].method), "pcap");
+	r[1].status = PB_STATUS_SKIPPED;
+	snprintf(r[1].reason, sizeof(r[1].reason), "libpcap not found, \"pcap\" disabled");
+	snprintf(r[2].method, sizeof(r[2].method), "udp_sendto");
+	snprintf(r[2].mode, sizeof(r[2].mode), "socket");
+	r[2].status = PB_STATUS_OK;
+	r[2].duration_s = 2.0;
+	r[2].frame_bytes = 60;
+	r[2].frames_sent = 777777;
+	for (i = 0; i < 3; i++)
+		pb_result_compute(&r[i]);
+
+	ret = pb_report_write(&rep, PB_FORMAT_JSON, tmp("written.json"));
+	CHECK(ret == 0, "pb_report_write: %s", strerror(-ret));
+	ret = pb_compare_load(tmp("written.json"), &in, err, sizeof(err));
+	CHECK(ret == 0, "load the writer's file: %s", err);
+	if (ret)
+		return;
+	CHECK(in.n == 3, "written.json: %u rows", in.n);
+	CHECK(!strcmp(in.version, "0.1.0-test") && !strcmp(in.kernel, "6.1.0"), "metadata");
+	for (i = 0; i < in.n && i < 3; i++) {
+		CHECK(!strcmp(in.rows[i].method, r[i].method), "row %u method %s", i,
+		      in.rows[i].method);
+		CHECK(in.rows[i].status == r[i].status, "row %u status", i);
+		CHECK(!strcmp(in.rows[i].reason, r[i].reason), "row %u reason '%s'", i,
+		      in.rows[i].reason);
+		CHECK(!in.rows[i].point[0], "row %u point '%s'", i, in.rows[i].point);
+		if (r[i].status == PB_STATUS_OK)
+			CHECK(in.rows[i].pps == r[i].pps, "row %u pps %.17g, want %.17g", i,
+			      in.rows[i].pps, r[i].pps);
+	}
+
+	/* The file against itself: every ratio exactly 1, even at tolerance 0. */
+	ret = pb_compare_load(tmp("written.json"), &again, err, sizeof(err));
+	CHECK(ret == 0, "load again: %s", err);
+	if (!ret) {
+		ret = pb_compare(&in, &again, &o, &res);
+		CHECK(ret == 0 && !pb_compare_failed(&res) && res.compared == 2 &&
+			      res.informational == 1,
+		      "self compare: %d %s", ret, res.err);
+		for (i = 0; !ret && i < res.n; i++)
+			CHECK(isnan(res.lines[i].ratio) || res.lines[i].ratio == 1, "self ratio %g",
+			      res.lines[i].ratio);
+		pb_compare_result_free(&res);
+		pb_compare_input_free(&again);
+	}
+	pb_compare_input_free(&in);
+}
+
+/* ---- the command */
+
+/* Runs `pktbench compare ARGS...` with stdout and stderr in files; returns the exit status. */
+static int run(const char *arg, ...)
+{
+	char *argv[16];
+	int argc = 0, status, out, errfd, save_out, save_err;
+	va_list ap;
+
+	argv[argc++] = "compare";
+	va_start(ap, arg);
+	for (; arg && argc < 15; arg = va_arg(ap, const char *))
+		argv[argc++] = (char *)arg;
+	va_end(ap);
+	argv[argc] = NULL;
+
+	fflush(stdout);
+	fflush(stderr);
+	out = open(tmp("stdout"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	errfd = open(tmp("stderr"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	save_out = dup(1);
+	save_err = dup(2);
+	if (out < 0 || errfd < 0 || save_out < 0 || save_err < 0) {
+		CHECK(0, "run: cannot redirect: %s", strerror(errno));
+		return -1;
+	}
+	dup2(out, 1);
+	dup2(errfd, 2);
+	status = pb_compare_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(save_out, 1);
+	dup2(save_err, 2);
+	close(save_out);
+	close(save_err);
+	close(out);
+	close(errfd);
+	return status;
+}
+
+/* The captured stderr is exactly one "pktbench compare: ..." line (holding want, if given). */
+static void check_one_error_line(const char *what, const char *want)
+{
+	char *e = read_all(tmp("stderr"));
+	char *nl = e ? strchr(e, '\n') : NULL;
+
+	CHECK(e && !strncmp(e, "pktbench compare: ", 18) && nl && !nl[1] &&
+		      (!want || strstr(e, want)),
+	      "%s: stderr is not one error line%s%s: %s", what, want ? " with " : "",
+	      want ? want : "", e ? e : "(none)");
+	free(e);
+}
+
+static void check_stdout_has(const char *what, const char *want)
+{
+	char *o = read_all(tmp("stdout"));
+
+	CHECK(o && strstr(o, want), "%s: stdout lacks \"%s\":\n%s", what, want, o ? o : "");
+	free(o);
+}
+
+static void test_main_exit_codes(void)
+{
+	char base[768];
+	int st;
+
+	/* a copy: data()'s buffers are reused */
+	snprintf(base, sizeof(base), "%s", data("base.json"));
+
+	/* 0: no regression */
+	st = run(base, data("new_pass.json"), NULL);
+	CHECK(st == 0, "new_pass raw: exit %d", st);
+	st = run(base, data("new_pass.json"), "--normalize", "udp_sendto", NULL);
+	CHECK(st == 0, "new_pass normalized (0.9 at the edge): exit %d", st);
+	check_stdout_has("new_pass", "no regression beyond 10 %");
+	check_stdout_has("new_pass", "missing in BASE"); /* io_uring is listed */
+	check_stdout_has("new_pass", "skipped in BASE: libpcap not found at build time");
+
+	/* 1: a regression only normalization shows */
+	st = run(base, data("new_regress.json"), "--normalize", "udp_sendto", NULL);
+	CHECK(st == 1, "new_regress normalized: exit %d", st);
+	check_stdout_has("new_regress", "1 row regressed beyond 10 %");
+	check_stdout_has("new_regress", "0.8999");
+	st = run(base, data("new_regress.json"), NULL);
+	CHECK(st == 0, "new_regress raw (machine twice as fast): exit %d", st);
+	/* options anywhere, with a '%' if the user likes */
+	st = run("-t", "20%", base, "-n", "udp_sendto", data("new_regress.json"), NULL);
+	CHECK(st == 0, "new_regress at 20 %%: exit %d", st);
+	st = run(base, data("new_regress.json"), "--tolerance=10", "--normalize=udp_sendto", NULL);
+	CHECK(st == 1, "new_regress with --opt=value: exit %d", st);
+
+	/* the slow machine: raw fails, normalized passes */
+	st = run(base, data("new_slow.json"), NULL);
+	CHECK(st == 1, "new_slow raw: exit %d", st);
+	check_stdout_has("new_slow raw", "5 rows regressed beyond 10 %");
+	st = run(base, data("new_slow.json"), "--normalize", "udp_sendto", NULL);
+	CHECK(st == 0, "new_slow normalized: exit %d", st);
+
+	/* missing and failed rows */
+	st = run(base, data("new_missing.json"), "--normalize", "udp_sendto", NULL);
+	CHECK(st == 1, "new_missing: exit %d", st);
+	check_stdout_has("new_missing", "missing in NEW");
+	check_stdout_has("new_missing", "error in NEW: sendto: Operation not permitted");
+	check_stdout_has("new_missing", "2 rows missing or not ok in NEW");
+
+	/* 2: the normalize method cannot be used */
+	st = run(base, data("new_noref.json"), "--normalize", "udp_sendto", NULL);
+	CHECK(st == 2, "new_noref: exit %d", st);
+	check_one_error_line("new_noref", "no IPv4 route");
+	st = run(base, data("new_pass.json"), "--normalize", "nosuch", NULL);
+	CHECK(st == 2, "unknown normalize method: exit %d", st);
+	check_one_error_line("normalize nosuch", "nosuch");
+
+	/* 2: unreadable input */
+	st = run(base, data("no_such_file.json"), NULL);
+	CHECK(st == 2, "missing file: exit %d", st);
+	check_one_error_line("missing file", "No such file or directory");
+	st = run(data("not_json.json"), base, NULL);
+	CHECK(st == 2, "not JSON: exit %d", st);
+	check_one_error_line("not JSON", "not JSON");
+	st = run(base, data("no_results.json"), NULL);
+	CHECK(st == 2, "no results: exit %d", st);
+	check_one_error_line("no results", "no results array");
+	st = run(base, data("bad_row.json"), NULL);
+	CHECK(st == 2, "bad row: exit %d", st);
+	check_one_error_line("bad row", "pps");
+
+	/* 2: bad arguments */
+	st = run(base, NULL);
+	CHECK(st == 2, "one file: exit %d", st);
+	check_one_error_line("one file", "BASE.json and NEW.json");
+	st = run(base, base, base, NULL);
+	CHECK(st == 2, "three files: exit %d", st);
+	st = run(base, base, "--tolerance", "abc", NULL);
+	CHECK(st == 2, "tolerance abc: exit %d", st);
+	check_one_error_line("tolerance abc", "--tolerance abc");
+	st = run(base, base, "--tolerance", "101", NULL);
+	CHECK(st == 2, "tolerance 101: exit %d", st);
+	st = run(base, base, "--tolerance", "-5", NULL);
+	CHECK(st == 2, "tolerance -5: exit %d", st);
+	st = run(base, base, "--tolerance", NULL);
+	CHECK(st == 2, "tolerance without a value: exit %d", st);
+	check_one_error_line("tolerance without a value", "needs a value");
+	st = run(base, base, "--format", "xml", NULL);
+	CHECK(st == 2, "format xml: exit %d", st);
+	st = run(base, base, "--bogus", NULL);
+	CHECK(st == 2, "unknown option: exit %d", st);
+	check_one_error_line("unknown option", "--bogus");
+	st = run(base, base, "--normalize", "", NULL);
+	CHECK(st == 2, "empty normalize: exit %d", st);
+
+	st = run("--help", NULL);
+	CHECK(st == 0, "--help: exit %d", st);
+	check_stdout_has("--help", "usage: pktbench compare BASE.json NEW.json");
+	st = run(base, base, NULL);
+	CHECK(st == 0, "a file against itself: exit %d", st);
+}
+
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+static void test_main_json(void)
+{
+	struct json_object *root, *rows, *r, *sm = NULL;
+	const char *m;
+	size_t i;
+	char *out;
+	int st;
+
+	st = run(data("base.json"), data("new_regress.json"), "--normalize", "udp_sendto",
+		 "--format", "json", NULL);
+	CHECK(st == 1, "json new_regress: exit %d", st);
+	out = read_all(tmp("stdout"));
+	root = out ? json_tokener_parse(out) : NULL;
+	CHECK(root != NULL, "--format json does not parse:\n%s", out ? out : "");
+	free(out);
+	if (!root)
+		return;
+	CHECK(json_object_get_int(jget(root, "regressed")) == 1, "json regressed");
+	CHECK(json_object_get_boolean(jget(root, "failed")), "json failed");
+	CHECK(json_object_get_double(jget(root, "tolerance_pct")) == 10, "json tolerance");
+	CHECK(!strcmp(json_object_get_string(jget(root, "normalize")), "udp_sendto"),
+	      "json normalize");
+	CHECK(!strncmp(json_object_get_string(jget(root, "summary")), "1 row regressed beyond 10 %",
+		       27),
+	      "json summary: %s", json_object_get_string(jget(root, "summary")));
+	CHECK(!strcmp(json_object_get_string(jget(jget(root, "base"), "file")), data("base.json")),
+	      "json base file");
+	rows = jget(root, "rows");
+	CHECK(json_object_array_length(rows) == 6, "json rows: %zu",
+	      json_object_array_length(rows));
+	for (i = 0; i < json_object_array_length(rows); i++) {
+		r = json_object_array_get_idx(rows, i);
+		m = json_object_get_string(jget(r, "method"));
+		if (m && !strcmp(m, "sendmmsg"))
+			sm = r;
+		if (m && !strcmp(m, "pcap"))
+			CHECK(json_object_is_type(jget(r, "ratio"), json_type_null) &&
+				      !strcmp(json_object_get_string(jget(r, "verdict")),
+					      "not_ok_in_base") &&
+				      !json_object_get_boolean(jget(r, "fails")),
+			      "json pcap row");
+	}
+	CHECK(sm != NULL, "json: no sendmmsg row");
+	if (sm) {
+		CHECK(!strcmp(json_object_get_string(jget(sm, "verdict")), "regressed") &&
+			      json_object_get_boolean(jget(sm, "fails")),
+		      "json sendmmsg verdict");
+		CHECK(NEAR(json_object_get_double(jget(sm, "ratio")), 0.8999), "json ratio %.17g",
+		      json_object_get_double(jget(sm, "ratio")));
+		CHECK(json_object_get_double(jget(sm, "base_normalized")) == 2.0 &&
+			      NEAR(json_object_get_double(jget(sm, "new_normalized")), 1.7998),
+		      "json normalized figures");
+		CHECK(json_object_get_double(jget(sm, "base_pps")) == 2e6 &&
+			      json_object_get_double(jget(sm, "new_pps")) == 3599600,
+		      "json pps");
+		CHECK(json_object_is_type(jget(sm, "point"), json_type_null), "json point null");
+	}
+	json_object_put(root);
+}
+
+int main(void)
+{
+	int err;
+
+	err = find_datadir();
+	if (err) {
+		fprintf(stderr, "test_compare: no data directory beside %s: %s\n", __FILE__,
+			strerror(-err));
+		return 1;
+	}
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/pb-test-compare.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+
+	test_raw_ratios();
+	test_normalized_ratios();
+	test_points_in_memory();
+	test_tolerance_edge();
+	test_missing_rows();
+	test_errors();
+	test_load_files();
+	test_parse_text();
+	test_writer_roundtrip();
+	test_main_exit_codes();
+	test_main_json();
+
+	remove_tmpdir();
+	return check_summary();
+}
