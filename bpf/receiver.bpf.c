@@ -26,13 +26,39 @@ struct {
 	__type(value, struct pb_rx_slot);
 } rx_slots SEC(".maps");
 
+/* One bit per UDP source port seen with this run's signature: how many flows arrived. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 65536 / 64);
+	__type(key, __u32);
+	__type(value, __u64);
+} seen_ports SEC(".maps");
+
+/* One bit per 802.1Q VLAN id seen (outer tag) on signature frames; bit 0: untagged. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 4096 / 64);
+	__type(key, __u32);
+	__type(value, __u64);
+} seen_vlans SEC(".maps");
+
+/* Sets bit n of a bitmap map of 64-bit words, once. */
+static __always_inline void mark(void *map, __u32 n)
+{
+	__u32 word = n / 64;
+	__u64 *bits = bpf_map_lookup_elem(map, &word);
+
+	if (bits && !(*bits & (1ull << (n % 64))))
+		__sync_fetch_and_or(bits, 1ull << (n % 64));
+}
+
 struct vlan_hdr {
 	__be16 tci;
 	__be16 proto;
 };
 
 /* Returns the UDP payload, or NULL when the frame is not UDP over IPv4/IPv6. */
-static __always_inline void *udp_payload(void *data, void *end)
+static __always_inline void *udp_payload(void *data, void *end, __u16 *sport, __u16 *vlan)
 {
 	struct ethhdr *eth = data;
 	struct udphdr *udp;
@@ -52,6 +78,8 @@ static __always_inline void *udp_payload(void *data, void *end)
 			break;
 		if ((void *)(vh + 1) > end)
 			return NULL;
+		if (!i)
+			*vlan = bpf_ntohs(vh->tci) & 0xfff;
 		proto = vh->proto;
 		l3 = vh + 1;
 	}
@@ -73,6 +101,7 @@ static __always_inline void *udp_payload(void *data, void *end)
 	}
 	if ((void *)(udp + 1) > end)
 		return NULL;
+	*sport = bpf_ntohs(udp->source);
 	return udp + 1;
 }
 
@@ -84,16 +113,19 @@ int pb_receiver(struct xdp_md *ctx)
 	__u32 queue = ctx->rx_queue_index & (PB_BPF_MAX_QUEUES - 1);
 	__u64 len = end - data;
 	struct pb_rx_slot *slot;
+	__u16 sport = 0, vlan = 0;
 	__be32 *sig;
 
 	slot = bpf_map_lookup_elem(&rx_slots, &queue);
 	if (!slot)
 		return XDP_DROP;
-	sig = udp_payload(data, end);
+	sig = udp_payload(data, end, &sport, &vlan);
 	if (sig && (void *)(sig + 2) <= end && sig[0] == bpf_htonl(PB_SIG_MAGIC) &&
 	    sig[1] == bpf_htonl(run_id)) {
 		slot->frames++;
 		slot->bytes += len;
+		mark(&seen_ports, sport);
+		mark(&seen_vlans, vlan);
 	} else {
 		slot->foreign_frames++;
 		slot->foreign_bytes += len;

@@ -87,6 +87,11 @@ struct pb_config {
 	uint16_t srcport, dstport;
 	uint32_t payloadsize;
 	uint32_t frame_size; /* --frame-size: overrides payloadsize once the headers are known */
+	bool imix;	     /* the 7:4:1 mix of 64/594/1518-byte wire frames */
+	uint32_t flows;	     /* flows over all streams (at least one per stream) */
+	bool flows_src_ip;   /* flows vary the source address first, then the port */
+	uint32_t vlan;	     /* 802.1Q VLAN id, 0: untagged */
+	uint32_t vlan_prio;
 
 	/* output */
 	enum pb_format format;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Frame builder: Ethernet II + IPv4/IPv6 + UDP with correct checksums and the run's signature. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
@@ -79,24 +80,47 @@ static uint16_t frame_udp_csum(const struct pb_frame_spec *s, const struct udphd
 	return htons(csum ? csum : 0xffff);
 }
 
+uint32_t pb_frame_len(const struct pb_frame_spec *s)
+{
+	uint32_t len = pb_frame_overhead(s->srcip.family) + s->payload_len;
+	uint32_t min = PB_ETH_MIN_FRAME;
+
+	if (s->vlan_id) {
+		len += PB_VLAN_HLEN;
+		min += PB_VLAN_HLEN;
+	}
+	return len < min ? min : len;
+}
+
 int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 {
-	uint32_t hdr = pb_frame_overhead(s->srcip.family);
+	uint32_t hdr = pb_frame_overhead(s->srcip.family) + (s->vlan_id ? PB_VLAN_HLEN : 0);
 	uint32_t udp_len = sizeof(struct udphdr) + s->payload_len;
 	uint8_t *p = f->data;
 	struct udphdr *udp;
 	uint16_t ethertype;
 
 	if (s->payload_len < PB_SIG_LEN || hdr + s->payload_len > PB_FRAME_MAX ||
-	    s->srcip.family != s->dstip.family)
+	    s->srcip.family != s->dstip.family || s->vlan_id > 4094 || s->vlan_prio > 7)
 		return -EINVAL;
 
 	memset(f, 0, sizeof(*f));
+	f->data = p;
+	memset(p, 0, pb_frame_len(s));
 	memcpy(p, s->dstmac, 6);
 	memcpy(p + 6, s->srcmac, 6);
-	ethertype = htons(s->srcip.family == AF_INET6 ? ETH_P_IPV6 : ETH_P_IP);
-	memcpy(p + 12, &ethertype, 2);
 	f->l3_off = PB_ETH_HLEN;
+	if (s->vlan_id) {
+		uint16_t tag[2] = { htons(ETH_P_8021Q),
+				    htons((uint16_t)(s->vlan_prio << 13 | s->vlan_id)) };
+
+		memcpy(p + 12, tag, sizeof(tag));
+		f->l3_off += PB_VLAN_HLEN;
+	}
+	ethertype = htons(s->srcip.family == AF_INET6 ? ETH_P_IPV6 : ETH_P_IP);
+	memcpy(p + f->l3_off - 2, &ethertype, 2);
+	f->srcport = s->srcport;
+	f->srcip = s->srcip;
 
 	if (s->srcip.family == AF_INET6) {
 		struct ip6_hdr *ip6 = (struct ip6_hdr *)(p + f->l3_off);
@@ -133,6 +157,137 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 
 	f->unpadded = hdr + s->payload_len;
 	/* the padding bytes are already zero from the memset */
-	f->len = f->unpadded < PB_ETH_MIN_FRAME ? PB_ETH_MIN_FRAME : f->unpadded;
+	f->len = pb_frame_len(s);
 	return 0;
+}
+
+/* xorshift64*: a small, seeded, repeatable generator for the pool's order. */
+static uint64_t pool_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+/* base + k within its /15 (IPv4) or /48 (IPv6): the benchmarking ranges' own sizes. */
+static void addr_add(struct pb_addr *a, uint32_t k)
+{
+	if (a->family == AF_INET) {
+		a->v4.s_addr = htonl(ntohl(a->v4.s_addr) + k);
+	} else {
+		uint32_t lo;
+
+		memcpy(&lo, &a->v6.s6_addr[12], 4);
+		lo = htonl(ntohl(lo) + k);
+		memcpy(&a->v6.s6_addr[12], &lo, 4);
+	}
+}
+
+/* Source addresses from base up to the end of its /15 (IPv4) or of a 2^32 block (IPv6). */
+static uint64_t addrs_available(const struct pb_addr *base)
+{
+	uint32_t lo;
+
+	if (base->family == AF_INET) {
+		lo = ntohl(base->v4.s_addr);
+		return (uint64_t)(lo | 0x1ffffu) - lo + 1;
+	}
+	memcpy(&lo, &base->v6.s6_addr[12], 4);
+	return (uint64_t)UINT32_MAX - ntohl(lo) + 1;
+}
+
+uint64_t pb_flows_available(const struct pb_frame_spec *base, bool vary_addr)
+{
+	uint64_t ports = 65536 - (uint64_t)base->srcport;
+
+	return vary_addr ? ports * addrs_available(&base->srcip) : ports;
+}
+
+void pb_pool_free(struct pb_pool *pool)
+{
+	free(pool->frames);
+	free(pool->buf);
+	memset(pool, 0, sizeof(*pool));
+}
+
+int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const struct pb_flows *fl)
+{
+	uint32_t mine = 0, n, i, k, stride = 0, span;
+	uint64_t state = fl->seed | 1;
+	struct pb_frame_spec spec;
+	uint32_t *order = NULL;
+	int err = -ENOMEM;
+
+	memset(pool, 0, sizeof(*pool));
+	if (!fl->streams || fl->stream >= fl->streams || fl->n < fl->streams ||
+	    fl->n > pb_flows_available(base, fl->vary_addr))
+		return -EINVAL;
+	mine = (fl->n - fl->stream + fl->streams - 1) / fl->streams;
+	/* with --imix, a whole number of size cycles, so the mix is exact */
+	n = mine;
+	if (fl->nsizes > 1)
+		n = ((mine + fl->nsizes - 1) / fl->nsizes) * fl->nsizes;
+
+	spec = *base;
+	for (i = 0; i < (fl->nsizes ? fl->nsizes : 1); i++) {
+		if (fl->nsizes)
+			spec.payload_len = fl->sizes[i] - pb_frame_overhead(base->srcip.family) -
+					   (base->vlan_id ? PB_VLAN_HLEN : 0);
+		if (pb_frame_len(&spec) > stride)
+			stride = pb_frame_len(&spec);
+	}
+	stride = (stride + 63) & ~63u; /* each frame on its own cache lines */
+
+	order = malloc(sizeof(*order) * n);
+	pool->frames = calloc(n, sizeof(*pool->frames));
+	pool->buf = aligned_alloc(64, (size_t)stride * n);
+	if (!order || !pool->frames || !pool->buf)
+		goto out;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n - 1; i > 0; i--) { /* Fisher-Yates */
+		uint32_t j = (uint32_t)(pool_rand(&state) % (i + 1)), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+
+	/* the field that varies first spans min(n, what is available); the other counts laps */
+	span = (uint32_t)(fl->vary_addr ? addrs_available(&base->srcip) : 65536u - base->srcport);
+	if (span > fl->n)
+		span = fl->n;
+	for (i = 0; i < n; i++) {
+		uint32_t slot = order[i];
+
+		/* the stream's (slot % mine)-th flow, the (slot % nsizes)-th size */
+		k = fl->stream + (slot % mine) * fl->streams;
+		spec = *base;
+		if (fl->vary_addr) {
+			addr_add(&spec.srcip, k % span);
+			spec.srcport = (uint16_t)(base->srcport + k / span);
+		} else {
+			spec.srcport = (uint16_t)(base->srcport + k % span);
+		}
+		if (fl->nsizes)
+			spec.payload_len = fl->sizes[slot % fl->nsizes] -
+					   pb_frame_overhead(base->srcip.family) -
+					   (base->vlan_id ? PB_VLAN_HLEN : 0);
+		pool->frames[i].data = pool->buf + (size_t)i * stride;
+		err = pb_frame_build(&pool->frames[i], &spec);
+		if (err)
+			goto out;
+		if (pool->frames[i].len > pool->max_len)
+			pool->max_len = pool->frames[i].len;
+	}
+	pool->n = n;
+	err = 0;
+out:
+	free(order);
+	if (err)
+		pb_pool_free(pool);
+	return err;
 }

@@ -7,6 +7,7 @@
 #ifndef PB_FRAME_H
 #define PB_FRAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,7 @@
 
 #define PB_ETH_HLEN	 14
 #define PB_ETH_MIN_FRAME 60 /* without FCS; 64 with an 802.1Q tag */
+#define PB_VLAN_HLEN	 4
 #define PB_FRAME_MAX	 9216
 
 /* The signature at the start of every UDP payload: magic, then the run id, big-endian. */
@@ -26,21 +28,61 @@ struct pb_frame_spec {
 	uint16_t srcport, dstport;
 	uint32_t payload_len;
 	uint32_t run_id;
+	uint16_t vlan_id; /* 802.1Q tag when 1..4094; 0: untagged */
+	uint8_t vlan_prio;
 };
 
+/* One built frame; data points into storage its owner (a pool, a test) provides. */
 struct pb_frame {
-	uint8_t data[PB_FRAME_MAX];
+	uint8_t *data;
 	uint32_t len;	      /* bytes handed to the kernel, padding included */
 	uint32_t unpadded;    /* headers + payload, before padding to the Ethernet minimum */
 	uint32_t l3_off;      /* start of the IP header */
 	uint32_t payload_off; /* start of the UDP payload */
 	uint32_t payload_len;
+	uint16_t srcport; /* this frame's flow: source port and address */
+	struct pb_addr srcip;
 };
 
+/* Which flows a stream's pool holds: see pb_pool_build(). */
+struct pb_flows {
+	uint32_t n;	 /* flows in the whole run (>= streams) */
+	uint32_t stream; /* this stream: it takes flows stream, stream + streams, ... */
+	uint32_t streams;
+	bool vary_addr;	       /* flows differ by source address first, then port */
+	uint64_t seed;	       /* the shuffle: the order frames are sent in */
+	const uint32_t *sizes; /* --imix: frame sizes (without FCS) cycled over the pool */
+	uint32_t nsizes;
+};
+
+/* A stream's frames, built once: methods cycle through them; nothing is built per packet. */
+struct pb_pool {
+	struct pb_frame *frames;
+	uint8_t *buf;
+	uint32_t n;
+	uint32_t max_len; /* the longest frame in the pool */
+};
+
+/* Bytes a frame of this spec takes, padding included. */
+uint32_t pb_frame_len(const struct pb_frame_spec *spec);
 /* Fills the payload: the signature, then a fixed pattern. len >= PB_SIG_LEN. */
 void pb_payload_fill(uint8_t *payload, uint32_t len, uint32_t run_id);
-/* Builds one frame; 0 or -EINVAL (payload too short for the signature, or too long). */
+/*
+ * Builds one frame into f->data, which must hold pb_frame_len(spec) bytes. 0, or -EINVAL
+ * (payload too short for the signature, too long, or mixed address families).
+ */
 int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *spec);
+/*
+ * Builds a stream's pool: flow k (0 .. flows->n - 1) is source port base + k % P and source
+ * address base + k / P, where P is the number of ports (vary_addr: addresses vary first);
+ * this stream gets every streams-th flow, in a shuffled order, so consecutive packets are
+ * pseudo-random flows and never step in lockstep. 0, -EINVAL or -ENOMEM.
+ */
+int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base,
+		  const struct pb_flows *flows);
+void pb_pool_free(struct pb_pool *pool);
+/* How many flows fit above the base port and address (the address within its /15 or /48). */
+uint64_t pb_flows_available(const struct pb_frame_spec *base, bool vary_addr);
 /* The Internet checksum (RFC 1071) of buf, folded, not inverted, starting from sum. */
 uint32_t pb_csum_add(uint32_t sum, const void *buf, size_t len);
 uint16_t pb_csum_fold(uint32_t sum);

@@ -204,6 +204,7 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		s->env.tx_nl = s->lab.tx_nl;
 		s->env.rx_nl = s->lab.rx_nl;
 		s->env.rx_ifindex = s->lab.rx.ifindex;
+		s->env.rx_queues = s->lab.rx.rx_queues;
 		s->env.receiver = s->receiver;
 	}
 	snprintf(cfg->ifname, sizeof(cfg->ifname), "%s", nif.name);

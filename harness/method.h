@@ -26,7 +26,8 @@ enum {
 struct pb_worker {
 	const struct pb_config *cfg;
 	unsigned int id;	      /* 0 .. streams-1 */
-	const struct pb_frame *frame; /* this worker's frame (its own source port) */
+	const struct pb_frame *frame; /* the pool's first frame: all a one-frame method needs */
+	const struct pb_pool *pool;   /* this stream's frames (flows, sizes): cycle through them */
 	void *priv;		      /* the method's state, owned by open/close */
 	/*
 	 * Frames the run still wants from this worker, in flight included; UINT64_MAX without

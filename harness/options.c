@@ -83,6 +83,15 @@ static const struct pb_opt pb_opts[] = {
 	{ "payloadsize", 'p', OPT_U32, OFF(payloadsize), 0, "18", 8, 65507, "BYTES",
 	  "UDP payload bytes (18 gives a 60-byte frame, 64 on the wire with FCS; >= 8 for the "
 	  "signature)" },
+	{ "imix", 0, OPT_FLAG, OFF(imix), 0, NULL, 0, 0, NULL,
+	  "the standard 7:4:1 mix of 64/594/1518-byte wire frames instead of one size" },
+	{ "flows", 0, OPT_U32, OFF(flows), 0, "1", 1, 65535, "N",
+	  "vary the source port over N flows, a pseudo-random flow per packet" },
+	{ "flows-src-ip", 0, OPT_FLAG, OFF(flows_src_ip), 0, NULL, 0, 0, NULL,
+	  "with --flows: vary the source address (from --srcip up, in its /15) before the port" },
+	{ "vlan", 0, OPT_U32, OFF(vlan), 0, NULL, 1, 4094, "ID",
+	  "802.1Q-tag every frame with VLAN ID (frame-building methods only)" },
+	{ "vlan-prio", 0, OPT_U32, OFF(vlan_prio), 0, NULL, 0, 7, "PCP", "the tag's priority" },
 	{ "streams", 's', OPT_U32, OFF(streams), 0, "1", 1, PB_MAX_STREAMS, "N",
 	  "sending threads, each its own flow (source port)" },
 	{ "segments", 0, OPT_U32, OFF(segments), 0, "8", 1, 128, "N",
@@ -429,6 +438,14 @@ static int opt_validate(struct pb_config *cfg, char *err, size_t errlen)
 			off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
 		return -EINVAL;
 	}
+	if (cfg->imix && cfg->frame_size) {
+		snprintf(err, errlen, "--imix and --frame-size both set the frame size: give one");
+		return -EINVAL;
+	}
+	if (cfg->imix && cfg->sweep.kind == PB_SWEEP_FRAME_SIZE) {
+		snprintf(err, errlen, "--imix cannot be swept over frame sizes");
+		return -EINVAL;
+	}
 	if (cfg->pps && cfg->rate_gbps) {
 		snprintf(err, errlen, "--pps and --rate both set a rate: give one");
 		return -EINVAL;
@@ -609,6 +626,10 @@ void pb_options_usage(FILE *f)
 	}
 	fprintf(f, "  %-30s %s\n", "benchmark",
 		"every method that can run here, one after another, then a table by packets/s");
+	fprintf(f,
+		"\n  pktbench compare BASE.json NEW.json [--tolerance PCT] [--normalize METHOD]\n"
+		"      compares two JSON result sets; exit 1 on a regression beyond PCT (default\n"
+		"      10), 2 on unreadable input (pktbench compare --help tells more)\n");
 	fprintf(f, "\nExit status: 0 ok, 1 a run failed, 2 bad input or missing privileges,\n"
 		   "130 interrupted (partial results are still printed).\n");
 }

@@ -94,6 +94,72 @@ out:
 	return err;
 }
 
+/* Zeroes a bitmap map of nwords 64-bit words. */
+static int rx_bitmap_clear(int fd, uint32_t nwords)
+{
+	uint64_t zero = 0;
+	uint32_t k;
+
+	for (k = 0; k < nwords; k++)
+		if (bpf_map_update_elem(fd, &k, &zero, BPF_ANY))
+			return -errno;
+	return 0;
+}
+
+/* Calls fn for every bit set in a bitmap map; returns how many, or -errno. */
+static int rx_bitmap_walk(int fd, uint32_t nwords, void (*fn)(uint32_t bit, void *ctx), void *ctx)
+{
+	uint64_t bits;
+	uint32_t k;
+	int n = 0;
+
+	for (k = 0; k < nwords; k++) {
+		if (bpf_map_lookup_elem(fd, &k, &bits))
+			return -errno;
+		for (; bits; bits &= bits - 1, n++)
+			if (fn)
+				fn(k * 64 + (uint32_t)__builtin_ctzll(bits), ctx);
+	}
+	return n;
+}
+
+int pb_receiver_clear_ports(struct pb_receiver *r)
+{
+	int err = rx_bitmap_clear(bpf_map__fd(r->skel->maps.seen_ports), 65536 / 64);
+
+	return err ? err : rx_bitmap_clear(bpf_map__fd(r->skel->maps.seen_vlans), 4096 / 64);
+}
+
+int pb_receiver_count_ports(struct pb_receiver *r, uint32_t *out)
+{
+	int n = rx_bitmap_walk(bpf_map__fd(r->skel->maps.seen_ports), 65536 / 64, NULL, NULL);
+
+	*out = n > 0 ? (uint32_t)n : 0;
+	return n < 0 ? n : 0;
+}
+
+struct rx_vlans {
+	uint16_t *ids;
+	uint32_t max, n;
+};
+
+static void rx_vlan_add(uint32_t bit, void *ctx)
+{
+	struct rx_vlans *v = ctx;
+
+	if (v->n < v->max)
+		v->ids[v->n++] = (uint16_t)bit;
+}
+
+int pb_receiver_vlans(struct pb_receiver *r, uint16_t *ids, uint32_t max, uint32_t *n)
+{
+	struct rx_vlans v = { ids, max, 0 };
+	int err = rx_bitmap_walk(bpf_map__fd(r->skel->maps.seen_vlans), 4096 / 64, rx_vlan_add, &v);
+
+	*n = v.n;
+	return err < 0 ? err : 0;
+}
+
 void pb_receiver_detach(struct pb_receiver *r)
 {
 	if (!r)

@@ -20,8 +20,8 @@
 #define PB_DRAIN_MS	 1000 /* how long in-flight frames may take to complete after the stop */
 #define PB_SETTLE_MS	 20   /* receiver poll step while frames are still arriving */
 #define PB_SETTLE_MAX_MS 1000
-#define PB_BURST_S	 0.01  /* catch-up a late paced worker may send at once */
-#define PB_PACE_NAP_S	 0.01  /* longest sleep while paced, so a stop is seen soon */
+#define PB_BURST_S	 0.01 /* catch-up a late paced worker may send at once */
+#define PB_PACE_NAP_S	 0.01 /* longest sleep while paced, so a stop is seen soon */
 
 /* Written only by its worker, read by the sampler: one cache line each, no sharing. */
 struct pb_counters {
@@ -31,7 +31,7 @@ struct pb_counters {
 
 struct pb_slot {
 	struct pb_worker w;
-	struct pb_frame frame;
+	struct pb_pool pool;
 	struct pb_counters ctr;
 	struct run *run;
 	pthread_t thread;
@@ -79,6 +79,32 @@ static void ctr_add(uint64_t *c, uint64_t n)
 	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
 }
 
+/*
+ * Stream i runs on the i-th CPU of --cpus; without it, several streams are spread over the
+ * CPUs we may use (one stream is left to the scheduler). A stream on its own CPU also gets
+ * its own TX queue from paths that choose the queue by CPU (AF_PACKET with qdisc bypass).
+ */
+static void run_pin(const struct pb_config *cfg, uint32_t id)
+{
+	cpu_set_t allowed, set;
+	int cpu = -1, seen = 0, c;
+
+	if (cfg->ncpus) {
+		cpu = (int)cfg->cpus[id % cfg->ncpus];
+	} else if (cfg->streams > 1 && !sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		int n = CPU_COUNT(&allowed);
+
+		for (c = 0; c < CPU_SETSIZE && cpu < 0 && n; c++)
+			if (CPU_ISSET(c, &allowed) && seen++ == (int)(id % (uint32_t)n))
+				cpu = c;
+	}
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
 static void *worker_main(void *arg)
 {
 	struct pb_slot *s = arg;
@@ -87,13 +113,7 @@ static void *worker_main(void *arg)
 	unsigned int batch = run->cfg->batch ? run->cfg->batch : m->default_batch;
 	int n;
 
-	if (run->cfg->ncpus) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(run->cfg->cpus[s->w.id % run->cfg->ncpus], &set);
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	}
+	run_pin(run->cfg, s->w.id);
 	s->open_err = m->open(&s->w);
 	pthread_mutex_lock(&run->mu);
 	run->arrived++;
@@ -174,21 +194,50 @@ static bool run_done(struct run *run)
 	return true;
 }
 
-/* Builds worker i's frame: its own source port, so each stream is its own flow. */
-static int run_frame(const struct pb_config *cfg, uint32_t i, struct pb_frame *f)
+/* IMIX: 7:4:1 of 64, 594 and 1518-byte wire frames, i.e. 60, 590 and 1514 without FCS. */
+static const uint32_t pb_imix[12] = { 60, 60, 60, 60, 60, 60, 60, 590, 590, 590, 590, 1514 };
+
+/*
+ * Builds worker i's pool: its share of the flows (at least its own source port, as with
+ * go-pktgen's streams), tagged when asked and the method builds frames, in a shuffled order.
+ */
+static int run_pool(const struct pb_config *cfg, uint32_t i, bool tagged, struct pb_pool *pool)
 {
 	struct pb_frame_spec spec = {
 		.srcip = cfg->srcip,
 		.dstip = cfg->dstip,
-		.srcport = (uint16_t)(cfg->srcport + i),
+		.srcport = cfg->srcport,
 		.dstport = cfg->dstport,
 		.payload_len = cfg->payloadsize,
 		.run_id = cfg->run_id,
+		.vlan_id = tagged ? (uint16_t)cfg->vlan : 0,
+		.vlan_prio = (uint8_t)cfg->vlan_prio,
+	};
+	struct pb_flows fl = {
+		.n = cfg->flows > cfg->streams ? cfg->flows : cfg->streams,
+		.stream = i,
+		.streams = cfg->streams,
+		.vary_addr = cfg->flows_src_ip,
+		.seed = ((uint64_t)cfg->run_id << 32) ^ (0x9e3779b97f4a7c15ull * (i + 1)),
+		.sizes = cfg->imix ? pb_imix : NULL,
+		.nsizes = cfg->imix ? 12 : 0,
 	};
 
 	memcpy(spec.dstmac, cfg->dstmac, 6);
 	memcpy(spec.srcmac, cfg->srcmac, 6);
-	return pb_frame_build(f, &spec);
+	return pb_pool_build(pool, &spec, &fl);
+}
+
+/* Why m cannot send what cfg asks for, or NULL: these knobs need frames we build. */
+static const char *run_unsupported(const struct pb_method *m, const struct pb_config *cfg)
+{
+	if (m->flags & (PB_M_FRAME | PB_M_NO_WIRE))
+		return NULL;
+	if (cfg->vlan)
+		return "--vlan: the kernel builds this method's Ethernet header";
+	if (cfg->flows_src_ip)
+		return "--flows-src-ip: a socket sends only from the interface's own address";
+	return NULL;
 }
 
 /*
@@ -310,6 +359,11 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 	res->streams = cfg->streams;
 	res->has_receiver = env->receiver && !(m->flags & PB_M_NO_WIRE);
 
+	if (run_unsupported(m, cfg)) {
+		res->status = PB_STATUS_SKIPPED;
+		snprintf(res->reason, sizeof(res->reason), "%s", run_unsupported(m, cfg));
+		return 0;
+	}
 	if (m->probe) {
 		err = m->probe(cfg, res->reason, sizeof(res->reason));
 		if (err) {
@@ -333,30 +387,39 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 		s->run = &run;
 		s->w.cfg = cfg;
 		s->w.id = i;
-		s->w.frame = &s->frame;
 		s->w.left = UINT64_MAX;
 		snprintf(s->w.mode, sizeof(s->w.mode), "-");
 		if (cfg->count)
 			s->quota = cfg->count / cfg->streams + (i < cfg->count % cfg->streams);
-		err = run_frame(cfg, i, &s->frame);
+		err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME), &s->pool);
 		if (err) {
-			res_error(res, "building the frame", err);
+			res_error(res, "building the frames", err);
 			goto out_free;
 		}
+		s->w.pool = &s->pool;
+		s->w.frame = &s->pool.frames[0];
 	}
-	/* socket methods hand the kernel a payload; it builds an unpadded frame */
-	if (m->flags & PB_M_FRAME) {
-		res->frame_bytes = run.slots[0].frame.len;
-		res->padded = run.slots[0].frame.len > run.slots[0].frame.unpadded;
-	} else {
-		res->frame_bytes = run.slots[0].frame.unpadded;
+	/*
+	 * What a frame costs, averaged over the pool (--imix mixes sizes): frame methods hand the
+	 * kernel padded frames, socket methods a payload the kernel wraps unpadded.
+	 */
+	res->vlan = cfg->vlan && (m->flags & PB_M_FRAME);
+	for (i = 0; i < run.slots[0].pool.n; i++) {
+		const struct pb_frame *f = &run.slots[0].pool.frames[i];
+		uint32_t bytes = (m->flags & PB_M_FRAME) ? f->len : f->unpadded;
+
+		res->frame_avg += bytes;
+		res->wire_avg += pb_wire_bytes(bytes, res->vlan);
+		res->padded |= (m->flags & PB_M_FRAME) && f->len > f->unpadded;
 	}
+	res->frame_avg /= run.slots[0].pool.n;
+	res->wire_avg /= run.slots[0].pool.n;
+	res->frame_bytes = (uint32_t)(res->frame_avg + 0.5);
+	res->imix = cfg->imix;
 	/* --rate is wire bandwidth: the frame's L1 size turns it into packets/s */
-	run.target_pps =
-		cfg->pps ? cfg->pps
-		: cfg->rate_gbps
-			? cfg->rate_gbps * 1e9 / (8.0 * pb_wire_bytes(res->frame_bytes, res->vlan))
-			: 0;
+	run.target_pps = cfg->pps	  ? cfg->pps
+			 : cfg->rate_gbps ? cfg->rate_gbps * 1e9 / (8.0 * res->wire_avg)
+					  : 0;
 	res->target_pps = run.target_pps;
 
 	for (i = 0; i < cfg->streams; i++) {
@@ -408,8 +471,10 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 			pb_netif_stats(env->tx_nl, env->tx_ifindex, &tx0);
 		if (env->rx_nl)
 			pb_netif_stats(env->rx_nl, env->rx_ifindex, &rx0);
-		if (env->receiver)
+		if (env->receiver) {
+			pb_receiver_clear_ports(env->receiver);
 			pb_receiver_read(env->receiver, &c0);
+		}
 	}
 	cpu0 = cpu_s();
 	t0 = pb_now();
@@ -445,6 +510,12 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 		run_settle(env, res->frames_sent, c0.frames, &c1);
 		res->frames_delivered = c1.frames - c0.frames;
 		res->frames_foreign = c1.foreign_frames - c0.foreign_frames;
+		pb_receiver_count_ports(env->receiver, &res->flows_seen);
+		pb_receiver_vlans(env->receiver, res->rx_vlans, 4, &res->nrx_vlans);
+		res->rx_queues =
+			env->rx_queues < PB_RESULT_QUEUES ? env->rx_queues : PB_RESULT_QUEUES;
+		for (i = 0; i < res->rx_queues; i++)
+			res->rx_queue_frames[i] = c1.queue_frames[i] - c0.queue_frames[i];
 	}
 	if (env->tx_nl && !pb_netif_stats(env->tx_nl, env->tx_ifindex, &tx1))
 		res->frames_dropped += tx1.tx_dropped - tx0.tx_dropped;
@@ -458,6 +529,8 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 out_free:
 	pthread_cond_destroy(&run.cv);
 	pthread_mutex_destroy(&run.mu);
+	for (i = 0; i < cfg->streams; i++)
+		pb_pool_free(&run.slots[i].pool);
 	free(run.slots);
 	return *env->interrupted ? -EINTR : 0;
 }

@@ -22,7 +22,8 @@ struct pb_env {
 	int tx_ifindex;
 	struct nl_sock *rx_nl; /* the receiver's namespace; NULL without the lab */
 	int rx_ifindex;
-	struct pb_receiver *receiver;	    /* NULL without the lab */
+	uint32_t rx_queues;	      /* of the receiving interface, for the per-queue spread */
+	struct pb_receiver *receiver; /* NULL without the lab */
 	volatile sig_atomic_t *interrupted; /* set by SIGINT/SIGTERM */
 	const char *label;		    /* prefix of the live lines */
 };

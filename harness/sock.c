@@ -29,7 +29,7 @@ socklen_t pb_sockaddr(const struct pb_addr *addr, uint16_t port, struct sockaddr
 	return sizeof(*s4);
 }
 
-int pb_udp_socket(const struct pb_worker *w, bool connect_it, int *fd)
+int pb_udp_socket(const struct pb_worker *w, uint16_t srcport, bool connect_it, int *fd)
 {
 	const struct pb_config *cfg = w->cfg;
 	struct sockaddr_storage ss;
@@ -55,10 +55,10 @@ int pb_udp_socket(const struct pb_worker *w, bool connect_it, int *fd)
 		goto fail;
 	}
 
-	len = pb_sockaddr(&cfg->srcip, (uint16_t)(cfg->srcport + w->id), &ss);
+	len = pb_sockaddr(&cfg->srcip, srcport, &ss);
 	if (bind(s, (struct sockaddr *)&ss, len)) {
 		err = -errno;
-		pr_err("bind to source port %u: %s\n", cfg->srcport + w->id, strerror(-err));
+		pr_err("bind to source port %u: %s\n", srcport, strerror(-err));
 		goto fail;
 	}
 	if (connect_it) {
@@ -119,11 +119,47 @@ int pb_sock_priv_new(struct pb_worker *w, uint16_t port, struct pb_sock_priv **o
 void pb_sock_priv_close(struct pb_worker *w)
 {
 	struct pb_sock_priv *p = w->priv;
+	uint32_t i;
 
 	if (!p)
 		return;
-	if (p->fd >= 0)
+	for (i = 0; i < p->nsocks; i++)
+		close(p->socks[i]);
+	if (!p->socks && p->fd >= 0)
 		close(p->fd);
+	free(p->socks);
+	free(p->fds);
 	free(p);
 	w->priv = NULL;
+}
+
+int pb_udp_sockets(struct pb_worker *w, bool connect_it, struct pb_sock_priv *p)
+{
+	const struct pb_pool *pool = w->pool;
+	int *by_port, err = 0;
+	uint32_t i;
+
+	p->fds = malloc(sizeof(*p->fds) * pool->n);
+	p->socks = malloc(sizeof(*p->socks) * pool->n);
+	by_port = malloc(sizeof(*by_port) * 65536);
+	if (!p->fds || !p->socks || !by_port) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memset(by_port, 0xff, sizeof(*by_port) * 65536); /* -1: no socket for that port yet */
+	for (i = 0; i < pool->n; i++) {
+		uint16_t port = pool->frames[i].srcport;
+
+		if (by_port[port] < 0) {
+			err = pb_udp_socket(w, port, connect_it, &by_port[port]);
+			if (err)
+				goto out;
+			p->socks[p->nsocks++] = by_port[port];
+		}
+		p->fds[i] = by_port[port];
+	}
+	p->fd = p->fds[0];
+out:
+	free(by_port);
+	return err;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The derived figures of a run (rates, percentages, CPU cost), computed in this one place. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "stats.h"
@@ -25,6 +26,23 @@ double pb_app_mbps(double pps, uint32_t frame_bytes)
 	return pps * frame_bytes * 8.0 / 1e6;
 }
 
+double pb_spread(const uint64_t *v, uint32_t n)
+{
+	double mean = 0, var = 0;
+	uint32_t i;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < n; i++)
+		mean += (double)v[i];
+	mean /= n;
+	if (mean <= 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		var += ((double)v[i] - mean) * ((double)v[i] - mean);
+	return sqrt(var / n) / mean;
+}
+
 void pb_result_compute(struct pb_result *r)
 {
 	double sent = (double)r->frames_sent;
@@ -43,8 +61,12 @@ void pb_result_compute(struct pb_result *r)
 	/* "> 0" also refuses a NaN duration, not only a zero one. */
 	if (r->duration_s > 0)
 		r->pps = sent / r->duration_s;
-	r->app_mbps = pb_app_mbps(r->pps, r->frame_bytes);
-	r->wire_gbps = pb_wire_gbps(r->pps, r->frame_bytes, r->vlan);
+	r->rx_queue_cv = pb_spread(r->rx_queue_frames, r->rx_queues);
+	/* a mix (--imix) is averaged per frame: mean bytes, and mean wire bytes with each padded */
+	r->app_mbps = r->frame_avg > 0 ? r->pps * r->frame_avg * 8 / 1e6
+				       : pb_app_mbps(r->pps, r->frame_bytes);
+	r->wire_gbps = r->wire_avg > 0 ? r->pps * r->wire_avg * 8 / 1e9
+				       : pb_wire_gbps(r->pps, r->frame_bytes, r->vlan);
 
 	if (!r->frames_sent)
 		return;

@@ -9,7 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PB_L1_OVERHEAD 24 /* 4 FCS + 8 preamble/SFD + 12 inter-frame gap */
+#define PB_L1_OVERHEAD 24
+#define PB_RESULT_QUEUES                                                                           \
+	16 /* RX queues a result reports one by one */ /* 4 FCS + 8 preamble/SFD + 12 inter-frame  \
+							  gap */
 
 enum pb_status {
 	PB_STATUS_OK,
@@ -37,6 +40,9 @@ struct pb_result {
 	double link_wait_s;   /* carrier wait before the clock started, outside the window */
 	uint32_t frame_bytes; /* per frame, as handed to the kernel, without FCS */
 	bool vlan;	      /* tagged frames: the wire minimum is 64, not 60 */
+	bool imix;	      /* mixed sizes: frame_bytes is the (rounded) average */
+	double frame_avg;     /* mean bytes per frame; 0: frame_bytes */
+	double wire_avg;      /* mean wire (L1) bytes per frame; 0: from frame_bytes */
 	bool padded;	      /* the frame was padded up to the Ethernet minimum */
 	uint32_t streams;
 	uint64_t frames_sent;	   /* accepted or completed by the kernel */
@@ -47,6 +53,12 @@ struct pb_result {
 	uint64_t frames_retried;   /* dropped attempts that were sent again (not lost) */
 	uint64_t send_errors;	   /* transient errors (EAGAIN, ENOBUFS) the harness retried */
 	double cpu_s;		   /* user + system CPU time of the process in the window */
+	uint32_t flows_seen;	   /* distinct source ports the receiver saw (with a receiver) */
+	uint16_t rx_vlans[4];	   /* VLAN ids the receiver saw (0: untagged), the first few */
+	uint32_t nrx_vlans;
+	uint32_t rx_queues; /* RX queues the receiver counted on (<= PB_RESULT_QUEUES) */
+	uint64_t rx_queue_frames[PB_RESULT_QUEUES]; /* delivered per RX queue */
+	double rx_queue_cv;	   /* their spread: stddev / mean over the queues counted */
 	double target_pps;	   /* --pps / --rate as packets/s; 0: unlimited */
 	struct pb_sample *samples; /* one a second, owned: pb_result_release() frees them */
 	uint32_t nsamples;
@@ -65,6 +77,8 @@ uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan);
 /* pps x bytes x 8 in Gb/s: the L1 rate of a given packet rate. */
 double pb_wire_gbps(double pps, uint32_t frame_bytes, bool vlan);
 double pb_app_mbps(double pps, uint32_t frame_bytes);
+/* Coefficient of variation (population stddev / mean) of n counts; 0 below 2 or mean 0. */
+double pb_spread(const uint64_t *v, uint32_t n);
 /* Fills the derived fields from the raw counts. */
 void pb_result_compute(struct pb_result *r);
 const char *pb_status_name(enum pb_status s);

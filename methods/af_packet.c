@@ -44,7 +44,6 @@ struct af_packet_priv {
 	uint32_t tail;	   /* oldest posted slot */
 	uint32_t inflight; /* posted, not yet handed back */
 	uint32_t pending;  /* posted since the last successful kick */
-	uint32_t len;	   /* bytes per slot the kernel reads: the vnet header + the frame */
 	uint32_t vnet;	   /* sizeof(struct virtio_net_hdr), or 0 */
 };
 
@@ -73,7 +72,9 @@ static int af_packet_open(struct pb_worker *w)
 	struct tpacket_req3 req = { 0 };
 	struct sockaddr_ll sll = { 0 };
 	int one = 1, ver = TPACKET_V3;
+	const struct pb_pool *pool = w->pool;
 	uint32_t i, need;
+	size_t ring;
 
 	if (!p)
 		return -ENOMEM;
@@ -89,18 +90,20 @@ static int af_packet_open(struct pb_worker *w)
 	/* a malformed slot is skipped instead of stalling the ring */
 	setsockopt(p->fd, SOL_PACKET, PACKET_LOSS, &one, sizeof(one));
 	/* must precede the ring; optional: without it frames go out as page fragments */
-	if (w->frame->len <= AF_PACKET_LINEAR_MAX &&
+	if (pool->max_len <= AF_PACKET_LINEAR_MAX &&
 	    !setsockopt(p->fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)))
 		p->vnet = sizeof(struct virtio_net_hdr);
-	p->len = p->vnet + w->frame->len;
 
-	need = AF_PACKET_DATA_OFF + p->len;
+	need = AF_PACKET_DATA_OFF + p->vnet + pool->max_len;
 	for (p->frame_size = TPACKET_ALIGNMENT; p->frame_size < need; p->frame_size <<= 1)
 		;
 	if (p->frame_size > AF_PACKET_BLOCK)
 		return -EMSGSIZE;
 	req.tp_block_size = AF_PACKET_BLOCK;
-	req.tp_block_nr = AF_PACKET_RING_BYTES / AF_PACKET_BLOCK;
+	/* at least every pool frame (flow) once in the ring */
+	ring = (size_t)p->frame_size * pool->n;
+	ring = ring > AF_PACKET_RING_BYTES ? ring : AF_PACKET_RING_BYTES;
+	req.tp_block_nr = (unsigned int)((ring + AF_PACKET_BLOCK - 1) / AF_PACKET_BLOCK);
 	req.tp_frame_size = p->frame_size;
 	req.tp_frame_nr = req.tp_block_nr * (AF_PACKET_BLOCK / p->frame_size);
 	if (setsockopt(p->fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req))) {
@@ -123,20 +126,21 @@ static int af_packet_open(struct pb_worker *w)
 	if (bind(p->fd, (struct sockaddr *)&sll, sizeof(sll)))
 		return -errno;
 
-	/* the frame is written once into every slot; sending only re-posts slots */
+	/* the pool is written once into the slots, in order; sending only re-posts slots */
 	for (i = 0; i < p->frame_nr; i++) {
 		struct tpacket3_hdr *h = af_packet_slot(p, i);
 		uint8_t *data = (uint8_t *)h + AF_PACKET_DATA_OFF;
+		const struct pb_frame *f = &pool->frames[i % pool->n];
 
 		if (p->vnet) {
 			/* no offloads asked for; hdr_len: copy the whole frame into the skb head */
-			struct virtio_net_hdr vh = { .hdr_len = (uint16_t)w->frame->len };
+			struct virtio_net_hdr vh = { .hdr_len = (uint16_t)f->len };
 
 			memcpy(data, &vh, sizeof(vh));
 		}
-		memcpy(data + p->vnet, w->frame->data, w->frame->len);
-		h->tp_len = p->len;
-		h->tp_snaplen = p->len;
+		memcpy(data + p->vnet, f->data, f->len);
+		h->tp_len = p->vnet + f->len;
+		h->tp_snaplen = h->tp_len;
 		h->tp_next_offset = 0;
 		h->tp_status = TP_STATUS_AVAILABLE;
 	}

@@ -19,17 +19,25 @@
 #define UDP_SEGMENT 103
 #endif
 
+/*
+ * All segments of one send share its socket's source port, so with --flows the flow changes
+ * per send (the next pool frame's socket), not per segment.
+ */
 struct gso_priv {
-	int fd;
-	uint8_t *buf; /* --segments copies of the payload, each with the signature */
+	struct pb_sock_priv s; /* first: pb_sock_priv_close frees the whole struct */
+	uint8_t *buf;	       /* --segments copies of the payload, each with the signature */
 	uint32_t seg;
 };
 
 static int gso_probe(const struct pb_config *cfg, char *reason, size_t len)
 {
-	int fd = socket(cfg->srcip.family, SOCK_DGRAM, IPPROTO_UDP);
-	int val = (int)cfg->payloadsize, err = 0;
+	int fd, val = (int)cfg->payloadsize, err = 0;
 
+	if (cfg->imix) {
+		snprintf(reason, len, "--imix: the segments of one GSO send all have one size");
+		return -EOPNOTSUPP;
+	}
+	fd = socket(cfg->srcip.family, SOCK_DGRAM, IPPROTO_UDP);
 	if (fd < 0)
 		return -errno;
 	if (setsockopt(fd, SOL_UDP, UDP_SEGMENT, &val, sizeof(val))) {
@@ -46,11 +54,8 @@ static void gso_close(struct pb_worker *w)
 
 	if (!p)
 		return;
-	if (p->fd >= 0)
-		close(p->fd);
 	free(p->buf);
-	free(p);
-	w->priv = NULL;
+	pb_sock_priv_close(w);
 }
 
 static int gso_open(struct pb_worker *w)
@@ -63,7 +68,7 @@ static int gso_open(struct pb_worker *w)
 	if (!p)
 		return -ENOMEM;
 	w->priv = p;
-	p->fd = -1;
+	p->s.fd = -1;
 	p->seg = cfg->segments;
 	p->buf = malloc((size_t)p->seg * cfg->payloadsize);
 	if (!p->buf)
@@ -72,11 +77,12 @@ static int gso_open(struct pb_worker *w)
 	for (i = 0; i < p->seg; i++)
 		memcpy(p->buf + (size_t)i * cfg->payloadsize,
 		       w->frame->data + w->frame->payload_off, cfg->payloadsize);
-	err = pb_udp_socket(w, true, &p->fd);
+	err = pb_udp_sockets(w, true, &p->s);
 	if (err)
 		return err;
-	if (setsockopt(p->fd, SOL_UDP, UDP_SEGMENT, &val, sizeof(val)))
-		return -errno;
+	for (i = 0; i < p->s.nsocks; i++)
+		if (setsockopt(p->s.socks[i], SOL_UDP, UDP_SEGMENT, &val, sizeof(val)))
+			return -errno;
 	snprintf(w->mode, sizeof(w->mode), "x%u segments", p->seg);
 	return 0;
 }
@@ -85,14 +91,14 @@ static int gso_send(struct pb_worker *w, unsigned int budget)
 {
 	struct gso_priv *p = w->priv;
 	uint32_t n = budget < p->seg ? budget : p->seg;
-	ssize_t sent;
-	int err;
+	int fd = p->s.fds[p->s.next], err;
 
 	/* a short last call (for --count) is simply a smaller GSO datagram */
-	sent = send(p->fd, p->buf, (size_t)n * w->cfg->payloadsize, MSG_DONTWAIT);
-	if (sent >= 0)
+	if (send(fd, p->buf, (size_t)n * w->cfg->payloadsize, MSG_DONTWAIT) >= 0) {
+		pb_sock_advance(w, &p->s);
 		return (int)n;
-	err = pb_send_failed(w, p->fd, errno, 0);
+	}
+	err = pb_send_failed(w, fd, errno, 0);
 	if (err == -EINVAL && n > 1)
 		pr_err("gso: the kernel refused %u segments per send (its limit may be lower)\n",
 		       n);

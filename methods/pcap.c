@@ -20,10 +20,20 @@
 #define PACKET_IGNORE_OUTGOING 23
 #endif
 
+struct pcap_m_priv {
+	pcap_t *pcap;
+	uint32_t next; /* the next pool frame */
+};
+
 static void pcap_m_close(struct pb_worker *w)
 {
-	if (w->priv)
-		pcap_close(w->priv);
+	struct pcap_m_priv *p = w->priv;
+
+	if (!p)
+		return;
+	if (p->pcap)
+		pcap_close(p->pcap);
+	free(p);
 	w->priv = NULL;
 }
 
@@ -31,15 +41,20 @@ static int pcap_m_open(struct pb_worker *w)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
 	struct bpf_program none;
+	struct pcap_m_priv *priv;
 	int one = 1, rc;
 	pcap_t *p;
 
+	priv = calloc(1, sizeof(*priv));
+	if (!priv)
+		return -ENOMEM;
+	w->priv = priv;
 	p = pcap_create(w->cfg->ifname, errbuf);
 	if (!p) {
 		pr_err("pcap: %s\n", errbuf);
 		return -ENODEV;
 	}
-	w->priv = p;
+	priv->pcap = p;
 	/* the receive side of this handle is unused: keep it as small as libpcap allows */
 	pcap_set_snaplen(p, 64);
 	pcap_set_buffer_size(p, 1 << 16);
@@ -62,17 +77,20 @@ static int pcap_m_open(struct pb_worker *w)
 
 static int pcap_m_send(struct pb_worker *w, unsigned int budget)
 {
-	const struct pb_frame *f = w->frame;
+	struct pcap_m_priv *p = w->priv;
 	unsigned int i;
 
 	for (i = 0; i < budget; i++) {
+		const struct pb_frame *f = &w->pool->frames[p->next];
+
 		errno = 0;
-		if (pcap_inject(w->priv, f->data, f->len) < 0) {
+		if (pcap_inject(p->pcap, f->data, f->len) < 0) {
 			if (!errno)
-				pr_err("pcap: inject: %s\n", pcap_geterr(w->priv));
-			return pb_send_failed(w, pcap_get_selectable_fd(w->priv),
+				pr_err("pcap: inject: %s\n", pcap_geterr(p->pcap));
+			return pb_send_failed(w, pcap_get_selectable_fd(p->pcap),
 					      errno ? errno : EIO, i);
 		}
+		p->next = p->next + 1 == w->pool->n ? 0 : p->next + 1;
 	}
 	return (int)i;
 }

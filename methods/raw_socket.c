@@ -38,15 +38,16 @@ static int raw_socket_open(struct pb_worker *w)
 static int raw_socket_send(struct pb_worker *w, unsigned int budget)
 {
 	struct pb_sock_priv *p = w->priv;
-	const struct pb_frame *f = w->frame;
-	const uint8_t *pkt = f->data + f->l3_off;
-	size_t len = f->unpadded - f->l3_off;
 	unsigned int i;
 
 	for (i = 0; i < budget; i++) {
-		if (sendto(p->fd, pkt, len, MSG_DONTWAIT, (struct sockaddr *)&p->dst, p->dstlen) <
-		    0)
-			return pb_send_failed(w, p->fd, errno, i);
+		int fd;
+		const struct pb_frame *f = pb_sock_frame(w, p, &fd);
+
+		if (sendto(fd, f->data + f->l3_off, f->unpadded - f->l3_off, MSG_DONTWAIT,
+			   (struct sockaddr *)&p->dst, p->dstlen) < 0)
+			return pb_send_failed(w, fd, errno, i);
+		pb_sock_advance(w, p);
 	}
 	return (int)i;
 }

@@ -8,10 +8,14 @@
 #include "method.h"
 #include "sock.h"
 
+/*
+ * A socket's source port is fixed, so with --flows each call goes out on the next frame's
+ * socket: flows vary per batch here, not per datagram; sizes (--imix) vary per datagram.
+ */
 struct sendmmsg_priv {
-	int fd;
+	struct pb_sock_priv s; /* first: pb_sock_priv_close frees the whole struct */
 	unsigned int n;
-	struct iovec iov;
+	struct iovec *iov;
 	struct mmsghdr *msgs;
 };
 
@@ -21,11 +25,9 @@ static void sendmmsg_close(struct pb_worker *w)
 
 	if (!p)
 		return;
-	if (p->fd >= 0)
-		close(p->fd);
 	free(p->msgs);
-	free(p);
-	w->priv = NULL;
+	free(p->iov);
+	pb_sock_priv_close(w);
 }
 
 static int sendmmsg_open(struct pb_worker *w)
@@ -36,29 +38,40 @@ static int sendmmsg_open(struct pb_worker *w)
 	if (!p)
 		return -ENOMEM;
 	w->priv = p;
-	p->fd = -1;
+	p->s.fd = -1;
 	p->n = w->cfg->batch ? w->cfg->batch : 64;
 	p->msgs = calloc(p->n, sizeof(*p->msgs));
-	if (!p->msgs)
+	p->iov = calloc(p->n, sizeof(*p->iov));
+	if (!p->msgs || !p->iov)
 		return -ENOMEM;
-	/* every message points at the same payload: the batch is written once, here */
-	p->iov.iov_base = (void *)(w->frame->data + w->frame->payload_off);
-	p->iov.iov_len = w->frame->payload_len;
 	for (i = 0; i < p->n; i++) {
-		p->msgs[i].msg_hdr.msg_iov = &p->iov;
+		p->msgs[i].msg_hdr.msg_iov = &p->iov[i];
 		p->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 	snprintf(w->mode, sizeof(w->mode), "batch %u", p->n);
-	return pb_udp_socket(w, true, &p->fd);
+	return pb_udp_sockets(w, true, &p->s);
 }
 
 static int sendmmsg_send(struct pb_worker *w, unsigned int budget)
 {
 	struct sendmmsg_priv *p = w->priv;
-	int n;
+	const struct pb_pool *pool = w->pool;
+	unsigned int k = budget < p->n ? budget : p->n, i;
+	uint32_t at = p->s.next;
+	int fd = p->s.fds[at], n;
 
-	n = sendmmsg(p->fd, p->msgs, budget < p->n ? budget : p->n, MSG_DONTWAIT);
-	return n >= 0 ? n : pb_send_failed(w, p->fd, errno, 0);
+	for (i = 0; i < k; i++) {
+		const struct pb_frame *f = &pool->frames[at];
+
+		p->iov[i].iov_base = f->data + f->payload_off;
+		p->iov[i].iov_len = f->payload_len;
+		at = at + 1 == pool->n ? 0 : at + 1;
+	}
+	n = sendmmsg(fd, p->msgs, k, MSG_DONTWAIT);
+	if (n < 0)
+		return pb_send_failed(w, fd, errno, 0);
+	p->s.next = (uint32_t)((p->s.next + (uint32_t)n) % pool->n);
+	return n;
 }
 
 const struct pb_method pb_method_sendmmsg = {

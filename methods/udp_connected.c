@@ -15,18 +15,21 @@ static int udp_connected_open(struct pb_worker *w)
 	if (err)
 		return err;
 	snprintf(w->mode, sizeof(w->mode), "send");
-	return pb_udp_socket(w, true, &p->fd);
+	return pb_udp_sockets(w, true, p);
 }
 
 static int udp_connected_send(struct pb_worker *w, unsigned int budget)
 {
-	const uint8_t *payload = w->frame->data + w->frame->payload_off;
 	struct pb_sock_priv *p = w->priv;
 	unsigned int i;
 
 	for (i = 0; i < budget; i++) {
-		if (send(p->fd, payload, w->frame->payload_len, MSG_DONTWAIT) < 0)
-			return pb_send_failed(w, p->fd, errno, i);
+		int fd;
+		const struct pb_frame *f = pb_sock_frame(w, p, &fd);
+
+		if (send(fd, f->data + f->payload_off, f->payload_len, MSG_DONTWAIT) < 0)
+			return pb_send_failed(w, fd, errno, i);
+		pb_sock_advance(w, p);
 	}
 	return (int)i;
 }

@@ -15,19 +15,22 @@ static int udp_sendto_open(struct pb_worker *w)
 	if (err)
 		return err;
 	snprintf(w->mode, sizeof(w->mode), "sendto");
-	return pb_udp_socket(w, false, &p->fd);
+	return pb_udp_sockets(w, false, p);
 }
 
 static int udp_sendto_send(struct pb_worker *w, unsigned int budget)
 {
 	struct pb_sock_priv *p = w->priv;
-	const uint8_t *payload = w->frame->data + w->frame->payload_off;
 	unsigned int i;
 
 	for (i = 0; i < budget; i++) {
-		if (sendto(p->fd, payload, w->frame->payload_len, MSG_DONTWAIT,
+		int fd;
+		const struct pb_frame *f = pb_sock_frame(w, p, &fd);
+
+		if (sendto(fd, f->data + f->payload_off, f->payload_len, MSG_DONTWAIT,
 			   (struct sockaddr *)&p->dst, p->dstlen) < 0)
-			return pb_send_failed(w, p->fd, errno, i);
+			return pb_send_failed(w, fd, errno, i);
+		pb_sock_advance(w, p);
 	}
 	return (int)i;
 }

@@ -40,7 +40,7 @@ struct pb_field {
 	};
 };
 
-#define PB_MAX_FIELDS 32
+#define PB_MAX_FIELDS 48
 
 struct pb_fields {
 	struct pb_field f[PB_MAX_FIELDS];
@@ -118,6 +118,9 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, rx ? pb_fu64("frames_delivered", r->frames_delivered)
 		      : pb_fnull("frames_delivered"));
 	pb_add(fs, rx ? pb_fu64("frames_foreign", r->frames_foreign) : pb_fnull("frames_foreign"));
+	pb_add(fs, rx ? pb_fu64("flows_seen", r->flows_seen) : pb_fnull("flows_seen"));
+	pb_add(fs, rx && r->rx_queues > 1 ? pb_fdbl("rx_queue_cv", r->rx_queue_cv)
+					  : pb_fnull("rx_queue_cv"));
 	pb_add(fs, pb_fu64("frames_dropped", r->frames_dropped));
 	pb_add(fs, pb_fu64("frames_retried", r->frames_retried));
 	pb_add(fs, pb_fu64("send_errors", r->send_errors));
@@ -249,6 +252,45 @@ static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
 	return 0;
 }
 
+/* Delivered frames per RX queue (JSON only, like per_second): the spread's raw data. */
+static int pb_json_add_queues(struct json_object *o, const struct pb_result *r)
+{
+	struct json_object *arr, *v;
+	uint32_t i;
+
+	if (!r->has_receiver || !r->rx_queues)
+		return json_object_object_add(o, "rx_queue_frames", NULL) ||
+				       json_object_object_add(o, "rx_vlans", NULL)
+			       ? -ENOMEM
+			       : 0;
+	arr = json_object_new_array();
+	if (!arr || json_object_object_add(o, "rx_queue_frames", arr)) {
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->rx_queues; i++) {
+		v = json_object_new_int64((int64_t)r->rx_queue_frames[i]);
+		if (!v || json_object_array_add(arr, v)) {
+			json_object_put(v);
+			return -ENOMEM;
+		}
+	}
+	/* the VLAN ids that arrived (0: untagged), so a tag can be checked end to end */
+	arr = json_object_new_array();
+	if (!arr || json_object_object_add(o, "rx_vlans", arr)) {
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->nrx_vlans; i++) {
+		v = json_object_new_int(r->rx_vlans[i]);
+		if (!v || json_object_array_add(arr, v)) {
+			json_object_put(v);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /* What describes the whole set: JSON's top level, and the last columns of every CSV row. */
 static void pb_report_fields(const struct pb_report *rep, struct pb_fields *fs)
 {
@@ -306,6 +348,8 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 		err = pb_json_add_fields(o, &fs);
 		if (!err)
 			err = pb_json_add_samples(o, &rep->results[i]);
+		if (!err)
+			err = pb_json_add_queues(o, &rep->results[i]);
 		if (err)
 			goto out;
 		err = -ENOMEM;

@@ -89,6 +89,8 @@ static void verify_checksums(const struct pb_frame *f, int family, const char *n
 	CHECK(f->data[udp_off + 6] || f->data[udp_off + 7], "%s: UDP checksum is not 0", name);
 }
 
+static uint8_t frame_buf[PB_FRAME_MAX];
+
 static void build(struct pb_frame *f, uint32_t payload, uint32_t run_id, int family)
 {
 	struct pb_frame_spec s = {
@@ -108,6 +110,7 @@ static void build(struct pb_frame *f, uint32_t payload, uint32_t run_id, int fam
 		inet_pton(AF_INET6, "2001:2::1", &s.srcip.v6);
 		inet_pton(AF_INET6, "2001:2::2", &s.dstip.v6);
 	}
+	f->data = frame_buf;
 	CHECK(pb_frame_build(f, &s) == 0, "build payload %u", payload);
 }
 
@@ -152,6 +155,7 @@ int main(void)
 		verify_checksums(&f, AF_INET6, name);
 	}
 
+	f.data = frame_buf;
 	bad.srcip.family = bad.dstip.family = AF_INET;
 	CHECK(pb_frame_build(&f, &bad) < 0, "a payload without room for the signature is refused");
 	bad.payload_len = 18;

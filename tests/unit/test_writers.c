@@ -176,21 +176,36 @@ struct want {
 
 /* Every result field, in output order, typed as for a lab row that ran (row 0). */
 static const struct want result_fields[] = {
-	{ "method", json_type_string },	       { "mode", json_type_string },
+	{ "method", json_type_string },
+	{ "mode", json_type_string },
 	{ "point", json_type_null }, /* no --sweep */
-	{ "status", json_type_string },	       { "reason", json_type_null },
-	{ "interrupted", json_type_boolean },  { "duration_s", json_type_double },
-	{ "link_wait_s", json_type_double },   { "frame_bytes", json_type_int },
-	{ "wire_frame_bytes", json_type_int }, { "vlan", json_type_boolean },
-	{ "padded", json_type_boolean },       { "streams", json_type_int },
+	{ "status", json_type_string },
+	{ "reason", json_type_null },
+	{ "interrupted", json_type_boolean },
+	{ "duration_s", json_type_double },
+	{ "link_wait_s", json_type_double },
+	{ "frame_bytes", json_type_int },
+	{ "wire_frame_bytes", json_type_int },
+	{ "vlan", json_type_boolean },
+	{ "padded", json_type_boolean },
+	{ "streams", json_type_int },
 	{ "target_pps", json_type_null }, /* no --pps: unlimited, not 0 */
-	{ "frames_sent", json_type_int },      { "has_receiver", json_type_boolean },
-	{ "frames_delivered", json_type_int }, { "frames_foreign", json_type_int },
-	{ "frames_dropped", json_type_int },   { "frames_retried", json_type_int },
-	{ "send_errors", json_type_int },      { "cpu_s", json_type_double },
-	{ "pps", json_type_double },	       { "app_mbps", json_type_double },
-	{ "wire_gbps", json_type_double },     { "delivered_pct", json_type_double },
-	{ "accounted_pct", json_type_double }, { "cpu_ns_per_pkt", json_type_double },
+	{ "frames_sent", json_type_int },
+	{ "has_receiver", json_type_boolean },
+	{ "frames_delivered", json_type_int },
+	{ "frames_foreign", json_type_int },
+	{ "flows_seen", json_type_int },
+	{ "rx_queue_cv", json_type_null }, /* one RX queue: no spread to speak of */
+	{ "frames_dropped", json_type_int },
+	{ "frames_retried", json_type_int },
+	{ "send_errors", json_type_int },
+	{ "cpu_s", json_type_double },
+	{ "pps", json_type_double },
+	{ "app_mbps", json_type_double },
+	{ "wire_gbps", json_type_double },
+	{ "delivered_pct", json_type_double },
+	{ "accounted_pct", json_type_double },
+	{ "cpu_ns_per_pkt", json_type_double },
 };
 
 #define N_FIELDS (sizeof(result_fields) / sizeof(result_fields[0]))
@@ -207,11 +222,9 @@ static const struct want row1_types[] = {
 };
 
 static const struct want row2_types[] = {
-	{ "frames_delivered", json_type_null },
-	{ "frames_foreign", json_type_null },
-	{ "delivered_pct", json_type_null },
-	{ "accounted_pct", json_type_null },
-	{ NULL, json_type_null },
+	{ "frames_delivered", json_type_null }, { "frames_foreign", json_type_null },
+	{ "flows_seen", json_type_null },	{ "delivered_pct", json_type_null },
+	{ "accounted_pct", json_type_null },	{ NULL, json_type_null },
 };
 
 static enum json_type want_type(const struct want *w, const struct want *over)
@@ -238,10 +251,10 @@ static void check_result_types(struct json_object *o, int row, const struct want
 	unsigned int i;
 
 	CHECK(json_object_is_type(o, json_type_object), "results[%d] is not an object", row);
-	/* JSON has one more: the per-second list, which CSV cannot hold */
-	CHECK(json_object_object_length(o) == (int)N_FIELDS + 1,
+	/* JSON has three more: per_second, rx_queue_frames, rx_vlans: lists CSV cannot hold */
+	CHECK(json_object_object_length(o) == (int)N_FIELDS + 3,
 	      "results[%d] has %d fields, want %zu", row, json_object_object_length(o),
-	      N_FIELDS + 1);
+	      N_FIELDS + 3);
 	CHECK(json_object_is_type(get(o, "per_second"), json_type_array),
 	      "results[%d].per_second is not an array", row);
 	for (i = 0; i < N_FIELDS; i++) {
@@ -371,7 +384,7 @@ static void test_json_null_strings(void)
 /* ---- CSV */
 
 #define MAX_REC 8
-#define MAX_FLD 40
+#define MAX_FLD 64
 
 struct csv {
 	char *f[MAX_REC][MAX_FLD];
