@@ -11,6 +11,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "frame.h"
 #include "method.h"
 #include "options.h"
 #include "scenario.h"
@@ -437,6 +438,18 @@ static int opt_validate(struct pb_config *cfg, char *err, size_t errlen)
 		for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
 			off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
 		return -EINVAL;
+	}
+	{
+		struct pb_frame_spec base = { .srcip = cfg->srcip, .srcport = cfg->srcport };
+		uint64_t room = pb_flows_available(&base, cfg->flows_src_ip);
+
+		if (cfg->flows > room || cfg->streams > room) {
+			snprintf(err, errlen,
+				 "--flows %u: only %llu flows fit above source port %u%s",
+				 cfg->flows, (unsigned long long)room, cfg->srcport,
+				 cfg->flows_src_ip ? " and address" : " (try --flows-src-ip)");
+			return -EINVAL;
+		}
 	}
 	if (cfg->imix && cfg->frame_size) {
 		snprintf(err, errlen, "--imix and --frame-size both set the frame size: give one");

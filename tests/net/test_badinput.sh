@@ -31,6 +31,17 @@ expect_bad "payload over the MTU" "does not fit the MTU" --method udp_sendto --p
 expect_bad "payload over the MTU (frame method)" "does not fit the MTU" --method af_packet --payloadsize 9000
 expect_bad "no such interface" "no such interface" --method udp_sendto --iface pbnosuch0
 expect_bad "lab outside the benchmarking range" "benchmarking addresses" --dstip 10.0.0.2 --srcip 10.0.0.1
+# shaping the traffic
+expect_bad "zero rate" "positive rate" --pps 0
+expect_bad "negative rate" "positive rate" --pps -5k
+expect_bad "zero flows" "--flows" --flows 0
+expect_bad "more flows than ports" "flows fit" --flows 65535 --srcport 60000
+expect_bad "VLAN 0" "--vlan" --vlan 0
+expect_bad "VLAN 4095" "--vlan" --vlan 4095
+expect_bad "IPv4 source, IPv6 destination" "both be IPv4 or both IPv6" --srcip 198.18.0.1 --dstip 2001:2::2
+expect_bad "frame below the minimum" "--frame-size" --frame-size 59
+expect_bad "frame above the MTU" "does not fit the MTU" --method udp_sendto --frame-size 9000
+expect_bad "CPU not online" "not online" --cpus 4095
 if command -v setpriv >/dev/null; then
 	# uid 0 but no capabilities at all: what a user without root sees
 	expect_bad "no capabilities" "CAP_SYS_ADMIN" setpriv_run
