@@ -52,8 +52,7 @@ void pb_payload_fill(uint8_t *payload, uint32_t len, uint32_t run_id)
 }
 
 /* UDP checksum over the pseudo-header, header and payload (both families). */
-static uint16_t frame_udp_csum(const struct pb_frame_spec *s, const struct udphdr *udp,
-			       uint32_t udp_len)
+static uint16_t frame_udp_csum(const struct pb_frame_spec *s, const uint8_t *udp, uint32_t udp_len)
 {
 	uint32_t sum = 0;
 	uint8_t tail[4];
@@ -97,7 +96,8 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 	uint32_t hdr = pb_frame_overhead(s->srcip.family) + (s->vlan_id ? PB_VLAN_HLEN : 0);
 	uint32_t udp_len = sizeof(struct udphdr) + s->payload_len;
 	uint8_t *p = f->data;
-	struct udphdr *udp;
+	struct udphdr udp = { 0 };
+	uint32_t l4_off;
 	uint16_t ethertype;
 
 	if (s->payload_len < PB_SIG_LEN || hdr + s->payload_len > PB_FRAME_MAX ||
@@ -122,38 +122,47 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 	f->srcport = s->srcport;
 	f->srcip = s->srcip;
 
+	/*
+	 * Headers are built in aligned locals and copied in: in the frame, the IP header sits
+	 * 14 (or 18) bytes in, where its 32-bit fields are not aligned.
+	 */
 	if (s->srcip.family == AF_INET6) {
-		struct ip6_hdr *ip6 = (struct ip6_hdr *)(p + f->l3_off);
+		struct ip6_hdr ip6 = { 0 };
 
-		ip6->ip6_flow = htonl(6u << 28);
-		ip6->ip6_plen = htons(udp_len);
-		ip6->ip6_nxt = IPPROTO_UDP;
-		ip6->ip6_hlim = 64;
-		ip6->ip6_src = s->srcip.v6;
-		ip6->ip6_dst = s->dstip.v6;
-		udp = (struct udphdr *)(ip6 + 1);
+		ip6.ip6_flow = htonl(6u << 28);
+		ip6.ip6_plen = htons(udp_len);
+		ip6.ip6_nxt = IPPROTO_UDP;
+		ip6.ip6_hlim = 64;
+		ip6.ip6_src = s->srcip.v6;
+		ip6.ip6_dst = s->dstip.v6;
+		memcpy(p + f->l3_off, &ip6, sizeof(ip6));
+		l4_off = f->l3_off + sizeof(ip6);
 	} else {
-		struct iphdr *ip = (struct iphdr *)(p + f->l3_off);
+		struct iphdr ip = { 0 };
 
-		ip->version = 4;
-		ip->ihl = 5;
-		ip->tot_len = htons(sizeof(*ip) + udp_len);
-		ip->frag_off = htons(IP_DF);
-		ip->ttl = 64;
-		ip->protocol = IPPROTO_UDP;
-		ip->saddr = s->srcip.v4.s_addr;
-		ip->daddr = s->dstip.v4.s_addr;
-		ip->check = htons((uint16_t)~pb_csum_fold(pb_csum_add(0, ip, sizeof(*ip))));
-		udp = (struct udphdr *)(ip + 1);
+		ip.version = 4;
+		ip.ihl = 5;
+		ip.tot_len = htons(sizeof(ip) + udp_len);
+		ip.frag_off = htons(IP_DF);
+		ip.ttl = 64;
+		ip.protocol = IPPROTO_UDP;
+		ip.saddr = s->srcip.v4.s_addr;
+		ip.daddr = s->dstip.v4.s_addr;
+		ip.check = htons((uint16_t)~pb_csum_fold(pb_csum_add(0, &ip, sizeof(ip))));
+		memcpy(p + f->l3_off, &ip, sizeof(ip));
+		l4_off = f->l3_off + sizeof(ip);
 	}
 
-	udp->source = htons(s->srcport);
-	udp->dest = htons(s->dstport);
-	udp->len = htons(udp_len);
-	f->payload_off = (uint32_t)((uint8_t *)(udp + 1) - p);
+	udp.source = htons(s->srcport);
+	udp.dest = htons(s->dstport);
+	udp.len = htons(udp_len);
+	f->payload_off = l4_off + sizeof(udp);
 	f->payload_len = s->payload_len;
+	memcpy(p + l4_off, &udp, sizeof(udp));
 	pb_payload_fill(p + f->payload_off, s->payload_len, s->run_id);
-	udp->check = frame_udp_csum(s, udp, udp_len);
+	/* the checksum covers the header (its check field still 0) and the payload */
+	udp.check = frame_udp_csum(s, p + l4_off, udp_len);
+	memcpy(p + l4_off, &udp, sizeof(udp));
 
 	f->unpadded = hdr + s->payload_len;
 	/* the padding bytes are already zero from the memset */

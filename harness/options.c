@@ -112,7 +112,8 @@ static const struct pb_opt pb_opts[] = {
 	{ "xdp-mode", 0, OPT_ENUM, OFF(xdp_mode), 0, "auto", 0, 0, "auto|native|generic",
 	  "XDP attach / AF_XDP bind mode; auto tries native (driver) first", pb_xdp_mode_names },
 	{ "zerocopy", 0, OPT_ENUM, OFF(zerocopy), 0, "auto", 0, 0, "auto|on|off",
-	  "af_xdp: zero-copy where the driver has it (auto), insist (on), or copy mode (off)",
+	  "af_xdp: zero-copy where the driver has it (auto), insist (on), copy mode (off); "
+	  "io_uring: SEND_ZC from 4 KiB payloads (auto), always (on), never (off)",
 	  pb_tristate_names },
 	{ "force", 0, OPT_FLAG, OFF(force), 0, NULL, 0, 0, NULL,
 	  "replace an XDP program already on --iface (it is put back afterwards)" },

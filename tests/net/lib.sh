@@ -18,12 +18,20 @@ command -v python3 >/dev/null || { echo "SKIP: python3 is needed to read the JSO
 lab_namespaces() { ip netns list 2>/dev/null | awk '{print $1}' | grep '^pktbench-' | sort; }
 NS_BEFORE=$(lab_namespaces)
 
+# A lab whose owner still runs holds its lock: it is somebody's live run, not a leftover.
+lab_is_live() {
+	local id=${1#pktbench-}
+	id=${id%-tx}
+	id=${id%-rx}
+	[ -e "/run/pktbench/$id.lock" ] && ! flock -n "/run/pktbench/$id.lock" true
+}
+
 cleanup() {
 	local p
 	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	# anything this test left is removed here, so a failure cannot poison later tests
-	for ns in $(comm -13 <(echo "$NS_BEFORE") <(lab_namespaces)); do
+	for ns in $(new_namespaces); do
 		echo "cleanup: removing leftover namespace $ns"
 		ip netns del "$ns"
 	done
@@ -39,8 +47,13 @@ check() { # check "what" command...
 	if "$@"; then ok "$what"; else fail "$what"; fi
 }
 
-# Namespaces this test created that still exist (there must be none after each run).
-new_namespaces() { comm -13 <(echo "$NS_BEFORE") <(lab_namespaces); }
+# Labs that appeared during this test and whose owner is gone (there must be none).
+new_namespaces() {
+	local ns
+	for ns in $(comm -13 <(echo "$NS_BEFORE") <(lab_namespaces)); do
+		lab_is_live "$ns" || echo "$ns"
+	done
+}
 no_leftovers() {
 	local left
 	left=$(new_namespaces)
