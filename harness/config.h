@@ -63,8 +63,9 @@ struct pb_config {
 	struct pb_sweep sweep;
 	char config[256]; /* --config: the scenario file the values below started from */
 	double duration_s;
-	uint64_t count; /* 0: run for duration_s */
-	uint32_t batch; /* 0: the method's default */
+	uint64_t count;	 /* 0: run for duration_s */
+	uint32_t repeat; /* runs per row; the row is the median run by packets/s */
+	uint32_t batch;	 /* 0: the method's default */
 	uint32_t streams;
 	uint32_t segments; /* gso: segments per sendmsg */
 	double pps;	   /* aggregate rate limit over all workers; 0: as fast as it goes */

@@ -62,6 +62,8 @@ static const struct pb_opt pb_opts[] = {
 	  "seconds each method sends, measured after the link is up" },
 	{ "count", 'c', OPT_U64, OFF(count), 0, NULL, 1, UINT64_MAX, "N",
 	  "stop after exactly N frames sent (instead of --duration)" },
+	{ "repeat", 'r', OPT_U32, OFF(repeat), 0, "1", 1, 99, "N",
+	  "run each method N times and report the median run (by packets/s)" },
 	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
 	  "send on this interface; without it pktbench builds its namespace lab" },
 	{ "dstip", 0, OPT_ADDR, OFF(dstip), 0, "198.18.0.2", 0, 0, "ADDR",

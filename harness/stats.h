@@ -34,6 +34,7 @@ struct pb_result {
 	enum pb_status status;
 	char reason[160];
 	bool interrupted; /* Ctrl-C/SIGTERM ended it early: a partial result */
+	uint32_t runs;	  /* --repeat: the runs this row is the median of (0 or 1: one run) */
 
 	/* raw counts */
 	double duration_s;    /* measured window: clock start to the last worker drained */

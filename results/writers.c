@@ -104,6 +104,7 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs,
 	       r->reason[0] ? pb_fstr("reason", r->reason, sizeof(r->reason)) : pb_fnull("reason"));
 	pb_add(fs, pb_fbool("interrupted", r->interrupted));
+	pb_add(fs, pb_fu64("runs", r->runs ? r->runs : 1));
 	pb_add(fs, pb_fdbl("duration_s", r->duration_s));
 	pb_add(fs, pb_fdbl("link_wait_s", r->link_wait_s));
 	pb_add(fs, pb_fu64("frame_bytes", r->frame_bytes));

@@ -182,6 +182,7 @@ static const struct want result_fields[] = {
 	{ "status", json_type_string },
 	{ "reason", json_type_null },
 	{ "interrupted", json_type_boolean },
+	{ "runs", json_type_int },
 	{ "duration_s", json_type_double },
 	{ "link_wait_s", json_type_double },
 	{ "frame_bytes", json_type_int },
