@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Runs the scenario loader's fuzz target for a bounded time and prints a one-line summary.
+#   tests/fuzz/run.sh BUILD_DIR SECONDS
+# BUILD_DIR is configured with: CC=clang cmake -S . -B BUILD_DIR -DPB_FUZZ=ON
+# Seeds are scenarios/*.yaml; the corpus grows in BUILD_DIR/fuzz/corpus across runs. Exits 1
+# on a crash, leak, timeout (a hang) or running out of memory, keeping the input that did it in
+# BUILD_DIR/fuzz/artifacts/ (replay: BUILD_DIR/fuzz_scenario FILE); 2 on bad usage.
+set -u
+
+if [ $# -ne 2 ] || ! [ "$2" -gt 0 ] 2>/dev/null; then
+	echo "usage: $0 BUILD_DIR SECONDS" >&2
+	exit 2
+fi
+build=$1
+secs=$2
+src=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$build/fuzz_scenario
+if [ ! -x "$bin" ]; then
+	echo "fuzz_scenario: $bin is not built (configure with CC=clang -DPB_FUZZ=ON)" >&2
+	exit 2
+fi
+
+work=$build/fuzz
+mkdir -p "$work/corpus" "$work/artifacts"
+cp "$src"/scenarios/*.yaml "$work/corpus/"
+log=$work/fuzz_scenario.log
+
+# -timeout: one input taking this long is a hang; -rss_limit_mb: so is growing without bound.
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	"$bin" "$work/corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+	-max_len=8192 -dict="$src/tests/fuzz/scenario.dict" -artifact_prefix="$work/artifacts/" \
+	-print_final_stats=1 >"$log" 2>&1
+rc=$?
+
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
+cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n1 | cut -d' ' -f2)
+corpus=$(find "$work/corpus" -type f | wc -l)
+if [ "$rc" -eq 0 ]; then
+	echo "fuzz_scenario: ok, ${runs:-?} inputs in ${secs} s (coverage ${cov:-?}, corpus $corpus): no crash, leak or hang"
+	exit 0
+fi
+what=$(grep -m1 -E '^SUMMARY: |^==[0-9]+== ?ERROR: ' "$log" | sed 's/^SUMMARY: //; s/^==[0-9]*== *//')
+input=$(grep -o -m1 'Test unit written to .*' "$log" | sed 's/^Test unit written to //')
+tail -n 40 "$log" >&2
+echo "fuzz_scenario: FAILED after ${runs:-?} inputs: ${what:-exit status $rc}; input: ${input:-none}; log: $log"
+exit 1
