@@ -106,7 +106,8 @@ static const struct pb_opt pb_opts[] = {
 	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",
 	  "aggregate rate as wire (L1) Gb/s instead of --pps" },
 	{ "cpus", 0, OPT_CPUS, 0, 0, NULL, 0, 0, "LIST",
-	  "pin stream i to the i-th CPU of LIST (e.g. 0,1 or 0-3; default: not pinned)" },
+	  "pin stream i to the i-th CPU of LIST (e.g. 0,1 or 0-3; default: several streams are "
+	  "spread over the CPUs, one stream is not pinned)" },
 	{ "link-timeout", 0, OPT_SECS, OFF(link_timeout_s), 0, "30", 0, 0, "SECS",
 	  "how long to wait for the carrier before giving up" },
 	{ "keep-lab", 0, OPT_FLAG, OFF(keep_lab), 0, NULL, 0, 0, NULL,
