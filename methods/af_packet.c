@@ -200,7 +200,9 @@ static int af_packet_send(struct pb_worker *w, unsigned int budget)
 	if (err)
 		return err;
 	/* --count: what is in flight, and what we are about to report, counts against it */
-	room = w->left == UINT64_MAX ? budget : w->left - p->inflight - done;
+	room = w->left == UINT64_MAX			? budget
+	       : w->left > (uint64_t)p->inflight + done ? w->left - p->inflight - done
+							: 0; /* paced: ahead */
 	if (room > budget)
 		room = budget;
 	while (n < room && p->inflight < p->frame_nr) {
