@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The methods built into this binary, in benchmark order: one explicit list, no
- * magic. */
+/* The methods built into this binary, in benchmark order: one explicit list, no magic. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,27 +7,26 @@
 #include "method.h"
 
 /*
- * A method whose library was missing at build time is still listed, so a
- * benchmark says why there is no row for it instead of silently leaving it out.
+ * A method whose library was missing at build time is still listed, so a benchmark says why
+ * there is no row for it instead of silently leaving it out.
  */
-#define PB_NOT_BUILT(var, mname, pkg, mflags)                                  \
-  static int var##_not_built(const struct pb_config *cfg, char *reason,        \
-                             size_t len) {                                     \
-    snprintf(reason, len, "not built: " pkg " was not found at build time");   \
-    return -EOPNOTSUPP;                                                        \
-  }                                                                            \
-  static const struct pb_method var = {                                        \
-      .name = mname,                                                           \
-      .help = "not built (" pkg " was missing)",                               \
-      .flags = mflags,                                                         \
-      .probe = var##_not_built,                                                \
-  }
+#define PB_NOT_BUILT(var, mname, pkg, mflags)                                                      \
+	static int var##_not_built(const struct pb_config *cfg, char *reason, size_t len)          \
+	{                                                                                          \
+		snprintf(reason, len, "not built: " pkg " was not found at build time");           \
+		return -EOPNOTSUPP;                                                                \
+	}                                                                                          \
+	static const struct pb_method var = {                                                      \
+		.name = mname,                                                                     \
+		.help = "not built (" pkg " was missing)",                                         \
+		.flags = mflags,                                                                   \
+		.probe = var##_not_built,                                                          \
+	}
 
 #ifdef PB_HAVE_AF_XDP
 extern const struct pb_method pb_method_af_xdp;
 #else
-PB_NOT_BUILT(pb_method_af_xdp, "af_xdp", "libxdp-dev",
-             PB_M_FRAME | PB_M_NEEDS_RAW);
+PB_NOT_BUILT(pb_method_af_xdp, "af_xdp", "libxdp-dev", PB_M_FRAME | PB_M_NEEDS_RAW);
 #endif
 #ifdef PB_HAVE_IO_URING
 extern const struct pb_method pb_method_io_uring;
@@ -38,32 +36,30 @@ PB_NOT_BUILT(pb_method_io_uring, "io_uring", "liburing-dev", 0);
 #ifdef PB_HAVE_PCAP
 extern const struct pb_method pb_method_pcap;
 #else
-PB_NOT_BUILT(pb_method_pcap, "pcap", "libpcap-dev",
-             PB_M_FRAME | PB_M_NEEDS_RAW);
+PB_NOT_BUILT(pb_method_pcap, "pcap", "libpcap-dev", PB_M_FRAME | PB_M_NEEDS_RAW);
 #endif
-extern const struct pb_method pb_method_udp_sendto, pb_method_udp_connected,
-    pb_method_sendmmsg, pb_method_gso, pb_method_raw_socket,
-    pb_method_af_packet, pb_method_null;
+extern const struct pb_method pb_method_xdp_live, pb_method_udp_sendto, pb_method_udp_connected,
+	pb_method_sendmmsg, pb_method_gso, pb_method_raw_socket, pb_method_af_packet,
+	pb_method_null;
 
 const struct pb_method *const pb_methods[] = {
-    &pb_method_af_xdp,     &pb_method_udp_sendto, &pb_method_udp_connected,
-    &pb_method_sendmmsg,   &pb_method_io_uring,   &pb_method_gso,
-    &pb_method_raw_socket, &pb_method_af_packet,  &pb_method_pcap,
-    &pb_method_null,
+	&pb_method_af_xdp,    &pb_method_xdp_live, &pb_method_udp_sendto, &pb_method_udp_connected,
+	&pb_method_sendmmsg,  &pb_method_io_uring, &pb_method_gso,	  &pb_method_raw_socket,
+	&pb_method_af_packet, &pb_method_pcap,	   &pb_method_null,
 };
 
-const unsigned int pb_methods_count =
-    sizeof(pb_methods) / sizeof(pb_methods[0]);
+const unsigned int pb_methods_count = sizeof(pb_methods) / sizeof(pb_methods[0]);
 
-const struct pb_method *pb_method_find(const char *name) {
-  unsigned int i, j;
+const struct pb_method *pb_method_find(const char *name)
+{
+	unsigned int i, j;
 
-  for (i = 0; i < pb_methods_count; i++) {
-    if (!strcmp(pb_methods[i]->name, name))
-      return pb_methods[i];
-    for (j = 0; j < 3 && pb_methods[i]->aliases[j]; j++)
-      if (!strcmp(pb_methods[i]->aliases[j], name))
-        return pb_methods[i];
-  }
-  return NULL;
+	for (i = 0; i < pb_methods_count; i++) {
+		if (!strcmp(pb_methods[i]->name, name))
+			return pb_methods[i];
+		for (j = 0; j < 3 && pb_methods[i]->aliases[j]; j++)
+			if (!strcmp(pb_methods[i]->aliases[j], name))
+				return pb_methods[i];
+	}
+	return NULL;
 }

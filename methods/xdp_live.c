@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xdp_live: the kernel's own transmit loop. BPF_PROG_RUN with BPF_F_TEST_XDP_LIVE_FRAMES
+ * runs bpf/xdp_live.bpf.c `repeat` times over this worker's frame, and the kernel turns
+ * every XDP_TX into a transmission out of the ingress interface (the technique of
+ * xdp-tools' xdp-trafficgen): no system call, no skb and no copy per packet. This is the
+ * software ceiling the other methods are measured against.
+ *
+ * One BPF_PROG_RUN is a chunk of frames sized to take about XDP_LIVE_CHUNK_NS, so the
+ * harness, which checks its stop flag between send() calls, stops within a few ms of the
+ * deadline. The kernel reports no per-frame outcome: a successful run means the program
+ * ran `repeat` times and every frame was handed to the device; frames the device could not
+ * take are counted by its drop counters, which the harness reads (a veth counts such a
+ * frame twice: in its own tx_dropped and in the peer's rx_dropped).
+ *
+ * Short runs are only cheap with an anchor. A run with repeat > 1 puts its program into
+ * the kernel's XDP dispatcher on entry and takes it out on exit, and each change waits
+ * for an RCU grace period (bpf_dispatcher_change_prog: about 16 ms per run measured on
+ * Linux 6.18, against 5 ms of sending). A program the dispatcher already holds costs
+ * nothing, so open attaches the worker's program (generic mode, a BPF link) to the
+ * loopback device of a private, unnamed network namespace made for that alone: no
+ * traffic, nothing visible to anyone, and gone with the link and the namespace fd
+ * (or with the process).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <linux/bpf.h>
+#include <linux/genetlink.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "log.h"
+#include "method.h"
+#include "xdp_live.skel.h"
+
+#ifndef BPF_F_TEST_XDP_LIVE_FRAMES
+#define BPF_F_TEST_XDP_LIVE_FRAMES (1U << 1)
+#endif
+
+/*
+ * Frames per batch inside the kernel's loop: the program runs batch_size times, then the
+ * batch is flushed to the device and softirqs (the veth peer's NAPI) get their turn.
+ * Measured on the veth lab (60-byte frames, XDP-drop receiver, 2 busy cores, 3 rounds):
+ * 16 to 256 all within noise of each other (4.1-4.3 Mpps), but 128 and 256 overran the
+ * peer's 256-slot ring (tens of thousands of drops per 3 s) whenever the receiver's NAPI
+ * was pushed to ksoftirqd, and 64 never did. So 64, the kernel's own default (the NAPI
+ * weight). --batch sets it; the kernel takes 1..256.
+ */
+#define XDP_LIVE_BATCH	   64
+#define XDP_LIVE_BATCH_MAX 256
+/*
+ * Wall time one BPF_PROG_RUN should take: long enough that the per-run set-up (a page
+ * pool, about 12 us once anchored) is lost in the noise, short enough that the harness
+ * stops within a few ms of its deadline. 1, 2, 5 and 10 ms gave the same rate within
+ * noise; 5 ms keeps the set-up at 0.25 %. The chunk follows the rate of the previous one.
+ */
+#define XDP_LIVE_CHUNK_NS 5000000.0
+/* without the anchor every run costs ~16 ms more: longer runs keep most of the rate */
+#define XDP_LIVE_CHUNK_NS_SLOW 100000000.0
+#define XDP_LIVE_CHUNK_FIRST   4096u /* before any rate is known: < 1 ms even at 5 Mpps */
+#define XDP_LIVE_CHUNK_MIN     256u
+#define XDP_LIVE_CHUNK_MAX     (1u << 24) /* fits send()'s int */
+#define XDP_LIVE_CHUNK_GROW    8u	  /* at most this factor per chunk, up or down */
+
+/* linux/netdev.h (Linux 6.3+), not in older UAPI headers */
+#define XDP_LIVE_NETDEV_FAMILY	       "netdev"
+#define XDP_LIVE_NETDEV_CMD_DEV_GET    1
+#define XDP_LIVE_NETDEV_A_DEV_IFINDEX  1
+#define XDP_LIVE_NETDEV_A_XDP_FEATURES 3
+#define XDP_LIVE_NETDEV_XDP_NDO_XMIT   4 /* NETDEV_XDP_ACT_NDO_XMIT */
+
+struct xdp_live_priv {
+	struct xdp_live *skel;
+	int anchor_link; /* the program's generic-XDP link in the anchor namespace, or -1 */
+	int anchor_ns;	 /* keeps that namespace alive, or -1 */
+	struct xdp_md ctx;
+	struct bpf_test_run_opts opts;
+	uint32_t chunk;	 /* frames per BPF_PROG_RUN */
+	double chunk_ns; /* what one should take */
+	sigset_t oldmask;
+	bool masked;
+};
+
+static double xdp_live_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* --batch, or our default, within what the kernel takes. */
+static uint32_t xdp_live_batch(const struct pb_config *cfg)
+{
+	if (!cfg->batch)
+		return XDP_LIVE_BATCH;
+	return cfg->batch < XDP_LIVE_BATCH_MAX ? cfg->batch : XDP_LIVE_BATCH_MAX;
+}
+
+/* One BPF_PROG_RUN in live-frame mode. 0 or -errno. */
+static int xdp_live_run(int prog_fd, const void *data, uint32_t len, int ifindex, uint32_t queue,
+			uint32_t batch, uint32_t repeat)
+{
+	struct xdp_md ctx = { .data_end = len,
+			      .ingress_ifindex = ifindex,
+			      .rx_queue_index = queue };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = data, .data_size_in = len, .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .repeat = repeat,
+		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = batch);
+
+	return bpf_prog_test_run_opts(prog_fd, &opts);
+}
+
+/* Appends one attribute to a netlink request whose buffer has room for it. */
+static void xdp_live_nla_put(struct nlmsghdr *nh, uint16_t type, const void *data, uint16_t len)
+{
+	struct nlattr *a = (struct nlattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)a + NLA_HDRLEN, data, len);
+	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+/*
+ * A generic-netlink "do" request with one attribute; copies attribute want of the reply
+ * into out (up to outlen bytes). Its length, or -errno (the kernel's, or -ENOENT).
+ */
+static int xdp_live_genl(int fd, uint16_t family, uint8_t cmd, uint16_t attr, const void *val,
+			 uint16_t vlen, uint16_t want, void *out, size_t outlen)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct genlmsghdr gh;
+		char attrs[64];
+	} req = {
+		.nh = { .nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN),
+			.nlmsg_type = family,
+			.nlmsg_flags = NLM_F_REQUEST,
+			.nlmsg_seq = 1 },
+		.gh = { .cmd = cmd, .version = 1 },
+	};
+	char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct nlmsghdr *nh;
+	ssize_t n;
+
+	xdp_live_nla_put(&req.nh, attr, val, vlen);
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
+		return -errno;
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < 0)
+		return -errno;
+	for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
+		struct nlattr *a;
+		int rem;
+
+		if (nh->nlmsg_type == NLMSG_ERROR) {
+			int err = ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
+
+			return err ? err : -ENOENT;
+		}
+		if (nh->nlmsg_type != family)
+			continue;
+		a = (struct nlattr *)((char *)NLMSG_DATA(nh) + GENL_HDRLEN);
+		rem = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(GENL_HDRLEN);
+		while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem) {
+			if ((a->nla_type & NLA_TYPE_MASK) == want) {
+				size_t plen = a->nla_len - NLA_HDRLEN;
+
+				memcpy(out, (char *)a + NLA_HDRLEN, plen < outlen ? plen : outlen);
+				return (int)plen;
+			}
+			rem -= NLA_ALIGN(a->nla_len);
+			a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len));
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * Can ifindex take XDP frames from another device (ndo_xdp_xmit), which is what XDP_TX in
+ * a live run needs? Asks the netdev generic-netlink family, in the calling thread's
+ * namespace, for the device's xdp-features. 1 yes, 0 no, -errno when the kernel cannot
+ * say (no netdev family before Linux 6.3).
+ */
+static int xdp_live_can_xmit(int ifindex)
+{
+	union {
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64;
+	} v = { 0 };
+	uint32_t idx = (uint32_t)ifindex;
+	uint16_t family;
+	int fd, n;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		return -errno;
+	n = xdp_live_genl(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
+			  XDP_LIVE_NETDEV_FAMILY, sizeof(XDP_LIVE_NETDEV_FAMILY),
+			  CTRL_ATTR_FAMILY_ID, &v, sizeof(v));
+	if (n == sizeof(uint16_t)) {
+		family = v.u16;
+		v.u64 = 0;
+		n = xdp_live_genl(fd, family, XDP_LIVE_NETDEV_CMD_DEV_GET,
+				  XDP_LIVE_NETDEV_A_DEV_IFINDEX, &idx, sizeof(idx),
+				  XDP_LIVE_NETDEV_A_XDP_FEATURES, &v, sizeof(v));
+	} else if (n >= 0) {
+		n = -EPROTO;
+	}
+	close(fd);
+	if (n < 0)
+		return n;
+	if (n == sizeof(uint32_t))
+		return !!(v.u32 & XDP_LIVE_NETDEV_XDP_NDO_XMIT);
+	if (n == sizeof(uint64_t))
+		return !!(v.u64 & XDP_LIVE_NETDEV_XDP_NDO_XMIT);
+	return -EPROTO;
+}
+
+/*
+ * Checks, without putting a frame on any wire: that the program loads; that the kernel
+ * has live frames, by one live run of the real frame with the namespace's loopback as the
+ * ingress device (lo has no ndo_xdp_xmit, so the kernel drops the XDP_TX frame inside
+ * BPF_PROG_RUN; a kernel before 5.18 rejects the flag with EINVAL); that the frame fits
+ * live mode (at most a page, headroom and tailroom included); and that the sending
+ * interface accepts XDP frames (its xdp-features, where the kernel tells them).
+ */
+static int xdp_live_probe(const struct pb_config *cfg, char *reason, size_t len)
+{
+	/* the run's first frame, as the harness builds it (frame methods are tagged) */
+	struct pb_frame_spec spec = {
+		.srcip = cfg->srcip,
+		.dstip = cfg->dstip,
+		.srcport = cfg->srcport,
+		.dstport = cfg->dstport,
+		.payload_len = cfg->payloadsize,
+		.run_id = cfg->run_id,
+		.vlan_id = (uint16_t)cfg->vlan,
+		.vlan_prio = (uint8_t)cfg->vlan_prio,
+	};
+	static const uint8_t small[PB_ETH_MIN_FRAME];
+	struct pb_frame f = { 0 };
+	struct xdp_live *skel;
+	int lo, fd, err;
+
+	if (cfg->imix || cfg->flows > cfg->streams) {
+		snprintf(reason, len,
+			 "%s: xdp_live sends one frame per stream until its BPF program varies "
+			 "them",
+			 cfg->imix ? "--imix" : "--flows above --streams");
+		return -EOPNOTSUPP;
+	}
+	skel = xdp_live__open_and_load();
+	if (!skel) {
+		err = -errno;
+		snprintf(reason, len, "cannot load the XDP program: %s", strerror(-err));
+		return err == -EPERM ? -EPERM : -EOPNOTSUPP;
+	}
+	fd = bpf_program__fd(skel->progs.pb_xdp_live);
+	memcpy(spec.dstmac, cfg->dstmac, 6);
+	memcpy(spec.srcmac, cfg->srcmac, 6);
+	f.data = calloc(1, pb_frame_len(&spec));
+	if (!f.data) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = pb_frame_build(&f, &spec);
+	if (err)
+		goto out;
+	lo = (int)if_nametoindex("lo");
+	if (!lo)
+		lo = 1; /* LOOPBACK_IFINDEX in every namespace */
+	err = xdp_live_run(fd, f.data, f.len, lo, 0, xdp_live_batch(cfg), 1);
+	if (err == -EINVAL) {
+		if (!xdp_live_run(fd, small, sizeof(small), lo, 0, XDP_LIVE_BATCH, 1))
+			snprintf(reason, len,
+				 "a %u-byte frame is too large for live frames (at most a page, "
+				 "about 3.5 KB)",
+				 f.len);
+		else
+			snprintf(reason, len,
+				 "the kernel has no live frames (BPF_F_TEST_XDP_LIVE_FRAMES, "
+				 "Linux 5.18+)");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	if (err) {
+		snprintf(reason, len, "BPF_PROG_RUN with live frames: %s", strerror(-err));
+		err = err == -EPERM ? -EPERM : -EOPNOTSUPP;
+		goto out;
+	}
+	err = xdp_live_can_xmit(cfg->ifindex);
+	if (!err) {
+		snprintf(reason, len,
+			 "%s cannot take XDP_TX frames (no ndo_xdp_xmit; a veth needs an XDP "
+			 "program on its peer)",
+			 cfg->ifname);
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	if (err < 0)
+		pr_debug("xdp_live: xdp-features of %s unknown (%s); assuming it can XDP_TX\n",
+			 cfg->ifname, strerror(-err));
+	err = 0;
+out:
+	free(f.data);
+	xdp_live__destroy(skel);
+	return err;
+}
+
+struct xdp_live_anchor {
+	int prog_fd;
+	int link_fd;
+	int ns_fd;
+	int err;
+};
+
+/* Runs in a thread of its own, so only that thread ever leaves the sender's namespace. */
+static void *xdp_live_anchor_thread(void *arg)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .flags = XDP_FLAGS_SKB_MODE);
+	struct xdp_live_anchor *a = arg;
+	int lo;
+
+	if (unshare(CLONE_NEWNET)) {
+		a->err = -errno;
+		return NULL;
+	}
+	a->ns_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (a->ns_fd < 0) {
+		a->err = -errno;
+		return NULL;
+	}
+	lo = (int)if_nametoindex("lo");
+	a->link_fd = bpf_link_create(a->prog_fd, lo ? lo : 1, BPF_XDP, &lopts);
+	if (a->link_fd < 0)
+		a->err = -errno;
+	return NULL;
+}
+
+/* Keeps the program in the XDP dispatcher for as long as the worker lives. 0 or -errno. */
+static int xdp_live_anchor(struct xdp_live_priv *p)
+{
+	struct xdp_live_anchor a = {
+		.prog_fd = bpf_program__fd(p->skel->progs.pb_xdp_live),
+		.link_fd = -1,
+		.ns_fd = -1,
+	};
+	pthread_t t;
+	int err;
+
+	err = pthread_create(&t, NULL, xdp_live_anchor_thread, &a);
+	if (err)
+		return -err;
+	pthread_join(t, NULL);
+	if (a.err) {
+		if (a.link_fd >= 0)
+			close(a.link_fd);
+		if (a.ns_fd >= 0)
+			close(a.ns_fd);
+		return a.err;
+	}
+	p->anchor_link = a.link_fd;
+	p->anchor_ns = a.ns_fd;
+	return 0;
+}
+
+static void xdp_live_close(struct pb_worker *w)
+{
+	struct xdp_live_priv *p = w->priv;
+
+	if (!p)
+		return;
+	if (p->anchor_link >= 0)
+		close(p->anchor_link);
+	if (p->anchor_ns >= 0)
+		close(p->anchor_ns);
+	xdp_live__destroy(p->skel);
+	if (p->masked)
+		pthread_sigmask(SIG_SETMASK, &p->oldmask, NULL);
+	free(p);
+	w->priv = NULL;
+}
+
+static int xdp_live_open(struct pb_worker *w)
+{
+	const struct pb_config *cfg = w->cfg;
+	struct xdp_live_priv *p = calloc(1, sizeof(*p));
+	sigset_t block;
+	uint32_t batch = xdp_live_batch(cfg);
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	w->priv = p;
+	p->anchor_link = -1;
+	p->anchor_ns = -1;
+	if (w->pool && w->pool->n > 1)
+		return -EOPNOTSUPP; /* the probe said why: one frame per stream for now */
+	p->skel = xdp_live__open_and_load();
+	if (!p->skel) {
+		err = -errno;
+		pr_err("xdp_live: cannot load the XDP program: %s\n", strerror(-err));
+		return err;
+	}
+	err = xdp_live_anchor(p);
+	if (err)
+		pr_warn("xdp_live: cannot keep the program in the XDP dispatcher (%s): every "
+			"run waits for two RCU grace periods, so runs are longer and the stop "
+			"comes up to 0.1 s late\n",
+			strerror(-err));
+	if (cfg->batch > XDP_LIVE_BATCH_MAX)
+		pr_warn("xdp_live: --batch %u is more than live frames take; using %u\n",
+			cfg->batch, XDP_LIVE_BATCH_MAX);
+
+	/*
+	 * The kernel resolves ingress_ifindex in this thread's namespace (the sender's). The
+	 * queue only tells the program where the frame "arrived"; the device picks its own
+	 * TX queue. It must exist, so streams beyond the queues share them.
+	 */
+	p->ctx.data_end = w->frame->len;
+	p->ctx.ingress_ifindex = (uint32_t)cfg->ifindex;
+	p->ctx.rx_queue_index = cfg->tx_queues ? w->id % cfg->tx_queues : 0;
+	p->opts.sz = sizeof(p->opts);
+	p->opts.data_in = w->frame->data;
+	p->opts.data_size_in = w->frame->len;
+	p->opts.ctx_in = &p->ctx;
+	p->opts.ctx_size_in = sizeof(p->ctx);
+	p->opts.flags = BPF_F_TEST_XDP_LIVE_FRAMES;
+	p->opts.batch_size = batch;
+	p->chunk = XDP_LIVE_CHUNK_FIRST;
+	p->chunk_ns = p->anchor_link < 0 ? XDP_LIVE_CHUNK_NS_SLOW : XDP_LIVE_CHUNK_NS;
+
+	/*
+	 * A signal arriving in the middle of a run makes the kernel end it with EINTR and no
+	 * count, though frames already went out. Ctrl-C and SIGTERM are therefore left to the
+	 * harness's main thread, which sets the stop flag; this worker ends its chunk on time.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	if (!pthread_sigmask(SIG_BLOCK, &block, &p->oldmask))
+		p->masked = true;
+
+	snprintf(w->mode, sizeof(w->mode), "live, batch %u%s", batch,
+		 p->anchor_link < 0 ? ", no anchor" : "");
+	return 0;
+}
+
+/* Sizes the next chunk to take p->chunk_ns at the rate the last one ran at. */
+static void xdp_live_adapt(struct xdp_live_priv *p, uint32_t n, double ns)
+{
+	double want = ns > 0 ? n * p->chunk_ns / ns : (double)p->chunk * XDP_LIVE_CHUNK_GROW;
+	double lo = (double)p->chunk / XDP_LIVE_CHUNK_GROW;
+	double hi = (double)p->chunk * XDP_LIVE_CHUNK_GROW;
+
+	if (want < lo)
+		want = lo;
+	if (want > hi)
+		want = hi;
+	if (want < XDP_LIVE_CHUNK_MIN)
+		want = XDP_LIVE_CHUNK_MIN;
+	if (want > XDP_LIVE_CHUNK_MAX)
+		want = XDP_LIVE_CHUNK_MAX;
+	p->chunk = (uint32_t)want;
+}
+
+/*
+ * One BPF_PROG_RUN of a chunk of frames. budget (the harness's --batch hint, at most 256
+ * here) is not used: the chunk is what sets how often the stop flag is seen, and --batch
+ * already became the kernel's batch_size at open. The chunk never exceeds w->left (what
+ * --count still wants, or what --pps allows now), so --count is exact and pacing holds.
+ */
+static int xdp_live_send(struct pb_worker *w, unsigned int budget)
+{
+	struct xdp_live_priv *p = w->priv;
+	uint32_t n = p->chunk;
+	double t0;
+	int err;
+
+	if (w->left < n)
+		n = (uint32_t)w->left;
+	p->opts.repeat = n;
+	t0 = xdp_live_now_ns();
+	err = bpf_prog_test_run_opts(bpf_program__fd(p->skel->progs.pb_xdp_live), &p->opts);
+	if (err)
+		return err; /* -EINTR: the run was cut short and cannot say how far it got */
+	if (n == p->chunk)
+		xdp_live_adapt(p, n, xdp_live_now_ns() - t0);
+	return (int)n;
+}
+
+const struct pb_method pb_method_xdp_live = {
+	.name = "xdp_live",
+	.help = "BPF_PROG_RUN with live frames: the kernel loops an XDP_TX program, the ceiling "
+		"(--batch: the kernel's batch, 1-256, default 64)",
+	.flags = PB_M_FRAME,
+	.default_batch = XDP_LIVE_BATCH,
+	.probe = xdp_live_probe,
+	.open = xdp_live_open,
+	.send = xdp_live_send,
+	.close = xdp_live_close,
+};
