@@ -2,6 +2,7 @@
 /* Interface lookup, counters and carrier wait over rtnetlink (libnl-route-3), plus ethtool. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -232,4 +233,68 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 		}
 		nanosleep(&poll, NULL);
 	}
+}
+
+int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out)
+{
+	struct ethtool_sset_info *info = NULL;
+	struct ethtool_gstrings *names = NULL;
+	struct ethtool_stats *stats = NULL;
+	struct ifreq ifr = { 0 };
+	size_t slen = strlen(suffix);
+	uint32_t n, i;
+	int fd, err = 0;
+
+	*out = 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	strncpy(ifr.ifr_name, name, sizeof(ifr.ifr_name) - 1);
+	info = calloc(1, sizeof(*info) + sizeof(uint32_t));
+	if (!info) {
+		err = -ENOMEM;
+		goto out;
+	}
+	info->cmd = ETHTOOL_GSSET_INFO;
+	info->sset_mask = 1ull << ETH_SS_STATS;
+	ifr.ifr_data = (void *)info;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) || !info->sset_mask) {
+		err = -EOPNOTSUPP; /* no driver statistics: nothing to add up */
+		goto out;
+	}
+	n = info->data[0];
+	names = calloc(1, sizeof(*names) + (size_t)n * ETH_GSTRING_LEN);
+	stats = calloc(1, sizeof(*stats) + (size_t)n * sizeof(uint64_t));
+	if (!names || !stats) {
+		err = -ENOMEM;
+		goto out;
+	}
+	names->cmd = ETHTOOL_GSTRINGS;
+	names->string_set = ETH_SS_STATS;
+	names->len = n;
+	ifr.ifr_data = (void *)names;
+	if (ioctl(fd, SIOCETHTOOL, &ifr)) {
+		err = -errno;
+		goto out;
+	}
+	stats->cmd = ETHTOOL_GSTATS;
+	stats->n_stats = n;
+	ifr.ifr_data = (void *)stats;
+	if (ioctl(fd, SIOCETHTOOL, &ifr)) {
+		err = -errno;
+		goto out;
+	}
+	for (i = 0; i < n && i < stats->n_stats; i++) {
+		const char *s = (const char *)names->data + (size_t)i * ETH_GSTRING_LEN;
+		size_t len = strnlen(s, ETH_GSTRING_LEN);
+
+		if (len >= slen && !memcmp(s + len - slen, suffix, slen))
+			*out += stats->data[i];
+	}
+out:
+	free(stats);
+	free(names);
+	free(info);
+	close(fd);
+	return err;
 }

@@ -36,6 +36,11 @@ int pb_nl_errno(int nlerr);
 int pb_netif_get(struct nl_sock *sk, const char *name, struct pb_netif *out);
 int pb_netif_stats(struct nl_sock *sk, int ifindex, struct pb_link_stats *out);
 /*
+ * Adds up the driver statistics (ethtool -S) whose names end in suffix, e.g. the per-queue
+ * "xdp_xmit_errors" of a veth. Call it in the interface's namespace. 0, or -errno (and 0).
+ */
+int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out);
+/*
  * Waits until the interface is up and running (IFF_UP and IFF_RUNNING, operstate UP or
  * UNKNOWN). 0 with *waited_s set, -ETIMEDOUT after timeout_s, -EINTR when *stop is set.
  */

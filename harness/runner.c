@@ -348,6 +348,7 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 {
 	struct pb_link_stats tx0 = { 0 }, tx1 = { 0 }, rx0 = { 0 }, rx1 = { 0 };
 	struct pb_rx_counts c0 = { 0 }, c1 = { 0 };
+	uint64_t xerr0 = 0, xerr1 = 0;
 	struct run run = { .m = m, .cfg = cfg, .env = env };
 	double t0, t1, cpu0, waited = 0;
 	uint32_t i, started = 0;
@@ -470,6 +471,8 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 		if (env->tx_nl)
 			pb_netif_stats(env->tx_nl, env->tx_ifindex, &tx0);
 		if (env->rx_nl)
+			pb_netif_ethtool_sum(cfg->ifname, "xdp_xmit_errors", &xerr0);
+		if (env->rx_nl)
 			pb_netif_stats(env->rx_nl, env->rx_ifindex, &rx0);
 		if (env->receiver) {
 			pb_receiver_clear_ports(env->receiver);
@@ -519,8 +522,16 @@ int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const 
 	}
 	if (env->tx_nl && !pb_netif_stats(env->tx_nl, env->tx_ifindex, &tx1))
 		res->frames_dropped += tx1.tx_dropped - tx0.tx_dropped;
-	if (env->rx_nl && !pb_netif_stats(env->rx_nl, env->rx_ifindex, &rx1))
+	if (env->rx_nl && !pb_netif_stats(env->rx_nl, env->rx_ifindex, &rx1)) {
 		res->frames_dropped += rx1.rx_dropped - rx0.rx_dropped;
+		/*
+		 * A veth counts an XDP frame its peer refused (XDP_TX, redirect) both as the
+		 * sender's tx_dropped and as the receiver's rx_dropped: take it out once.
+		 */
+		if (!pb_netif_ethtool_sum(cfg->ifname, "xdp_xmit_errors", &xerr1) &&
+		    xerr1 - xerr0 <= res->frames_dropped)
+			res->frames_dropped -= xerr1 - xerr0;
+	}
 	/* a dropped attempt that was sent again is not a lost frame */
 	res->frames_dropped -= res->frames_retried < res->frames_dropped ? res->frames_retried
 									 : res->frames_dropped;
