@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The CI comparison on veth pairs: a short lab benchmark of every send path, compared with
+# the stored baseline (results/baseline-ci.json), each method normalised by udp_sendto of
+# the same run so the machine's own speed cancels out.
+#
+#   scripts/ci-bench.sh [BUILD_DIR]            run and compare; exit 1 on a regression
+#   scripts/ci-bench.sh --refresh [BUILD_DIR]  run and store the result as the new baseline
+#
+# The tolerance (45 %) is wide because CI machines are shared 2-core VMs whose normalised
+# rates still move by 20-30 % between runs, and narrow enough that a method that halves
+# (ratio 0.5) fails. Refresh the baseline on a quiet machine after a change that is meant
+# to move the numbers, and commit it with the change.
+set -u
+cd "$(dirname "$0")/.."
+refresh=0
+[ "${1:-}" = --refresh ] && { refresh=1; shift; }
+BUILD=${1:-build}
+PB=$BUILD/pktbench
+BASE=results/baseline-ci.json
+OUT=$BUILD/ci-bench.json
+TOL=${PB_CI_TOLERANCE:-45}
+
+# every wire method this build has; null measures only the harness, so it is left out
+methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' |
+	grep -v -e '^benchmark$' -e '^null$' | paste -sd, -)
+echo "ci-bench: $methods, 3 s each, median of 3 runs"
+"$PB" --method "$methods" --duration 3 --repeat 3 -q --format json -o "$OUT" || exit 1
+if [ $refresh = 1 ]; then
+	cp "$OUT" "$BASE"
+	echo "ci-bench: stored $BASE"
+	exit 0
+fi
+if [ ! -f "$BASE" ]; then
+	echo "ci-bench: no $BASE yet: run scripts/ci-bench.sh --refresh on a quiet machine"
+	exit 1
+fi
+"$PB" compare "$BASE" "$OUT" --normalize udp_sendto --tolerance "$TOL"
