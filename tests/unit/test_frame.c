@@ -4,6 +4,7 @@
  * implementation of the same headers, pasted below), and checksums re-verified here by a
  * second, deliberately naive routine that shares no code with frame.c.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -90,6 +91,7 @@ static void verify_checksums(const struct pb_frame *f, int family, const char *n
 }
 
 static uint8_t frame_buf[PB_FRAME_MAX];
+static struct pb_frame f_vlan;
 
 static void build(struct pb_frame *f, uint32_t payload, uint32_t run_id, int family)
 {
@@ -130,6 +132,140 @@ static void golden(const char *name, uint32_t payload, uint32_t run_id, int fami
 	verify_checksums(&f, family, name);
 }
 
+/* The base spec of the pool tests: 198.18.0.1:12345 -> 198.18.0.2:12345, 18-byte payload. */
+static struct pb_frame_spec pool_base(int family)
+{
+	struct pb_frame_spec s = {
+		.dstmac = { 2, 0, 0, 0, 0, 2 },
+		.srcmac = { 2, 0, 0, 0, 0, 1 },
+		.srcport = 12345,
+		.dstport = 12345,
+		.payload_len = 18,
+		.run_id = 7,
+	};
+
+	s.srcip.family = s.dstip.family = family;
+	if (family == AF_INET) {
+		inet_pton(AF_INET, "198.18.0.1", &s.srcip.v4);
+		inet_pton(AF_INET, "198.18.0.2", &s.dstip.v4);
+	} else {
+		inet_pton(AF_INET6, "2001:2::1", &s.srcip.v6);
+		inet_pton(AF_INET6, "2001:2::2", &s.dstip.v6);
+	}
+	return s;
+}
+
+/*
+ * A 1000-flow pool: every frame's checksums hold (checked by the naive routine), every flow
+ * is there once, and the order is spread: consecutive frames do not step through the ports.
+ */
+static void test_pool_flows(int family, bool vary_addr)
+{
+	struct pb_frame_spec base = pool_base(family);
+	struct pb_flows fl = {
+		.n = 1000, .stream = 0, .streams = 1, .vary_addr = vary_addr, .seed = 42
+	};
+	static uint8_t seen[65536];
+	struct pb_pool pool;
+	uint32_t i, distinct = 0, steps = 0, addrs = 0;
+	char name[64];
+
+	CHECK(pb_pool_build(&pool, &base, &fl) == 0, "1000-flow pool builds");
+	if (pool.n != 1000)
+		return;
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < pool.n; i++) {
+		const struct pb_frame *f = &pool.frames[i];
+		uint32_t key = f->srcport;
+
+		/* with addresses varying, the key is the address's low 16 bits */
+		if (vary_addr && family == AF_INET)
+			key = ntohl(f->srcip.v4.s_addr) & 0xffffu;
+		else if (vary_addr)
+			key = (uint32_t)f->srcip.v6.s6_addr[14] << 8 | f->srcip.v6.s6_addr[15];
+
+		snprintf(name, sizeof(name), "pool frame %u", i);
+		verify_checksums(f, family, name);
+		distinct += !seen[key]++;
+		if (i && (vary_addr ? memcmp(&f->srcip, &pool.frames[i - 1].srcip, sizeof(f->srcip))
+				    : 0) != 0)
+			addrs++;
+		/* a lockstep walk would move by exactly one flow at nearly every step */
+		if (i && !vary_addr && f->srcport == (uint16_t)(pool.frames[i - 1].srcport + 1))
+			steps++;
+	}
+	CHECK(distinct == 1000, "%s: 1000 distinct flows, got %u", vary_addr ? "addr" : "port",
+	      distinct);
+	CHECK(steps < 20, "ports are spread, not walked: %u of 999 steps were +1", steps);
+	if (vary_addr)
+		CHECK(addrs > 900, "source addresses vary frame to frame (%u changes)", addrs);
+	pb_pool_free(&pool);
+}
+
+/* Streams split the flows between them, with no flow in two streams. */
+static void test_pool_streams(void)
+{
+	struct pb_frame_spec base = pool_base(AF_INET);
+	struct pb_pool a, b;
+	struct pb_flows fa = { .n = 100, .stream = 0, .streams = 2, .seed = 1 };
+	struct pb_flows fb = { .n = 100, .stream = 1, .streams = 2, .seed = 2 };
+	uint32_t i, j, shared = 0;
+
+	CHECK(pb_pool_build(&a, &base, &fa) == 0 && pb_pool_build(&b, &base, &fb) == 0,
+	      "two streams' pools build");
+	CHECK(a.n == 50 && b.n == 50, "each stream gets half the flows (%u, %u)", a.n, b.n);
+	for (i = 0; i < a.n; i++)
+		for (j = 0; j < b.n; j++)
+			shared += a.frames[i].srcport == b.frames[j].srcport;
+	CHECK(shared == 0, "no flow in both streams (%u shared)", shared);
+	pb_pool_free(&a);
+	pb_pool_free(&b);
+	/* more flows than fit above the base port are refused */
+	fa.n = 65535;
+	fa.streams = 1;
+	CHECK(pb_pool_build(&a, &base, &fa) == -EINVAL, "65535 flows above port 12345 refused");
+}
+
+/* An IMIX pool: 7:4:1 of 60/590/1514-byte frames, exactly, every checksum right. */
+static void test_pool_imix(void)
+{
+	static const uint32_t sizes[12] = { 60, 60, 60, 60, 60, 60, 60, 590, 590, 590, 590, 1514 };
+	struct pb_frame_spec base = pool_base(AF_INET);
+	struct pb_flows fl = { .n = 5, .streams = 1, .seed = 3, .sizes = sizes, .nsizes = 12 };
+	struct pb_pool pool;
+	uint32_t i, n60 = 0, n590 = 0, n1514 = 0;
+
+	CHECK(pb_pool_build(&pool, &base, &fl) == 0, "IMIX pool builds");
+	for (i = 0; i < pool.n; i++) {
+		n60 += pool.frames[i].len == 60;
+		n590 += pool.frames[i].len == 590;
+		n1514 += pool.frames[i].len == 1514;
+		verify_checksums(&pool.frames[i], AF_INET, "imix frame");
+	}
+	CHECK(pool.n % 12 == 0 && n60 * 12 == pool.n * 7 && n590 * 12 == pool.n * 4 &&
+		      n1514 * 12 == pool.n,
+	      "7:4:1 over %u frames: %u/%u/%u", pool.n, n60, n590, n1514);
+	CHECK(pool.max_len == 1514, "longest frame 1514, got %u", pool.max_len);
+	pb_pool_free(&pool);
+}
+
+/* A VLAN-tagged frame: the tag, the inner ethertype, 64 bytes at the minimum. */
+static void test_vlan(void)
+{
+	struct pb_frame_spec s = pool_base(AF_INET);
+	uint8_t want[4] = { 0x81, 0x00, 0xa0, 0x64 }; /* prio 5, id 100 */
+
+	s.vlan_id = 100;
+	s.vlan_prio = 5;
+	f_vlan.data = frame_buf;
+	CHECK(pb_frame_build(&f_vlan, &s) == 0, "tagged frame builds");
+	CHECK(!memcmp(f_vlan.data + 12, want, 4), "802.1Q tag 100, priority 5");
+	CHECK(f_vlan.data[16] == 0x08 && f_vlan.data[17] == 0x00, "inner ethertype IPv4");
+	CHECK(f_vlan.len == 64 && f_vlan.l3_off == 18, "64-byte tagged frame, IP at 18 (%u, %u)",
+	      f_vlan.len, f_vlan.l3_off);
+	verify_checksums(&f_vlan, AF_INET, "tagged frame");
+}
+
 int main(void)
 {
 	static struct pb_frame f;
@@ -165,5 +301,11 @@ int main(void)
 	bad.payload_len = PB_FRAME_MAX;
 	CHECK(pb_frame_build(&f, &bad) < 0, "a frame larger than the buffer is refused");
 
+	test_pool_flows(AF_INET, false);
+	test_pool_flows(AF_INET, true);
+	test_pool_flows(AF_INET6, false);
+	test_pool_streams();
+	test_pool_imix();
+	test_vlan();
 	return check_summary();
 }

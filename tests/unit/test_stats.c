@@ -178,6 +178,39 @@ static void test_status_name(void)
 	CHECK(!strcmp(pb_status_name(PB_STATUS_ERROR), "error"), "error");
 }
 
+/*
+ * IMIX: 7 x 64 + 4 x 594 + 1 x 1518 wire bytes (with FCS) is 60/590/1514 without; the wire
+ * average with preamble and gap is (7 x 84 + 4 x 614 + 1538) / 12 = 381.83 bytes, the app
+ * average (7 x 60 + 4 x 590 + 1514) / 12 = 357.83 bytes.
+ */
+static void test_imix_average(void)
+{
+	static const uint32_t frames[12] = { 60, 60, 60, 60, 60, 60, 60, 590, 590, 590, 590, 1514 };
+	struct pb_result r = { .status = PB_STATUS_OK, .duration_s = 1, .frames_sent = 1200000 };
+	uint32_t i;
+
+	for (i = 0; i < 12; i++) {
+		r.frame_avg += frames[i] / 12.0;
+		r.wire_avg += pb_wire_bytes(frames[i], false) / 12.0;
+	}
+	CHECK_NEAR(r.wire_avg, 4582.0 / 12, 1e-12);
+	pb_result_compute(&r);
+	CHECK_NEAR(r.wire_gbps, 1.2e6 * 4582.0 / 12 * 8 / 1e9, 1e-9);
+	CHECK_NEAR(r.app_mbps, 1.2e6 * 4294.0 / 12 * 8 / 1e6, 1e-9);
+}
+
+/* The RX queue spread: coefficient of variation of the per-queue counts. */
+static void test_spread(void)
+{
+	uint64_t even[2] = { 500, 500 }, skew[2] = { 1000, 0 }, one[1] = { 7 },
+		 tri[3] = { 1, 2, 3 };
+
+	CHECK_NEAR(pb_spread(even, 2), 0, 1e-12);
+	CHECK_NEAR(pb_spread(skew, 2), 1, 1e-12);
+	CHECK_NEAR(pb_spread(one, 1), 0, 1e-12);
+	CHECK_NEAR(pb_spread(tri, 3), sqrt(2.0 / 3) / 2, 1e-12);
+}
+
 int main(void)
 {
 	test_wire_bytes();
@@ -187,5 +220,7 @@ int main(void)
 	test_compute_guards();
 	test_compute_not_ok();
 	test_status_name();
+	test_imix_average();
+	test_spread();
 	return check_summary();
 }
