@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * af_xdp: one AF_XDP socket per worker, bound to TX queue w->id, through libxdp's xsk API.
- * The UMEM is written once at open with this worker's frame in every chunk, so sending only
- * writes descriptors. A frame counts as sent when its address comes back on the completion
- * ring. Zero-copy where the driver has it, copy mode otherwise.
+ * The UMEM is written once at open with this worker's frames (its pool, chunk k holding
+ * frame k % n), so sending only writes descriptors. A frame counts as sent when its address comes
+ * back on the completion ring. Zero-copy where the driver has it, copy mode otherwise.
  *
  * Transmit needs no XDP program, so none is attached unless the user asks for one
  * (--xdp-mode native|generic: some drivers run their zero-copy TX path only with a program
@@ -483,7 +483,7 @@ static int af_xdp_kick(struct af_xdp_priv *p)
 	return -errno;
 }
 
-/* Completions since the last call. All chunks hold the same frame: no address to check. */
+/* Completions since the last call. Chunks are sent in order: no address to check. */
 static uint32_t af_xdp_reap(struct af_xdp_priv *p)
 {
 	uint32_t idx, n;
@@ -538,14 +538,17 @@ static int af_xdp_open(struct pb_worker *w)
 	w->priv = p;
 	p->fd = -1;
 	af_xdp_route_libxdp();
-	if (w->frame->len > AF_XDP_CHUNK_MAX)
+	if (w->pool->max_len > AF_XDP_CHUNK_MAX)
 		return -EMSGSIZE;
-	p->chunk = w->frame->len <= 2048 ? 2048 : AF_XDP_CHUNK_MAX;
+	p->chunk = w->pool->max_len <= 2048 ? 2048 : AF_XDP_CHUNK_MAX;
+	if (w->pool->n > AF_XDP_FRAMES)
+		pr_warn("af_xdp: %u flows per stream, the UMEM holds %u: only those are sent\n",
+			w->pool->n, AF_XDP_FRAMES);
 
 	/*
 	 * One UMEM per socket, not one shared by all: each worker thread owns its rings and
 	 * chunks outright, so the send loop takes no lock and touches no other core's lines.
-	 * The frame is written into every chunk once, here.
+	 * The pool's frames are written into the chunks once, here.
 	 */
 	p->area_len = (size_t)AF_XDP_FRAMES * p->chunk;
 	p->area = mmap(NULL, p->area_len, PROT_READ | PROT_WRITE,
@@ -554,8 +557,11 @@ static int af_xdp_open(struct pb_worker *w)
 		p->area = NULL;
 		return -errno;
 	}
-	for (i = 0; i < AF_XDP_FRAMES; i++)
-		memcpy((uint8_t *)p->area + (size_t)i * p->chunk, w->frame->data, w->frame->len);
+	for (i = 0; i < AF_XDP_FRAMES; i++) {
+		const struct pb_frame *f = &w->pool->frames[i % w->pool->n];
+
+		memcpy((uint8_t *)p->area + (size_t)i * p->chunk, f->data, f->len);
+	}
 
 	/* a program only when the user asked for one */
 	if (cfg->xdp_mode != PB_XDP_AUTO) {
@@ -658,8 +664,9 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget)
 		for (i = 0; i < n; i++) {
 			struct xdp_desc *d = xsk_ring_prod__tx_desc(&p->tx, idx + i);
 
+			/* chunk k holds pool frame k % n (flows, sizes), written at open */
 			d->addr = (uint64_t)p->next * p->chunk;
-			d->len = w->frame->len;
+			d->len = w->pool->frames[p->next % w->pool->n].len;
 			d->options = 0;
 			p->next = (p->next + 1) % AF_XDP_FRAMES;
 		}
