@@ -79,6 +79,22 @@ static uint16_t frame_udp_csum(const struct pb_frame_spec *s, const uint8_t *udp
 	return htons(csum ? csum : 0xffff);
 }
 
+void pb_frame_spec_from_config(const struct pb_config *cfg, bool tagged, struct pb_frame_spec *spec)
+{
+	*spec = (struct pb_frame_spec){
+		.srcip = cfg->srcip,
+		.dstip = cfg->dstip,
+		.srcport = cfg->srcport,
+		.dstport = cfg->dstport,
+		.payload_len = cfg->payloadsize,
+		.run_id = cfg->run_id,
+		.vlan_id = tagged ? (uint16_t)cfg->vlan : 0,
+		.vlan_prio = (uint8_t)cfg->vlan_prio,
+	};
+	memcpy(spec->dstmac, cfg->dstmac, 6);
+	memcpy(spec->srcmac, cfg->srcmac, 6);
+}
+
 uint32_t pb_frame_len(const struct pb_frame_spec *s)
 {
 	uint32_t len = pb_frame_overhead(s->srcip.family) + s->payload_len;

@@ -63,6 +63,9 @@ struct pb_pool {
 	uint32_t max_len; /* the longest frame in the pool */
 };
 
+/* The run's base frame as the configuration describes it; tagged: with --vlan's tag. */
+void pb_frame_spec_from_config(const struct pb_config *cfg, bool tagged,
+			       struct pb_frame_spec *spec);
 /* Bytes a frame of this spec takes, padding included. */
 uint32_t pb_frame_len(const struct pb_frame_spec *spec);
 /* Fills the payload: the signature, then a fixed pattern. len >= PB_SIG_LEN. */

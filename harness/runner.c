@@ -203,16 +203,7 @@ static const uint32_t pb_imix[12] = { 60, 60, 60, 60, 60, 60, 60, 590, 590, 590,
  */
 static int run_pool(const struct pb_config *cfg, uint32_t i, bool tagged, struct pb_pool *pool)
 {
-	struct pb_frame_spec spec = {
-		.srcip = cfg->srcip,
-		.dstip = cfg->dstip,
-		.srcport = cfg->srcport,
-		.dstport = cfg->dstport,
-		.payload_len = cfg->payloadsize,
-		.run_id = cfg->run_id,
-		.vlan_id = tagged ? (uint16_t)cfg->vlan : 0,
-		.vlan_prio = (uint8_t)cfg->vlan_prio,
-	};
+	struct pb_frame_spec spec;
 	struct pb_flows fl = {
 		.n = cfg->flows > cfg->streams ? cfg->flows : cfg->streams,
 		.stream = i,
@@ -223,8 +214,7 @@ static int run_pool(const struct pb_config *cfg, uint32_t i, bool tagged, struct
 		.nsizes = cfg->imix ? 12 : 0,
 	};
 
-	memcpy(spec.dstmac, cfg->dstmac, 6);
-	memcpy(spec.srcmac, cfg->srcmac, 6);
+	pb_frame_spec_from_config(cfg, tagged, &spec);
 	return pb_pool_build(pool, &spec, &fl);
 }
 

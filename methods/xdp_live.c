@@ -242,16 +242,7 @@ static int xdp_live_can_xmit(int ifindex)
 static int xdp_live_probe(const struct pb_config *cfg, char *reason, size_t len)
 {
 	/* the run's first frame, as the harness builds it (frame methods are tagged) */
-	struct pb_frame_spec spec = {
-		.srcip = cfg->srcip,
-		.dstip = cfg->dstip,
-		.srcport = cfg->srcport,
-		.dstport = cfg->dstport,
-		.payload_len = cfg->payloadsize,
-		.run_id = cfg->run_id,
-		.vlan_id = (uint16_t)cfg->vlan,
-		.vlan_prio = (uint8_t)cfg->vlan_prio,
-	};
+	struct pb_frame_spec spec;
 	static const uint8_t small[PB_ETH_MIN_FRAME];
 	struct pb_frame f = { 0 };
 	struct xdp_live *skel;
@@ -271,8 +262,7 @@ static int xdp_live_probe(const struct pb_config *cfg, char *reason, size_t len)
 		return err == -EPERM ? -EPERM : -EOPNOTSUPP;
 	}
 	fd = bpf_program__fd(skel->progs.pb_xdp_live);
-	memcpy(spec.dstmac, cfg->dstmac, 6);
-	memcpy(spec.srcmac, cfg->srcmac, 6);
+	pb_frame_spec_from_config(cfg, true, &spec);
 	f.data = calloc(1, pb_frame_len(&spec));
 	if (!f.data) {
 		err = -ENOMEM;

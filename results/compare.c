@@ -35,27 +35,6 @@ static void pb_cmp_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * The shortest text that reads back as the same double, always with '.' whatever LC_NUMERIC
- * says (the same rule as the writers' data files).
- */
-static void pb_cmp_fmt_double(char *buf, size_t size, double d)
-{
-	char *p;
-	int prec;
-
-	for (prec = 15; prec < 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	if (prec == 17)
-		snprintf(buf, size, "%.17g", d);
-	p = strchr(buf, ',');
-	if (p)
-		*p = '.';
-}
-
 /* ---- loading: JSON text -> rows */
 
 /* Appends to buf at *pos; -ENAMETOOLONG when it does not fit. */
@@ -101,7 +80,7 @@ static int pb_cmp_canon(struct json_object *v, bool top, char *buf, size_t size,
 		if (d == floor(d) && fabs(d) < 9e15)
 			snprintf(num, sizeof(num), "%" PRId64, (int64_t)d);
 		else
-			pb_cmp_fmt_double(num, sizeof(num), d);
+			pb_fmt_shortest(num, sizeof(num), d);
 		return pb_cmp_put(buf, size, pos, num);
 	case json_type_string:
 		return pb_cmp_put(buf, size, pos, json_object_get_string(v));
@@ -986,7 +965,7 @@ static int pb_cmp_jdbl(struct json_object *o, const char *key, double d)
 	char buf[48];
 
 	if (isfinite(d)) {
-		pb_cmp_fmt_double(buf, sizeof(buf), d);
+		pb_fmt_shortest(buf, sizeof(buf), d);
 		if (!strpbrk(buf, ".eE"))
 			strncat(buf, ".0", sizeof(buf) - strlen(buf) - 1);
 		v = json_object_new_double_s(d, buf);

@@ -141,7 +141,7 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
  * nor show 0.24000000000000002. Always with '.' or an exponent, so JSON readers keep it a
  * double, and always '.', whatever LC_NUMERIC says, since JSON and our CSV require it.
  */
-static void pb_fmt_double(char *buf, size_t size, double d)
+void pb_fmt_shortest(char *buf, size_t size, double d)
 {
 	char *p;
 	int prec;
@@ -156,6 +156,11 @@ static void pb_fmt_double(char *buf, size_t size, double d)
 	p = strchr(buf, ',');
 	if (p)
 		*p = '.';
+}
+
+static void pb_fmt_double(char *buf, size_t size, double d)
+{
+	pb_fmt_shortest(buf, size, d);
 	if (!strpbrk(buf, ".eE"))
 		strncat(buf, ".0", size - strlen(buf) - 1);
 }

@@ -29,6 +29,11 @@ struct pb_report {
 	bool sort_by_pps; /* benchmark: fastest first, skipped and no-wire rows last */
 };
 
+/*
+ * The shortest text that reads back as the same double, with '.' whatever LC_NUMERIC says
+ * (for data files and anything that must read back exactly).
+ */
+void pb_fmt_shortest(char *buf, size_t size, double d);
 int pb_write_table(FILE *f, const struct pb_report *rep);
 int pb_write_json(FILE *f, const struct pb_report *rep);
 int pb_write_csv(FILE *f, const struct pb_report *rep);
