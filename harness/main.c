@@ -237,6 +237,12 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 
 static void session_teardown(struct pb_session *s)
 {
+	unsigned int i;
+
+	/* still in the sender's namespace: what methods kept across runs goes first */
+	for (i = 0; i < pb_methods_count; i++)
+		if (pb_methods[i]->finish)
+			pb_methods[i]->finish();
 	pb_receiver_detach(s->receiver);
 	s->receiver = NULL;
 	if (s->have_lab)

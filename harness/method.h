@@ -72,6 +72,12 @@ struct pb_method {
 	int (*drain)(struct pb_worker *w, unsigned int timeout_ms);
 	/* Undo whatever open did, also after a failed open. Must tolerate w->priv == NULL. */
 	void (*close)(struct pb_worker *w);
+	/*
+	 * After the process's last run, on every exit path (Ctrl-C included), in the sender's
+	 * namespace: undo what the method keeps across runs, such as an XDP attachment that
+	 * consecutive runs reuse instead of bouncing the link again. Optional.
+	 */
+	void (*finish)(void);
 };
 
 /* registry.c: the methods built into this binary, in benchmark order. */

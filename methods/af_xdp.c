@@ -303,18 +303,42 @@ static int af_xdp_prog_get(struct pb_worker *w, uint32_t mode)
 	int err;
 
 	pthread_mutex_lock(&af_xdp_prog.mu);
-	if (!af_xdp_prog.users++)
-		af_xdp_prog.err = af_xdp_prog_attach(w->cfg, mode);
+	if (!af_xdp_prog.users++) {
+		/*
+		 * An attachment kept from an earlier run on the same interface, in the same mode,
+		 * is reused: on a real NIC a new attach would bounce the link again.
+		 */
+		if (af_xdp_prog.skel &&
+		    (af_xdp_prog.ifindex != w->cfg->ifindex || af_xdp_prog.mode != mode))
+			af_xdp_prog_detach();
+		if (!af_xdp_prog.skel)
+			af_xdp_prog.err = af_xdp_prog_attach(w->cfg, mode);
+		else
+			pr_info("af_xdp: reusing the XDP program of the previous run on %s\n",
+				w->cfg->ifname);
+	}
 	err = af_xdp_prog.err;
 	pthread_mutex_unlock(&af_xdp_prog.mu);
 	p->prog_ref = true;
 	return err;
 }
 
+/* Drops a reference; the attachment itself stays for the next run until af_xdp_finish(). */
 static void af_xdp_prog_put(void)
 {
 	pthread_mutex_lock(&af_xdp_prog.mu);
-	if (!--af_xdp_prog.users) {
+	if (!--af_xdp_prog.users && af_xdp_prog.err) {
+		af_xdp_prog_detach(); /* a failed attempt keeps nothing */
+		af_xdp_prog.err = 0;
+	}
+	pthread_mutex_unlock(&af_xdp_prog.mu);
+}
+
+/* After the process's last run: take our program off (and put back what --force replaced). */
+static void af_xdp_finish(void)
+{
+	pthread_mutex_lock(&af_xdp_prog.mu);
+	if (!af_xdp_prog.users) {
 		af_xdp_prog_detach();
 		af_xdp_prog.err = 0;
 	}
@@ -724,4 +748,5 @@ const struct pb_method pb_method_af_xdp = {
 	.send = af_xdp_send,
 	.drain = af_xdp_drain,
 	.close = af_xdp_close,
+	.finish = af_xdp_finish,
 };

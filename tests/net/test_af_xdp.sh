@@ -226,5 +226,9 @@ done
 
 test_ns_cleanup
 check "test namespace removed" [ -z "$(ip netns list | grep -w "$TNS")" ]
+# consecutive runs on one interface reuse the attachment instead of attaching (bouncing) again
+"$PB" --method af_xdp --xdp-mode native --repeat 3 --duration 0.5 -q -v >/dev/null 2>"$T/reuse.err"
+check "reuse: runs 2 and 3 reuse run 1's XDP program" \
+	bash -c "[ \$(grep -c 'reusing the XDP program' '$T/reuse.err') = 2 ]"
 check "no lab left at the end" no_leftovers
 finish
