@@ -2,16 +2,98 @@
 /*
  * The xdp_live generator: BPF_PROG_RUN with BPF_F_TEST_XDP_LIVE_FRAMES runs this program
  * once per frame, in the kernel, and transmits every frame it returns XDP_TX for out of
- * the ingress interface given in the context. It is a program of its own, not a shared
- * one, so the frames can later be varied here per packet.
+ * the ingress interface given in the context. With --flows it varies the frame per packet
+ * here: a pseudo-random flow of this stream's share, the same flow numbering as the user
+ * space pools (source port first, or the source address first with --flows-src-ip), and
+ * the IPv4 and UDP checksums updated incrementally (RFC 1624) so every frame stays valid.
  */
 #include <linux/bpf.h>
+#include <linux/in.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+/* Set between open and load; the defaults send the frame exactly as given. */
+const volatile __u32 flows = 1;	    /* flows of this stream */
+const volatile __u32 flow_first;    /* this stream's first flow: k = first + i * step */
+const volatile __u32 flow_step = 1; /* the number of streams */
+const volatile __u32 span = 1;	    /* values of the field that varies first */
+const volatile __u16 base_port;	    /* --srcport, host order */
+const volatile __u32 base_addr;	    /* IPv4 source, or IPv6's low 32 bits, host order */
+const volatile __u8 vary_addr;
+const volatile __u8 ipv6;
+const volatile __u8 l3_off = 14; /* 18 with an 802.1Q tag */
+
+static __always_inline __u16 csum_fold(__u32 s)
+{
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (__u16)s;
+}
+
+/* RFC 1624: checksum after a 16-bit word changes; any byte order, used consistently. */
+static __always_inline __u16 csum_repl16(__u16 check, __u16 old, __u16 new)
+{
+	return (__u16)~csum_fold((__u16)~check + (__u32)(__u16)~old + new);
+}
+
+static __always_inline __u16 csum_repl32(__u16 check, __u32 old, __u32 new)
+{
+	check = csum_repl16(check, (__u16)(old >> 16), (__u16)(new >> 16));
+	return csum_repl16(check, (__u16)old, (__u16) new);
+}
 
 SEC("xdp")
 int pb_xdp_live(struct xdp_md *ctx)
 {
-	/* per-packet field variation (source port / address) goes here, before XDP_TX */
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 k, port, addr, old_addr, new_addr;
+	__u16 *check, *sport, new_port;
+	__u8 *l3 = data + l3_off;
+	__u8 *saddr;
+
+	if (flows <= 1)
+		return XDP_TX;
+	k = flow_first + (bpf_get_prandom_u32() % flows) * flow_step;
+	if (vary_addr) {
+		addr = base_addr + k % span;
+		port = base_port + k / span;
+	} else {
+		addr = base_addr;
+		port = base_port + k % span;
+	}
+	new_port = bpf_htons((__u16)port);
+	new_addr = bpf_htonl(addr);
+
+	if (ipv6) {
+		if ((void *)(l3 + 48) > end)
+			return XDP_TX;
+		saddr = l3 + 8 + 12; /* the source address's low 32 bits */
+		sport = (__u16 *)(l3 + 40);
+		check = (__u16 *)(l3 + 46);
+	} else {
+		if ((void *)(l3 + 28) > end)
+			return XDP_TX;
+		saddr = l3 + 12;
+		sport = (__u16 *)(l3 + 20);
+		check = (__u16 *)(l3 + 26);
+	}
+	__builtin_memcpy(&old_addr, saddr, 4);
+	if (old_addr != new_addr) {
+		__builtin_memcpy(saddr, &new_addr, 4);
+		if (!ipv6) {
+			__u16 *ipcheck = (__u16 *)(l3 + 10);
+
+			*ipcheck = csum_repl32(*ipcheck, old_addr, new_addr);
+		}
+		/* the source address is in the UDP pseudo-header too */
+		*check = csum_repl32(*check, old_addr, new_addr);
+	}
+	*check = csum_repl16(*check, *sport, new_port);
+	*sport = new_port;
+	/* 0 means "no checksum" in UDP: its ones' complement twin says the same sum */
+	if (!*check)
+		*check = 0xffff;
 	return XDP_TX;
 }
 

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <net/if.h>
 #include <linux/bpf.h>
 #include <linux/genetlink.h>
@@ -232,6 +233,39 @@ static int xdp_live_can_xmit(int ifindex)
 }
 
 /*
+ * The program varies the frame per packet over this stream's share of the flows, numbered
+ * as the user-space pools number them (pb_pool_build): flow k = stream + i * streams, the
+ * first-varying field spanning min(flows, what is available).
+ */
+static void xdp_live_flows(struct xdp_live *skel, const struct pb_config *cfg, uint32_t stream)
+{
+	uint32_t n = cfg->flows > cfg->streams ? cfg->flows : cfg->streams;
+	uint32_t mine = (n - stream + cfg->streams - 1) / cfg->streams;
+	struct pb_frame_spec base;
+	uint64_t span;
+
+	pb_frame_spec_from_config(cfg, true, &base);
+	span = cfg->flows_src_ip ? pb_flows_available(&base, true) / (65536u - cfg->srcport)
+				 : 65536u - cfg->srcport;
+	skel->rodata->flows = mine;
+	skel->rodata->flow_first = stream;
+	skel->rodata->flow_step = cfg->streams;
+	skel->rodata->span = (uint32_t)(span < n ? span : n);
+	skel->rodata->base_port = cfg->srcport;
+	skel->rodata->vary_addr = cfg->flows_src_ip;
+	skel->rodata->ipv6 = cfg->srcip.family == AF_INET6;
+	skel->rodata->l3_off = cfg->vlan ? PB_ETH_HLEN + PB_VLAN_HLEN : PB_ETH_HLEN;
+	if (cfg->srcip.family == AF_INET6) {
+		uint32_t lo;
+
+		memcpy(&lo, &cfg->srcip.v6.s6_addr[12], 4);
+		skel->rodata->base_addr = ntohl(lo);
+	} else {
+		skel->rodata->base_addr = ntohl(cfg->srcip.v4.s_addr);
+	}
+}
+
+/*
  * Checks, without putting a frame on any wire: that the program loads; that the kernel
  * has live frames, by one live run of the real frame with the namespace's loopback as the
  * ingress device (lo has no ndo_xdp_xmit, so the kernel drops the XDP_TX frame inside
@@ -248,11 +282,10 @@ static int xdp_live_probe(const struct pb_config *cfg, char *reason, size_t len)
 	struct xdp_live *skel;
 	int lo, fd, err;
 
-	if (cfg->imix || cfg->flows > cfg->streams) {
+	if (cfg->imix) {
 		snprintf(reason, len,
-			 "%s: xdp_live sends one frame per stream until its BPF program varies "
-			 "them",
-			 cfg->imix ? "--imix" : "--flows above --streams");
+			 "--imix: xdp_live runs one frame size (the program varies "
+			 "flows, not lengths)");
 		return -EOPNOTSUPP;
 	}
 	skel = xdp_live__open_and_load();
@@ -399,11 +432,15 @@ static int xdp_live_open(struct pb_worker *w)
 	w->priv = p;
 	p->anchor_link = -1;
 	p->anchor_ns = -1;
-	if (w->pool && w->pool->n > 1)
-		return -EOPNOTSUPP; /* the probe said why: one frame per stream for now */
-	p->skel = xdp_live__open_and_load();
+	p->skel = xdp_live__open();
 	if (!p->skel) {
 		err = -errno;
+		pr_err("xdp_live: cannot open the XDP program: %s\n", strerror(-err));
+		return err;
+	}
+	xdp_live_flows(p->skel, cfg, w->id);
+	err = xdp_live__load(p->skel);
+	if (err) {
 		pr_err("xdp_live: cannot load the XDP program: %s\n", strerror(-err));
 		return err;
 	}
