@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -15,6 +16,7 @@
 #include <netlink/netlink.h>
 #include <netlink/errno.h>
 #include <netlink/route/link.h>
+#include <linux/rtnetlink.h>
 
 #include "log.h"
 #include "netif.h"
@@ -190,10 +192,29 @@ static double pb_elapsed_s(const struct timespec *start)
 	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
+/*
+ * A socket subscribed to RTNLGRP_LINK in the calling thread's namespace: the kernel's
+ * RTM_NEWLINK notifications wake the wait below as soon as the carrier changes. NULL when
+ * it cannot be had; the wait then polls.
+ */
+static struct nl_sock *pb_link_events(void)
+{
+	struct nl_sock *ev = NULL;
+
+	if (pb_nl_open(&ev))
+		return NULL;
+	nl_socket_disable_seq_check(ev);
+	if (nl_socket_add_membership(ev, RTNLGRP_LINK) || nl_socket_set_nonblocking(ev)) {
+		pb_nl_close(ev);
+		return NULL;
+	}
+	return ev;
+}
+
 int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
 		     volatile int *stop)
 {
-	const struct timespec poll = { .tv_nsec = PB_WAIT_POLL_NS };
+	struct nl_sock *ev = NULL;
 	struct rtnl_link *link;
 	struct timespec start;
 	unsigned int flags;
@@ -203,16 +224,17 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
-		if (stop && *stop)
-			return -EINTR;
-
+		if (stop && *stop) {
+			err = -EINTR;
+			break;
+		}
 		link = NULL;
 		err = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
 		if (err < 0 || !link) {
 			err = pb_link_errno(err);
 			pr_err("ifindex %d: waiting for link: %s\n", ifindex, strerror(-err));
 			rtnl_link_put(link);
-			return err;
+			break;
 		}
 		flags = rtnl_link_get_flags(link);
 		oper = rtnl_link_get_operstate(link);
@@ -222,17 +244,35 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 		/* Many virtual devices report UNKNOWN rather than UP: both carry traffic. */
 		if ((flags & IFF_UP) && (flags & IFF_RUNNING) &&
 		    (oper == IF_OPER_UP || oper == IF_OPER_UNKNOWN)) {
-			if (waited_s)
-				*waited_s = elapsed;
-			return 0;
+			err = 0;
+			break;
 		}
 		if (elapsed >= timeout_s) {
-			if (waited_s)
-				*waited_s = elapsed;
-			return -ETIMEDOUT;
+			err = -ETIMEDOUT;
+			break;
 		}
-		nanosleep(&poll, NULL);
+		/* down: subscribe once, then sleep until a link event (or 100 ms for the stop) */
+		if (!ev)
+			ev = pb_link_events();
+		if (ev) {
+			struct pollfd pfd = { .fd = nl_socket_get_fd(ev), .events = POLLIN };
+			double left = timeout_s - elapsed;
+			char drain[4096];
+
+			poll(&pfd, 1, left < 0.1 ? (int)(left * 1000) + 1 : 100);
+			while (recv(pfd.fd, drain, sizeof(drain), MSG_DONTWAIT) > 0)
+				; /* the event only wakes us: the state is read fresh above */
+		} else {
+			const struct timespec nap = { .tv_nsec = PB_WAIT_POLL_NS };
+
+			nanosleep(&nap, NULL);
+		}
 	}
+	if (waited_s)
+		*waited_s = pb_elapsed_s(&start);
+	if (ev)
+		pb_nl_close(ev);
+	return err;
 }
 
 int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out)

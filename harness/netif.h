@@ -42,7 +42,9 @@ int pb_netif_stats(struct nl_sock *sk, int ifindex, struct pb_link_stats *out);
 int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out);
 /*
  * Waits until the interface is up and running (IFF_UP and IFF_RUNNING, operstate UP or
- * UNKNOWN). 0 with *waited_s set, -ETIMEDOUT after timeout_s, -EINTR when *stop is set.
+ * UNKNOWN), woken by RTM_NEWLINK events (subscribed in the calling thread's namespace, which
+ * must be the interface's). 0 with *waited_s set, -ETIMEDOUT after timeout_s, -EINTR when *stop is
+ * set.
  */
 int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
 		     volatile int *stop);

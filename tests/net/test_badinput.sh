@@ -42,6 +42,27 @@ expect_bad "IPv4 source, IPv6 destination" "both be IPv4 or both IPv6" --srcip 1
 expect_bad "frame below the minimum" "--frame-size" --frame-size 59
 expect_bad "frame above the MTU" "does not fit the MTU" --method udp_sendto --frame-size 9000
 expect_bad "CPU not online" "not online" --cpus 4095
+# more streams than the interface has TX queues, on a veth pair of our own
+NS=pbtst-bad-$$
+if ip netns add $NS 2>/dev/null; then
+	trap 'ip netns del $NS 2>/dev/null; cleanup' EXIT
+	ip -n $NS link add pbtstq0 type veth peer name pbtstq1
+	ip -n $NS addr add 198.18.99.1/24 dev pbtstq0
+	ip -n $NS link set pbtstq0 up
+	ip -n $NS link set pbtstq1 up
+	"$PB" --help >/dev/null # the binary works at all
+	ip netns exec $NS "$PB" --iface pbtstq0 --srcip 198.18.99.1 --dstip 198.18.99.2 \
+		--method udp_sendto --streams 64 --count 10 >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "is more than the .* TX queues of pbtstq0" "$T/err"; then
+		ok "streams above the TX queues: exit 2, '$(cat "$T/err")'"
+	else
+		fail "streams above the TX queues: exit $rc: $(cat "$T/err")"
+	fi
+	ip netns del $NS
+else
+	echo "skip: cannot create a namespace for the TX-queue check"
+fi
 if command -v setpriv >/dev/null; then
 	# uid 0 but no capabilities at all: what a user without root sees
 	expect_bad "no capabilities" "CAP_SYS_ADMIN" setpriv_run
