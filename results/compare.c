@@ -758,13 +758,6 @@ void pb_compare_summary(const struct pb_compare_result *res, char *buf, size_t l
 		snprintf(buf + k, len - k, ")");
 }
 
-static int pb_cmp_stream_status(FILE *f)
-{
-	if (fflush(f))
-		return -errno;
-	return ferror(f) ? -EIO : 0;
-}
-
 /* -- table */
 
 enum {
@@ -931,7 +924,7 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 		1.0 - res->tolerance_pct / 100.0, res->tolerance_pct);
 	pb_compare_summary(res, summary, sizeof(summary));
 	fprintf(f, "%s\n", summary);
-	return pb_cmp_stream_status(f);
+	return pb_stream_status(f);
 }
 
 /* -- JSON */
@@ -1048,7 +1041,6 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 {
 	struct json_object *root, *arr, *o;
 	char summary[256];
-	const char *s;
 	unsigned int i;
 	int err = -ENOMEM;
 
@@ -1104,14 +1096,7 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 	if (err)
 		goto out;
 
-	err = -ENOMEM;
-	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!s)
-		goto out;
-	fputs(s, f);
-	fputc('\n', f);
-	err = pb_cmp_stream_status(f);
+	err = pb_json_print(f, root);
 out:
 	json_object_put(root);
 	return err;

@@ -165,11 +165,23 @@ static void pb_fmt_double(char *buf, size_t size, double d)
 		strncat(buf, ".0", size - strlen(buf) - 1);
 }
 
-static int pb_stream_status(FILE *f)
+int pb_stream_status(FILE *f)
 {
 	if (fflush(f))
 		return -errno;
 	return ferror(f) ? -EIO : 0;
+}
+
+int pb_json_print(FILE *f, struct json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+								  JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (!s)
+		return -ENOMEM;
+	fputs(s, f);
+	fputc('\n', f);
+	return pb_stream_status(f);
 }
 
 /* ---- JSON */
@@ -318,7 +330,6 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 {
 	struct json_object *root, *arr, *o;
 	struct pb_fields fs = { .n = 0 };
-	const char *s;
 	unsigned int i;
 	int err = -ENOMEM;
 
@@ -361,13 +372,7 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 		err = -ENOMEM;
 	}
 
-	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!s)
-		goto out;
-	fputs(s, f);
-	fputc('\n', f);
-	err = pb_stream_status(f);
+	err = pb_json_print(f, root);
 out:
 	json_object_put(root);
 	return err;
