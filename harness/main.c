@@ -398,6 +398,11 @@ int main(int argc, char **argv)
 				sizeof(err));
 	if (ret < 0)
 		return EXIT_BADINPUT; /* options.c already checked the names */
+	if ((size_t)ret > sizeof(list) / sizeof(list[0])) {
+		fprintf(stderr, "pktbench: --method: at most %zu methods in one run\n",
+			sizeof(list) / sizeof(list[0]));
+		return EXIT_BADINPUT;
+	}
 	n = (unsigned int)ret;
 	for (i = 0; i < n; i++) {
 		need_wire |= !(list[i]->flags & PB_M_NO_WIRE);
