@@ -18,6 +18,7 @@
 #include <netlink/route/link.h>
 #include <linux/rtnetlink.h>
 
+#include "clock.h"
 #include "log.h"
 #include "netif.h"
 
@@ -184,14 +185,6 @@ out:
 	return err;
 }
 
-static double pb_elapsed_s(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
-}
-
 /*
  * A socket subscribed to RTNLGRP_LINK in the calling thread's namespace: the kernel's
  * RTM_NEWLINK notifications wake the wait below as soon as the carrier changes. NULL when
@@ -216,13 +209,12 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 {
 	struct nl_sock *ev = NULL;
 	struct rtnl_link *link;
-	struct timespec start;
+	double start = pb_now();
 	unsigned int flags;
 	uint8_t oper;
 	double elapsed;
 	int err;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		if (stop && *stop) {
 			err = -EINTR;
@@ -240,7 +232,7 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 		oper = rtnl_link_get_operstate(link);
 		rtnl_link_put(link);
 
-		elapsed = pb_elapsed_s(&start);
+		elapsed = pb_now() - start;
 		/* Many virtual devices report UNKNOWN rather than UP: both carry traffic. */
 		if ((flags & IFF_UP) && (flags & IFF_RUNNING) &&
 		    (oper == IF_OPER_UP || oper == IF_OPER_UNKNOWN)) {
@@ -269,7 +261,7 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 		}
 	}
 	if (waited_s)
-		*waited_s = pb_elapsed_s(&start);
+		*waited_s = pb_now() - start;
 	if (ev)
 		pb_nl_close(ev);
 	return err;

@@ -1,19 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Absolute-deadline pacing with a bounded catch-up; the arithmetic is pure and unit-tested. */
 #include <math.h>
-#include <time.h>
 
 #include "pacer.h"
-
-#define PB_SPIN_S 100e-6 /* the last stretch of a wait is spun: nanosleep overshoots */
-
-double pb_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void pb_pacer_init(struct pb_pacer *p, double rate, double t0, double burst_s)
 {
@@ -46,19 +35,4 @@ double pb_pacer_next(const struct pb_pacer *p, uint64_t done)
 	if (!p->rate)
 		return p->t0;
 	return p->t0 + ((double)done + 1 + p->forgiven) / p->rate;
-}
-
-void pb_sleep_until(double t)
-{
-	double left = t - pb_now();
-
-	if (left > 2 * PB_SPIN_S) {
-		double until = t - PB_SPIN_S;
-		struct timespec ts = { .tv_sec = (time_t)until,
-				       .tv_nsec = (long)((until - floor(until)) * 1e9) };
-
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-	}
-	while (pb_now() < t)
-		;
 }

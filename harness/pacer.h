@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "clock.h"
+
 struct pb_pacer {
 	double rate;	 /* frames per second; 0: unlimited */
 	double t0;	 /* the schedule's origin (the run's clock start) */
@@ -23,8 +25,5 @@ void pb_pacer_init(struct pb_pacer *p, double rate, double t0, double burst_s);
 uint64_t pb_pacer_allowance(struct pb_pacer *p, double t, uint64_t done);
 /* When the next frame is due, given done sent so far. */
 double pb_pacer_next(const struct pb_pacer *p, uint64_t done);
-/* Sleeps until CLOCK_MONOTONIC time t: the kernel for the long part, a spin for the end. */
-void pb_sleep_until(double t);
-double pb_now(void);
 
 #endif

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <liburing.h>
 
+#include "clock.h"
 #include "log.h"
 #include "method.h"
 #include "sock.h"
@@ -452,19 +453,17 @@ static int uring_send(struct pb_worker *w, unsigned int budget)
 static int uring_drain(struct pb_worker *w, unsigned int timeout_ms)
 {
 	struct uring_priv *p = w->priv;
-	struct timespec t0, t;
+	double t0 = pb_now();
 	uint32_t done = 0;
 	long waited_us = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((p->inflight || p->notifs > 0 || io_uring_sq_ready(&p->ring)) &&
 	       waited_us < (long)timeout_ms * 1000) {
 		if (io_uring_sq_ready(&p->ring) && uring_submit(p))
 			break;
 		uring_wait(p, (unsigned int)((long)timeout_ms * 1000 - waited_us));
 		done += uring_reap(w, p);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		waited_us = (t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000;
+		waited_us = (long)((pb_now() - t0) * 1e6);
 	}
 	if (p->inflight)
 		pr_warn("io_uring: %d sends still in flight after %u ms, not counted\n",

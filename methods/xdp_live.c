@@ -42,6 +42,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "clock.h"
 #include "log.h"
 #include "method.h"
 #include "xdp_live.skel.h"
@@ -93,14 +94,6 @@ struct xdp_live_priv {
 	sigset_t oldmask;
 	bool masked;
 };
-
-static double xdp_live_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 /* --batch, or our default, within what the kernel takes. */
 static uint32_t xdp_live_batch(const struct pb_config *cfg)
@@ -522,12 +515,12 @@ static int xdp_live_send(struct pb_worker *w, unsigned int budget)
 	if (w->left < n)
 		n = (uint32_t)w->left;
 	p->opts.repeat = n;
-	t0 = xdp_live_now_ns();
+	t0 = pb_now() * 1e9;
 	err = bpf_prog_test_run_opts(bpf_program__fd(p->skel->progs.pb_xdp_live), &p->opts);
 	if (err)
 		return err; /* -EINTR: the run was cut short and cannot say how far it got */
 	if (n == p->chunk)
-		xdp_live_adapt(p, n, xdp_live_now_ns() - t0);
+		xdp_live_adapt(p, n, pb_now() * 1e9 - t0);
 	return (int)n;
 }
 
