@@ -539,17 +539,6 @@ out:
 	return err;
 }
 
-static int pb_ethtool(int fd, const char *ifname, void *data)
-{
-	struct ifreq ifr = {};
-	int ret;
-
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = data;
-	ret = ioctl(fd, SIOCETHTOOL, &ifr);
-	return ret < 0 ? -errno : ret;
-}
-
 /*
  * UDP segmentation offload off on the sending end, so a GSO send is segmented by the stack
  * and every method puts the same wire frames on the veth. Run in the interface's namespace.
@@ -560,35 +549,19 @@ static int pb_uso_off(const char *ifname)
 	struct ethtool_sfeatures *sf = NULL;
 	struct ethtool_gfeatures *gf = NULL;
 	struct ethtool_gstrings *strs = NULL;
-	struct ethtool_sset_info *sset;
-	uint32_t count, i, idx, blocks, bit;
+	uint32_t count = 0, i, idx, blocks, bit;
 	int fd, err;
 
-	sset = calloc(1, sizeof(*sset) + sizeof(uint32_t));
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || !sset) {
-		err = fd < 0 ? -errno : -ENOMEM;
+	if (fd < 0) {
+		err = -errno;
 		goto out;
 	}
-	sset->cmd = ETHTOOL_GSSET_INFO;
-	sset->sset_mask = 1ULL << ETH_SS_FEATURES;
-	err = pb_ethtool(fd, ifname, sset);
+	err = pb_ethtool_strings(fd, ifname, ETH_SS_FEATURES, &strs);
 	if (err < 0)
 		goto out;
-	count = sset->sset_mask ? sset->data[0] : 0;
-
-	strs = calloc(1, sizeof(*strs) + (size_t)count * ETH_GSTRING_LEN);
-	if (!strs) {
-		err = -ENOMEM;
-		goto out;
-	}
-	strs->cmd = ETHTOOL_GSTRINGS;
-	strs->string_set = ETH_SS_FEATURES;
-	strs->len = count;
-	err = pb_ethtool(fd, ifname, strs);
-	if (err < 0)
-		goto out;
-	for (idx = count, i = 0; i < strs->len && i < count; i++) {
+	count = strs->len;
+	for (idx = count, i = 0; i < count; i++) {
 		if (!strncmp((char *)strs->data + (size_t)i * ETH_GSTRING_LEN, PB_USO_FEATURE,
 			     ETH_GSTRING_LEN)) {
 			idx = i;
@@ -634,7 +607,6 @@ out:
 	free(gf);
 	free(sf);
 	free(strs);
-	free(sset);
 	return err;
 }
 

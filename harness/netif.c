@@ -104,30 +104,72 @@ void pb_nl_close(struct nl_sock *sk)
 }
 
 /* The driver name; "" when ethtool can't tell. Asks in the calling thread's namespace. */
+int pb_ethtool(int fd, const char *ifname, void *data)
+{
+	struct ifreq ifr = { 0 };
+
+	strncpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name) - 1);
+	ifr.ifr_data = data;
+	return ioctl(fd, SIOCETHTOOL, &ifr) < 0 ? -errno : 0;
+}
+
+int pb_ethtool_strings(int fd, const char *ifname, uint32_t set, struct ethtool_gstrings **out)
+{
+	struct ethtool_sset_info *info;
+	struct ethtool_gstrings *names = NULL;
+	uint32_t n;
+	int err;
+
+	*out = NULL;
+	info = calloc(1, sizeof(*info) + sizeof(uint32_t));
+	if (!info)
+		return -ENOMEM;
+	info->cmd = ETHTOOL_GSSET_INFO;
+	info->sset_mask = 1ull << set;
+	err = pb_ethtool(fd, ifname, info);
+	if (err)
+		goto out;
+	n = info->sset_mask ? info->data[0] : 0; /* the driver has no such set: none */
+	names = calloc(1, sizeof(*names) + (size_t)n * ETH_GSTRING_LEN);
+	if (!names) {
+		err = -ENOMEM;
+		goto out;
+	}
+	names->cmd = ETHTOOL_GSTRINGS;
+	names->string_set = set;
+	names->len = n;
+	err = n ? pb_ethtool(fd, ifname, names) : 0;
+	if (err) {
+		free(names);
+		names = NULL;
+	}
+out:
+	free(info);
+	*out = names;
+	return err;
+}
+
 static void pb_netif_driver(const char *name, char *driver, size_t len)
 {
 	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
-	struct ifreq ifr = {};
-	int fd;
+	int fd, err;
 
 	driver[0] = '\0';
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return;
-	strncpy(ifr.ifr_name, name, sizeof(ifr.ifr_name) - 1);
-	ifr.ifr_data = (void *)&info;
-	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+	err = pb_ethtool(fd, name, &info);
+	if (!err) {
 		size_t n = strnlen(info.driver, sizeof(info.driver));
 
 		n = n < len ? n : len - 1;
 		memcpy(driver, info.driver, n);
 		driver[n] = '\0';
 	} else {
-		pr_debug("%s: no driver name from ethtool: %s\n", name, strerror(errno));
+		pr_debug("%s: no driver name from ethtool: %s\n", name, strerror(-err));
 	}
 	close(fd);
 }
-
 int pb_netif_get(struct nl_sock *sk, const char *name, struct pb_netif *out)
 {
 	struct rtnl_link *link = NULL;
@@ -269,54 +311,30 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 
 int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out)
 {
-	struct ethtool_sset_info *info = NULL;
 	struct ethtool_gstrings *names = NULL;
 	struct ethtool_stats *stats = NULL;
-	struct ifreq ifr = { 0 };
 	size_t slen = strlen(suffix);
-	uint32_t n, i;
-	int fd, err = 0;
+	uint32_t i;
+	int fd, err;
 
 	*out = 0;
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	strncpy(ifr.ifr_name, name, sizeof(ifr.ifr_name) - 1);
-	info = calloc(1, sizeof(*info) + sizeof(uint32_t));
-	if (!info) {
+	err = pb_ethtool_strings(fd, name, ETH_SS_STATS, &names);
+	if (err)
+		goto out;
+	stats = calloc(1, sizeof(*stats) + (size_t)names->len * sizeof(uint64_t));
+	if (!stats) {
 		err = -ENOMEM;
-		goto out;
-	}
-	info->cmd = ETHTOOL_GSSET_INFO;
-	info->sset_mask = 1ull << ETH_SS_STATS;
-	ifr.ifr_data = (void *)info;
-	if (ioctl(fd, SIOCETHTOOL, &ifr) || !info->sset_mask) {
-		err = -EOPNOTSUPP; /* no driver statistics: nothing to add up */
-		goto out;
-	}
-	n = info->data[0];
-	names = calloc(1, sizeof(*names) + (size_t)n * ETH_GSTRING_LEN);
-	stats = calloc(1, sizeof(*stats) + (size_t)n * sizeof(uint64_t));
-	if (!names || !stats) {
-		err = -ENOMEM;
-		goto out;
-	}
-	names->cmd = ETHTOOL_GSTRINGS;
-	names->string_set = ETH_SS_STATS;
-	names->len = n;
-	ifr.ifr_data = (void *)names;
-	if (ioctl(fd, SIOCETHTOOL, &ifr)) {
-		err = -errno;
 		goto out;
 	}
 	stats->cmd = ETHTOOL_GSTATS;
-	stats->n_stats = n;
-	ifr.ifr_data = (void *)stats;
-	if (ioctl(fd, SIOCETHTOOL, &ifr)) {
-		err = -errno;
+	stats->n_stats = names->len;
+	err = pb_ethtool(fd, name, stats);
+	if (err)
 		goto out;
-	}
-	for (i = 0; i < n && i < stats->n_stats; i++) {
+	for (i = 0; i < names->len && i < stats->n_stats; i++) {
 		const char *s = (const char *)names->data + (size_t)i * ETH_GSTRING_LEN;
 		size_t len = strnlen(s, ETH_GSTRING_LEN);
 
@@ -326,7 +344,6 @@ int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out)
 out:
 	free(stats);
 	free(names);
-	free(info);
 	close(fd);
 	return err;
 }

@@ -35,6 +35,15 @@ int pb_nl_errno(int nlerr);
 /* By name; -ENODEV when there is no such interface. */
 int pb_netif_get(struct nl_sock *sk, const char *name, struct pb_netif *out);
 int pb_netif_stats(struct nl_sock *sk, int ifindex, struct pb_link_stats *out);
+struct ethtool_gstrings;
+/* One SIOCETHTOOL request (data starts with its ETHTOOL_* cmd) on fd. 0 or -errno. */
+int pb_ethtool(int fd, const char *ifname, void *data);
+/*
+ * The names of one ethtool string set (ETH_SS_STATS, ETH_SS_FEATURES, ...): *out holds
+ * (*out)->len names of ETH_GSTRING_LEN bytes, zero when the driver has none; the caller
+ * frees it. 0 or -errno.
+ */
+int pb_ethtool_strings(int fd, const char *ifname, uint32_t set, struct ethtool_gstrings **out);
 /*
  * Adds up the driver statistics (ethtool -S) whose names end in suffix, e.g. the per-queue
  * "xdp_xmit_errors" of a veth. Call it in the interface's namespace. 0, or -errno (and 0).
