@@ -59,9 +59,10 @@ struct af_xdp_priv {
 	void *area;
 	size_t area_len;
 	int fd;
-	uint32_t chunk;	   /* UMEM chunk size */
-	uint32_t next;	   /* next UMEM chunk to send */
-	uint32_t inflight; /* submitted, not yet completed */
+	uint32_t chunk;		     /* UMEM chunk size */
+	uint32_t next;		     /* next UMEM chunk to send */
+	uint16_t len[AF_XDP_FRAMES]; /* each chunk's frame length, so sending looks up nothing */
+	uint32_t inflight;	     /* submitted, not yet completed */
 	bool zc;
 	bool prog_ref; /* holds a reference on af_xdp_prog */
 };
@@ -585,6 +586,7 @@ static int af_xdp_open(struct pb_worker *w)
 		const struct pb_frame *f = &w->pool->frames[i % w->pool->n];
 
 		memcpy((uint8_t *)p->area + (size_t)i * p->chunk, f->data, f->len);
+		p->len[i] = (uint16_t)f->len;
 	}
 
 	/* a program only when the user asked for one */
@@ -690,7 +692,7 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget)
 
 			/* chunk k holds pool frame k % n (flows, sizes), written at open */
 			d->addr = (uint64_t)p->next * p->chunk;
-			d->len = w->pool->frames[p->next % w->pool->n].len;
+			d->len = p->len[p->next];
 			d->options = 0;
 			p->next = (p->next + 1) % AF_XDP_FRAMES;
 		}
