@@ -14,6 +14,7 @@
 #include <json.h>
 
 #include "compare.h"
+#include "box.h"
 #include "writers.h"
 
 /* Result sets are a few KiB; this only stops a wrong path (a disk image) eating memory. */
@@ -778,84 +779,43 @@ struct pb_cmp_trow {
 	char cell[PB_CC_N][PB_CMP_CELL];
 };
 
-static const char *const pb_cmp_thead[PB_CC_N] = {
-	"Method", "Point", "Base pps", "New pps", "Base norm", "New norm", "Ratio", "Verdict",
+/* Names and verdicts read left to right; numbers align right. */
+static const struct pb_box_col pb_cmp_cols[PB_CC_N] = {
+	[PB_CC_METHOD] = { "Method", true }, [PB_CC_POINT] = { "Point", true },
+	[PB_CC_BASE] = { "Base pps" },	     [PB_CC_NEW] = { "New pps" },
+	[PB_CC_NBASE] = { "Base norm" },     [PB_CC_NNEW] = { "New norm" },
+	[PB_CC_RATIO] = { "Ratio" },	     [PB_CC_VERDICT] = { "Verdict", true },
 };
-
-static void pb_cmp_cell(char *cell, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void pb_cmp_cell(char *cell, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cell, PB_CMP_CELL, fmt, ap);
-	va_end(ap);
-}
 
 /* A rate of an ok row; "-" where the row is absent or did not run. */
 static void pb_cmp_pps_cell(char *cell, const struct pb_compare_row *r)
 {
 	if (r && r->status == PB_STATUS_OK)
-		pb_cmp_cell(cell, "%.0f", r->pps);
+		pb_box_cell(cell, PB_CMP_CELL, "%.0f", r->pps);
 	else
-		pb_cmp_cell(cell, "-");
+		pb_box_cell(cell, PB_CMP_CELL, "-");
 }
 
 static void pb_cmp_num_cell(char *cell, double d)
 {
 	if (isfinite(d))
-		pb_cmp_cell(cell, "%.4f", d);
+		pb_box_cell(cell, PB_CMP_CELL, "%.4f", d);
 	else
-		pb_cmp_cell(cell, "-");
+		pb_box_cell(cell, PB_CMP_CELL, "-");
 }
 
 static void pb_cmp_trow_fill(struct pb_cmp_trow *t, const struct pb_compare_line *l)
 {
 	const struct pb_compare_row *r = l->base ? l->base : l->new_;
 
-	pb_cmp_cell(t->cell[PB_CC_METHOD], "%s", r->method);
-	pb_cmp_cell(t->cell[PB_CC_POINT], "%s", r->point[0] ? r->point : "-");
+	pb_box_cell(t->cell[PB_CC_METHOD], PB_CMP_CELL, "%s", r->method);
+	pb_box_cell(t->cell[PB_CC_POINT], PB_CMP_CELL, "%s", r->point[0] ? r->point : "-");
 	pb_cmp_pps_cell(t->cell[PB_CC_BASE], l->base);
 	pb_cmp_pps_cell(t->cell[PB_CC_NEW], l->new_);
 	pb_cmp_num_cell(t->cell[PB_CC_NBASE], l->norm_base);
 	pb_cmp_num_cell(t->cell[PB_CC_NNEW], l->norm_new);
 	pb_cmp_num_cell(t->cell[PB_CC_RATIO], l->ratio);
 	pb_compare_verdict_text(l, t->cell[PB_CC_VERDICT], PB_CMP_CELL);
-}
-
-static void pb_cmp_rule(FILE *f, const size_t *w, const bool *show)
-{
-	size_t k;
-	int c;
-
-	fputc('+', f);
-	for (c = 0; c < PB_CC_N; c++) {
-		if (!show[c])
-			continue;
-		for (k = 0; k < w[c] + 2; k++)
-			fputc('-', f);
-		fputc('+', f);
-	}
-	fputc('\n', f);
-}
-
-static void pb_cmp_trow_print(FILE *f, const size_t *w, const bool *show,
-			      const struct pb_cmp_trow *t)
-{
-	int c;
-
-	fputc('|', f);
-	for (c = 0; c < PB_CC_N; c++) {
-		if (!show[c])
-			continue;
-		/* Names and verdicts read left to right; numbers align right. */
-		if (c == PB_CC_METHOD || c == PB_CC_POINT || c == PB_CC_VERDICT)
-			fprintf(f, " %-*s |", (int)w[c], t->cell[c]);
-		else
-			fprintf(f, " %*s |", (int)w[c], t->cell[c]);
-	}
-	fputc('\n', f);
 }
 
 static void pb_cmp_describe(FILE *f, const char *label, const struct pb_compare_input *in)
@@ -869,12 +829,10 @@ static void pb_cmp_describe(FILE *f, const char *label, const struct pb_compare_
 
 int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 {
-	struct pb_cmp_trow head, *rows = NULL;
-	bool show[PB_CC_N];
-	size_t w[PB_CC_N];
+	struct pb_box_col cols[PB_CC_N];
+	struct pb_cmp_trow *rows = NULL;
 	char summary[256];
 	unsigned int i;
-	int c;
 
 	if (!res || (res->n && !res->lines))
 		return -EINVAL;
@@ -883,38 +841,30 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 	if (res->new_)
 		pb_cmp_describe(f, "NEW ", res->new_);
 
-	for (c = 0; c < PB_CC_N; c++)
-		show[c] = true;
 	/* Columns that would be empty on every row are left out. */
-	show[PB_CC_POINT] = false;
+	memcpy(cols, pb_cmp_cols, sizeof(cols));
+	cols[PB_CC_POINT].hidden = true;
 	for (i = 0; i < res->n; i++) {
 		const struct pb_compare_line *l = &res->lines[i];
 
 		if ((l->base && l->base->point[0]) || (l->new_ && l->new_->point[0]))
-			show[PB_CC_POINT] = true;
+			cols[PB_CC_POINT].hidden = false;
 	}
-	show[PB_CC_NBASE] = show[PB_CC_NNEW] = res->normalize != NULL;
+	cols[PB_CC_NBASE].hidden = cols[PB_CC_NNEW].hidden = res->normalize == NULL;
 
 	if (res->n) {
 		rows = calloc(res->n, sizeof(*rows));
 		if (!rows)
 			return -ENOMEM;
-		for (c = 0; c < PB_CC_N; c++) {
-			snprintf(head.cell[c], PB_CMP_CELL, "%s", pb_cmp_thead[c]);
-			w[c] = strlen(head.cell[c]);
-		}
-		for (i = 0; i < res->n; i++) {
-			pb_cmp_trow_fill(&rows[i], &res->lines[i]);
-			for (c = 0; c < PB_CC_N; c++)
-				if (strlen(rows[i].cell[c]) > w[c])
-					w[c] = strlen(rows[i].cell[c]);
-		}
-		pb_cmp_rule(f, w, show);
-		pb_cmp_trow_print(f, w, show, &head);
-		pb_cmp_rule(f, w, show);
 		for (i = 0; i < res->n; i++)
-			pb_cmp_trow_print(f, w, show, &rows[i]);
-		pb_cmp_rule(f, w, show);
+			pb_cmp_trow_fill(&rows[i], &res->lines[i]);
+		pb_box_fit(cols, PB_CC_N, rows, sizeof(*rows), PB_CMP_CELL, res->n);
+		pb_box_rule(f, cols, PB_CC_N);
+		pb_box_head(f, cols, PB_CC_N);
+		pb_box_rule(f, cols, PB_CC_N);
+		for (i = 0; i < res->n; i++)
+			pb_box_row(f, cols, PB_CC_N, &rows[i], PB_CMP_CELL);
+		pb_box_rule(f, cols, PB_CC_N);
 		free(rows);
 	} else {
 		fputs("  no rows in either result set\n", f);

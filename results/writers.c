@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <json.h>
 
+#include "box.h"
 #include "writers.h"
 
 /* The null method's mode: it sends nothing, so its row measures the harness, not a path. */
@@ -468,9 +469,11 @@ struct pb_trow {
 	char cell[PB_TCOLS][PB_CELL];
 };
 
-static const char *const pb_thead[PB_TCOLS] = {
-	"Method", "Mode",      "Packets/s",   "Mb/s (app)",  "Gb/s (wire L1)",
-	"Sent",	  "Delivered", "Delivered %", "Accounted %", "CPU ns/pkt",
+/* Names read left to right; numbers align right so their digits line up. */
+static const struct pb_box_col pb_tcols[PB_TCOLS] = {
+	{ "Method", true },   { "Mode", true }, { "Packets/s" }, { "Mb/s (app)" },
+	{ "Gb/s (wire L1)" }, { "Sent" },	{ "Delivered" }, { "Delivered %" },
+	{ "Accounted %" },    { "CPU ns/pkt" },
 };
 
 static bool pb_nowire(const struct pb_result *r)
@@ -478,86 +481,35 @@ static bool pb_nowire(const struct pb_result *r)
 	return !strncmp(r->mode, PB_MODE_NOWIRE, sizeof(r->mode));
 }
 
-static void pb_cell(char *cell, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void pb_cell(char *cell, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cell, PB_CELL, fmt, ap);
-	va_end(ap);
-}
-
 static void pb_trow_fill(struct pb_trow *t, const struct pb_result *r)
 {
 	bool pct = r->has_receiver && r->frames_sent > 0;
 
 	/* The '*' points at the footnote: an interrupted row is partial. */
-	pb_cell(t->cell[0], "%.*s%s%.*s%s", (int)strnlen(r->method, sizeof(r->method)), r->method,
-		r->point[0] ? " " : "", (int)strnlen(r->point, sizeof(r->point)), r->point,
-		r->interrupted ? "*" : "");
-	pb_cell(t->cell[1], "%.*s", (int)strnlen(r->mode, sizeof(r->mode)), r->mode);
-	pb_cell(t->cell[2], "%.0f", r->pps);
-	pb_cell(t->cell[3], "%.1f", r->app_mbps);
-	pb_cell(t->cell[4], "%.3f", r->wire_gbps);
-	pb_cell(t->cell[5], "%" PRIu64, r->frames_sent);
+	pb_box_cell(t->cell[0], PB_CELL, "%.*s%s%.*s%s", (int)strnlen(r->method, sizeof(r->method)),
+		    r->method, r->point[0] ? " " : "", (int)strnlen(r->point, sizeof(r->point)),
+		    r->point, r->interrupted ? "*" : "");
+	pb_box_cell(t->cell[1], PB_CELL, "%.*s", (int)strnlen(r->mode, sizeof(r->mode)), r->mode);
+	pb_box_cell(t->cell[2], PB_CELL, "%.0f", r->pps);
+	pb_box_cell(t->cell[3], PB_CELL, "%.1f", r->app_mbps);
+	pb_box_cell(t->cell[4], PB_CELL, "%.3f", r->wire_gbps);
+	pb_box_cell(t->cell[5], PB_CELL, "%" PRIu64, r->frames_sent);
 	/* Without a receiver, delivery is unknown: "n/a", never a 0 that reads as total loss. */
 	if (r->has_receiver)
-		pb_cell(t->cell[6], "%" PRIu64, r->frames_delivered);
+		pb_box_cell(t->cell[6], PB_CELL, "%" PRIu64, r->frames_delivered);
 	else
-		pb_cell(t->cell[6], "n/a");
+		pb_box_cell(t->cell[6], PB_CELL, "n/a");
 	if (pct) {
-		pb_cell(t->cell[7], "%.2f", r->delivered_pct);
-		pb_cell(t->cell[8], "%.2f", r->accounted_pct);
+		pb_box_cell(t->cell[7], PB_CELL, "%.2f", r->delivered_pct);
+		pb_box_cell(t->cell[8], PB_CELL, "%.2f", r->accounted_pct);
 	} else {
-		pb_cell(t->cell[7], "n/a");
-		pb_cell(t->cell[8], "n/a");
+		pb_box_cell(t->cell[7], PB_CELL, "n/a");
+		pb_box_cell(t->cell[8], PB_CELL, "n/a");
 	}
 	if (r->frames_sent)
-		pb_cell(t->cell[9], "%.1f", r->cpu_ns_per_pkt);
+		pb_box_cell(t->cell[9], PB_CELL, "%.1f", r->cpu_ns_per_pkt);
 	else
-		pb_cell(t->cell[9], "n/a");
-}
-
-static void pb_table_rule(FILE *f, const size_t *w)
-{
-	size_t k;
-	int c;
-
-	fputc('+', f);
-	for (c = 0; c < PB_TCOLS; c++) {
-		for (k = 0; k < w[c] + 2; k++)
-			fputc('-', f);
-		fputc('+', f);
-	}
-	fputc('\n', f);
-}
-
-static void pb_table_row(FILE *f, const size_t *w, const struct pb_trow *t)
-{
-	int c;
-
-	fputc('|', f);
-	for (c = 0; c < PB_TCOLS; c++) {
-		/* Names read left to right; numbers align right so their digits line up. */
-		if (c < 2)
-			fprintf(f, " %-*s |", (int)w[c], t->cell[c]);
-		else
-			fprintf(f, " %*s |", (int)w[c], t->cell[c]);
-	}
-	fputc('\n', f);
-}
-
-/* A row spanning the whole table, as wide as a normal row. */
-static void pb_table_span(FILE *f, const size_t *w, const char *text)
-{
-	size_t inner = 0;
-	int c;
-
-	for (c = 0; c < PB_TCOLS; c++)
-		inner += w[c] + 3;
-	fprintf(f, "| %-*s |\n", (int)(inner - 3), text);
+		pb_box_cell(t->cell[9], PB_CELL, "n/a");
 }
 
 /* Stable, so equal rates keep the caller's order; n is a handful of methods. */
@@ -605,12 +557,12 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 int pb_write_table(FILE *f, const struct pb_report *rep)
 {
 	const struct pb_result *res, *r;
-	struct pb_trow head, *rows = NULL;
+	struct pb_box_col cols[PB_TCOLS];
+	struct pb_trow *rows = NULL;
 	const char *why;
 	unsigned int *idx = NULL;
 	unsigned int i, nreal = 0, nrows = 0;
-	size_t w[PB_TCOLS];
-	int c, err = -ENOMEM;
+	int err = -ENOMEM;
 
 	if (!rep || (rep->n && !rep->results))
 		return -EINVAL;
@@ -635,34 +587,29 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 			idx[nrows++] = i;
 
 	if (nrows) {
+		memcpy(cols, pb_tcols, sizeof(cols));
 		rows = calloc(nrows, sizeof(*rows));
 		if (!rows)
 			goto out;
-		for (c = 0; c < PB_TCOLS; c++) {
-			snprintf(head.cell[c], PB_CELL, "%s", pb_thead[c]);
-			w[c] = strlen(head.cell[c]);
-		}
-		for (i = 0; i < nrows; i++) {
+		for (i = 0; i < nrows; i++)
 			pb_trow_fill(&rows[i], &res[idx[i]]);
-			for (c = 0; c < PB_TCOLS; c++)
-				if (strlen(rows[i].cell[c]) > w[c])
-					w[c] = strlen(rows[i].cell[c]);
-		}
+		pb_box_fit(cols, PB_TCOLS, rows, sizeof(*rows), PB_CELL, nrows);
 
-		pb_table_rule(f, w);
-		pb_table_row(f, w, &head);
-		pb_table_rule(f, w);
+		pb_box_rule(f, cols, PB_TCOLS);
+		pb_box_head(f, cols, PB_TCOLS);
+		pb_box_rule(f, cols, PB_TCOLS);
 		for (i = 0; i < nreal; i++)
-			pb_table_row(f, w, &rows[i]);
+			pb_box_row(f, cols, PB_TCOLS, &rows[i], PB_CELL);
 		/* Apart from the send paths, so nobody ranks the harness's own loop as a method. */
 		if (nrows > nreal) {
 			if (nreal)
-				pb_table_rule(f, w);
-			pb_table_span(f, w, "harness overhead, no wire (not a send path):");
+				pb_box_rule(f, cols, PB_TCOLS);
+			pb_box_span(f, cols, PB_TCOLS,
+				    "harness overhead, no wire (not a send path):");
 			for (i = nreal; i < nrows; i++)
-				pb_table_row(f, w, &rows[i]);
+				pb_box_row(f, cols, PB_TCOLS, &rows[i], PB_CELL);
 		}
-		pb_table_rule(f, w);
+		pb_box_rule(f, cols, PB_TCOLS);
 		pb_table_footer(f, res, idx, nrows);
 	}
 
