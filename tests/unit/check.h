@@ -4,6 +4,7 @@
 #define PB_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static unsigned int passed, failed;
 
@@ -18,6 +19,28 @@ static unsigned int passed, failed;
 			fputc('\n', stderr);                                                       \
 		}                                                                                  \
 	} while (0)
+
+/* A whole file as a NUL-terminated string (free it), or NULL. */
+static inline char *read_all(const char *path)
+{
+	char *buf = NULL;
+	long len;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		goto out;
+	buf = calloc(1, (size_t)len + 1);
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+out:
+	fclose(f);
+	return buf;
+}
 
 /* The closing line CTest logs show: "N passed, N failed". Returns main's exit status. */
 static inline int check_summary(void)

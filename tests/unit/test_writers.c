@@ -146,27 +146,6 @@ static void remove_tmpdir(void)
 	rmdir(tmpdir);
 }
 
-static char *read_all(const char *path)
-{
-	char *buf = NULL;
-	long len;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
-		goto out;
-	buf = calloc(1, (size_t)len + 1);
-	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-	}
-out:
-	fclose(f);
-	return buf;
-}
-
 /* ---- JSON */
 
 struct want {
