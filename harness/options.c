@@ -429,6 +429,8 @@ int pb_methods_select(const char *spec, const struct pb_method **out, unsigned i
 /* Cross-field checks that no single row can make. */
 static int opt_validate(struct pb_config *cfg, char *err, size_t errlen)
 {
+	struct pb_frame_spec base = { .srcip = cfg->srcip, .srcport = cfg->srcport };
+	uint64_t room = pb_flows_available(&base, cfg->flows_src_ip);
 	char bad[64];
 
 	if (cfg->srcip.family != cfg->dstip.family) {
@@ -443,17 +445,11 @@ static int opt_validate(struct pb_config *cfg, char *err, size_t errlen)
 			off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
 		return -EINVAL;
 	}
-	{
-		struct pb_frame_spec base = { .srcip = cfg->srcip, .srcport = cfg->srcport };
-		uint64_t room = pb_flows_available(&base, cfg->flows_src_ip);
-
-		if (cfg->flows > room || cfg->streams > room) {
-			snprintf(err, errlen,
-				 "--flows %u: only %llu flows fit above source port %u%s",
-				 cfg->flows, (unsigned long long)room, cfg->srcport,
-				 cfg->flows_src_ip ? " and address" : " (try --flows-src-ip)");
-			return -EINVAL;
-		}
+	if (cfg->flows > room || cfg->streams > room) {
+		snprintf(err, errlen, "--flows %u: only %llu flows fit above source port %u%s",
+			 cfg->flows, (unsigned long long)room, cfg->srcport,
+			 cfg->flows_src_ip ? " and address" : " (try --flows-src-ip)");
+		return -EINVAL;
 	}
 	if (cfg->imix && cfg->frame_size) {
 		snprintf(err, errlen, "--imix and --frame-size both set the frame size: give one");

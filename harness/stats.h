@@ -59,12 +59,12 @@ struct pb_result {
 	uint32_t nrx_vlans;
 	uint32_t rx_queues; /* RX queues the receiver counted on (<= PB_RESULT_QUEUES) */
 	uint64_t rx_queue_frames[PB_RESULT_QUEUES]; /* delivered per RX queue */
-	double rx_queue_cv;	   /* their spread: stddev / mean over the queues counted */
-	double target_pps;	   /* --pps / --rate as packets/s; 0: unlimited */
+	double target_pps;			    /* --pps / --rate as packets/s; 0: unlimited */
 	struct pb_sample *samples; /* one a second, owned: pb_result_release() frees them */
 	uint32_t nsamples;
 
 	/* derived by pb_result_compute() */
+	double rx_queue_cv; /* the per-queue spread: stddev / mean over the queues counted */
 	double pps;
 	double app_mbps;
 	double wire_gbps;

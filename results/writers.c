@@ -270,8 +270,11 @@ static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
 	return 0;
 }
 
-/* Delivered frames per RX queue (JSON only, like per_second): the spread's raw data. */
-static int pb_json_add_queues(struct json_object *o, const struct pb_result *r)
+/*
+ * What the receiver saw beyond counts (JSON only, lists like per_second): delivered frames per
+ * RX queue, the spread's raw data, and the VLAN ids that arrived.
+ */
+static int pb_json_add_receiver(struct json_object *o, const struct pb_result *r)
 {
 	struct json_object *arr, *v;
 	uint32_t i;
@@ -366,7 +369,7 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 		if (!err)
 			err = pb_json_add_samples(o, &rep->results[i]);
 		if (!err)
-			err = pb_json_add_queues(o, &rep->results[i]);
+			err = pb_json_add_receiver(o, &rep->results[i]);
 		if (err)
 			goto out;
 		err = -ENOMEM;
