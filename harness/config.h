@@ -63,9 +63,10 @@ struct pb_config {
 	struct pb_sweep sweep;
 	char config[256]; /* --config: the scenario file the values below started from */
 	double duration_s;
-	uint64_t count;	 /* 0: run for duration_s */
-	uint32_t repeat; /* runs per row; the row is the median run by packets/s */
-	uint32_t batch;	 /* 0: the method's default */
+	uint64_t count;		/* 0: run for duration_s */
+	double count_timeout_s; /* --count's time bound; 0: derived from the count and rate */
+	uint32_t repeat;	/* runs per row; the row is the median run by packets/s */
+	uint32_t batch;		/* 0: the method's default */
 	uint32_t streams;
 	uint32_t segments; /* gso: segments per sendmsg */
 	double pps;	   /* aggregate rate limit over all workers; 0: as fast as it goes */
@@ -106,7 +107,12 @@ struct pb_config {
 	int ifindex;		  /* its index, in the namespace the sender runs in */
 	uint32_t mtu;
 	uint32_t tx_queues;
-	uint32_t run_id; /* written into every payload; the receiver counts only this run's */
+	/*
+	 * The run's id, in every payload: the runner draws a fresh one for every run (method x
+	 * repeat x sweep point) into its own copy of the configuration, so late frames of one
+	 * run are never counted for the next.
+	 */
+	uint32_t run_id;
 	char command[1024];
 };
 

@@ -232,6 +232,18 @@ uint64_t pb_flows_available(const struct pb_frame_spec *base, bool vary_addr)
 	return vary_addr ? ports * addrs_available(&base->srcip) : ports;
 }
 
+/*
+ * The payload of a --imix frame of size bytes (without FCS): what the headers leave, but
+ * never less than the signature. The mix's 60-byte frames cannot hold IPv6 (70 bytes at
+ * the least), so there they become the smallest frame that can.
+ */
+static uint32_t pool_mix_payload(const struct pb_frame_spec *base, uint32_t size)
+{
+	uint32_t hdr = pb_frame_overhead(base->srcip.family) + (base->vlan_id ? PB_VLAN_HLEN : 0);
+
+	return size >= hdr + PB_SIG_LEN ? size - hdr : PB_SIG_LEN;
+}
+
 void pb_pool_free(struct pb_pool *pool)
 {
 	free(pool->frames);
@@ -242,7 +254,7 @@ void pb_pool_free(struct pb_pool *pool)
 int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const struct pb_flows *fl)
 {
 	uint32_t mine = 0, n, i, k, stride = 0, span;
-	uint64_t state = fl->seed | 1;
+	uint64_t state = fl->seed | 1, avail;
 	struct pb_frame_spec spec;
 	uint32_t *order = NULL;
 	int err = -ENOMEM;
@@ -260,8 +272,7 @@ int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const 
 	spec = *base;
 	for (i = 0; i < (fl->nsizes ? fl->nsizes : 1); i++) {
 		if (fl->nsizes)
-			spec.payload_len = fl->sizes[i] - pb_frame_overhead(base->srcip.family) -
-					   (base->vlan_id ? PB_VLAN_HLEN : 0);
+			spec.payload_len = pool_mix_payload(base, fl->sizes[i]);
 		if (pb_frame_len(&spec) > stride)
 			stride = pb_frame_len(&spec);
 	}
@@ -281,10 +292,12 @@ int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const 
 		order[j] = t;
 	}
 
-	/* the field that varies first spans min(n, what is available); the other counts laps */
-	span = (uint32_t)(fl->vary_addr ? addrs_available(&base->srcip) : 65536u - base->srcport);
-	if (span > fl->n)
-		span = fl->n;
+	/*
+	 * The field that varies first spans min(n, what is available); the other counts laps.
+	 * In 64 bits: an IPv6 block from ::0 holds 2^32 addresses, which is 0 in 32.
+	 */
+	avail = fl->vary_addr ? addrs_available(&base->srcip) : 65536u - (uint64_t)base->srcport;
+	span = (uint32_t)(avail < fl->n ? avail : fl->n);
 	for (i = 0; i < n; i++) {
 		uint32_t slot = order[i];
 
@@ -298,9 +311,7 @@ int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const 
 			spec.srcport = (uint16_t)(base->srcport + k % span);
 		}
 		if (fl->nsizes)
-			spec.payload_len = fl->sizes[slot % fl->nsizes] -
-					   pb_frame_overhead(base->srcip.family) -
-					   (base->vlan_id ? PB_VLAN_HLEN : 0);
+			spec.payload_len = pool_mix_payload(base, fl->sizes[slot % fl->nsizes]);
 		pool->frames[i].data = pool->buf + (size_t)i * stride;
 		err = pb_frame_build(&pool->frames[i], &spec);
 		if (err)

@@ -22,17 +22,27 @@
 #include "options.h"
 #include "pb_version.h"
 #include "receiver.h"
+#include "rx_source.h"
 #include "runner.h"
 #include "writers.h"
 
 #define EXIT_BADINPUT	 2
 #define EXIT_INTERRUPTED 130
 
-static volatile sig_atomic_t pb_interrupted;
+/*
+ * Set by SIGINT/SIGTERM, read by every thread: a lock-free atomic int, which a signal
+ * handler may store to and other threads may load without a data race (C11 7.17.5).
+ */
+static int pb_stop;
 
 static void on_signal(int sig)
 {
-	pb_interrupted = sig;
+	__atomic_store_n(&pb_stop, sig, __ATOMIC_RELAXED);
+}
+
+static bool pb_stopped(void)
+{
+	return __atomic_load_n(&pb_stop, __ATOMIC_RELAXED);
 }
 
 static void install_signals(void)
@@ -84,12 +94,61 @@ struct pb_session {
 	bool have_lab;
 	struct nl_sock *nl; /* --iface: rtnetlink in our own namespace */
 	struct pb_receiver *receiver;
+	struct pb_rx_source rx;
+	struct pb_path path;
+	struct pb_path_netif tx;
 	struct pb_env env;
 	char driver[32];
 	uint32_t rx_queues;
 	struct pb_result *results;
 	unsigned int n;
 };
+
+/* TEMPORARY until receiver/rx.c lands: the old lab receiver behind the source ops. */
+static int lab_rx_read_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
+{
+	struct pb_session *s = ctx;
+	struct pb_rx_counts c;
+	uint32_t q;
+	int err = pb_receiver_read(s->receiver, &c);
+
+	memset(out, 0, sizeof(*out));
+	if (err)
+		return err;
+	out->run_id = run_id;
+	out->frames = c.frames;
+	out->bytes = c.bytes;
+	out->seen = c.frames > 0;
+	out->nqueues =
+		s->lab.rx.rx_queues < PB_RX_MAX_QUEUES ? s->lab.rx.rx_queues : PB_RX_MAX_QUEUES;
+	for (q = 0; q < out->nqueues; q++)
+		out->queue_frames[q] = c.queue_frames[q];
+	pb_receiver_count_ports(s->receiver, &out->flows_seen);
+	pb_receiver_vlans(s->receiver, out->vlans, PB_RX_MAX_VLANS, &out->nvlans);
+	return 0;
+}
+
+static int lab_rx_read_ifstats(void *ctx, struct pb_rx_ifstats *out)
+{
+	struct pb_session *s = ctx;
+	struct pb_link_stats ls;
+	int err = pb_netif_stats(s->lab.rx_nl, s->lab.rx.ifindex, &ls);
+
+	memset(out, 0, sizeof(*out));
+	if (err)
+		return err;
+	out->rx_packets = ls.rx_packets;
+	out->rx_dropped = ls.rx_dropped;
+	return 0;
+}
+
+static void pb_lab_rx_source(struct pb_session *s, struct pb_rx_source *src)
+{
+	src->ctx = s;
+	src->what = "the lab receiver";
+	src->read_run = lab_rx_read_run;
+	src->read_ifstats = lab_rx_read_ifstats;
+}
 
 /* --frame-size becomes a payload size; either must fit the interface's MTU. */
 static int resolve_size(struct pb_config *cfg, char *err, size_t errlen)
@@ -154,7 +213,7 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	struct pb_netif nif;
 	int ret;
 
-	s->env.interrupted = &pb_interrupted;
+	s->env.stop = &pb_stop;
 	if (!need_wire)
 		return 0;
 
@@ -170,7 +229,9 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		}
 		if (!cfg->dstmac_set)
 			pb_parse_mac("c0:ff:ee:00:00:00", cfg->dstmac);
-		s->env.tx_nl = s->nl;
+		s->tx.nl = s->nl;
+		pb_path_netif(&s->path, &s->tx);
+		s->path.shared = true;
 	} else {
 		struct pb_lab_opts lo = { .tx_addr = cfg->srcip,
 					  .rx_addr = cfg->dstip,
@@ -208,11 +269,11 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		nif = s->lab.tx;
 		if (!cfg->dstmac_set)
 			memcpy(cfg->dstmac, s->lab.rx.mac, 6);
-		s->env.tx_nl = s->lab.tx_nl;
-		s->env.rx_nl = s->lab.rx_nl;
-		s->env.rx_ifindex = s->lab.rx.ifindex;
-		s->env.rx_queues = s->lab.rx.rx_queues;
-		s->env.receiver = s->receiver;
+		s->tx.nl = s->lab.tx_nl;
+		pb_path_netif(&s->path, &s->tx);
+		pb_lab_rx_source(s, &s->rx);
+		s->path.rx = &s->rx;
+		s->path.veth_pair = true;
 	}
 	snprintf(cfg->ifname, sizeof(cfg->ifname), "%s", nif.name);
 	snprintf(s->driver, sizeof(s->driver), "%s", nif.driver);
@@ -220,7 +281,9 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	cfg->mtu = nif.mtu;
 	cfg->tx_queues = nif.tx_queues;
 	s->rx_queues = nif.rx_queues;
-	s->env.tx_ifindex = nif.ifindex;
+	s->tx.ifindex = nif.ifindex;
+	snprintf(s->tx.ifname, sizeof(s->tx.ifname), "%s", nif.name);
+	s->env.path = &s->path;
 	if (!cfg->srcmac_set)
 		memcpy(cfg->srcmac, nif.mac, 6);
 
@@ -258,19 +321,20 @@ static void session_teardown(struct pb_session *s)
  * second on a shared machine does not make the row; the row says how many runs it had.
  */
 static int run_repeated(struct pb_session *s, const struct pb_config *cfg,
-			const struct pb_method *m, struct pb_result *r)
+			const struct pb_selected *sel, struct pb_result *r)
 {
+	const struct pb_method *m = sel->m;
 	struct pb_result *runs;
 	uint32_t i, j, n = 0;
 	int ret = 0;
 
 	if (cfg->repeat <= 1)
-		return pb_run_method(m, cfg, &s->env, r);
+		return pb_run_method(m, sel->batch, cfg, &s->env, r);
 	runs = calloc(cfg->repeat, sizeof(*runs));
 	if (!runs)
 		return -ENOMEM;
-	for (i = 0; i < cfg->repeat && !pb_interrupted; i++) {
-		ret = pb_run_method(m, cfg, &s->env, &runs[n]);
+	for (i = 0; i < cfg->repeat && !pb_stopped(); i++) {
+		ret = pb_run_method(m, sel->batch, cfg, &s->env, &runs[n]);
 		if (ret && ret != -EINTR)
 			break;
 		n++;
@@ -298,9 +362,10 @@ static int run_repeated(struct pb_session *s, const struct pb_config *cfg,
 
 /* Runs one method at one point (cfg already holds the point's values) into the next row. */
 static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
-			   const struct pb_method *m, const char *point, unsigned int k,
+			   const struct pb_selected *sel, const char *point, unsigned int k,
 			   unsigned int total)
 {
+	const struct pb_method *m = sel->m;
 	struct pb_result *r = &s->results[s->n];
 	char label[96];
 	int ret;
@@ -309,7 +374,7 @@ static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 	s->env.label = label;
 	if (total > 1 && !cfg->quiet)
 		fprintf(stderr, "pktbench: [%u/%u] %s\n", k, total, label);
-	ret = run_repeated(s, cfg, m, r);
+	ret = run_repeated(s, cfg, sel, r);
 	if (ret && ret != -EINTR)
 		return ret;
 	snprintf(r->point, sizeof(r->point), "%s", point);
@@ -325,7 +390,7 @@ static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 }
 
 /* Every method at every sweep point (or just once): one row each, in that order. */
-static int session_run(struct pb_session *s, const struct pb_method **list, unsigned int n)
+static int session_run(struct pb_session *s, const struct pb_selected *list, unsigned int n)
 {
 	const struct pb_sweep *sw = &s->cfg.sweep;
 	unsigned int npoints = sw->kind ? sw->n : 1, p, i, k = 0;
@@ -333,7 +398,7 @@ static int session_run(struct pb_session *s, const struct pb_method **list, unsi
 	char point[32] = "", err[sizeof(s->results[0].reason)];
 	int ret;
 
-	for (p = 0; p < npoints && !pb_interrupted; p++) {
+	for (p = 0; p < npoints && !pb_stopped(); p++) {
 		pcfg = s->cfg;
 		if (sw->kind == PB_SWEEP_FRAME_SIZE) {
 			pcfg.frame_size = sw->values[p];
@@ -348,15 +413,21 @@ static int session_run(struct pb_session *s, const struct pb_method **list, unsi
 				struct pb_result *r = &s->results[s->n++];
 
 				memset(r, 0, sizeof(*r));
-				snprintf(r->method, sizeof(r->method), "%s", list[i]->name);
+				snprintf(r->method, sizeof(r->method), "%s", list[i].m->name);
 				snprintf(r->point, sizeof(r->point), "%s", point);
 				r->status = PB_STATUS_SKIPPED;
 				snprintf(r->reason, sizeof(r->reason), "%s", err);
 			}
 			continue;
 		}
-		for (i = 0; i < n && !pb_interrupted; i++) {
-			ret = session_run_one(s, &pcfg, list[i], point, ++k, n * npoints);
+		for (i = 0; i < n && !pb_stopped(); i++) {
+			ret = session_run_one(s, &pcfg, &list[i], point, ++k, n * npoints);
+			/*
+			 * What the method kept across its runs (an XDP attachment) goes before a
+			 * different method runs, so no method runs on another's leftovers.
+			 */
+			if (list[i].m->finish && (n > 1 || ret))
+				list[i].m->finish();
 			if (ret)
 				return ret;
 		}
@@ -367,7 +438,7 @@ static int session_run(struct pb_session *s, const struct pb_method **list, unsi
 int main(int argc, char **argv)
 {
 	static struct pb_session s; /* large: keep it off the stack */
-	const struct pb_method *list[64];
+	struct pb_selected list[64];
 	enum pb_opt_action action;
 	struct pb_report rep = { 0 };
 	struct utsname uts;
@@ -405,12 +476,17 @@ int main(int argc, char **argv)
 	}
 	n = (unsigned int)ret;
 	for (i = 0; i < n; i++) {
-		need_wire |= !(list[i]->flags & PB_M_NO_WIRE);
-		need_raw |= !!(list[i]->flags & PB_M_NEEDS_RAW);
+		need_wire |= !(list[i].m->flags & PB_M_NO_WIRE);
+		need_raw |= !!(list[i].m->flags & PB_M_NEEDS_RAW);
 	}
 	if (pb_caps_check(need_wire && !s.cfg.iface[0], need_raw || (need_wire && !s.cfg.iface[0]),
 			  caps, sizeof(caps))) {
 		fprintf(stderr, "pktbench: missing capabilities: %s (run as root)\n", caps);
+		return EXIT_BADINPUT;
+	}
+	/* a whole benchmark must not be lost to an output file that cannot be written */
+	if (s.cfg.output[0] && pb_report_check_path(s.cfg.output, err, sizeof(err))) {
+		fprintf(stderr, "pktbench: --output %s\n", err);
 		return EXIT_BADINPUT;
 	}
 	if (getrandom(&s.cfg.run_id, sizeof(s.cfg.run_id), 0) != sizeof(s.cfg.run_id))
@@ -461,7 +537,7 @@ int main(int argc, char **argv)
 			status = 1;
 	if (ret)
 		status = 1;
-	if (pb_interrupted)
+	if (pb_stopped())
 		status = EXIT_INTERRUPTED;
 	for (i = 0; i < s.n; i++)
 		pb_result_release(&s.results[i]);

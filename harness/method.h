@@ -17,38 +17,53 @@ enum {
 	__PB_M_FRAME,	  /* hands whole Ethernet frames to the kernel (can tag, sets MACs) */
 	__PB_M_NO_WIRE,	  /* puts nothing on the wire (null): no receiver, no delivered % */
 	__PB_M_NEEDS_RAW, /* needs CAP_NET_RAW */
+	__PB_M_ASYNC,	  /* completes frames after send() returns: reports them in flight */
 };
 #define PB_M_FRAME     (1u << __PB_M_FRAME)
 #define PB_M_NO_WIRE   (1u << __PB_M_NO_WIRE)
 #define PB_M_NEEDS_RAW (1u << __PB_M_NEEDS_RAW)
+#define PB_M_ASYNC     (1u << __PB_M_ASYNC)
+
+/*
+ * What one send() call did, reported to the harness, which zeroes it before the call and
+ * does all the counting. The one rule for every method: a frame is sent when the kernel
+ * accepted it (or, PB_M_ASYNC, completed it) and did not report dropping it. A frame the
+ * path dropped and said so (ENOBUFS, af_xdp copy mode's EBUSY, a short sendmmsg) is not
+ * sent: it is reported in retried, and another frame goes in its place (the kernel re-posts
+ * an AF_PACKET slot itself; everywhere else the harness simply asks for more), so --count
+ * stays exact. The path's drop counters counted that attempt too; stats.c nets retried out
+ * of them, so nothing is counted twice.
+ */
+struct pb_outcome {
+	uint32_t sent;	   /* frames accepted (or completed) and not reported dropped */
+	uint32_t retried;  /* attempts the path dropped and reported, to be sent again */
+	uint32_t inflight; /* PB_M_ASYNC: frames handed over and not completed, after the call */
+	uint32_t calls;	   /* system calls made (kicks, submits, sends) */
+};
 
 /* One sending thread's view. The harness fills everything but priv and mode. */
 struct pb_worker {
 	const struct pb_config *cfg;
 	unsigned int id;	      /* 0 .. streams-1 */
+	unsigned int batch;	      /* frames per call: --batch, an alias's, or the method's */
 	const struct pb_frame *frame; /* the pool's first frame: all a one-frame method needs */
 	const struct pb_pool *pool;   /* this stream's frames (flows, sizes): cycle through them */
 	void *priv;		      /* the method's state, owned by open/close */
-	/*
-	 * Frames the run still wants from this worker, in flight included; UINT64_MAX without
-	 * --count. An asynchronous method keeps its in-flight frames within it, so --count
-	 * stays exact; others can ignore it (budget already respects it).
-	 */
-	uint64_t left;
-	/*
-	 * Attempts the path dropped and reported (ENOBUFS) that are sent again: by the kernel
-	 * (an AF_PACKET ring re-posts the slot) or by the harness (the frame was not counted
-	 * as sent). The method counts them; the harness takes them out of the path's drop
-	 * counters, since no frame was lost.
-	 */
-	uint64_t retried;
-	char mode[32]; /* what open actually obtained, for the Mode column */
+	char mode[32];		      /* what open actually obtained, for the Mode column */
+};
+
+struct pb_method;
+
+/* A go-pktgen method name for one of ours, with what that method of go-pktgen's batches. */
+struct pb_alias {
+	const char *name;
+	unsigned int batch; /* frames per call go-pktgen's method uses; 0: ours */
 };
 
 struct pb_method {
 	const char *name;
-	const char *aliases[3]; /* go-pktgen's names for the same path */
-	const char *help;	/* one line for --help */
+	struct pb_alias aliases[3]; /* go-pktgen's names for the same path */
+	const char *help;	    /* one line for --help */
 	unsigned int flags;
 	unsigned int default_batch; /* frames per send() call when --batch is not given */
 
@@ -60,22 +75,22 @@ struct pb_method {
 	/* Sockets, rings, attachments; per-worker state in w->priv. 0 or -errno. */
 	int (*open)(struct pb_worker *w);
 	/*
-	 * Put up to budget frames on the wire. Returns how many the kernel accepted or, for
-	 * asynchronous paths, completed during this call; -EAGAIN / -ENOBUFS when the path is
-	 * momentarily full (the harness retries); any other -errno ends the run.
+	 * Hands up to budget new frames to the kernel and reports in o what happened (see
+	 * struct pb_outcome). PB_M_ASYNC methods also reap completions here and may be called
+	 * with budget 0: only kick and reap (the harness drains them so after the stop, on its
+	 * own clock); they must not keep more than the budgets they were given in flight.
+	 * Returns 0; -EAGAIN when the path is full and nothing was taken (the harness tries
+	 * again); any other -errno ends the run.
 	 */
-	int (*send)(struct pb_worker *w, unsigned int budget);
-	/*
-	 * After the stop: wait up to timeout_ms for frames still in flight and return how many
-	 * completed. Optional; only asynchronous paths need it.
-	 */
-	int (*drain)(struct pb_worker *w, unsigned int timeout_ms);
+	int (*send)(struct pb_worker *w, unsigned int budget, struct pb_outcome *o);
 	/* Undo whatever open did, also after a failed open. Must tolerate w->priv == NULL. */
 	void (*close)(struct pb_worker *w);
 	/*
-	 * After the process's last run, on every exit path (Ctrl-C included), in the sender's
-	 * namespace: undo what the method keeps across runs, such as an XDP attachment that
-	 * consecutive runs reuse instead of bouncing the link again. Optional.
+	 * After the method's last run in a row of runs (its repeats, or its sweep points when
+	 * it runs alone), on every exit path (Ctrl-C included), in the sender's namespace:
+	 * undo what the method keeps across runs, such as an XDP attachment that consecutive
+	 * runs reuse instead of bouncing the link again, so the next method runs on the
+	 * interface as the user left it. Optional.
 	 */
 	void (*finish)(void);
 };
@@ -83,7 +98,10 @@ struct pb_method {
 /* registry.c: the methods built into this binary, in benchmark order. */
 extern const struct pb_method *const pb_methods[];
 extern const unsigned int pb_methods_count;
-/* By name or go-pktgen alias; NULL when unknown. */
-const struct pb_method *pb_method_find(const char *name);
+/*
+ * By name or go-pktgen alias; NULL when unknown. *batch (may be NULL) gets the alias's batch
+ * (0 for a name, or an alias that keeps ours).
+ */
+const struct pb_method *pb_method_find(const char *name, unsigned int *batch);
 
 #endif

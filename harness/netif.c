@@ -16,6 +16,8 @@
 #include <netlink/netlink.h>
 #include <netlink/errno.h>
 #include <netlink/route/link.h>
+#include <netlink/route/qdisc.h>
+#include <netlink/route/tc.h>
 #include <linux/rtnetlink.h>
 
 #include "clock.h"
@@ -246,38 +248,58 @@ static struct nl_sock *pb_link_events(void)
 	return ev;
 }
 
-int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
-		     volatile int *stop)
+int pb_netif_link_up(struct nl_sock *sk, int ifindex)
 {
-	struct nl_sock *ev = NULL;
-	struct rtnl_link *link;
-	double start = pb_now();
+	struct rtnl_link *link = NULL;
 	unsigned int flags;
 	uint8_t oper;
+	int err;
+
+	err = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
+	if (err < 0 || !link) {
+		err = pb_link_errno(err);
+		rtnl_link_put(link);
+		return err;
+	}
+	flags = rtnl_link_get_flags(link);
+	oper = rtnl_link_get_operstate(link);
+	rtnl_link_put(link);
+	/* Many virtual devices report UNKNOWN rather than UP: both carry traffic. */
+	return (flags & IFF_UP) && (flags & IFF_RUNNING) &&
+	       (oper == IF_OPER_UP || oper == IF_OPER_UNKNOWN);
+}
+
+/* Sleeps until a link event arrives on ev (or ms pass), then drops what arrived. */
+static void pb_link_events_wait(struct nl_sock *ev, int ms)
+{
+	struct pollfd pfd = { .fd = nl_socket_get_fd(ev), .events = POLLIN };
+	char drain[4096];
+
+	poll(&pfd, 1, ms);
+	while (recv(pfd.fd, drain, sizeof(drain), MSG_DONTWAIT) > 0)
+		; /* the event only wakes us: the state is read fresh afterwards */
+}
+
+int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
+		     const int *stop)
+{
+	struct nl_sock *ev = NULL;
+	double start = pb_now();
 	double elapsed;
 	int err;
 
 	for (;;) {
-		if (stop && *stop) {
+		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
 			err = -EINTR;
 			break;
 		}
-		link = NULL;
-		err = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
-		if (err < 0 || !link) {
-			err = pb_link_errno(err);
+		err = pb_netif_link_up(sk, ifindex);
+		if (err < 0) {
 			pr_err("ifindex %d: waiting for link: %s\n", ifindex, strerror(-err));
-			rtnl_link_put(link);
 			break;
 		}
-		flags = rtnl_link_get_flags(link);
-		oper = rtnl_link_get_operstate(link);
-		rtnl_link_put(link);
-
 		elapsed = pb_now() - start;
-		/* Many virtual devices report UNKNOWN rather than UP: both carry traffic. */
-		if ((flags & IFF_UP) && (flags & IFF_RUNNING) &&
-		    (oper == IF_OPER_UP || oper == IF_OPER_UNKNOWN)) {
+		if (err) {
 			err = 0;
 			break;
 		}
@@ -289,13 +311,9 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 		if (!ev)
 			ev = pb_link_events();
 		if (ev) {
-			struct pollfd pfd = { .fd = nl_socket_get_fd(ev), .events = POLLIN };
 			double left = timeout_s - elapsed;
-			char drain[4096];
 
-			poll(&pfd, 1, left < 0.1 ? (int)(left * 1000) + 1 : 100);
-			while (recv(pfd.fd, drain, sizeof(drain), MSG_DONTWAIT) > 0)
-				; /* the event only wakes us: the state is read fresh above */
+			pb_link_events_wait(ev, left < 0.1 ? (int)(left * 1000) + 1 : 100);
 		} else {
 			const struct timespec nap = { .tv_nsec = PB_WAIT_POLL_NS };
 
@@ -307,6 +325,86 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 	if (ev)
 		pb_nl_close(ev);
 	return err;
+}
+
+struct pb_link_watch {
+	struct nl_sock *sk; /* to read the state; the caller's */
+	struct nl_sock *ev; /* RTM_NEWLINK notifications; NULL: read every time */
+	int ifindex;
+	int up; /* the last state read */
+};
+
+int pb_link_watch_open(struct pb_link_watch **out, struct nl_sock *sk, int ifindex)
+{
+	struct pb_link_watch *w = calloc(1, sizeof(*w));
+	int up;
+
+	*out = NULL;
+	if (!w)
+		return -ENOMEM;
+	w->sk = sk;
+	w->ifindex = ifindex;
+	w->ev = pb_link_events();
+	/* subscribed first, then read: a change in between wakes the first wait */
+	up = pb_netif_link_up(sk, ifindex);
+	if (up < 0) {
+		pb_link_watch_close(w);
+		return up;
+	}
+	w->up = up;
+	*out = w;
+	return 0;
+}
+
+int pb_link_watch_wait(struct pb_link_watch *w, int ms)
+{
+	int up;
+
+	if (!w->ev) {
+		const struct timespec nap = { .tv_sec = ms / 1000,
+					      .tv_nsec = (ms % 1000) * 1000000L };
+
+		nanosleep(&nap, NULL);
+	} else {
+		struct pollfd pfd = { .fd = nl_socket_get_fd(w->ev), .events = POLLIN };
+
+		if (poll(&pfd, 1, ms) <= 0)
+			return w->up; /* nothing changed */
+		pb_link_events_wait(w->ev, 0);
+	}
+	up = pb_netif_link_up(w->sk, w->ifindex);
+	if (up >= 0)
+		w->up = up;
+	return w->up;
+}
+
+void pb_link_watch_close(struct pb_link_watch *w)
+{
+	if (!w)
+		return;
+	pb_nl_close(w->ev);
+	free(w);
+}
+
+int pb_netif_qdisc_drops(struct nl_sock *sk, int ifindex, uint64_t *drops)
+{
+	struct nl_cache *cache = NULL;
+	struct nl_object *obj;
+	int err;
+
+	*drops = 0;
+	err = rtnl_qdisc_alloc_cache(sk, &cache);
+	if (err < 0)
+		return pb_nl_errno(err);
+	/* root qdiscs only: a classful root (mq, tbf, htb) already counts its children's drops */
+	for (obj = nl_cache_get_first(cache); obj; obj = nl_cache_get_next(obj)) {
+		struct rtnl_tc *tc = (struct rtnl_tc *)obj;
+
+		if (rtnl_tc_get_ifindex(tc) == ifindex && rtnl_tc_get_parent(tc) == TC_H_ROOT)
+			*drops += rtnl_tc_get_stat(tc, RTNL_TC_DROPS);
+	}
+	nl_cache_free(cache);
+	return 0;
 }
 
 int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out)

@@ -56,6 +56,20 @@ int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out);
  * set.
  */
 int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
-		     volatile int *stop);
+		     const int *stop);
+/* 1 when up and running (as the wait above means it), 0 when not, -errno. */
+int pb_netif_link_up(struct nl_sock *sk, int ifindex);
+
+/*
+ * Watches one interface's carrier through RTM_NEWLINK events (subscribed in the calling
+ * thread's namespace, which must be the interface's): the measured window's link watch.
+ */
+struct pb_link_watch;
+int pb_link_watch_open(struct pb_link_watch **out, struct nl_sock *sk, int ifindex);
+/* Sleeps up to ms for a change; returns the state then (1 up, 0 down). */
+int pb_link_watch_wait(struct pb_link_watch *w, int ms);
+void pb_link_watch_close(struct pb_link_watch *w); /* NULL-safe */
+/* The drop counters of the interface's root qdiscs, summed. 0 or -errno. */
+int pb_netif_qdisc_drops(struct nl_sock *sk, int ifindex, uint64_t *drops);
 
 #endif

@@ -62,6 +62,9 @@ static const struct pb_opt pb_opts[] = {
 	  "seconds each method sends, measured after the link is up" },
 	{ "count", 'c', OPT_U64, OFF(count), 0, NULL, 1, UINT64_MAX, "N",
 	  "stop after exactly N frames sent (instead of --duration)" },
+	{ "count-timeout", 0, OPT_SECS, OFF(count_timeout_s), 0, NULL, 0, 0, "SECS",
+	  "with --count: give up after SECS with an error and the partial figures (default: "
+	  "10 s + twice the time N frames take at --pps, or at 10 kpps)" },
 	{ "repeat", 'r', OPT_U32, OFF(repeat), 0, "1", 1, 99, "N",
 	  "run each method N times and report the median run (by packets/s)" },
 	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
@@ -391,7 +394,7 @@ static int opt_has_arg(const struct pb_opt *o)
 		       : required_argument;
 }
 
-int pb_methods_select(const char *spec, const struct pb_method **out, unsigned int max, char *bad,
+int pb_methods_select(const char *spec, struct pb_selected *out, unsigned int max, char *bad,
 		      size_t badlen)
 {
 	unsigned int n = 0, i;
@@ -400,22 +403,23 @@ int pb_methods_select(const char *spec, const struct pb_method **out, unsigned i
 	if (!strcmp(spec, "benchmark")) {
 		for (i = 0; i < pb_methods_count; i++)
 			if (n < max && out)
-				out[n++] = pb_methods[i];
+				out[n++] = (struct pb_selected){ pb_methods[i], 0 };
 		return out ? (int)n : (int)pb_methods_count;
 	}
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		char name[64];
 		const struct pb_method *m;
+		unsigned int batch = 0;
 
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);
-		m = len < sizeof(name) ? pb_method_find(name) : NULL;
+		m = len < sizeof(name) ? pb_method_find(name, &batch) : NULL;
 		if (!m) {
 			snprintf(bad, badlen, "%s", name);
 			return -EINVAL;
 		}
 		if (out && n < max)
-			out[n] = m;
+			out[n] = (struct pb_selected){ m, batch };
 		n++;
 		p += len + (p[len] == ',');
 	}
@@ -461,11 +465,6 @@ static int opt_validate(struct pb_config *cfg, char *err, size_t errlen)
 	}
 	if (cfg->pps && cfg->rate_gbps) {
 		snprintf(err, errlen, "--pps and --rate both set a rate: give one");
-		return -EINVAL;
-	}
-	if ((uint64_t)cfg->payloadsize * cfg->segments > 65507 && !strcmp(cfg->method, "gso")) {
-		snprintf(err, errlen, "--payloadsize %u x --segments %u exceeds 65507 bytes",
-			 cfg->payloadsize, cfg->segments);
 		return -EINVAL;
 	}
 	return 0;
@@ -630,10 +629,10 @@ void pb_options_usage(FILE *f)
 		char names[80];
 		int off = snprintf(names, sizeof(names), "%s", m->name);
 
-		for (j = 0; j < 3 && m->aliases[j]; j++)
+		for (j = 0; j < 3 && m->aliases[j].name; j++)
 			off += snprintf(names + off, sizeof(names) - off, "%s%s",
-					j ? "," : " (alias ", m->aliases[j]);
-		if (m->aliases[0])
+					j ? "," : " (alias ", m->aliases[j].name);
+		if (m->aliases[0].name)
 			snprintf(names + off, sizeof(names) - off, ")");
 		fprintf(f, "  %-30s %s\n", names, m->help);
 	}

@@ -26,12 +26,17 @@ int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_a
 /* --help, generated from the table and the method registry. */
 void pb_options_usage(FILE *f);
 struct pb_method;
+/* One method a --method value names, with the batch its go-pktgen alias implies (0: none). */
+struct pb_selected {
+	const struct pb_method *m;
+	unsigned int batch;
+};
 /*
  * The methods a --method value names: "benchmark" (all), one name or alias, or a comma list.
  * Fills out (up to max; out may be NULL to count) and returns how many, or -EINVAL with the
  * unknown name in bad.
  */
-int pb_methods_select(const char *spec, const struct pb_method **out, unsigned int max, char *bad,
+int pb_methods_select(const char *spec, struct pb_selected *out, unsigned int max, char *bad,
 		      size_t badlen);
 /*
  * Sets one option by its long name from a string, with the same checks as the command line

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The harness loop: workers, barrier, clock, sampler, stop, drain, accounting. */
+/*
+ * The harness loop: workers, gate, clock, sampler, stop, drain, accounting. Methods only
+ * report what each call did (struct pb_outcome); everything is counted here, and the
+ * netting of the path's counters is left to stats.c.
+ */
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -8,25 +13,29 @@
 #include <string.h>
 #include <time.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "pacer.h"
-#include "netif.h"
-#include "receiver.h"
+#include "rx_source.h"
 #include "runner.h"
 
-#define PB_DRAIN_MS	 1000 /* how long in-flight frames may take to complete after the stop */
-#define PB_SETTLE_MS	 20   /* receiver poll step while frames are still arriving */
-#define PB_SETTLE_MAX_MS 1000
-#define PB_BURST_S	 0.01 /* catch-up a late paced worker may send at once */
-#define PB_PACE_NAP_S	 0.01 /* longest sleep while paced, so a stop is seen soon */
+#define PB_SETTLE_S	0.02 /* receiver poll step while frames are still arriving */
+#define PB_SETTLE_MAX_S 1.0
+#define PB_BURST_S	0.01  /* catch-up a late paced worker may send at once */
+#define PB_PACE_NAP_S	0.01  /* longest sleep while paced, so a stop is seen soon */
+#define PB_DRAIN_NAP_NS 50000 /* between reaps while draining */
+#define PB_SAMPLE_MS	10    /* the sampler's step: deadline, stop and link checks */
+#define PB_BUDGET_MAX	(1u << 30)
 
 /* Written only by its worker, read by the sampler: one cache line each, no sharing. */
 struct pb_counters {
-	uint64_t frames;
-	uint64_t retries;
+	uint64_t sent;
+	uint64_t retried;
+	uint64_t transient; /* calls that found the path full */
+	uint64_t calls;
+	uint64_t inflight;
 } __attribute__((aligned(64)));
 
 struct pb_slot {
@@ -38,45 +47,53 @@ struct pb_slot {
 	bool started;
 	int open_err;
 	int send_err;
-	uint64_t quota; /* --count share; 0: until the stop */
+	uint64_t quota; /* --count share (may be 0); UINT64_MAX: until the stop */
 	struct pb_pacer pacer;
-	double end; /* when this worker stopped sending and drained */
+	double cpu_s; /* this thread's CPU time over its sending window, drain included */
+	double end;   /* when this worker stopped sending and drained */
 	int done;
 } __attribute__((aligned(64)));
 
 struct run {
 	const struct pb_method *m;
-	const struct pb_config *cfg;
+	struct pb_config cfg; /* the caller's, with this run's own run id */
 	const struct pb_env *env;
+	unsigned int batch;
 	/* a gate rather than a barrier: it copes with fewer threads than planned */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint32_t arrived;
 	int go;
-	int stop;	   /* the deadline passed, or a worker failed */
+	int stop;	   /* the deadline passed, a worker failed, or the count timed out */
 	int abort;	   /* an open failed: workers close without sending */
 	double t0;	   /* the clock start, set before go */
 	double target_pps; /* aggregate; 0: unlimited */
 	struct pb_slot *slots;
 };
 
-static double cpu_s(void)
+static double thread_cpu_s(void)
 {
-	struct rusage ru;
+	struct timespec ts;
 
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
-	       ru.ru_stime.tv_usec / 1e6;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static bool run_stopped(struct run *run)
+static bool run_stopped(const struct run *run)
 {
-	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED) || *run->env->interrupted;
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(run->env->stop, __ATOMIC_RELAXED);
 }
 
 static void ctr_add(uint64_t *c, uint64_t n)
 {
 	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
+}
+
+static uint64_t ctr_get(const uint64_t *c)
+{
+	return __atomic_load_n(c, __ATOMIC_RELAXED);
 }
 
 /*
@@ -105,15 +122,88 @@ static void run_pin(const struct pb_config *cfg, uint32_t id)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+/* Counts one call's outcome; false when the call failed for good. */
+static bool worker_account(struct pb_slot *s, int err, const struct pb_outcome *o, bool async)
+{
+	ctr_add(&s->ctr.sent, o->sent);
+	ctr_add(&s->ctr.retried, o->retried);
+	ctr_add(&s->ctr.calls, o->calls);
+	__atomic_store_n(&s->ctr.inflight, async ? o->inflight : 0, __ATOMIC_RELAXED);
+	if (err == -EAGAIN || err == -ENOBUFS || err == -EINTR) {
+		ctr_add(&s->ctr.transient, 1);
+		return true;
+	}
+	if (err < 0) {
+		s->send_err = err;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * How many frames the next call may hand over: what --count still wants and what the
+ * pacer allows by now, both less what is in flight. 0 with *wait set: nothing is due yet.
+ */
+static uint64_t worker_budget(struct pb_slot *s, double *wait)
+{
+	uint64_t handed = s->ctr.sent + s->ctr.inflight;
+	uint64_t budget = s->quota == UINT64_MAX ? UINT64_MAX
+			  : s->quota > handed	 ? s->quota - handed
+						 : 0;
+
+	*wait = 0;
+	if (s->pacer.rate) {
+		double t = pb_now();
+		uint64_t allow = pb_pacer_allowance(&s->pacer, t, handed);
+
+		if (!allow) {
+			double next = pb_pacer_next(&s->pacer, handed);
+
+			*wait = next < t + PB_PACE_NAP_S ? next : t + PB_PACE_NAP_S;
+		}
+		budget = allow < budget ? allow : budget;
+	}
+	return budget < PB_BUDGET_MAX ? budget : PB_BUDGET_MAX;
+}
+
+/*
+ * After the stop: frames still in flight get up to PB_DRAIN_S of elapsed time to complete
+ * and count only if they do. The drain is inside the measured window.
+ */
+static void worker_drain(struct pb_slot *s)
+{
+	const struct timespec nap = { 0, PB_DRAIN_NAP_NS };
+	double deadline = pb_now() + PB_DRAIN_S;
+	struct pb_outcome o;
+	int err;
+
+	while (s->ctr.inflight && pb_now() < deadline) {
+		memset(&o, 0, sizeof(o));
+		o.inflight = (uint32_t)s->ctr.inflight;
+		err = s->run->m->send(&s->w, 0, &o);
+		if (!worker_account(s, err, &o, true))
+			break;
+		if (!o.sent && !o.retried)
+			nanosleep(&nap, NULL);
+	}
+	if (s->ctr.inflight)
+		pr_warn("%s: worker %u: %" PRIu64 " frames still in flight after %.1f s, not "
+			"counted\n",
+			s->run->m->name, s->w.id, s->ctr.inflight, PB_DRAIN_S);
+}
+
 static void *worker_main(void *arg)
 {
 	struct pb_slot *s = arg;
 	struct run *run = s->run;
 	const struct pb_method *m = run->m;
-	unsigned int batch = run->cfg->batch ? run->cfg->batch : m->default_batch;
-	int n;
+	bool async = m->flags & PB_M_ASYNC;
+	struct pb_outcome o;
+	double cpu0, wait;
+	uint64_t budget;
+	int err;
 
-	run_pin(run->cfg, s->w.id);
+	run_pin(&run->cfg, s->w.id);
 	s->open_err = m->open(&s->w);
 	pthread_mutex_lock(&run->mu);
 	run->arrived++;
@@ -123,50 +213,31 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&run->mu);
 	if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED))
 		goto out;
-	pb_pacer_init(&s->pacer, run->target_pps / run->cfg->streams, run->t0, PB_BURST_S);
+	cpu0 = thread_cpu_s();
+	pb_pacer_init(&s->pacer, run->target_pps / run->cfg.streams, run->t0, PB_BURST_S);
 	if (run->target_pps)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* paced sleeps end when asked, not 50 us later */
 
-	while (!run_stopped(run)) {
-		uint64_t left = s->quota ? s->quota - s->ctr.frames : UINT64_MAX;
-		unsigned int budget = batch;
-
-		if (!left)
-			break;
-		if (s->pacer.rate) {
-			double t = pb_now();
-			uint64_t allow = pb_pacer_allowance(&s->pacer, t, s->ctr.frames);
-
-			if (!allow) {
-				double next = pb_pacer_next(&s->pacer, s->ctr.frames);
-
-				pb_sleep_until(next < t + PB_PACE_NAP_S ? next : t + PB_PACE_NAP_S);
-				continue;
-			}
-			if (allow < left)
-				left = allow;
+	while (!run_stopped(run) && s->ctr.sent < s->quota) {
+		budget = worker_budget(s, &wait);
+		if (!budget && !s->ctr.inflight) {
+			if (wait)
+				pb_sleep_until(wait);
+			continue;
 		}
-		/* in flight included: an asynchronous method keeps its frames within this */
-		s->w.left = s->quota || s->pacer.rate ? left : UINT64_MAX;
-		if (left < budget)
-			budget = (unsigned int)left;
-		n = m->send(&s->w, budget);
-		if (n > 0) {
-			ctr_add(&s->ctr.frames, n);
-		} else if (n == -EAGAIN || n == -ENOBUFS || n == -EINTR) {
-			ctr_add(&s->ctr.retries, 1);
-		} else if (n < 0) {
-			s->send_err = n;
+		/* a zero budget with frames in flight only reaps them */
+		memset(&o, 0, sizeof(o));
+		o.inflight = (uint32_t)s->ctr.inflight;
+		err = m->send(&s->w, (unsigned int)budget, &o);
+		if (!worker_account(s, err, &o, async)) {
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
 	}
-	if (m->drain && !s->send_err) {
-		n = m->drain(&s->w, PB_DRAIN_MS);
-		if (n > 0)
-			ctr_add(&s->ctr.frames, n);
-	}
+	if (async && !s->send_err)
+		worker_drain(s);
 	s->end = pb_now();
+	s->cpu_s = thread_cpu_s() - cpu0;
 	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 out:
 	if (m->close)
@@ -174,21 +245,21 @@ out:
 	return NULL;
 }
 
-static uint64_t run_frames(struct run *run)
+static uint64_t run_sent(const struct run *run)
 {
 	uint64_t sum = 0;
 	uint32_t i;
 
-	for (i = 0; i < run->cfg->streams; i++)
-		sum += __atomic_load_n(&run->slots[i].ctr.frames, __ATOMIC_RELAXED);
+	for (i = 0; i < run->cfg.streams; i++)
+		sum += ctr_get(&run->slots[i].ctr.sent);
 	return sum;
 }
 
-static bool run_done(struct run *run)
+static bool run_done(const struct run *run)
 {
 	uint32_t i;
 
-	for (i = 0; i < run->cfg->streams; i++)
+	for (i = 0; i < run->cfg.streams; i++)
 		if (!__atomic_load_n(&run->slots[i].done, __ATOMIC_ACQUIRE))
 			return false;
 	return true;
@@ -230,28 +301,52 @@ static const char *run_unsupported(const struct pb_method *m, const struct pb_co
 	return NULL;
 }
 
+/* A run id no earlier run of this process used, so a late frame can never be recounted. */
+static uint32_t run_new_id(void)
+{
+	static uint32_t last;
+	uint32_t id = 0;
+
+	while (!id || id == last)
+		if (getrandom(&id, sizeof(id), 0) != sizeof(id))
+			id = (uint32_t)(pb_now() * 1e9) ^ ((uint32_t)getpid() << 16);
+	last = id;
+	return id;
+}
+
+double pb_count_timeout(const struct pb_config *cfg, double target_pps)
+{
+	/* a floor of 10 kpps: far below any path, far above a stalled one */
+	double rate = target_pps > 0 && target_pps < 10000 ? target_pps : 10000;
+
+	if (cfg->count_timeout_s > 0)
+		return cfg->count_timeout_s;
+	return 10.0 + 2.0 * (double)cfg->count / rate;
+}
+
 /*
  * One live line, like PF_RING's "Actual Stats": the last second's sent and delivered rates.
  * On a terminal it is rewritten in place; off one (CI, pipes) each second is its own line.
  */
 static void live_line(const struct run *run, double t, double dt, uint64_t dsent,
-		      const uint64_t *ddeliv, uint32_t frame_bytes, bool tty)
+		      const uint64_t *ddeliv, uint32_t frame_bytes, bool link_down, bool tty)
 {
 	double pps = dsent / dt;
 	char deliv[64] = "";
 
 	if (ddeliv)
 		snprintf(deliv, sizeof(deliv), " | delivered %10.0f pps", *ddeliv / dt);
-	fprintf(stderr, "%s%s: [%6.2f s] sent %10.0f pps %8.3f Gb/s%s", tty ? "\r\033[K" : "",
-		run->env->label, t, pps, pb_wire_gbps(pps, frame_bytes, false), deliv);
-	if (tty && !run->cfg->count && run->cfg->duration_s > t)
-		fprintf(stderr, " (%.0f s left)", run->cfg->duration_s - t);
+	fprintf(stderr, "%s%s: [%6.2f s] sent %10.0f pps %8.3f Gb/s%s%s", tty ? "\r\033[K" : "",
+		run->env->label, t, pps, pb_wire_gbps(pps, frame_bytes, false), deliv,
+		link_down ? " | LINK DOWN" : "");
+	if (tty && !run->cfg.count && run->cfg.duration_s > t)
+		fprintf(stderr, " (%.0f s left)", run->cfg.duration_s - t);
 	if (!tty)
 		fputc('\n', stderr);
 }
 
 /* Keeps the per-second view; a failed allocation only loses samples, never the run. */
-static void run_keep_sample(struct pb_result *res, double t, uint64_t sent, uint64_t delivered)
+static void run_keep_sample(struct pb_result *res, const struct pb_sample *smp)
 {
 	struct pb_sample *grown;
 
@@ -262,66 +357,127 @@ static void run_keep_sample(struct pb_result *res, double t, uint64_t sent, uint
 			return;
 		res->samples = grown;
 	}
-	res->samples[res->nsamples++] = (struct pb_sample){ t, sent, delivered };
+	res->samples[res->nsamples++] = *smp;
 }
 
-/* Sleeps until the deadline (or the quota), one live line a second. */
-static void run_sample(struct run *run, double t0, struct pb_result *res, uint64_t rx0)
+/* Reads this run's count at the receiver; false (and no count) when it cannot say. */
+static bool run_rx_read(const struct run *run, struct pb_rx_run *c)
 {
-	const struct pb_config *cfg = run->cfg;
-	double deadline = cfg->count ? 0 : t0 + cfg->duration_s;
+	const struct pb_rx_source *rx = run->env->path ? run->env->path->rx : NULL;
+
+	return rx && !rx->read_run(rx->ctx, run->cfg.run_id, c);
+}
+
+/* The carrier inside the window: how long it was down and how often it went down. */
+struct run_link {
+	bool watched;
+	int up;
+	double down_since;
+};
+
+static void run_link_update(const struct run *run, struct run_link *lk, int up, double t,
+			    struct pb_result *res)
+{
+	if (up < 0 || up == lk->up)
+		return;
+	if (!up) {
+		lk->down_since = t;
+		res->link_downs++;
+	} else {
+		res->link_down_s += t - lk->down_since;
+	}
+	lk->up = up;
+}
+
+/*
+ * Waits (in PB_SAMPLE_MS steps, on link events when it can) until the deadline, the quota,
+ * the count timeout or a stop; one live line and one sample a second.
+ */
+static void run_sample(struct run *run, struct pb_result *res)
+{
+	const struct pb_config *cfg = &run->cfg;
+	const struct pb_path *path = run->env->path;
+	double t0 = run->t0, t;
+	double deadline =
+		cfg->count ? t0 + pb_count_timeout(cfg, run->target_pps) : t0 + cfg->duration_s;
 	double next = t0 + 1, last_t = t0;
-	uint64_t last_sent = 0, last_rx = rx0;
-	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	uint64_t last_sent = 0, last_rx = 0;
+	struct timespec nap = { 0, PB_SAMPLE_MS * 1000 * 1000 };
 	bool tty = isatty(STDERR_FILENO), drawn = false;
+	struct run_link lk = { .up = 1 };
 
+	lk.watched = path && path->watch_start && !path->watch_start(path->ctx);
 	for (;;) {
-		double t = pb_now();
-
-		if (run_stopped(run) || (deadline && t >= deadline) || run_done(run))
+		t = pb_now();
+		if (run_stopped(run) || run_done(run))
 			break;
+		if (t >= deadline) {
+			res->timed_out = cfg->count > 0;
+			break;
+		}
 		if (t >= next) {
-			uint64_t sent = run_frames(run), rx = 0, d;
-			struct pb_rx_counts c;
-			bool have_rx =
-				run->env->receiver && !pb_receiver_read(run->env->receiver, &c);
+			struct pb_sample smp = { .t = t - t0, .sent = run_sent(run) };
+			struct pb_rx_run c;
+			uint64_t d;
 
-			if (have_rx)
-				rx = c.frames;
-			d = rx - last_rx;
+			smp.delivered_known = res->has_receiver && run_rx_read(run, &c);
+			if (smp.delivered_known)
+				smp.delivered = c.frames;
+			d = smp.delivered - last_rx;
 			if (!cfg->quiet) {
-				live_line(run, t - t0, t - last_t, sent - last_sent,
-					  have_rx ? &d : NULL, res->frame_bytes, tty);
+				live_line(run, t - t0, t - last_t, smp.sent - last_sent,
+					  smp.delivered_known ? &d : NULL, res->frame_bytes, !lk.up,
+					  tty);
 				drawn = true;
 			}
-			run_keep_sample(res, t - t0, sent, have_rx ? rx - rx0 : 0);
-			last_sent = sent;
-			last_rx = rx;
+			run_keep_sample(res, &smp);
+			last_sent = smp.sent;
+			if (smp.delivered_known)
+				last_rx = smp.delivered;
 			last_t = t;
 			next += 1;
 		}
-		if (deadline && deadline - t < 0.01)
+		if (lk.watched) {
+			int ms = deadline - t < PB_SAMPLE_MS / 1e3 ? (int)((deadline - t) * 1e3) + 1
+								   : PB_SAMPLE_MS;
+
+			run_link_update(run, &lk, path->link_state(path->ctx, ms), pb_now(), res);
+			continue;
+		}
+		if (deadline - t < PB_SAMPLE_MS / 1e3)
 			nap.tv_nsec = (long)((deadline - t) * 1e9);
 		nanosleep(&nap, NULL);
 	}
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	if (lk.watched) {
+		/* the drain is inside the window too: keep watching until it ends */
+		while (!run_done(run))
+			run_link_update(run, &lk, path->link_state(path->ctx, PB_SAMPLE_MS),
+					pb_now(), res);
+		if (!lk.up)
+			res->link_down_s += pb_now() - lk.down_since;
+		path->watch_stop(path->ctx);
+	}
 	if (drawn && tty)
 		fputc('\n', stderr);
 }
 
-/* Frames keep arriving at the receiver a little after the sender stops: wait until still. */
-static void run_settle(const struct pb_env *env, uint64_t sent, uint64_t rx0,
-		       struct pb_rx_counts *c)
+/*
+ * Frames keep arriving at the receiver a little after the sender stops: read until the
+ * count has them all or stops moving. 0 with c filled, or the read's -errno.
+ */
+static int run_settle(const struct run *run, uint64_t sent, struct pb_rx_run *c)
 {
-	struct timespec step = { 0, PB_SETTLE_MS * 1000 * 1000 };
+	const struct pb_rx_source *rx = run->env->path->rx;
+	const struct timespec step = { 0, (long)(PB_SETTLE_S * 1e9) };
+	double until = pb_now() + PB_SETTLE_MAX_S;
 	uint64_t prev = UINT64_MAX;
-	int waited;
+	int err;
 
-	for (waited = 0; waited <= PB_SETTLE_MAX_MS; waited += PB_SETTLE_MS) {
-		if (pb_receiver_read(env->receiver, c))
-			return;
-		if (c->frames - rx0 >= sent || c->frames == prev)
-			return;
+	for (;;) {
+		err = rx->read_run(rx->ctx, run->cfg.run_id, c);
+		if (err || c->frames >= sent || c->frames == prev || pb_now() >= until)
+			return err;
 		prev = c->frames;
 		nanosleep(&step, NULL);
 	}
@@ -333,205 +489,326 @@ static void res_error(struct pb_result *res, const char *what, int err)
 	snprintf(res->reason, sizeof(res->reason), "%s: %s", what, strerror(-err));
 }
 
-int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const struct pb_env *env,
-		  struct pb_result *res)
+/* The pool's frame size as the method hands it over, and what the wire makes of it. */
+static void run_frame_sizes(const struct pb_method *m, const struct pb_config *cfg,
+			    const struct pb_pool *pool, struct pb_result *res)
 {
-	struct pb_link_stats tx0 = { 0 }, tx1 = { 0 }, rx0 = { 0 }, rx1 = { 0 };
-	struct pb_rx_counts c0 = { 0 }, c1 = { 0 };
-	uint64_t xerr0 = 0, xerr1 = 0;
-	struct run run = { .m = m, .cfg = cfg, .env = env };
-	double t0, t1, cpu0, waited = 0;
-	uint32_t i, started = 0;
-	int err;
+	uint32_t i;
 
-	memset(res, 0, sizeof(*res));
-	snprintf(res->method, sizeof(res->method), "%s", m->name);
-	snprintf(res->mode, sizeof(res->mode), "-");
-	res->streams = cfg->streams;
-	res->has_receiver = env->receiver && !(m->flags & PB_M_NO_WIRE);
-
-	if (run_unsupported(m, cfg)) {
-		res->status = PB_STATUS_SKIPPED;
-		snprintf(res->reason, sizeof(res->reason), "%s", run_unsupported(m, cfg));
-		return 0;
-	}
-	if (m->probe) {
-		err = m->probe(cfg, res->reason, sizeof(res->reason));
-		if (err) {
-			res->status = PB_STATUS_SKIPPED;
-			if (!res->reason[0])
-				snprintf(res->reason, sizeof(res->reason), "%s", strerror(-err));
-			return 0;
-		}
-	}
-
-	run.slots = aligned_alloc(64, sizeof(*run.slots) * cfg->streams);
-	if (!run.slots)
-		return -ENOMEM;
-	memset(run.slots, 0, sizeof(*run.slots) * cfg->streams);
-	pthread_mutex_init(&run.mu, NULL);
-	pthread_cond_init(&run.cv, NULL);
-
-	for (i = 0; i < cfg->streams; i++) {
-		struct pb_slot *s = &run.slots[i];
-
-		s->run = &run;
-		s->w.cfg = cfg;
-		s->w.id = i;
-		s->w.left = UINT64_MAX;
-		snprintf(s->w.mode, sizeof(s->w.mode), "-");
-		if (cfg->count)
-			s->quota = cfg->count / cfg->streams + (i < cfg->count % cfg->streams);
-		err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME), &s->pool);
-		if (err) {
-			res_error(res, "building the frames", err);
-			goto out_free;
-		}
-		s->w.pool = &s->pool;
-		s->w.frame = &s->pool.frames[0];
-	}
-	/*
-	 * What a frame costs, averaged over the pool (--imix mixes sizes): frame methods hand the
-	 * kernel padded frames, socket methods a payload the kernel wraps unpadded.
-	 */
+	/* frame methods hand the kernel padded frames, socket methods a payload it wraps */
 	res->vlan = cfg->vlan && (m->flags & PB_M_FRAME);
-	for (i = 0; i < run.slots[0].pool.n; i++) {
-		const struct pb_frame *f = &run.slots[0].pool.frames[i];
+	for (i = 0; i < pool->n; i++) {
+		const struct pb_frame *f = &pool->frames[i];
 		uint32_t bytes = (m->flags & PB_M_FRAME) ? f->len : f->unpadded;
 
 		res->frame_avg += bytes;
 		res->wire_avg += pb_wire_bytes(bytes, res->vlan);
 		res->padded |= (m->flags & PB_M_FRAME) && f->len > f->unpadded;
 	}
-	res->frame_avg /= run.slots[0].pool.n;
-	res->wire_avg /= run.slots[0].pool.n;
+	res->frame_avg /= pool->n;
+	res->wire_avg /= pool->n;
 	res->frame_bytes = (uint32_t)(res->frame_avg + 0.5);
 	res->imix = cfg->imix;
-	/* --rate is wire bandwidth: the frame's L1 size turns it into packets/s */
-	run.target_pps = cfg->pps	  ? cfg->pps
-			 : cfg->rate_gbps ? cfg->rate_gbps * 1e9 / (8.0 * res->wire_avg)
-					  : 0;
-	res->target_pps = run.target_pps;
+}
+
+/* Raw deltas of the path's counters over the window; the netting is stats.c's. */
+struct run_counters {
+	struct pb_tx_stats tx0, tx1;
+	struct pb_rx_ifstats rx0, rx1;
+	bool tx_ok, rx_ok;
+};
+
+static void run_counters_start(const struct pb_path *path, struct run_counters *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (!path)
+		return;
+	k->tx_ok = path->tx_stats && !path->tx_stats(path->ctx, &k->tx0);
+	k->rx_ok = path->rx && path->rx->read_ifstats &&
+		   !path->rx->read_ifstats(path->rx->ctx, &k->rx0);
+}
+
+/*
+ * The sending side's counters once frames queued below the socket (a qdisc's backlog) have
+ * left or been dropped: read until they stop moving, at most PB_SETTLE_MAX_S.
+ */
+static bool run_tx_settle(const struct pb_path *path, struct pb_tx_stats *out)
+{
+	const struct timespec step = { 0, (long)(PB_SETTLE_S * 1e9) };
+	double until = pb_now() + PB_SETTLE_MAX_S;
+	struct pb_tx_stats prev;
+
+	if (path->tx_stats(path->ctx, out))
+		return false;
+	do {
+		prev = *out;
+		nanosleep(&step, NULL);
+		if (path->tx_stats(path->ctx, out))
+			return false;
+	} while (memcmp(&prev, out, sizeof(prev)) && pb_now() < until);
+	return true;
+}
+
+static void run_counters_end(const struct pb_path *path, struct run_counters *k,
+			     struct pb_result *res)
+{
+	struct pb_raw_counts *c = &res->raw;
+
+	if (!path)
+		return;
+	k->tx_ok = k->tx_ok && run_tx_settle(path, &k->tx1);
+	k->rx_ok = k->rx_ok && !path->rx->read_ifstats(path->rx->ctx, &k->rx1);
+	if (k->tx_ok) {
+		c->have_tx = true;
+		c->tx_packets = k->tx1.tx_packets - k->tx0.tx_packets;
+		c->tx_dropped = k->tx1.tx_dropped - k->tx0.tx_dropped;
+		c->qdisc_drops = k->tx1.qdisc_drops - k->tx0.qdisc_drops;
+		c->xdp_xmit_errors = k->tx1.xdp_xmit_errors - k->tx0.xdp_xmit_errors;
+	}
+	if (k->rx_ok) {
+		c->have_rx = true;
+		c->rx_packets = k->rx1.rx_packets - k->rx0.rx_packets;
+		c->rx_dropped = k->rx1.rx_dropped - k->rx0.rx_dropped;
+		c->rx_missed_errors = k->rx1.rx_missed_errors - k->rx0.rx_missed_errors;
+		c->rx_fifo_errors = k->rx1.rx_fifo_errors - k->rx0.rx_fifo_errors;
+		c->rx_driver_drops = k->rx1.driver_drops - k->rx0.driver_drops;
+	}
+	res->shared_iface = path->shared;
+	res->veth_pair = path->veth_pair;
+}
+
+/* The receiver's count of this run, once it has settled. */
+static void run_delivered(const struct run *run, struct pb_result *res)
+{
+	struct pb_rx_run c;
+	uint32_t i;
+	int err;
+
+	err = run_settle(run, res->frames_sent, &c);
+	if (err) {
+		/* unknown, not zero: the row says why and is not a result */
+		snprintf(res->rx_error, sizeof(res->rx_error), "%s: %s", run->env->path->rx->what,
+			 strerror(-err));
+		res->status = PB_STATUS_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "delivered unknown: %s", res->rx_error);
+		return;
+	}
+	res->delivered_known = true;
+	res->frames_delivered = c.frames;
+	res->flows_seen = c.flows_seen;
+	res->nrx_vlans = c.nvlans < 4 ? c.nvlans : 4;
+	memcpy(res->rx_vlans, c.vlans, sizeof(res->rx_vlans[0]) * res->nrx_vlans);
+	res->rx_queues = c.nqueues < PB_RESULT_QUEUES ? c.nqueues : PB_RESULT_QUEUES;
+	for (i = 0; i < res->rx_queues; i++)
+		res->rx_queue_frames[i] = c.queue_frames[i];
+}
+
+/* Starts the workers and waits until each has opened (or failed to). */
+static void run_open(struct run *run, struct pb_result *res)
+{
+	const struct pb_config *cfg = &run->cfg;
+	uint32_t i, started = 0;
+	int err;
 
 	for (i = 0; i < cfg->streams; i++) {
-		err = pthread_create(&run.slots[i].thread, NULL, worker_main, &run.slots[i]);
+		err = pthread_create(&run->slots[i].thread, NULL, worker_main, &run->slots[i]);
 		if (err) {
-			pr_err("%s: cannot start worker %u: %s\n", m->name, i, strerror(err));
+			pr_err("%s: cannot start worker %u: %s\n", run->m->name, i, strerror(err));
 			res_error(res, "starting workers", -err);
-			run.abort = 1;
+			run->abort = 1;
 			break;
 		}
-		run.slots[i].started = true;
+		run->slots[i].started = true;
 		started++;
 	}
-
-	/* every started worker has opened (or failed to) before anything is measured */
-	pthread_mutex_lock(&run.mu);
-	while (run.arrived < started)
-		pthread_cond_wait(&run.cv, &run.mu);
-	pthread_mutex_unlock(&run.mu);
-	for (i = 0; i < started && !run.abort; i++) {
-		if (run.slots[i].open_err) {
-			res_error(res, "open", run.slots[i].open_err);
-			run.abort = 1;
+	pthread_mutex_lock(&run->mu);
+	while (run->arrived < started)
+		pthread_cond_wait(&run->cv, &run->mu);
+	pthread_mutex_unlock(&run->mu);
+	for (i = 0; i < started && !run->abort; i++) {
+		if (run->slots[i].open_err) {
+			res_error(res, "open", run->slots[i].open_err);
+			run->abort = 1;
 		}
 	}
-	snprintf(res->mode, sizeof(res->mode), "%s", run.slots[0].w.mode);
+	snprintf(res->mode, sizeof(res->mode), "%s", run->slots[0].w.mode);
+}
 
-	/* the clock starts only once the carrier is up: an XDP attach may bounce the link */
-	if (!run.abort && env->tx_nl) {
-		err = pb_netif_wait_up(env->tx_nl, env->tx_ifindex, cfg->link_timeout_s, &waited,
-				       (volatile int *)env->interrupted);
-		res->link_wait_s = waited;
-		if (err == -ETIMEDOUT) {
-			res->status = PB_STATUS_ERROR;
-			snprintf(res->reason, sizeof(res->reason),
-				 "the link of %s was not up after %.1f s (--link-timeout)",
-				 cfg->ifname, waited);
-			run.abort = 1;
-		} else if (err) {
-			res_error(res, "waiting for the link", err);
-			run.abort = 1;
-		} else if (waited >= 0.1 && !cfg->quiet) {
-			fprintf(stderr, "%s: link of %s up after %.2f s; the clock starts now\n",
-				env->label, cfg->ifname, waited);
-		}
-	}
-	if (!run.abort) {
-		if (env->tx_nl)
-			pb_netif_stats(env->tx_nl, env->tx_ifindex, &tx0);
-		if (env->rx_nl)
-			pb_netif_ethtool_sum(cfg->ifname, "xdp_xmit_errors", &xerr0);
-		if (env->rx_nl)
-			pb_netif_stats(env->rx_nl, env->rx_ifindex, &rx0);
-		if (env->receiver) {
-			pb_receiver_clear_ports(env->receiver);
-			pb_receiver_read(env->receiver, &c0);
-		}
-	}
-	cpu0 = cpu_s();
-	t0 = pb_now();
-	pthread_mutex_lock(&run.mu);
-	run.t0 = t0;
-	run.go = 1;
-	pthread_cond_broadcast(&run.cv);
-	pthread_mutex_unlock(&run.mu);
-	if (!run.abort)
-		run_sample(&run, t0, res, c0.frames);
+/* The clock starts only once the carrier is up: an XDP attach may bounce the link. */
+static void run_wait_link(struct run *run, struct pb_result *res)
+{
+	const struct pb_path *path = run->env->path;
+	double waited = 0;
+	int err;
 
+	if (run->abort || !path || !path->wait_up)
+		return;
+	err = path->wait_up(path->ctx, run->cfg.link_timeout_s, &waited, run->env->stop);
+	res->link_wait_s = waited;
+	if (err == -ETIMEDOUT) {
+		res->status = PB_STATUS_ERROR;
+		snprintf(res->reason, sizeof(res->reason),
+			 "the link of %s was not up after %.1f s (--link-timeout)", run->cfg.ifname,
+			 waited);
+		run->abort = 1;
+	} else if (err) {
+		res_error(res, "waiting for the link", err);
+		run->abort = 1;
+	} else if (waited >= 0.1 && !run->cfg.quiet) {
+		fprintf(stderr, "%s: link of %s up after %.2f s; the clock starts now\n",
+			run->env->label, run->cfg.ifname, waited);
+	}
+}
+
+/* What the workers reported, summed, and why the row is not a clean result, if it is not. */
+static void run_collect(struct run *run, struct pb_result *res)
+{
+	const struct pb_config *cfg = &run->cfg;
+	double t1 = run->t0;
+	uint32_t i;
+
+	for (i = 0; i < cfg->streams; i++) {
+		const struct pb_slot *s = &run->slots[i];
+
+		t1 = s->end > t1 ? s->end : t1;
+		res->frames_sent += s->ctr.sent;
+		res->frames_retried += s->ctr.retried;
+		res->frames_undrained += s->ctr.inflight;
+		res->send_errors += s->ctr.transient;
+		res->syscalls += s->ctr.calls;
+		res->cpu_s += s->cpu_s;
+		if (s->send_err && res->status == PB_STATUS_OK)
+			res_error(res, "send", s->send_err);
+	}
+	res->duration_s = t1 - run->t0;
+	res->measured = true;
+	res->interrupted = __atomic_load_n(run->env->stop, __ATOMIC_RELAXED);
+	if (res->timed_out && res->status == PB_STATUS_OK) {
+		res->status = PB_STATUS_ERROR;
+		snprintf(res->reason, sizeof(res->reason),
+			 "--count %" PRIu64 ": only %" PRIu64 " frames sent in %.1f s "
+			 "(--count-timeout; the path stalled or is slower than that)",
+			 cfg->count, res->frames_sent, res->duration_s);
+	}
+}
+
+/* Fills res with what m is, before it runs; non-zero when the row is already final. */
+static int run_prepare(const struct pb_method *m, const struct pb_config *cfg,
+		       const struct pb_env *env, struct pb_result *res)
+{
+	const char *why = run_unsupported(m, cfg);
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(res->method, sizeof(res->method), "%s", m->name);
+	snprintf(res->mode, sizeof(res->mode), "-");
+	res->streams = cfg->streams;
+	res->has_receiver = env->path && env->path->rx && !(m->flags & PB_M_NO_WIRE);
+	if (why) {
+		res->status = PB_STATUS_SKIPPED;
+		snprintf(res->reason, sizeof(res->reason), "%s", why);
+		return 1;
+	}
+	if (!m->probe)
+		return 0;
+	err = m->probe(cfg, res->reason, sizeof(res->reason));
+	if (!err)
+		return 0;
+	res->status = PB_STATUS_SKIPPED;
+	if (!res->reason[0])
+		snprintf(res->reason, sizeof(res->reason), "%s", strerror(-err));
+	return 1;
+}
+
+int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb_config *cfg,
+		  const struct pb_env *env, struct pb_result *res)
+{
+	const struct pb_path *path = env->path;
+	struct run_counters k;
+	struct run *run;
+	uint32_t i;
+	int err = 0;
+
+	if (run_prepare(m, cfg, env, res))
+		return __atomic_load_n(env->stop, __ATOMIC_RELAXED) ? -EINTR : 0;
+	/* large (the configuration), and the slots want their cache lines: off the stack */
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	run->m = m;
+	run->cfg = *cfg;
+	run->cfg.run_id = run_new_id();
+	run->env = env;
+	run->batch = batch ? batch : cfg->batch ? cfg->batch : m->default_batch;
+	res->run_id = run->cfg.run_id;
+	cfg = &run->cfg;
+	run->slots = aligned_alloc(64, sizeof(*run->slots) * cfg->streams);
+	if (!run->slots) {
+		free(run);
+		return -ENOMEM;
+	}
+	memset(run->slots, 0, sizeof(*run->slots) * cfg->streams);
+	pthread_mutex_init(&run->mu, NULL);
+	pthread_cond_init(&run->cv, NULL);
+
+	for (i = 0; i < cfg->streams; i++) {
+		struct pb_slot *s = &run->slots[i];
+
+		s->run = run;
+		s->w.cfg = cfg;
+		s->w.id = i;
+		s->w.batch = run->batch;
+		snprintf(s->w.mode, sizeof(s->w.mode), "-");
+		/* the first count % streams workers send one more; a share may be 0 */
+		s->quota = cfg->count ? cfg->count / cfg->streams + (i < cfg->count % cfg->streams)
+				      : UINT64_MAX;
+		err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME), &s->pool);
+		if (err) {
+			res_error(res, "building the frames", err);
+			err = 0;
+			goto out_free;
+		}
+		s->w.pool = &s->pool;
+		s->w.frame = &s->pool.frames[0];
+	}
+	run_frame_sizes(m, cfg, &run->slots[0].pool, res);
+	/* --rate is wire bandwidth: the frame's L1 size turns it into packets/s */
+	run->target_pps = cfg->pps	   ? cfg->pps
+			  : cfg->rate_gbps ? cfg->rate_gbps * 1e9 / (8.0 * res->wire_avg)
+					   : 0;
+	res->target_pps = run->target_pps;
+
+	run_open(run, res);
+	run_wait_link(run, res);
+	if (!run->abort)
+		run_counters_start(path, &k);
+	run->t0 = pb_now();
+	pthread_mutex_lock(&run->mu);
+	run->go = 1;
+	pthread_cond_broadcast(&run->cv);
+	pthread_mutex_unlock(&run->mu);
+	if (!run->abort)
+		run_sample(run, res);
 	for (i = 0; i < cfg->streams; i++)
-		if (run.slots[i].started)
-			pthread_join(run.slots[i].thread, NULL);
-	if (run.abort)
+		if (run->slots[i].started)
+			pthread_join(run->slots[i].thread, NULL);
+	if (run->abort)
 		goto out_free;
 
-	t1 = t0;
-	for (i = 0; i < cfg->streams; i++) {
-		if (run.slots[i].end > t1)
-			t1 = run.slots[i].end;
-		res->frames_sent += run.slots[i].ctr.frames;
-		res->send_errors += run.slots[i].ctr.retries;
-		res->frames_retried += run.slots[i].w.retried;
-		if (run.slots[i].send_err && res->status == PB_STATUS_OK)
-			res_error(res, "send", run.slots[i].send_err);
-	}
-	res->cpu_s = cpu_s() - cpu0;
-	res->duration_s = t1 - t0;
-	res->interrupted = *env->interrupted;
-
-	if (env->receiver) {
-		run_settle(env, res->frames_sent, c0.frames, &c1);
-		res->frames_delivered = c1.frames - c0.frames;
-		res->frames_foreign = c1.foreign_frames - c0.foreign_frames;
-		pb_receiver_count_ports(env->receiver, &res->flows_seen);
-		pb_receiver_vlans(env->receiver, res->rx_vlans, 4, &res->nrx_vlans);
-		res->rx_queues =
-			env->rx_queues < PB_RESULT_QUEUES ? env->rx_queues : PB_RESULT_QUEUES;
-		for (i = 0; i < res->rx_queues; i++)
-			res->rx_queue_frames[i] = c1.queue_frames[i] - c0.queue_frames[i];
-	}
-	if (env->tx_nl && !pb_netif_stats(env->tx_nl, env->tx_ifindex, &tx1))
-		res->frames_dropped += tx1.tx_dropped - tx0.tx_dropped;
-	if (env->rx_nl && !pb_netif_stats(env->rx_nl, env->rx_ifindex, &rx1)) {
-		res->frames_dropped += rx1.rx_dropped - rx0.rx_dropped;
-		/*
-		 * A veth counts an XDP frame its peer refused (XDP_TX, redirect) both as the
-		 * sender's tx_dropped and as the receiver's rx_dropped: take it out once.
-		 */
-		if (!pb_netif_ethtool_sum(cfg->ifname, "xdp_xmit_errors", &xerr1) &&
-		    xerr1 - xerr0 <= res->frames_dropped)
-			res->frames_dropped -= xerr1 - xerr0;
-	}
-	/* a dropped attempt that was sent again is not a lost frame */
-	res->frames_dropped -= res->frames_retried < res->frames_dropped ? res->frames_retried
-									 : res->frames_dropped;
+	run_collect(run, res);
+	if (res->has_receiver)
+		run_delivered(run, res);
+	run_counters_end(path, &k, res);
 	pb_result_compute(res);
 
 out_free:
-	pthread_cond_destroy(&run.cv);
-	pthread_mutex_destroy(&run.mu);
+	pthread_cond_destroy(&run->cv);
+	pthread_mutex_destroy(&run->mu);
 	for (i = 0; i < cfg->streams; i++)
-		pb_pool_free(&run.slots[i].pool);
-	free(run.slots);
-	return *env->interrupted ? -EINTR : 0;
+		pb_pool_free(&run->slots[i].pool);
+	free(run->slots);
+	free(run);
+	if (err)
+		return err;
+	return __atomic_load_n(env->stop, __ATOMIC_RELAXED) ? -EINTR : 0;
 }

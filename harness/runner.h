@@ -1,38 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The runner: opens a method's workers, waits for the carrier, starts the clock when all
- * are ready, samples once a second, stops at the deadline (or after --count frames),
- * drains, and turns the counters into a struct pb_result.
+ * are ready, samples once a second, stops at the deadline (or after --count frames, or
+ * at --count-timeout), drains, and turns what the methods reported and what the path's
+ * counters and the receiver say into a struct pb_result.
  */
 #ifndef PB_RUNNER_H
 #define PB_RUNNER_H
 
-#include <signal.h>
-
 #include "config.h"
 #include "method.h"
+#include "path.h"
 #include "stats.h"
 
-struct nl_sock;
-struct pb_receiver;
+/* How long frames in flight may take to complete after the stop (elapsed time). */
+#define PB_DRAIN_S 1.0
 
-/* What a run needs besides the configuration: where to read counters, when to stop. */
+/* What a run needs besides the method and the configuration. */
 struct pb_env {
-	struct nl_sock *tx_nl; /* rtnetlink in the sender's namespace */
-	int tx_ifindex;
-	struct nl_sock *rx_nl; /* the receiver's namespace; NULL without the lab */
-	int rx_ifindex;
-	uint32_t rx_queues;	      /* of the receiving interface, for the per-queue spread */
-	struct pb_receiver *receiver; /* NULL without the lab */
-	volatile sig_atomic_t *interrupted; /* set by SIGINT/SIGTERM */
-	const char *label;		    /* prefix of the live lines */
+	const struct pb_path *path; /* counters, carrier, receiver; NULL: nothing around */
+	const int *stop;	    /* set by SIGINT/SIGTERM (atomically); never NULL */
+	const char *label;	    /* prefix of the live lines */
 };
 
 /*
- * Runs one method and fills res. Returns 0 when res holds a result (ok, skipped or error
- * alike), -EINTR when interrupted (res holds the partial result).
+ * Runs one method and fills res. batch: frames per call (0: --batch, else the method's
+ * own). Returns 0 when res holds a result (ok, skipped or error alike), -EINTR when
+ * stopped by a signal (res holds the partial result), -ENOMEM.
  */
-int pb_run_method(const struct pb_method *m, const struct pb_config *cfg, const struct pb_env *env,
-		  struct pb_result *res);
+int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb_config *cfg,
+		  const struct pb_env *env, struct pb_result *res);
+
+/* --count's bound when --count-timeout is not given: 10 s plus twice the nominal time. */
+double pb_count_timeout(const struct pb_config *cfg, double target_pps);
 
 #endif

@@ -45,6 +45,7 @@ struct sc_file {
 	unsigned int methods_count;
 	double duration;
 	uint64_t count;
+	double count_timeout;
 	uint64_t repeat;
 	char *iface;
 	char *dstip, *srcip, *dstmac, *srcmac;
@@ -95,6 +96,7 @@ static const cyaml_schema_field_t sc_fields[] = {
 			     methods, &sc_string, 0, CYAML_UNLIMITED),
 	SC_FLOAT("duration", duration),
 	SC_UINT("count", count),
+	SC_FLOAT("count-timeout", count_timeout),
 	SC_UINT("repeat", repeat),
 	SC_STR("iface", iface),
 	SC_STR("dstip", dstip),

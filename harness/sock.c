@@ -10,6 +10,20 @@
 #include "log.h"
 #include "sock.h"
 
+void pb_sock_recverr(int fd, int family)
+{
+	int one = 1;
+
+	/*
+	 * IP_RECVERR makes the kernel report local drops (ENOBUFS) to a UDP or raw sender
+	 * instead of hiding them, so what we count as sent is what the stack took.
+	 */
+	if (family == AF_INET)
+		setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+	else
+		setsockopt(fd, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
+}
+
 socklen_t pb_sockaddr(const struct pb_addr *addr, uint16_t port, struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof(*ss));
@@ -39,14 +53,7 @@ int pb_udp_socket(const struct pb_worker *w, uint16_t srcport, bool connect_it, 
 	s = socket(cfg->srcip.family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
 	if (s < 0)
 		return -errno;
-	/*
-	 * IP_RECVERR makes the kernel report local drops (ENOBUFS) to a UDP sender instead of
-	 * hiding them, so what we count as sent is what the stack took.
-	 */
-	if (cfg->srcip.family == AF_INET)
-		setsockopt(s, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
-	else
-		setsockopt(s, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
+	pb_sock_recverr(s, cfg->srcip.family);
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	/* only ever the chosen interface, whatever the routing table says */
 	if (setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, cfg->ifname, strlen(cfg->ifname) + 1)) {
@@ -87,20 +94,42 @@ int pb_send_errno(int err)
 	}
 }
 
-int pb_send_failed(struct pb_worker *w, int fd, int err, unsigned int done)
+void pb_sock_wait(int fd)
 {
-	int ret = pb_send_errno(err);
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
 
-	/* the device dropped this frame and told us: it is not sent, the harness tries again */
-	if (ret == -ENOBUFS)
-		w->retried++;
-	if (ret == -EAGAIN) {
-		/* the socket is full: sleep until it drains rather than spin */
-		struct pollfd p = { .fd = fd, .events = POLLOUT };
+	poll(&p, 1, 10);
+}
 
-		poll(&p, 1, 10);
+int pb_frame_loop(struct pb_worker *w, uint32_t *next, unsigned int budget, struct pb_outcome *o,
+		  pb_send_one_fn one)
+{
+	unsigned int n = budget < w->batch ? budget : w->batch, a;
+	uint32_t at = *next;
+	int fd = -1, err = 0;
+
+	for (a = 0; a < n; a++) {
+		err = one(w, &w->pool->frames[at], at, &fd);
+		o->calls++;
+		if (!err) {
+			o->sent++;
+			at = at + 1 == w->pool->n ? 0 : at + 1;
+			continue;
+		}
+		err = pb_send_errno(err);
+		if (err == -ENOBUFS) {
+			/* the device dropped it and said so: not sent; the same frame goes again */
+			o->retried++;
+			err = 0;
+			continue;
+		}
+		break;
 	}
-	return done ? (int)done : ret;
+	*next = at;
+	if (err == -EAGAIN && fd >= 0)
+		pb_sock_wait(fd);
+	/* what went is in o either way; a full socket is counted (send_errors) even then */
+	return err;
 }
 
 int pb_sock_priv_new(struct pb_worker *w, uint16_t port, struct pb_sock_priv **out)

@@ -48,6 +48,8 @@ int pb_sock_priv_new(struct pb_worker *w, uint16_t port, struct pb_sock_priv **o
 /* A close hook for methods whose w->priv is a struct pb_sock_priv. */
 void pb_sock_priv_close(struct pb_worker *w);
 
+/* Asks the kernel to report local drops (ENOBUFS) on fd: IP_RECVERR / IPV6_RECVERR. */
+void pb_sock_recverr(int fd, int family);
 /* addr:port as a sockaddr of the right family; returns its length. */
 socklen_t pb_sockaddr(const struct pb_addr *addr, uint16_t port, struct sockaddr_storage *ss);
 /*
@@ -57,11 +59,23 @@ socklen_t pb_sockaddr(const struct pb_addr *addr, uint16_t port, struct sockaddr
 int pb_udp_socket(const struct pb_worker *w, uint16_t srcport, bool connect_it, int *fd);
 /* -errno of a failed send, mapped so the harness retries only what is transient. */
 int pb_send_errno(int err);
+/* Sleeps until fd can take more (or 10 ms): the socket was full. */
+void pb_sock_wait(int fd);
+
 /*
- * After a send on fd failed with err (errno) having sent `done` frames in this call: counts a
- * reported drop (ENOBUFS) as retried, waits briefly when the socket is full, and returns
- * what the method returns: done when some frames went, else the mapped -errno.
+ * One frame handed to the kernel by a one-call-per-frame method: 0, or the errno of the
+ * failed call, with *fd the descriptor it used (so a full socket can be waited on).
  */
-int pb_send_failed(struct pb_worker *w, int fd, int err, unsigned int done);
+typedef int (*pb_send_one_fn)(struct pb_worker *w, const struct pb_frame *f, uint32_t i, int *fd);
+
+/*
+ * The loop of the methods that make one system call per frame (udp_sendto, udp_connected,
+ * raw_socket, pcap), written once: up to min(budget, w->batch) attempts on the pool frames
+ * from *next on. A frame the kernel took is sent and *next moves on; a reported drop
+ * (ENOBUFS) is retried with the same frame; a full socket (EAGAIN) ends the call after a
+ * short wait; any other error ends it with -errno. Counts into o; 0 or -errno.
+ */
+int pb_frame_loop(struct pb_worker *w, uint32_t *next, unsigned int budget, struct pb_outcome *o,
+		  pb_send_one_fn one);
 
 #endif

@@ -43,6 +43,45 @@ double pb_spread(const uint64_t *v, uint32_t n)
 	return sqrt(var / n) / mean;
 }
 
+bool pb_result_has_delivered(const struct pb_result *r)
+{
+	return r->has_receiver && r->delivered_known && r->frames_sent > 0 &&
+	       (r->status == PB_STATUS_OK || r->measured);
+}
+
+bool pb_result_has_accounted(const struct pb_result *r)
+{
+	return pb_result_has_delivered(r) && r->netting != PB_NET_SKIPPED;
+}
+
+/* The one netting of drop counters: see stats.h. */
+static void pb_result_net(struct pb_result *r)
+{
+	const struct pb_raw_counts *c = &r->raw;
+	uint64_t seen = 0, minus = r->frames_retried;
+
+	r->frames_dropped = 0;
+	r->netting_deficit = 0;
+	if (!c->have_tx && !c->have_rx) {
+		r->netting = PB_NET_SKIPPED;
+		return;
+	}
+	if (c->have_tx)
+		seen += c->tx_dropped + c->qdisc_drops;
+	if (c->have_rx)
+		seen += c->rx_dropped + c->rx_missed_errors + c->rx_fifo_errors;
+	if (r->veth_pair && c->have_tx && c->have_rx)
+		minus += c->xdp_xmit_errors;
+	if (seen < minus) {
+		/* something reported a drop no counter saw: show it, never hide it */
+		r->netting = PB_NET_NEGATIVE;
+		r->netting_deficit = minus - seen;
+		return;
+	}
+	r->netting = PB_NET_OK;
+	r->frames_dropped = seen - minus;
+}
+
 void pb_result_compute(struct pb_result *r)
 {
 	double sent = (double)r->frames_sent;
@@ -53,9 +92,14 @@ void pb_result_compute(struct pb_result *r)
 	r->delivered_pct = 0;
 	r->accounted_pct = 0;
 	r->cpu_ns_per_pkt = 0;
+	r->syscalls_per_frame = 0;
+	pb_result_net(r);
 
-	/* A skipped or failed row has no figures: zeros are never shown as measurements. */
-	if (r->status != PB_STATUS_OK)
+	/*
+	 * A skipped or failed row has no figures, unless its window ran (a --count-timeout, a
+	 * receiver gone mid-run): then they are the partial figures, and the row says so.
+	 */
+	if (r->status != PB_STATUS_OK && !r->measured)
 		return;
 
 	/* "> 0" also refuses a NaN duration, not only a zero one. */
@@ -71,11 +115,27 @@ void pb_result_compute(struct pb_result *r)
 	if (!r->frames_sent)
 		return;
 	r->cpu_ns_per_pkt = r->cpu_s * 1e9 / sent;
-	if (!r->has_receiver)
+	r->syscalls_per_frame = (double)r->syscalls / sent;
+	if (!pb_result_has_delivered(r))
 		return;
 	r->delivered_pct = 100.0 * (double)r->frames_delivered / sent;
+	if (!pb_result_has_accounted(r))
+		return;
 	/* Not capped: above 100 % means something was counted twice, and that must show. */
 	r->accounted_pct = 100.0 * ((double)r->frames_delivered + (double)r->frames_dropped) / sent;
+}
+
+const char *pb_netting_name(enum pb_netting n)
+{
+	switch (n) {
+	case PB_NET_OK:
+		return "ok";
+	case PB_NET_SKIPPED:
+		return "skipped";
+	case PB_NET_NEGATIVE:
+		return "negative";
+	}
+	return "unknown";
 }
 
 const char *pb_status_name(enum pb_status s)

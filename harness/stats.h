@@ -9,10 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PB_L1_OVERHEAD 24
-#define PB_RESULT_QUEUES                                                                           \
-	16 /* RX queues a result reports one by one */ /* 4 FCS + 8 preamble/SFD + 12 inter-frame  \
-							  gap */
+#define PB_L1_OVERHEAD	 24 /* 4 FCS + 8 preamble/SFD + 12 inter-frame gap */
+#define PB_RESULT_QUEUES 16 /* RX queues a result reports one by one */
 
 enum pb_status {
 	PB_STATUS_OK,
@@ -25,6 +23,29 @@ struct pb_sample {
 	double t;
 	uint64_t sent;
 	uint64_t delivered;
+	bool delivered_known; /* the receiver answered for this second */
+};
+
+/*
+ * Counter deltas over the window, exactly as read from the path. The netting (what is
+ * subtracted from what) happens in pb_result_compute() alone; these stay raw in the JSON.
+ */
+struct pb_raw_counts {
+	bool have_tx;		  /* the sending interface's counters were read before and after */
+	uint64_t tx_packets;	  /* its tx_packets (others' traffic too, when shared) */
+	uint64_t tx_dropped;	  /* its own drop counter */
+	uint64_t qdisc_drops;	  /* its root qdiscs' drops */
+	uint64_t xdp_xmit_errors; /* veth: XDP frames the peer refused */
+	bool have_rx;		  /* the receiving interface's counters were read */
+	uint64_t rx_packets, rx_dropped, rx_missed_errors, rx_fifo_errors;
+	uint64_t rx_driver_drops; /* ethtool's drop/discard/miss counters: shown, not netted */
+};
+
+/* How frames_dropped came out of the raw counts. */
+enum pb_netting {
+	PB_NET_OK,
+	PB_NET_SKIPPED,	 /* no drop counters could be read: dropped and accounted unknown */
+	PB_NET_NEGATIVE, /* the reported drops exceed what the counters saw: dropped set to 0 */
 };
 
 struct pb_result {
@@ -34,11 +55,16 @@ struct pb_result {
 	enum pb_status status;
 	char reason[160];
 	bool interrupted; /* Ctrl-C/SIGTERM ended it early: a partial result */
+	bool timed_out;	  /* --count was not reached within --count-timeout: partial */
+	bool measured;	  /* the window ran: the figures below mean something (even on error) */
 	uint32_t runs;	  /* --repeat: the runs this row is the median of (0 or 1: one run) */
+	uint32_t run_id;  /* the signature this run's frames carried */
 
 	/* raw counts */
 	double duration_s;    /* measured window: clock start to the last worker drained */
 	double link_wait_s;   /* carrier wait before the clock started, outside the window */
+	double link_down_s;   /* time the carrier was down inside the window */
+	uint32_t link_downs;  /* times it went down inside the window */
 	uint32_t frame_bytes; /* per frame, as handed to the kernel, without FCS */
 	bool vlan;	      /* tagged frames: the wire minimum is 64, not 60 */
 	bool imix;	      /* mixed sizes: frame_bytes is the (rounded) average */
@@ -46,16 +72,22 @@ struct pb_result {
 	double wire_avg;      /* mean wire (L1) bytes per frame; 0: from frame_bytes */
 	bool padded;	      /* the frame was padded up to the Ethernet minimum */
 	uint32_t streams;
-	uint64_t frames_sent;	   /* accepted or completed by the kernel */
-	bool has_receiver;	   /* false on a real NIC: delivered is unknown, not zero */
-	uint64_t frames_delivered; /* counted by the lab receiver with this run's signature */
-	uint64_t frames_foreign;   /* frames the receiver saw without this run's signature */
-	uint64_t frames_dropped;   /* drops the kernel counted on the path, less retried */
-	uint64_t frames_retried;   /* dropped attempts that were sent again (not lost) */
-	uint64_t send_errors;	   /* transient errors (EAGAIN, ENOBUFS) the harness retried */
-	double cpu_s;		   /* user + system CPU time of the process in the window */
-	uint32_t flows_seen;	   /* distinct source ports the receiver saw (with a receiver) */
-	uint16_t rx_vlans[4];	   /* VLAN ids the receiver saw (0: untagged), the first few */
+	uint64_t frames_sent;	   /* accepted or completed by the kernel, not reported dropped */
+	uint64_t frames_retried;   /* attempts the path dropped and reported, sent again */
+	uint64_t frames_undrained; /* still in flight when the drain limit passed: not counted */
+	uint64_t send_errors;	   /* calls that found the path full (EAGAIN) and were retried */
+	uint64_t syscalls;	   /* system calls the method made in the window */
+	bool has_receiver;	   /* a receiver was asked: false on a bare --iface */
+	bool delivered_known;	   /* the receiver answered; false: rx_error says why */
+	char rx_error[96];
+	uint64_t frames_delivered; /* counted by the receiver with this run's signature */
+	uint64_t frames_foreign;   /* frames the receiver saw without a pktbench signature */
+	struct pb_raw_counts raw;
+	bool shared_iface;    /* --iface: raw.tx_packets includes traffic that is not ours */
+	bool veth_pair;	      /* the lab: a refused XDP frame is in both ends' drop counters */
+	double cpu_s;	      /* CPU time of the sending threads over their sending window */
+	uint32_t flows_seen;  /* distinct source ports the receiver saw (with a receiver) */
+	uint16_t rx_vlans[4]; /* VLAN ids the receiver saw (0: untagged), the first few */
 	uint32_t nrx_vlans;
 	uint32_t rx_queues; /* RX queues the receiver counted on (<= PB_RESULT_QUEUES) */
 	uint64_t rx_queue_frames[PB_RESULT_QUEUES]; /* delivered per RX queue */
@@ -64,13 +96,17 @@ struct pb_result {
 	uint32_t nsamples;
 
 	/* derived by pb_result_compute() */
-	double rx_queue_cv; /* the per-queue spread: stddev / mean over the queues counted */
+	enum pb_netting netting;
+	uint64_t netting_deficit; /* PB_NET_NEGATIVE: by how much the counters fell short */
+	uint64_t frames_dropped;  /* lost on the path, by the kernel's counters, net */
+	double rx_queue_cv;	  /* the per-queue spread: stddev / mean over the queues counted */
 	double pps;
 	double app_mbps;
 	double wire_gbps;
-	double delivered_pct; /* meaningful only with has_receiver */
-	double accounted_pct; /* (delivered + dropped) / sent */
+	double delivered_pct; /* meaningful only with has_receiver && delivered_known */
+	double accounted_pct; /* (delivered + dropped) / sent; also needs netting != SKIPPED */
 	double cpu_ns_per_pkt;
+	double syscalls_per_frame;
 };
 
 /* Wire (L1) bytes of one frame: max(frame, 60 or 64 tagged) + 24. */
@@ -80,8 +116,17 @@ double pb_wire_gbps(double pps, uint32_t frame_bytes, bool vlan);
 double pb_app_mbps(double pps, uint32_t frame_bytes);
 /* Coefficient of variation (population stddev / mean) of n counts; 0 below 2 or mean 0. */
 double pb_spread(const uint64_t *v, uint32_t n);
-/* Fills the derived fields from the raw counts. */
+/*
+ * Fills the derived fields from the raw counts, the netting included:
+ *   dropped = tx_dropped + qdisc_drops + rx_dropped + rx_missed_errors + rx_fifo_errors
+ *             - xdp_xmit_errors (veth pair only: counted at both ends)
+ *             - frames_retried (reported drops, already not counted as sent)
+ */
 void pb_result_compute(struct pb_result *r);
+/* Whether delivered % and accounted % can be shown for r. */
+bool pb_result_has_delivered(const struct pb_result *r);
+bool pb_result_has_accounted(const struct pb_result *r);
+const char *pb_netting_name(enum pb_netting n);
 const char *pb_status_name(enum pb_status s);
 /* Frees what a result owns (its samples); the struct itself stays valid and empty of them. */
 void pb_result_release(struct pb_result *r);

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
@@ -87,8 +86,11 @@ static int af_packet_open(struct pb_worker *w)
 		return -errno;
 	if (setsockopt(p->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)))
 		return -errno;
-	/* a malformed slot is skipped instead of stalling the ring */
-	setsockopt(p->fd, SOL_PACKET, PACKET_LOSS, &one, sizeof(one));
+	/*
+	 * No PACKET_LOSS: with it the kernel would mark a malformed slot available again, so
+	 * it would count as sent. Without it the slot comes back TP_STATUS_WRONG_FORMAT and
+	 * the run ends with that error.
+	 */
 	/* must precede the ring; optional: without it frames go out as page fragments */
 	if (pool->max_len <= AF_PACKET_LINEAR_MAX &&
 	    !setsockopt(p->fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)))
@@ -170,10 +172,11 @@ static uint32_t af_packet_reap(struct af_packet_priv *p, int *err)
 	return done;
 }
 
-static int af_packet_kick(struct pb_worker *w, struct af_packet_priv *p)
+static int af_packet_kick(struct af_packet_priv *p, struct pb_outcome *o)
 {
 	if (!p->pending)
 		return 0;
+	o->calls++;
 	if (send(p->fd, NULL, 0, MSG_DONTWAIT) < 0) {
 		int err = pb_send_errno(errno);
 
@@ -182,29 +185,26 @@ static int af_packet_kick(struct pb_worker *w, struct af_packet_priv *p)
 		 * SEND_REQUEST and stopped, so that frame goes out again on the next kick.
 		 */
 		if (err == -ENOBUFS)
-			w->retried++;
+			o->retried++;
 		return err == -EAGAIN || err == -ENOBUFS ? 0 : err;
 	}
 	p->pending = 0;
 	return 0;
 }
 
-static int af_packet_send(struct pb_worker *w, unsigned int budget)
+/*
+ * Reaps the slots the kernel handed back, posts up to min(budget, batch) more and kicks.
+ * With budget 0 (the harness draining) it only kicks what is pending and reaps.
+ */
+static int af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct af_packet_priv *p = w->priv;
-	uint64_t room;
-	uint32_t done, n = 0;
+	uint32_t room = budget < w->batch ? budget : w->batch, n = 0;
 	int err = 0;
 
-	done = af_packet_reap(p, &err);
+	o->sent = af_packet_reap(p, &err);
 	if (err)
 		return err;
-	/* --count: what is in flight, and what we are about to report, counts against it */
-	room = w->left == UINT64_MAX			? budget
-	       : w->left > (uint64_t)p->inflight + done ? w->left - p->inflight - done
-							: 0; /* paced: ahead */
-	if (room > budget)
-		room = budget;
 	while (n < room && p->inflight < p->frame_nr) {
 		struct tpacket3_hdr *h = af_packet_slot(p, p->head);
 
@@ -214,47 +214,24 @@ static int af_packet_send(struct pb_worker *w, unsigned int budget)
 		p->pending++;
 		n++;
 	}
-	err = af_packet_kick(w, p);
-	if (err)
-		return err;
-	if (!done && !n) {
-		/* ring full: sleep until the kernel hands a slot back */
+	err = af_packet_kick(p, o);
+	if (!err && !o->sent && !n) {
+		/* ring full (or draining): sleep until the kernel hands a slot back */
 		struct pollfd pfd = { .fd = p->fd, .events = POLLOUT };
 
 		poll(&pfd, 1, 1);
+		o->sent = af_packet_reap(p, &err);
 	}
-	return (int)done;
-}
-
-static int af_packet_drain(struct pb_worker *w, unsigned int timeout_ms)
-{
-	struct af_packet_priv *p = w->priv;
-	struct timespec nap = { 0, 100 * 1000 };
-	uint32_t done = 0, waited_us = 0;
-	int err = 0;
-
-	while (p->inflight && waited_us < timeout_ms * 1000) {
-		if (af_packet_kick(w, p))
-			break;
-		done += af_packet_reap(p, &err);
-		if (err || !p->inflight)
-			break;
-		nanosleep(&nap, NULL);
-		waited_us += 100;
-	}
-	if (p->inflight)
-		pr_warn("af_packet: %u frames still in flight after %u ms, not counted\n",
-			p->inflight, timeout_ms);
-	return (int)done;
+	o->inflight = p->inflight;
+	return err;
 }
 
 const struct pb_method pb_method_af_packet = {
 	.name = "af_packet",
 	.help = "AF_PACKET TPACKET_V3 TX ring (mmap), PACKET_QDISC_BYPASS, a batch per send()",
-	.flags = PB_M_FRAME | PB_M_NEEDS_RAW,
+	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC,
 	.default_batch = 256,
 	.open = af_packet_open,
 	.send = af_packet_send,
-	.drain = af_packet_drain,
 	.close = af_packet_close,
 };

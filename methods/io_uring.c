@@ -25,7 +25,6 @@
 #include <unistd.h>
 #include <liburing.h>
 
-#include "clock.h"
 #include "log.h"
 #include "method.h"
 #include "sock.h"
@@ -254,7 +253,7 @@ static void uring_fixed_buf(struct pb_worker *w, struct uring_priv *p)
 static int uring_open(struct pb_worker *w)
 {
 	struct uring_priv *p = calloc(1, sizeof(*p));
-	unsigned int batch = w->cfg->batch ? w->cfg->batch : URING_BATCH;
+	unsigned int batch = w->batch;
 	bool have_send = false, have_zc = false;
 	const char *how = "default", *op;
 	uint32_t i;
@@ -300,14 +299,14 @@ static int uring_open(struct pb_worker *w)
 	return 0;
 }
 
-/* Counts one send's (first) CQE; keeps the first fatal error in p->err. */
-static void uring_complete(struct pb_worker *w, struct uring_priv *p,
-			   const struct io_uring_cqe *cqe, uint32_t *done)
+/* Counts one send's (first) CQE into o; keeps the first fatal error in p->err. */
+static void uring_complete(struct uring_priv *p, const struct io_uring_cqe *cqe,
+			   struct pb_outcome *o)
 {
 	int err, res = cqe->res;
 
 	if (res >= 0) {
-		(*done)++;
+		o->sent++;
 		return;
 	}
 	if (res == -EINVAL && cqe->user_data == URING_UD_SEND_REPORT) {
@@ -316,19 +315,18 @@ static void uring_complete(struct pb_worker *w, struct uring_priv *p,
 		return;
 	}
 	err = pb_send_errno(-res);
-	/* the device dropped it and said so: not sent; the harness asks for it again */
+	/* the device dropped it and said so: not sent; the harness asks for another */
 	if (err == -ENOBUFS)
-		w->retried++;
+		o->retried++;
 	else if (err != -EAGAIN && err != -EINTR && !p->err)
 		p->err = err;
 }
 
-/* Every CQE waiting now; returns the sends that completed successfully. */
-static uint32_t uring_reap(struct pb_worker *w, struct uring_priv *p)
+/* Every CQE waiting now, counted into o. */
+static void uring_reap(struct uring_priv *p, struct pb_outcome *o)
 {
 	struct io_uring_cqe *cqe;
 	unsigned int head, seen = 0;
-	uint32_t done = 0;
 
 	io_uring_for_each_cqe(&p->ring, head, cqe)
 	{
@@ -345,10 +343,9 @@ static uint32_t uring_reap(struct pb_worker *w, struct uring_priv *p)
 		p->inflight--;
 		if (cqe->flags & IORING_CQE_F_MORE)
 			p->notifs++;
-		uring_complete(w, p, cqe, &done);
+		uring_complete(p, cqe, o);
 	}
 	io_uring_cq_advance(&p->ring, seen);
-	return done;
 }
 
 /* Sends that may be queued now: the CQ must hold every CQE still to come, notifications too. */
@@ -406,24 +403,21 @@ static void uring_wait(struct uring_priv *p, unsigned int timeout_us)
 	io_uring_wait_cqe_timeout(&p->ring, &cqe, &ts);
 }
 
-static int uring_send(struct pb_worker *w, unsigned int budget)
+/*
+ * Reaps, queues up to min(budget, batch) sends and submits them with one io_uring_enter().
+ * With budget 0 (the harness draining) it submits what is queued and waits briefly for
+ * completions. SEND_ZC notifications only free buffers (the pool is never rewritten);
+ * they only take CQ slots, which uring_room() keeps for them.
+ */
+static int uring_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct uring_priv *p = w->priv;
-	uint32_t done, n = 0, room;
+	uint32_t n = 0, room = budget < w->batch ? budget : w->batch;
 	int err;
 
 	if (p->err)
 		return p->err;
-	done = uring_reap(w, p);
-	/* --count: what is in flight, and what we are about to report, counts against it */
-	room = budget;
-	if (w->left != UINT64_MAX) {
-		uint64_t used = (uint64_t)p->inflight + done;
-		uint64_t left = w->left > used ? w->left - used : 0;
-
-		if (left < room)
-			room = (uint32_t)left;
-	}
+	uring_reap(p, o);
 	if (room > uring_room(p))
 		room = uring_room(p);
 	for (; n < room; n++) {
@@ -437,38 +431,18 @@ static int uring_send(struct pb_worker *w, unsigned int budget)
 	p->inflight += (int)n;
 
 	if (io_uring_sq_ready(&p->ring)) {
+		o->calls++;
 		err = uring_submit(p);
 		if (err)
-			return done ? (int)done : err;
-	} else if (!done && (p->inflight || p->notifs > 0)) {
+			return err;
+	} else if (!o->sent && !o->retried && (p->inflight || p->notifs > 0)) {
 		/* every slot is in flight (the socket is full): sleep until one completes */
+		o->calls++;
 		uring_wait(p, URING_WAIT_US);
 	}
-	done += uring_reap(w, p);
-	if (done)
-		return (int)done;
+	uring_reap(p, o);
+	o->inflight = (uint32_t)p->inflight;
 	return p->err;
-}
-
-static int uring_drain(struct pb_worker *w, unsigned int timeout_ms)
-{
-	struct uring_priv *p = w->priv;
-	double t0 = pb_now();
-	uint32_t done = 0;
-	long waited_us = 0;
-
-	while ((p->inflight || p->notifs > 0 || io_uring_sq_ready(&p->ring)) &&
-	       waited_us < (long)timeout_ms * 1000) {
-		if (io_uring_sq_ready(&p->ring) && uring_submit(p))
-			break;
-		uring_wait(p, (unsigned int)((long)timeout_ms * 1000 - waited_us));
-		done += uring_reap(w, p);
-		waited_us = (long)((pb_now() - t0) * 1e6);
-	}
-	if (p->inflight)
-		pr_warn("io_uring: %d sends still in flight after %u ms, not counted\n",
-			p->inflight, timeout_ms);
-	return (int)done;
 }
 
 const struct pb_method pb_method_io_uring = {
@@ -477,8 +451,8 @@ const struct pb_method pb_method_io_uring = {
 		"SEND_ZC from 4 KiB or --zerocopy on)",
 	.default_batch = URING_BATCH,
 	.probe = uring_probe,
+	.flags = PB_M_ASYNC,
 	.open = uring_open,
 	.send = uring_send,
-	.drain = uring_drain,
 	.close = uring_close,
 };

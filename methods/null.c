@@ -13,9 +13,10 @@ static int null_open(struct pb_worker *w)
 	return 0;
 }
 
-static int null_send(struct pb_worker *w, unsigned int budget)
+static int null_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
-	return (int)budget;
+	o->sent = budget < w->batch ? budget : w->batch;
+	return 0;
 }
 
 const struct pb_method pb_method_null = {

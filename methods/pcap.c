@@ -75,29 +75,29 @@ static int pcap_m_open(struct pb_worker *w)
 	return 0;
 }
 
-static int pcap_m_send(struct pb_worker *w, unsigned int budget)
+static int pcap_m_one(struct pb_worker *w, const struct pb_frame *f, uint32_t i, int *fd)
 {
 	struct pcap_m_priv *p = w->priv;
-	unsigned int i;
 
-	for (i = 0; i < budget; i++) {
-		const struct pb_frame *f = &w->pool->frames[p->next];
+	*fd = pcap_get_selectable_fd(p->pcap);
+	errno = 0;
+	if (pcap_inject(p->pcap, f->data, f->len) >= 0)
+		return 0;
+	if (!errno)
+		pr_err("pcap: inject: %s\n", pcap_geterr(p->pcap));
+	return errno ? errno : EIO;
+}
 
-		errno = 0;
-		if (pcap_inject(p->pcap, f->data, f->len) < 0) {
-			if (!errno)
-				pr_err("pcap: inject: %s\n", pcap_geterr(p->pcap));
-			return pb_send_failed(w, pcap_get_selectable_fd(p->pcap),
-					      errno ? errno : EIO, i);
-		}
-		p->next = p->next + 1 == w->pool->n ? 0 : p->next + 1;
-	}
-	return (int)i;
+static int pcap_m_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
+{
+	struct pcap_m_priv *p = w->priv;
+
+	return pb_frame_loop(w, &p->next, budget, o, pcap_m_one);
 }
 
 const struct pb_method pb_method_pcap = {
 	.name = "pcap",
-	.aliases = { "af_pcap" },
+	.aliases = { { "af_pcap" } },
 	.help = "libpcap pcap_inject() on an activated handle that ignores its own sends",
 	.flags = PB_M_FRAME | PB_M_NEEDS_RAW,
 	.default_batch = 64,

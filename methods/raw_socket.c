@@ -29,27 +29,30 @@ static int raw_socket_open(struct pb_worker *w)
 	if (cfg->dstip.family == AF_INET6 &&
 	    setsockopt(p->fd, IPPROTO_IPV6, IPV6_HDRINCL, &one, sizeof(one)))
 		return -errno;
+	/* like the UDP methods: a drop the device reports is a drop, not a sent frame */
+	pb_sock_recverr(p->fd, cfg->dstip.family);
 	if (setsockopt(p->fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->ifname, strlen(cfg->ifname) + 1))
 		return -errno;
 	snprintf(w->mode, sizeof(w->mode), "hdrincl");
 	return 0;
 }
 
-static int raw_socket_send(struct pb_worker *w, unsigned int budget)
+static int raw_socket_one(struct pb_worker *w, const struct pb_frame *f, uint32_t i, int *fd)
 {
 	struct pb_sock_priv *p = w->priv;
-	unsigned int i;
 
-	for (i = 0; i < budget; i++) {
-		int fd;
-		const struct pb_frame *f = pb_sock_frame(w, p, &fd);
+	*fd = p->fd;
+	return sendto(p->fd, f->data + f->l3_off, f->unpadded - f->l3_off, MSG_DONTWAIT,
+		      (struct sockaddr *)&p->dst, p->dstlen) < 0
+		       ? errno
+		       : 0;
+}
 
-		if (sendto(fd, f->data + f->l3_off, f->unpadded - f->l3_off, MSG_DONTWAIT,
-			   (struct sockaddr *)&p->dst, p->dstlen) < 0)
-			return pb_send_failed(w, fd, errno, i);
-		pb_sock_advance(w, p);
-	}
-	return (int)i;
+static int raw_socket_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
+{
+	struct pb_sock_priv *p = w->priv;
+
+	return pb_frame_loop(w, &p->next, budget, o, raw_socket_one);
 }
 
 const struct pb_method pb_method_raw_socket = {

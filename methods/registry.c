@@ -10,7 +10,7 @@
  * A method whose library was missing at build time is still listed, so a benchmark says why
  * there is no row for it instead of silently leaving it out.
  */
-#define PB_NOT_BUILT(var, mname, pkg, mflags)                                                      \
+#define PB_NOT_BUILT(var, mname, pkg, mflags, ...)                                                 \
 	static int var##_not_built(const struct pb_config *cfg, char *reason, size_t len)          \
 	{                                                                                          \
 		snprintf(reason, len, "not built: " pkg " was not found at build time");           \
@@ -18,6 +18,7 @@
 	}                                                                                          \
 	static const struct pb_method var = {                                                      \
 		.name = mname,                                                                     \
+		.aliases = { __VA_ARGS__ },                                                        \
 		.help = "not built (" pkg " was missing)",                                         \
 		.flags = mflags,                                                                   \
 		.probe = var##_not_built,                                                          \
@@ -36,7 +37,7 @@ PB_NOT_BUILT(pb_method_io_uring, "io_uring", "liburing-dev", 0);
 #ifdef PB_HAVE_PCAP
 extern const struct pb_method pb_method_pcap;
 #else
-PB_NOT_BUILT(pb_method_pcap, "pcap", "libpcap-dev", PB_M_FRAME | PB_M_NEEDS_RAW);
+PB_NOT_BUILT(pb_method_pcap, "pcap", "libpcap-dev", PB_M_FRAME | PB_M_NEEDS_RAW, { "af_pcap" });
 #endif
 extern const struct pb_method pb_method_xdp_live, pb_method_udp_sendto, pb_method_udp_connected,
 	pb_method_sendmmsg, pb_method_gso, pb_method_raw_socket, pb_method_af_packet,
@@ -50,16 +51,24 @@ const struct pb_method *const pb_methods[] = {
 
 const unsigned int pb_methods_count = sizeof(pb_methods) / sizeof(pb_methods[0]);
 
-const struct pb_method *pb_method_find(const char *name)
+const struct pb_method *pb_method_find(const char *name, unsigned int *batch)
 {
 	unsigned int i, j;
 
+	if (batch)
+		*batch = 0;
 	for (i = 0; i < pb_methods_count; i++) {
-		if (!strcmp(pb_methods[i]->name, name))
-			return pb_methods[i];
-		for (j = 0; j < 3 && pb_methods[i]->aliases[j]; j++)
-			if (!strcmp(pb_methods[i]->aliases[j], name))
-				return pb_methods[i];
+		const struct pb_method *m = pb_methods[i];
+
+		if (!strcmp(m->name, name))
+			return m;
+		for (j = 0; j < 3 && m->aliases[j].name; j++) {
+			if (strcmp(m->aliases[j].name, name))
+				continue;
+			if (batch)
+				*batch = m->aliases[j].batch;
+			return m;
+		}
 	}
 	return NULL;
 }

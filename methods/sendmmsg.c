@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 
 #include "method.h"
 #include "sock.h"
@@ -11,12 +13,23 @@
 /*
  * A socket's source port is fixed, so with --flows each call goes out on the next frame's
  * socket: flows vary per batch here, not per datagram; sizes (--imix) vary per datagram.
+ *
+ * A short count hides an error: when datagram k > 0 of a batch fails, the kernel returns k
+ * and drops the errno. It was either a full socket (EAGAIN: not a drop) or a drop the
+ * device or qdisc reported (ENOBUFS: counted in their drop counters, so it must be counted
+ * as retried), or an ICMP error queued by IP_RECVERR. The send buffer is made large enough
+ * (SO_SNDBUFFORCE, root) that a full socket means megabytes queued, which SIOCOUTQ shows;
+ * a pending ICMP error shows on the error queue; anything else was a reported drop.
  */
+#define SENDMMSG_SNDBUF (16u << 20)
+#define SENDMMSG_FULL	4096u /* SIOCOUTQ within this of the buffer: the socket was full */
+
 struct sendmmsg_priv {
 	struct pb_sock_priv s; /* first: pb_sock_priv_close frees the whole struct */
 	unsigned int n;
 	struct iovec *iov;
 	struct mmsghdr *msgs;
+	int sndbuf; /* what the kernel gave, for the short-count rule */
 };
 
 static void sendmmsg_close(struct pb_worker *w)
@@ -34,12 +47,13 @@ static int sendmmsg_open(struct pb_worker *w)
 {
 	struct sendmmsg_priv *p = calloc(1, sizeof(*p));
 	unsigned int i;
+	int err;
 
 	if (!p)
 		return -ENOMEM;
 	w->priv = p;
 	p->s.fd = -1;
-	p->n = w->cfg->batch ? w->cfg->batch : 64;
+	p->n = w->batch;
 	p->msgs = calloc(p->n, sizeof(*p->msgs));
 	p->iov = calloc(p->n, sizeof(*p->iov));
 	if (!p->msgs || !p->iov)
@@ -49,16 +63,47 @@ static int sendmmsg_open(struct pb_worker *w)
 		p->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 	snprintf(w->mode, sizeof(w->mode), "batch %u", p->n);
-	return pb_udp_sockets(w, true, &p->s);
+	err = pb_udp_sockets(w, true, &p->s);
+	if (err)
+		return err;
+	for (i = 0; i < p->s.nsocks; i++) {
+		int want = SENDMMSG_SNDBUF;
+		socklen_t len = sizeof(p->sndbuf);
+
+		if (setsockopt(p->s.socks[i], SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)))
+			setsockopt(p->s.socks[i], SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
+		getsockopt(p->s.socks[i], SOL_SOCKET, SO_SNDBUF, &p->sndbuf, &len);
+	}
+	return 0;
 }
 
-static int sendmmsg_send(struct pb_worker *w, unsigned int budget)
+/* Why datagram k of a short batch on fd failed: true when it was a reported drop. */
+static bool sendmmsg_short_was_drop(const struct sendmmsg_priv *p, int fd, size_t next_len)
+{
+	char buf[256];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	bool icmp = false;
+	int outq = 0;
+
+	/* an ICMP error (port unreachable, ...) stopped it: the datagram never left */
+	while (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) >= 0)
+		icmp = true;
+	if (icmp)
+		return false;
+	if (!ioctl(fd, SIOCOUTQ, &outq) &&
+	    (size_t)outq + next_len + SENDMMSG_FULL >= (size_t)p->sndbuf)
+		return false; /* the socket was full */
+	return true;
+}
+
+static int sendmmsg_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct sendmmsg_priv *p = w->priv;
 	const struct pb_pool *pool = w->pool;
 	unsigned int k = budget < p->n ? budget : p->n, i;
 	uint32_t at = p->s.next;
-	int fd = p->s.fds[at], n;
+	int fd = p->s.fds[at], n, err;
 
 	for (i = 0; i < k; i++) {
 		const struct pb_frame *f = &pool->frames[at];
@@ -68,14 +113,28 @@ static int sendmmsg_send(struct pb_worker *w, unsigned int budget)
 		at = at + 1 == pool->n ? 0 : at + 1;
 	}
 	n = sendmmsg(fd, p->msgs, k, MSG_DONTWAIT);
-	if (n < 0)
-		return pb_send_failed(w, fd, errno, 0);
+	o->calls = 1;
+	if (n < 0) {
+		err = pb_send_errno(errno);
+		if (err == -ENOBUFS) {
+			o->retried = 1; /* the first datagram was dropped, and we were told */
+			return 0;
+		}
+		if (err == -EAGAIN)
+			pb_sock_wait(fd);
+		return err;
+	}
+	o->sent = (uint32_t)n;
+	if ((unsigned int)n < k && n > 0 && sendmmsg_short_was_drop(p, fd, p->iov[n].iov_len))
+		o->retried = 1;
+	/* the datagram that failed (if any) goes again first in the next call */
 	p->s.next = (uint32_t)((p->s.next + (uint32_t)n) % pool->n);
-	return n;
+	return 0;
 }
 
 const struct pb_method pb_method_sendmmsg = {
 	.name = "sendmmsg",
+	.aliases = { { "pkt_conn", 128 } }, /* go-pktgen's WriteBatch: 128 a call */
 	.help = "UDP socket, a batch of datagrams per sendmmsg() (--batch, default 64)",
 	.default_batch = 64,
 	.open = sendmmsg_open,

@@ -18,25 +18,24 @@ static int udp_connected_open(struct pb_worker *w)
 	return pb_udp_sockets(w, true, p);
 }
 
-static int udp_connected_send(struct pb_worker *w, unsigned int budget)
+static int udp_connected_one(struct pb_worker *w, const struct pb_frame *f, uint32_t i, int *fd)
 {
 	struct pb_sock_priv *p = w->priv;
-	unsigned int i;
 
-	for (i = 0; i < budget; i++) {
-		int fd;
-		const struct pb_frame *f = pb_sock_frame(w, p, &fd);
+	*fd = p->fds[i];
+	return send(*fd, f->data + f->payload_off, f->payload_len, MSG_DONTWAIT) < 0 ? errno : 0;
+}
 
-		if (send(fd, f->data + f->payload_off, f->payload_len, MSG_DONTWAIT) < 0)
-			return pb_send_failed(w, fd, errno, i);
-		pb_sock_advance(w, p);
-	}
-	return (int)i;
+static int udp_connected_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
+{
+	struct pb_sock_priv *p = w->priv;
+
+	return pb_frame_loop(w, &p->next, budget, o, udp_connected_one);
 }
 
 const struct pb_method pb_method_udp_connected = {
 	.name = "udp_connected",
-	.aliases = { "net_conn" },
+	.aliases = { { "net_conn" } },
 	.help = "connected UDP socket, one send() per datagram (no route lookup per send)",
 	.default_batch = 64,
 	.open = udp_connected_open,

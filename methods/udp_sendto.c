@@ -18,26 +18,27 @@ static int udp_sendto_open(struct pb_worker *w)
 	return pb_udp_sockets(w, false, p);
 }
 
-static int udp_sendto_send(struct pb_worker *w, unsigned int budget)
+static int udp_sendto_one(struct pb_worker *w, const struct pb_frame *f, uint32_t i, int *fd)
 {
 	struct pb_sock_priv *p = w->priv;
-	unsigned int i;
 
-	for (i = 0; i < budget; i++) {
-		int fd;
-		const struct pb_frame *f = pb_sock_frame(w, p, &fd);
+	*fd = p->fds[i];
+	return sendto(*fd, f->data + f->payload_off, f->payload_len, MSG_DONTWAIT,
+		      (struct sockaddr *)&p->dst, p->dstlen) < 0
+		       ? errno
+		       : 0;
+}
 
-		if (sendto(fd, f->data + f->payload_off, f->payload_len, MSG_DONTWAIT,
-			   (struct sockaddr *)&p->dst, p->dstlen) < 0)
-			return pb_send_failed(w, fd, errno, i);
-		pb_sock_advance(w, p);
-	}
-	return (int)i;
+static int udp_sendto_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
+{
+	struct pb_sock_priv *p = w->priv;
+
+	return pb_frame_loop(w, &p->next, budget, o, udp_sendto_one);
 }
 
 const struct pb_method pb_method_udp_sendto = {
 	.name = "udp_sendto",
-	.aliases = { "udp_syscall", "pkt_conn" },
+	.aliases = { { "udp_syscall" } },
 	.help = "plain UDP socket, one sendto() per datagram (the baseline)",
 	.default_batch = 64,
 	.open = udp_sendto_open,

@@ -500,28 +500,28 @@ static void xdp_live_adapt(struct xdp_live_priv *p, uint32_t n, double ns)
 }
 
 /*
- * One BPF_PROG_RUN of a chunk of frames. budget (the harness's --batch hint, at most 256
- * here) is not used: the chunk is what sets how often the stop flag is seen, and --batch
- * already became the kernel's batch_size at open. The chunk never exceeds w->left (what
- * --count still wants, or what --pps allows now), so --count is exact and pacing holds.
+ * One BPF_PROG_RUN of a chunk of frames. --batch already became the kernel's batch_size
+ * at open; the chunk is what sets how often the stop flag is seen. The chunk never exceeds
+ * budget (what --count still wants, or what --pps allows now), so --count is exact and
+ * pacing holds.
  */
-static int xdp_live_send(struct pb_worker *w, unsigned int budget)
+static int xdp_live_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct xdp_live_priv *p = w->priv;
-	uint32_t n = p->chunk;
+	uint32_t n = p->chunk < budget ? p->chunk : budget;
 	double t0;
 	int err;
 
-	if (w->left < n)
-		n = (uint32_t)w->left;
 	p->opts.repeat = n;
+	o->calls = 1;
 	t0 = pb_now() * 1e9;
 	err = bpf_prog_test_run_opts(bpf_program__fd(p->skel->progs.pb_xdp_live), &p->opts);
 	if (err)
 		return err; /* -EINTR: the run was cut short and cannot say how far it got */
 	if (n == p->chunk)
 		xdp_live_adapt(p, n, pb_now() * 1e9 - t0);
-	return (int)n;
+	o->sent = n;
+	return 0;
 }
 
 const struct pb_method pb_method_xdp_live = {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <json.h>
 
 #include "box.h"
@@ -40,7 +41,7 @@ struct pb_field {
 	};
 };
 
-#define PB_MAX_FIELDS 48
+#define PB_MAX_FIELDS 96
 
 struct pb_fields {
 	struct pb_field f[PB_MAX_FIELDS];
@@ -90,11 +91,19 @@ static struct pb_field pb_fstr(const char *name, const char *s, size_t max)
 	};
 }
 
+/* A raw counter delta, or null when that side's counters could not be read. */
+static struct pb_field pb_fcount(const char *name, bool have, uint64_t v)
+{
+	return have ? pb_fu64(name, v) : pb_fnull(name);
+}
+
 static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 {
-	bool rx = r->has_receiver;
+	const struct pb_raw_counts *c = &r->raw;
+	bool rx = r->has_receiver && r->delivered_known;
 	/* A percentage of nothing sent is undefined, not 0 %. */
-	bool pct = rx && r->frames_sent > 0;
+	bool dpct = pb_result_has_delivered(r), apct = pb_result_has_accounted(r);
+	bool figures = r->status == PB_STATUS_OK || r->measured;
 
 	fs->n = 0;
 	pb_add(fs, pb_fstr("method", r->method, sizeof(r->method)));
@@ -104,9 +113,13 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs,
 	       r->reason[0] ? pb_fstr("reason", r->reason, sizeof(r->reason)) : pb_fnull("reason"));
 	pb_add(fs, pb_fbool("interrupted", r->interrupted));
+	pb_add(fs, pb_fbool("timed_out", r->timed_out));
 	pb_add(fs, pb_fu64("runs", r->runs ? r->runs : 1));
+	pb_add(fs, r->run_id ? pb_fu64("run_id", r->run_id) : pb_fnull("run_id"));
 	pb_add(fs, pb_fdbl("duration_s", r->duration_s));
 	pb_add(fs, pb_fdbl("link_wait_s", r->link_wait_s));
+	pb_add(fs, pb_fdbl("link_down_s", r->link_down_s));
+	pb_add(fs, pb_fu64("link_downs", r->link_downs));
 	pb_add(fs, pb_fu64("frame_bytes", r->frame_bytes));
 	pb_add(fs, pb_fu64("wire_frame_bytes", pb_wire_bytes(r->frame_bytes, r->vlan)));
 	pb_add(fs, pb_fbool("vlan", r->vlan));
@@ -115,22 +128,42 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs,
 	       r->target_pps > 0 ? pb_fdbl("target_pps", r->target_pps) : pb_fnull("target_pps"));
 	pb_add(fs, pb_fu64("frames_sent", r->frames_sent));
-	pb_add(fs, pb_fbool("has_receiver", rx));
+	pb_add(fs, pb_fbool("has_receiver", r->has_receiver));
 	pb_add(fs, rx ? pb_fu64("frames_delivered", r->frames_delivered)
 		      : pb_fnull("frames_delivered"));
+	pb_add(fs, r->rx_error[0] ? pb_fstr("receiver_error", r->rx_error, sizeof(r->rx_error))
+				  : pb_fnull("receiver_error"));
 	pb_add(fs, rx ? pb_fu64("frames_foreign", r->frames_foreign) : pb_fnull("frames_foreign"));
 	pb_add(fs, rx ? pb_fu64("flows_seen", r->flows_seen) : pb_fnull("flows_seen"));
 	pb_add(fs, rx && r->rx_queues > 1 ? pb_fdbl("rx_queue_cv", r->rx_queue_cv)
 					  : pb_fnull("rx_queue_cv"));
-	pb_add(fs, pb_fu64("frames_dropped", r->frames_dropped));
+	pb_add(fs, r->netting != PB_NET_SKIPPED ? pb_fu64("frames_dropped", r->frames_dropped)
+						: pb_fnull("frames_dropped"));
 	pb_add(fs, pb_fu64("frames_retried", r->frames_retried));
+	pb_add(fs, pb_fu64("frames_undrained", r->frames_undrained));
 	pb_add(fs, pb_fu64("send_errors", r->send_errors));
+	/* the raw counter deltas the netting used, as read */
+	pb_add(fs, pb_fstr("netting", pb_netting_name(r->netting), 0));
+	pb_add(fs, pb_fu64("netting_deficit", r->netting_deficit));
+	pb_add(fs, pb_fbool("shared_iface", r->shared_iface));
+	pb_add(fs, pb_fcount("tx_packets", c->have_tx, c->tx_packets));
+	pb_add(fs, pb_fcount("tx_dropped", c->have_tx, c->tx_dropped));
+	pb_add(fs, pb_fcount("qdisc_drops", c->have_tx, c->qdisc_drops));
+	pb_add(fs, pb_fcount("xdp_xmit_errors", c->have_tx, c->xdp_xmit_errors));
+	pb_add(fs, pb_fcount("rx_packets", c->have_rx, c->rx_packets));
+	pb_add(fs, pb_fcount("rx_dropped", c->have_rx, c->rx_dropped));
+	pb_add(fs, pb_fcount("rx_missed_errors", c->have_rx, c->rx_missed_errors));
+	pb_add(fs, pb_fcount("rx_fifo_errors", c->have_rx, c->rx_fifo_errors));
+	pb_add(fs, pb_fcount("rx_driver_drops", c->have_rx, c->rx_driver_drops));
 	pb_add(fs, pb_fdbl("cpu_s", r->cpu_s));
+	pb_add(fs, pb_fu64("syscalls", r->syscalls));
+	pb_add(fs, figures && r->frames_sent ? pb_fdbl("syscalls_per_frame", r->syscalls_per_frame)
+					     : pb_fnull("syscalls_per_frame"));
 	pb_add(fs, pb_fdbl("pps", r->pps));
 	pb_add(fs, pb_fdbl("app_mbps", r->app_mbps));
 	pb_add(fs, pb_fdbl("wire_gbps", r->wire_gbps));
-	pb_add(fs, pct ? pb_fdbl("delivered_pct", r->delivered_pct) : pb_fnull("delivered_pct"));
-	pb_add(fs, pct ? pb_fdbl("accounted_pct", r->accounted_pct) : pb_fnull("accounted_pct"));
+	pb_add(fs, dpct ? pb_fdbl("delivered_pct", r->delivered_pct) : pb_fnull("delivered_pct"));
+	pb_add(fs, apct ? pb_fdbl("accounted_pct", r->accounted_pct) : pb_fnull("accounted_pct"));
 	pb_add(fs, pb_fdbl("cpu_ns_per_pkt", r->cpu_ns_per_pkt));
 }
 
@@ -261,8 +294,9 @@ static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
 		fs.n = 0;
 		pb_add(&fs, pb_fdbl("t", r->samples[i].t));
 		pb_add(&fs, pb_fu64("sent", r->samples[i].sent));
-		pb_add(&fs, r->has_receiver ? pb_fu64("delivered", r->samples[i].delivered)
-					    : pb_fnull("delivered"));
+		pb_add(&fs, r->samples[i].delivered_known
+				    ? pb_fu64("delivered", r->samples[i].delivered)
+				    : pb_fnull("delivered"));
 		err = pb_json_add_fields(e, &fs);
 		if (err)
 			return err;
@@ -485,29 +519,32 @@ static bool pb_nowire(const struct pb_result *r)
 
 static void pb_trow_fill(struct pb_trow *t, const struct pb_result *r)
 {
-	bool pct = r->has_receiver && r->frames_sent > 0;
 
-	/* The '*' points at the footnote: an interrupted row is partial. */
-	pb_box_cell(t->cell[0], PB_CELL, "%.*s%s%.*s%s", (int)strnlen(r->method, sizeof(r->method)),
-		    r->method, r->point[0] ? " " : "", (int)strnlen(r->point, sizeof(r->point)),
-		    r->point, r->interrupted ? "*" : "");
+	/* '*' and '~' point at the footnotes: interrupted (partial), the link went down */
+	pb_box_cell(t->cell[0], PB_CELL, "%.*s%s%.*s%s%s",
+		    (int)strnlen(r->method, sizeof(r->method)), r->method, r->point[0] ? " " : "",
+		    (int)strnlen(r->point, sizeof(r->point)), r->point, r->interrupted ? "*" : "",
+		    r->link_downs ? "~" : "");
 	pb_box_cell(t->cell[1], PB_CELL, "%.*s", (int)strnlen(r->mode, sizeof(r->mode)), r->mode);
 	pb_box_cell(t->cell[2], PB_CELL, "%.0f", r->pps);
 	pb_box_cell(t->cell[3], PB_CELL, "%.1f", r->app_mbps);
 	pb_box_cell(t->cell[4], PB_CELL, "%.3f", r->wire_gbps);
 	pb_box_cell(t->cell[5], PB_CELL, "%" PRIu64, r->frames_sent);
 	/* Without a receiver, delivery is unknown: "n/a", never a 0 that reads as total loss. */
-	if (r->has_receiver)
+	if (r->has_receiver && r->delivered_known)
 		pb_box_cell(t->cell[6], PB_CELL, "%" PRIu64, r->frames_delivered);
 	else
 		pb_box_cell(t->cell[6], PB_CELL, "n/a");
-	if (pct) {
+	if (pb_result_has_delivered(r))
 		pb_box_cell(t->cell[7], PB_CELL, "%.2f", r->delivered_pct);
-		pb_box_cell(t->cell[8], PB_CELL, "%.2f", r->accounted_pct);
-	} else {
+	else
 		pb_box_cell(t->cell[7], PB_CELL, "n/a");
+	/* '!' points at the footnote: the drop counters did not add up */
+	if (pb_result_has_accounted(r))
+		pb_box_cell(t->cell[8], PB_CELL, "%.2f%s", r->accounted_pct,
+			    r->netting == PB_NET_NEGATIVE ? "!" : "");
+	else
 		pb_box_cell(t->cell[8], PB_CELL, "n/a");
-	}
 	if (r->frames_sent)
 		pb_box_cell(t->cell[9], PB_CELL, "%.1f", r->cpu_ns_per_pkt);
 	else
@@ -531,7 +568,7 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 			    unsigned int n)
 {
 	uint32_t lo = UINT32_MAX, hi = 0;
-	bool vlan = false, padded = false, partial = false;
+	bool vlan = false, padded = false, partial = false, down = false, negative = false;
 	const struct pb_result *r;
 	unsigned int i;
 
@@ -542,6 +579,8 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 		vlan |= r->vlan;
 		padded |= r->padded;
 		partial |= r->interrupted;
+		down |= r->link_downs > 0;
+		negative |= r->netting == PB_NET_NEGATIVE;
 	}
 	if (lo == hi)
 		fprintf(f, "  frame %" PRIu32 " bytes without FCS", lo);
@@ -554,6 +593,14 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 	      f);
 	if (partial)
 		fputs("  * partial: interrupted by signal\n", f);
+	if (down)
+		fputs("  ~ the carrier went down during the window (JSON: link_down_s): the rate "
+		      "averages it in\n",
+		      f);
+	if (negative)
+		fputs("  ! the path reported more drops than its counters show (JSON: "
+		      "netting_deficit): dropped counted as 0\n",
+		      f);
 }
 
 int pb_write_table(FILE *f, const struct pb_report *rep)
@@ -624,6 +671,10 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 			(int)strnlen(r->method, sizeof(r->method)), r->method,
 			r->point[0] ? " " : "", (int)strnlen(r->point, sizeof(r->point)), r->point,
 			(int)strnlen(why, sizeof(r->reason)), why);
+		if (r->measured)
+			fprintf(f, "           partial: %" PRIu64 " sent in %.2f s (%.0f pps)%s\n",
+				r->frames_sent, r->duration_s, r->pps,
+				pb_result_has_delivered(r) ? "" : ", delivered unknown");
 	}
 	err = pb_stream_status(f);
 out:
@@ -647,11 +698,57 @@ static int pb_write_fmt(FILE *f, const struct pb_report *rep, enum pb_format fmt
 	return -EINVAL;
 }
 
+/* The temp file's name beside path: only a crashed run with our pid leaves it behind. */
+static int pb_report_tmp(const char *path, char *tmp, size_t len)
+{
+	int n = snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int pb_report_check_path(const char *path, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX];
+	struct stat st;
+	int fd, ret;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	ret = pb_report_tmp(path, tmp, sizeof(tmp));
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	/* rename() replaces a regular file, never a directory, a device or /proc's files */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file, cannot be replaced by results",
+			 path);
+		return -EINVAL;
+	}
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot create a file beside it: %s", path,
+			 strerror(-ret));
+		return ret;
+	}
+	close(fd);
+	unlink(tmp);
+	/* a file in /proc or /sys (or another odd filesystem) takes the temp file, not rename */
+	if (!stat(path, &st) && access(path, W_OK)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
 int pb_report_write(const struct pb_report *rep, enum pb_format fmt, const char *path)
 {
 	char tmp[PATH_MAX];
 	FILE *f = NULL;
-	int fd, n, err;
+	int fd, err;
 
 	if (!path || !*path || !strcmp(path, "-"))
 		return pb_write_fmt(stdout, rep, fmt);
@@ -660,9 +757,9 @@ int pb_report_write(const struct pb_report *rep, enum pb_format fmt, const char 
 	 * Temp file beside the target, then rename: a reader (compare, a script, CI) sees the
 	 * old file or the whole new one, never half a result set.
 	 */
-	n = snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp))
-		return -ENAMETOOLONG;
+	err = pb_report_tmp(path, tmp, sizeof(tmp));
+	if (err)
+		return err;
 	/* Only a crashed run with our pid leaves this name behind; O_EXCL would trip on it. */
 	unlink(tmp);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);

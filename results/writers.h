@@ -42,6 +42,12 @@ int pb_json_print(FILE *f, struct json_object *o);
 int pb_write_table(FILE *f, const struct pb_report *rep);
 int pb_write_json(FILE *f, const struct pb_report *rep);
 int pb_write_csv(FILE *f, const struct pb_report *rep);
+/*
+ * Whether pb_report_write() will be able to write path, checked before any run: its
+ * directory takes the temp file, and path is not something a file cannot replace. 0, or
+ * -errno with the reason in err.
+ */
+int pb_report_check_path(const char *path, char *err, size_t errlen);
 /* Writes in fmt to path ("" or "-": stdout); a file is written atomically (temp + rename). */
 int pb_report_write(const struct pb_report *rep, enum pb_format fmt, const char *path);
 

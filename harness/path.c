@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/* The path ops for a real interface (or the lab's sending veth): rtnetlink and ethtool. */
+#include <errno.h>
+#include <string.h>
+
+#include "netif.h"
+#include "path.h"
+
+static int path_tx_stats(void *ctx, struct pb_tx_stats *out)
+{
+	struct pb_path_netif *n = ctx;
+	struct pb_link_stats ls;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = pb_netif_stats(n->nl, n->ifindex, &ls);
+	if (err)
+		return err;
+	out->tx_packets = ls.tx_packets;
+	out->tx_dropped = ls.tx_dropped;
+	/* a device without qdiscs (noqueue) or drivers without these stats simply add 0 */
+	pb_netif_qdisc_drops(n->nl, n->ifindex, &out->qdisc_drops);
+	pb_netif_ethtool_sum(n->ifname, "xdp_xmit_errors", &out->xdp_xmit_errors);
+	return 0;
+}
+
+static int path_wait_up(void *ctx, double timeout_s, double *waited_s, const int *stop)
+{
+	struct pb_path_netif *n = ctx;
+
+	return pb_netif_wait_up(n->nl, n->ifindex, timeout_s, waited_s, stop);
+}
+
+static int path_watch_start(void *ctx)
+{
+	struct pb_path_netif *n = ctx;
+
+	return pb_link_watch_open(&n->watch, n->nl, n->ifindex);
+}
+
+static int path_link_state(void *ctx, int ms)
+{
+	struct pb_path_netif *n = ctx;
+
+	return n->watch ? pb_link_watch_wait(n->watch, ms) : -ENOTCONN;
+}
+
+static void path_watch_stop(void *ctx)
+{
+	struct pb_path_netif *n = ctx;
+
+	pb_link_watch_close(n->watch);
+	n->watch = NULL;
+}
+
+void pb_path_netif(struct pb_path *p, struct pb_path_netif *n)
+{
+	memset(p, 0, sizeof(*p));
+	p->ctx = n;
+	p->tx_stats = path_tx_stats;
+	p->wait_up = path_wait_up;
+	p->watch_start = path_watch_start;
+	p->link_state = path_link_state;
+	p->watch_stop = path_watch_stop;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a run reads around the method it measures: the sending interface's counters and
+ * carrier, and the receiver. The runner knows them only through these ops, so the same
+ * runner drives a real interface, the lab, an agent on another host, or a unit test's fakes.
+ */
+#ifndef PB_PATH_H
+#define PB_PATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct nl_sock;
+struct pb_rx_source;
+
+/* The sending side's counters, cumulative; the runner takes deltas over the window. */
+struct pb_tx_stats {
+	uint64_t tx_packets, tx_dropped;
+	uint64_t qdisc_drops;	  /* drop counters of the interface's root qdiscs */
+	uint64_t xdp_xmit_errors; /* veth: XDP frames its peer refused (ethtool -S) */
+};
+
+struct pb_path {
+	void *ctx;
+	/* The sending interface's counters; NULL when there are none to read. 0 or -errno. */
+	int (*tx_stats)(void *ctx, struct pb_tx_stats *out);
+	/* Waits for the carrier (bounded), as pb_netif_wait_up. NULL: always up. */
+	int (*wait_up)(void *ctx, double timeout_s, double *waited_s, const int *stop);
+	/*
+	 * The carrier during the window: sleeps up to ms for a change and returns 1 up, 0 down
+	 * (-errno: unknown). NULL: not watched. watch_start/stop bracket the window.
+	 */
+	int (*watch_start)(void *ctx);
+	int (*link_state)(void *ctx, int ms);
+	void (*watch_stop)(void *ctx);
+	const struct pb_rx_source *rx; /* the receiver; NULL: none (delivered is unknown) */
+	bool shared;	/* the interface carries others' traffic too: tx_packets includes it */
+	bool veth_pair; /* the lab: a refused XDP frame is in both ends' drop counters */
+};
+
+/* The state behind pb_path_netif's ops; the caller keeps it alive as long as the path. */
+struct pb_path_netif {
+	struct nl_sock *nl; /* rtnetlink in the interface's namespace */
+	int ifindex;
+	char ifname[16];
+	struct pb_link_watch *watch;
+};
+
+/* Fills p with ops that read the interface behind n (counters, qdiscs, carrier). */
+void pb_path_netif(struct pb_path *p, struct pb_path_netif *n);
+
+#endif
