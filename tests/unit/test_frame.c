@@ -137,7 +137,8 @@ static void test_pool_flows(int family, bool vary_addr)
 	uint32_t i, distinct = 0, steps = 0, addrs = 0;
 	char name[64];
 
-	CHECK(pb_pool_build(&pool, &base, &fl) == 0, "1000-flow pool builds");
+	CHECK(pb_pool_build(&pool, &base, &fl) == 0 && pool.n == 1000,
+	      "1000-flow pool builds, with %u frames", pool.n);
 	if (pool.n != 1000)
 		return;
 	memset(seen, 0, sizeof(seen));

@@ -66,8 +66,10 @@ static struct pb_result lab_row(void)
 	r.streams = 1;
 	r.frames_sent = 2000000;
 	r.has_receiver = true;
+	r.delivered_known = true;
 	r.frames_delivered = 1980000;
-	r.frames_dropped = 20000;
+	r.raw.have_tx = true;
+	r.raw.tx_dropped = 20000;
 	r.cpu_s = 1.5;
 	return r;
 }
@@ -137,7 +139,7 @@ static void test_compute_guards(void)
 	r = lab_row();
 	r.frames_sent = 0;
 	r.frames_delivered = 0;
-	r.frames_dropped = 0;
+	r.raw.tx_dropped = 0;
 	pb_result_compute(&r);
 	CHECK(r.pps == 0 && r.delivered_pct == 0 && r.accounted_pct == 0 && r.cpu_ns_per_pkt == 0,
 	      "zero sent: pps %g delivered %g accounted %g cpu %g", r.pps, r.delivered_pct,

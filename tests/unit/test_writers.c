@@ -38,10 +38,16 @@ static void make_results(void)
 	r->streams = 2;
 	r->frames_sent = 2000000;
 	r->has_receiver = true;
+	r->delivered_known = true;
 	r->frames_delivered = 1980000;
 	r->frames_foreign = 3;
-	r->frames_dropped = 20000;
+	r->raw.have_tx = r->raw.have_rx = true;
+	r->raw.tx_packets = 1980000;
+	r->raw.tx_dropped = 20007; /* 7 of them reported and retried */
+	r->frames_retried = 7;
 	r->send_errors = 7;
+	r->run_id = 0x1234;
+	r->syscalls = 4000;
 	r->cpu_s = 1.5;
 
 	r = &results[1];
@@ -161,9 +167,13 @@ static const struct want result_fields[] = {
 	{ "status", json_type_string },
 	{ "reason", json_type_null },
 	{ "interrupted", json_type_boolean },
+	{ "timed_out", json_type_boolean },
 	{ "runs", json_type_int },
+	{ "run_id", json_type_int },
 	{ "duration_s", json_type_double },
 	{ "link_wait_s", json_type_double },
+	{ "link_down_s", json_type_double },
+	{ "link_downs", json_type_int },
 	{ "frame_bytes", json_type_int },
 	{ "wire_frame_bytes", json_type_int },
 	{ "vlan", json_type_boolean },
@@ -173,13 +183,29 @@ static const struct want result_fields[] = {
 	{ "frames_sent", json_type_int },
 	{ "has_receiver", json_type_boolean },
 	{ "frames_delivered", json_type_int },
+	{ "receiver_error", json_type_null },
 	{ "frames_foreign", json_type_int },
 	{ "flows_seen", json_type_int },
 	{ "rx_queue_cv", json_type_null }, /* one RX queue: no spread to speak of */
 	{ "frames_dropped", json_type_int },
 	{ "frames_retried", json_type_int },
+	{ "frames_undrained", json_type_int },
 	{ "send_errors", json_type_int },
+	{ "netting", json_type_string },
+	{ "netting_deficit", json_type_int },
+	{ "shared_iface", json_type_boolean },
+	{ "tx_packets", json_type_int },
+	{ "tx_dropped", json_type_int },
+	{ "qdisc_drops", json_type_int },
+	{ "xdp_xmit_errors", json_type_int },
+	{ "rx_packets", json_type_int },
+	{ "rx_dropped", json_type_int },
+	{ "rx_missed_errors", json_type_int },
+	{ "rx_fifo_errors", json_type_int },
+	{ "rx_driver_drops", json_type_int },
 	{ "cpu_s", json_type_double },
+	{ "syscalls", json_type_int },
+	{ "syscalls_per_frame", json_type_double },
 	{ "pps", json_type_double },
 	{ "app_mbps", json_type_double },
 	{ "wire_gbps", json_type_double },
@@ -194,17 +220,38 @@ static const struct want result_fields[] = {
 #define N_REPORT_FIELDS 11
 
 /* Where a row differs from row 0's types. */
+/* a counter nobody read is unknown (null), not 0 */
+#define PB_NO_COUNTERS                                                                             \
+	{ "netting", json_type_string }, { "frames_dropped", json_type_null },                     \
+		{ "tx_packets", json_type_null }, { "tx_dropped", json_type_null },                \
+		{ "qdisc_drops", json_type_null }, { "xdp_xmit_errors", json_type_null },          \
+		{ "rx_packets", json_type_null }, { "rx_dropped", json_type_null },                \
+		{ "rx_missed_errors", json_type_null }, { "rx_fifo_errors", json_type_null },      \
+		{ "rx_driver_drops", json_type_null },                                             \
+	{                                                                                          \
+		"run_id", json_type_null                                                           \
+	}
+
 static const struct want row1_types[] = {
 	{ "reason", json_type_string },
 	{ "delivered_pct", json_type_null }, /* nothing sent: a percentage of nothing */
 	{ "accounted_pct", json_type_null },
+	{ "frames_delivered", json_type_null }, /* it never ran: the receiver was not asked */
+	{ "frames_foreign", json_type_null },
+	{ "flows_seen", json_type_null },
+	{ "syscalls_per_frame", json_type_null },
+	PB_NO_COUNTERS,
 	{ NULL, json_type_null },
 };
 
 static const struct want row2_types[] = {
-	{ "frames_delivered", json_type_null }, { "frames_foreign", json_type_null },
-	{ "flows_seen", json_type_null },	{ "delivered_pct", json_type_null },
-	{ "accounted_pct", json_type_null },	{ NULL, json_type_null },
+	{ "frames_delivered", json_type_null },
+	{ "frames_foreign", json_type_null },
+	{ "flows_seen", json_type_null },
+	{ "delivered_pct", json_type_null },
+	{ "accounted_pct", json_type_null },
+	PB_NO_COUNTERS,
+	{ NULL, json_type_null },
 };
 
 static enum json_type want_type(const struct want *w, const struct want *over)

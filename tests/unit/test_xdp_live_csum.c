@@ -51,7 +51,8 @@ static void run_case(const char *name, bool v6, bool vary_addr, uint16_t vlan)
 	spec.srcip.family = spec.dstip.family = v6 ? AF_INET6 : AF_INET;
 	inet_pton(spec.srcip.family, v6 ? "2001:2::1" : "198.18.0.1", &spec.srcip.v4);
 	inet_pton(spec.dstip.family, v6 ? "2001:2::2" : "198.18.0.2", &spec.dstip.v4);
-	if (pb_frame_build(&f, &spec))
+	CHECK(pb_frame_build(&f, &spec) == 0, "%s: the frame builds", name);
+	if (!f.len)
 		return;
 	l3 = f.l3_off;
 

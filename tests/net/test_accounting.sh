@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+# One accounting rule for every method, checked against the kernel's own counters on a path
+# that drops and says so: a tbf qdisc too small for the offered load on the sending end of
+# the test's own veth pair (--iface). The qdisc's peak rate and mtu make it segment GSO
+# datagrams, so it counts (and drops) wire frames, not datagrams.
+#   frames_sent == what left the device (tx_packets) + the drops the path kept (gso only)
+#   frames_retried == the qdisc's drop count, for every method that is told of each drop
+# A --count on a path that stalls ends at --count-timeout with a clear error, exit 1.
+. "$(dirname "$0")/lib.sh"
+NS=pbtst-acct-$$
+A=pbtstaa$$
+B=pbtstab$$
+A=${A:0:15}
+B=${B:0:15}
+N=20000
+trap 'ip netns del $NS 2>/dev/null; cleanup' EXIT
+
+ip netns add $NS || { echo "SKIP: cannot create a namespace"; exit 77; }
+ip -n $NS link add $A type veth peer name $B
+ip netns exec $NS sysctl -qw net.ipv6.conf.all.disable_ipv6=1 # no ND/MLD frames of our own
+ip -n $NS addr add 198.18.98.1/24 dev $A
+ip -n $NS link set lo up
+ip -n $NS link set $B up
+ip -n $NS link set $A up
+BMAC=$(ip netns exec $NS cat /sys/class/net/$B/address)
+ip -n $NS neigh add 198.18.98.2 lladdr "$BMAC" dev $A nud permanent
+# real wire frames, as in the lab; and a queue far too small for an unpaced sender
+ip netns exec $NS ethtool -K $A tx-udp-segmentation off >/dev/null 2>&1
+tc -n $NS qdisc add dev $A root tbf rate 10mbit burst 1600 limit 1600 peakrate 20mbit mtu 100 ||
+	{ echo "SKIP: no tbf qdisc"; exit 77; }
+
+run() { ip netns exec $NS "$PB" --iface $A --srcip 198.18.98.1 --dstip 198.18.98.2 \
+	--dstmac "$BMAC" -q --format json "$@"; }
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0][sys.argv[2]])" "$1" "$2"; }
+
+for m in udp_sendto udp_connected sendmmsg raw_socket io_uring gso; do
+	out=$T/$m.json
+	run --method $m --count $N --output "$out" 2>"$T/$m.err"
+	rc=$?
+	if [ $rc != 0 ] && json "$out" "d['results'][0]['status'] == 'skipped'"; then
+		echo "skip: $m: $(field "$out" reason)"
+		continue
+	fi
+	check "$m: exit 0 (got $rc: $(head -c 300 "$T/$m.err"))" [ $rc = 0 ]
+	check "$m: exactly $N sent" json "$out" "d['results'][0]['frames_sent'] == $N"
+	check "$m: the qdisc dropped some (the test exercises drops)" json "$out" \
+		"d['results'][0]['qdisc_drops'] > 100"
+	check "$m: netting ok" json "$out" "d['results'][0]['netting'] == 'ok'"
+	if [ $m = gso ]; then
+		# which segments of a datagram a drop hit is unknown: they count as sent, and
+		# the qdisc's counter says how many were lost
+		check "gso: sent = left the device + dropped by the qdisc, none retried" \
+			json "$out" "d['results'][0]['frames_sent'] == d['results'][0]['tx_packets'] + d['results'][0]['qdisc_drops'] and d['results'][0]['frames_retried'] == 0 and d['results'][0]['frames_dropped'] == d['results'][0]['qdisc_drops']"
+	else
+		check "$m: sent = what left the device (tx_packets)" json "$out" \
+			"d['results'][0]['frames_sent'] == d['results'][0]['tx_packets']"
+		check "$m: every qdisc drop was reported and retried, once" json "$out" \
+			"d['results'][0]['frames_retried'] == d['results'][0]['qdisc_drops'] and d['results'][0]['frames_dropped'] == 0"
+	fi
+done
+
+# a path that stalls: --count ends at its bound, with the reason and the partial figures
+tc -n $NS qdisc replace dev $A root tbf rate 8kbit burst 1600 limit 1600
+t0=$(date +%s.%N)
+run --method udp_sendto --count $N --count-timeout 2 --output "$T/stall.json" 2>"$T/stall.err"
+rc=$?
+t1=$(date +%s.%N)
+check "stall: exit 1 (got $rc)" [ $rc = 1 ]
+check "stall: ended near the bound ($(echo "$t1 - $t0" | bc) s)" \
+	python3 -c "import sys; sys.exit(0 if $t1 - $t0 < 6 else 1)"
+check "stall: the error names --count-timeout" grep -q "count-timeout" "$T/stall.err"
+check "stall: partial figures in the row" json "$T/stall.json" \
+	"d['results'][0]['status'] == 'error' and d['results'][0]['timed_out'] and 0 < d['results'][0]['frames_sent'] < $N and d['results'][0]['pps'] > 0"
+finish

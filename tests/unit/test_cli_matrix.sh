@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+# The command line across its combinations, with the method that needs no privileges: IPv4
+# and IPv6 (addresses ending in :: too) x --imix x --flows / --flows-src-ip x --count below
+# --streams. Every run must end as a clean run (exact count) or a one-line error with exit 2,
+# never a signal, a hang or a sanitizer report (this test runs in the sanitizer build in CI).
+set -u
+PB=${1:?usage: $0 path/to/pktbench}
+T=$(mktemp -d /tmp/pbcli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+PASSES=0
+FAILS=0
+ok() { PASSES=$((PASSES + 1)); }
+fail() { FAILS=$((FAILS + 1)); echo "FAIL: $*"; }
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-}:halt_on_error=1:exitcode=98:print_stacktrace=1
+
+addrs=("--srcip 198.18.0.1 --dstip 198.18.0.2" "--srcip 198.19.255.250 --dstip 198.18.0.2"
+	"--srcip 2001:2::1 --dstip 2001:2::2" "--srcip 2001:2:: --dstip 2001:2::2"
+	"--srcip 2001:2::ffff:fff0 --dstip 2001:2::2")
+sizes=("" "--imix" "--payloadsize 8" "--frame-size 1514")
+flows=("" "--flows 50" "--flows 50 --flows-src-ip" "--flows 65000")
+counts=("--count 1 --streams 2:1" "--count 5 --streams 8:5" "--count 1000 --streams 3:1000"
+	"--count 1:1")
+
+for a in "${addrs[@]}"; do
+	for s in "${sizes[@]}"; do
+		for f in "${flows[@]}"; do
+			for c in "${counts[@]}"; do
+				want=${c##*:}
+				args="--method null $a $s $f ${c%:*} -q --format json"
+				# shellcheck disable=SC2086
+				timeout 30 "$PB" $args >"$T/out" 2>"$T/err"
+				rc=$?
+				if grep -q -e "Sanitizer" -e "runtime error" "$T/err"; then
+					fail "$args: sanitizer report: $(head -c 300 "$T/err")"
+				elif [ $rc = 0 ]; then
+					# one result row: its status and count, without a JSON parser per run
+					if grep -q "\"status\":\"ok\"" "$T/out" &&
+						grep -q "\"frames_sent\":$want," "$T/out"; then
+						ok
+					else
+						fail "$args: exit 0 but not $want frames sent"
+					fi
+				elif [ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] &&
+					grep -q '^pktbench: ' "$T/err"; then
+					ok
+				else
+					fail "$args: exit $rc: $(head -c 300 "$T/err")"
+				fi
+			done
+		done
+	done
+done
+echo "$PASSES passed, $FAILS failed"
+[ "$FAILS" = 0 ]
