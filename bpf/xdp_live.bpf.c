@@ -97,4 +97,25 @@ int pb_xdp_live(struct xdp_md *ctx)
 	return XDP_TX;
 }
 
+/*
+ * What the device did with the frames: the kernel flushes each batch of XDP_TX frames to
+ * the device (ndo_xdp_xmit) in the calling task's context and reports, per flush, how many
+ * it sent and how many the device refused (tracepoint xdp:xdp_devmap_xmit, arguments
+ * from_dev, to_dev, sent, drops, err). Counted for this worker's thread only, so the
+ * method reports frames transmitted, not program runs.
+ */
+__u32 tid;	       /* the worker's thread id, set before attach */
+__u64 xmit_sent;       /* written by this program only, read by the worker */
+__u64 xmit_drops;
+
+SEC("raw_tracepoint/xdp_devmap_xmit")
+int pb_xdp_live_xmit(struct bpf_raw_tracepoint_args *ctx)
+{
+	if ((__u32)bpf_get_current_pid_tgid() != tid)
+		return 0;
+	xmit_sent += (int)ctx->args[2];
+	xmit_drops += (int)ctx->args[3];
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";

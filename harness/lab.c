@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
 #include <net/if.h> /* before any linux/if.h: the uapi header defers to glibc's */
 #include <linux/ethtool.h>
 #include <linux/if_addr.h>
@@ -629,6 +630,59 @@ static int pb_lab_side_up(struct nl_sock *sk, const char *ifname, struct pb_neti
 	return pb_netif_get(sk, ifname, out);
 }
 
+/* The hex mask sysfs takes for one CPU: 32-bit words, comma-separated, highest first. */
+static void pb_cpu_mask(int cpu, char *buf, size_t len)
+{
+	int words = cpu / 32 + 1, w, off = 0;
+
+	for (w = words - 1; w >= 0 && off >= 0 && (size_t)off < len; w--)
+		off += snprintf(buf + off, len - off, w == words - 1 ? "%x" : ",%08x",
+				w == cpu / 32 ? 1u << (cpu % 32) : 0);
+}
+
+/*
+ * XPS on the sending end: TX queue q is the queue of the CPU that stream q runs on, so
+ * streams of the socket methods use a queue each, as the frame methods do, rather than
+ * whatever the flow hash picks (which can put two streams on one queue). sysfs shows a
+ * namespace's devices only to a sysfs mounted from inside it: a child process does that
+ * in a mount namespace of its own, so nothing changes for anyone else.
+ */
+static int pb_lab_xps(int ns_fd, const char *ifname, const int *cpu, uint32_t nq)
+{
+	int status = 0, err;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		char path[128], mask[160];
+		uint32_t q;
+		int fd, bad = 0;
+
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    setns(ns_fd, CLONE_NEWNET) || mount("sysfs", "/sys", "sysfs", 0, NULL))
+			_exit(1);
+		for (q = 0; q < nq; q++) {
+			if (cpu[q] < 0)
+				continue;
+			snprintf(path, sizeof(path), "/sys/class/net/%s/queues/tx-%u/xps_cpus",
+				 ifname, q);
+			pb_cpu_mask(cpu[q], mask, sizeof(mask));
+			fd = open(path, O_WRONLY | O_CLOEXEC);
+			bad |= fd < 0 || write(fd, mask, strlen(mask)) < 0;
+			if (fd >= 0)
+				close(fd);
+		}
+		_exit(bad ? 2 : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	err = WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+	return err;
+}
+
 int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 {
 	char tx_ns[sizeof(lab->tx_ns)], rx_ns[sizeof(lab->rx_ns)];
@@ -720,6 +774,8 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 	err = pb_lab_side_up(lab->tx_nl, tx_if, &lab->tx, &step);
 	if (err)
 		goto out;
+	if (opts->queues > 1 && pb_lab_xps(lab->tx_fd, tx_if, opts->xps_cpu, opts->queues))
+		pr_warn("lab: cannot set XPS on %s: socket streams may share a TX queue\n", tx_if);
 
 	step = "enter the rx namespace";
 	err = pb_setns(lab->rx_fd, lab->rx_ns);

@@ -28,6 +28,7 @@ struct pb_lab_opts {
 	struct pb_addr tx_addr, rx_addr; /* the lab's sender and receiver addresses */
 	uint32_t queues;		 /* veth queues on each end (>= 1) */
 	uint32_t mtu;			 /* of both veth ends; 0: the kernel's default (1500) */
+	int xps_cpu[PB_MAX_STREAMS];	 /* TX queue q is used by CPU xps_cpu[q] (-1: any) */
 	bool keep;			 /* leave it behind for debugging */
 };
 

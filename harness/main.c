@@ -239,6 +239,13 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 							      cfg->streams),
 					  .mtu = lab_mtu(cfg),
 					  .keep = cfg->keep_lab };
+		struct pb_config xcfg = *cfg;
+		uint32_t q;
+
+		/* queue q carries the stream that runs on the CPU stream q is pinned to */
+		xcfg.streams = lo.queues;
+		for (q = 0; q < lo.queues && q < PB_MAX_STREAMS; q++)
+			lo.xps_cpu[q] = pb_stream_cpu(&xcfg, q);
 
 		if (!addr_in_bench_range(&cfg->srcip) || !addr_in_bench_range(&cfg->dstip)) {
 			snprintf(err, errlen,

@@ -49,7 +49,7 @@ struct pb_worker {
 	const struct pb_frame *frame; /* the pool's first frame: all a one-frame method needs */
 	const struct pb_pool *pool;   /* this stream's frames (flows, sizes): cycle through them */
 	void *priv;		      /* the method's state, owned by open/close */
-	char mode[32];		      /* what open actually obtained, for the Mode column */
+	char mode[48];		      /* what open actually obtained, for the Mode column */
 };
 
 struct pb_method;

@@ -96,25 +96,27 @@ static uint64_t ctr_get(const uint64_t *c)
 	return __atomic_load_n(c, __ATOMIC_RELAXED);
 }
 
-/*
- * Stream i runs on the i-th CPU of --cpus; without it, several streams are spread over the
- * CPUs we may use (one stream is left to the scheduler). A stream on its own CPU also gets
- * its own TX queue from paths that choose the queue by CPU (AF_PACKET with qdisc bypass).
- */
+int pb_stream_cpu(const struct pb_config *cfg, uint32_t id)
+{
+	cpu_set_t allowed;
+	int seen = 0, c, n;
+
+	if (cfg->ncpus)
+		return (int)cfg->cpus[id % cfg->ncpus];
+	if (cfg->streams < 2 || sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -1;
+	n = CPU_COUNT(&allowed);
+	for (c = 0; c < CPU_SETSIZE && n; c++)
+		if (CPU_ISSET(c, &allowed) && seen++ == (int)(id % (uint32_t)n))
+			return c;
+	return -1;
+}
+
 static void run_pin(const struct pb_config *cfg, uint32_t id)
 {
-	cpu_set_t allowed, set;
-	int cpu = -1, seen = 0, c;
+	int cpu = pb_stream_cpu(cfg, id);
+	cpu_set_t set;
 
-	if (cfg->ncpus) {
-		cpu = (int)cfg->cpus[id % cfg->ncpus];
-	} else if (cfg->streams > 1 && !sched_getaffinity(0, sizeof(allowed), &allowed)) {
-		int n = CPU_COUNT(&allowed);
-
-		for (c = 0; c < CPU_SETSIZE && cpu < 0 && n; c++)
-			if (CPU_ISSET(c, &allowed) && seen++ == (int)(id % (uint32_t)n))
-				cpu = c;
-	}
 	if (cpu < 0)
 		return;
 	CPU_ZERO(&set);

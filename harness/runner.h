@@ -31,6 +31,14 @@ struct pb_env {
 int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb_config *cfg,
 		  const struct pb_env *env, struct pb_result *res);
 
+/*
+ * The CPU stream id runs on: the id-th of --cpus; without it, several streams are spread
+ * over the CPUs we may use, and one stream is left to the scheduler (-1). A stream on its
+ * own CPU gets its own TX queue from paths that choose it by CPU (AF_PACKET with qdisc
+ * bypass; XPS, which the lab sets to the same mapping, for the others).
+ */
+int pb_stream_cpu(const struct pb_config *cfg, uint32_t id);
+
 /* --count's bound when --count-timeout is not given: 10 s plus twice the nominal time. */
 double pb_count_timeout(const struct pb_config *cfg, double target_pps);
 

@@ -50,7 +50,7 @@ enum pb_netting {
 
 struct pb_result {
 	char method[32];
-	char mode[32];
+	char mode[48];
 	char point[32]; /* the sweep point, e.g. "frame-size=64"; "" without --sweep */
 	enum pb_status status;
 	char reason[160];

@@ -85,6 +85,8 @@
 
 struct xdp_live_priv {
 	struct xdp_live *skel;
+	struct bpf_link *xmit; /* the transmit counter (tracepoint); NULL: runs are counted */
+	bool warned;
 	int anchor_link; /* the program's generic-XDP link in the anchor namespace, or -1 */
 	int anchor_ns;	 /* keeps that namespace alive, or -1 */
 	struct xdp_md ctx;
@@ -401,6 +403,7 @@ static void xdp_live_close(struct pb_worker *w)
 
 	if (!p)
 		return;
+	bpf_link__destroy(p->xmit);
 	if (p->anchor_link >= 0)
 		close(p->anchor_link);
 	if (p->anchor_ns >= 0)
@@ -410,6 +413,20 @@ static void xdp_live_close(struct pb_worker *w)
 		pthread_sigmask(SIG_SETMASK, &p->oldmask, NULL);
 	free(p);
 	w->priv = NULL;
+}
+
+/*
+ * Counts what the device transmitted and refused, from the kernel's xdp_devmap_xmit
+ * tracepoint, for this thread. A kernel without the tracepoint only loses the count (runs
+ * are counted then, and the drop counters say what the device refused), not the method.
+ */
+static void xdp_live_xmit_counter(struct xdp_live_priv *p)
+{
+	p->xmit = bpf_program__attach_raw_tracepoint(p->skel->progs.pb_xdp_live_xmit,
+						     "xdp_devmap_xmit");
+	if (!p->xmit)
+		pr_info("xdp_live: no xdp_devmap_xmit tracepoint (%s): counting program runs\n",
+			strerror(errno));
 }
 
 static int xdp_live_open(struct pb_worker *w)
@@ -432,11 +449,13 @@ static int xdp_live_open(struct pb_worker *w)
 		return err;
 	}
 	xdp_live_flows(p->skel, cfg, w->id);
+	p->skel->bss->tid = (uint32_t)gettid();
 	err = xdp_live__load(p->skel);
 	if (err) {
 		pr_err("xdp_live: cannot load the XDP program: %s\n", strerror(-err));
 		return err;
 	}
+	xdp_live_xmit_counter(p);
 	err = xdp_live_anchor(p);
 	if (err)
 		pr_warn("xdp_live: cannot keep the program in the XDP dispatcher (%s): every "
@@ -476,8 +495,8 @@ static int xdp_live_open(struct pb_worker *w)
 	if (!pthread_sigmask(SIG_BLOCK, &block, &p->oldmask))
 		p->masked = true;
 
-	snprintf(w->mode, sizeof(w->mode), "live, batch %u%s", batch,
-		 p->anchor_link < 0 ? ", no anchor" : "");
+	snprintf(w->mode, sizeof(w->mode), "live, batch %u%s%s", batch,
+		 p->anchor_link < 0 ? ", no anchor" : "", p->xmit ? "" : ", runs");
 	return 0;
 }
 
@@ -509,11 +528,14 @@ static int xdp_live_send(struct pb_worker *w, unsigned int budget, struct pb_out
 {
 	struct xdp_live_priv *p = w->priv;
 	uint32_t n = p->chunk < budget ? p->chunk : budget;
+	uint64_t sent0, drops0;
 	double t0;
 	int err;
 
 	p->opts.repeat = n;
 	o->calls = 1;
+	sent0 = p->skel->bss->xmit_sent;
+	drops0 = p->skel->bss->xmit_drops;
 	t0 = pb_now() * 1e9;
 	err = bpf_prog_test_run_opts(bpf_program__fd(p->skel->progs.pb_xdp_live), &p->opts);
 	if (err)
@@ -521,6 +543,22 @@ static int xdp_live_send(struct pb_worker *w, unsigned int budget, struct pb_out
 	if (n == p->chunk)
 		xdp_live_adapt(p, n, pb_now() * 1e9 - t0);
 	o->sent = n;
+	if (p->xmit) {
+		/* what the device took and what it refused (reported: retried, netted) */
+		uint64_t sent = __atomic_load_n(&p->skel->bss->xmit_sent, __ATOMIC_RELAXED) - sent0;
+		uint64_t drops =
+			__atomic_load_n(&p->skel->bss->xmit_drops, __ATOMIC_RELAXED) - drops0;
+
+		if (sent + drops == n) {
+			o->sent = (uint32_t)sent;
+			o->retried = (uint32_t)drops;
+		} else if (!p->warned) {
+			pr_warn("xdp_live: the device saw %llu frames of a %u-frame run; counting "
+				"runs\n",
+				(unsigned long long)(sent + drops), n);
+			p->warned = true;
+		}
+	}
 	return 0;
 }
 
