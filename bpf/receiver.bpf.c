@@ -15,8 +15,6 @@
 
 #include "pb_bpf.h"
 
-#define PB_SIG_MAGIC 0x70624e31u /* frame.h: "pbN1" */
-
 const volatile __u32 run_id; /* set between open and load */
 
 struct {
@@ -120,7 +118,12 @@ int pb_receiver(struct xdp_md *ctx)
 	if (!slot)
 		return XDP_DROP;
 	sig = udp_payload(data, end, &sport, &vlan);
-	if (sig && (void *)(sig + 2) <= end && sig[0] == bpf_htonl(PB_SIG_MAGIC) &&
+	/* "pb", kind 'N' or 'P', any stream id, then this run's id */
+	if (sig && (void *)(sig + 2) <= end &&
+	    ((sig[0] & bpf_htonl(0xffffff00)) ==
+		     bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_FRAME << 8) ||
+	     (sig[0] & bpf_htonl(0xffffff00)) ==
+		     bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_PROBE << 8)) &&
 	    sig[1] == bpf_htonl(run_id)) {
 		slot->frames++;
 		slot->bytes += len;
