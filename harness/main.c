@@ -21,7 +21,7 @@
 #include "netif.h"
 #include "options.h"
 #include "pb_version.h"
-#include "receiver.h"
+#include "rx.h"
 #include "runner.h"
 #include "writers.h"
 
@@ -83,7 +83,8 @@ struct pb_session {
 	struct pb_lab lab;
 	bool have_lab;
 	struct nl_sock *nl; /* --iface: rtnetlink in our own namespace */
-	struct pb_receiver *receiver;
+	struct pb_rx *rx;
+	struct pb_receiver *receiver; /* the runner's view of rx, for cfg->run_id */
 	struct pb_env env;
 	char driver[32];
 	uint32_t rx_queues;
@@ -197,8 +198,16 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			return ret;
 		s->have_lab = true;
 		ret = pb_lab_enter(&s->lab, PB_LAB_RX);
+		if (!ret) {
+			/* native: the peer's XDP_TX frames (xdp_live) reach a veth only so */
+			struct pb_rx_opts ro = { .ifindex = s->lab.rx.ifindex,
+						 .ifname = s->lab.rx.name,
+						 .mode = PB_XDP_NATIVE };
+
+			ret = pb_rx_attach(&s->rx, &ro);
+		}
 		if (!ret)
-			ret = pb_receiver_attach(&s->receiver, s->lab.rx.ifindex, cfg->run_id);
+			ret = pb_receiver_wrap(&s->receiver, s->rx, cfg->run_id);
 		if (ret)
 			return ret;
 		/* from here on this thread, and every worker it starts, lives in the sender's ns */
@@ -243,8 +252,10 @@ static void session_teardown(struct pb_session *s)
 	for (i = 0; i < pb_methods_count; i++)
 		if (pb_methods[i]->finish)
 			pb_methods[i]->finish();
-	pb_receiver_detach(s->receiver);
+	pb_receiver_unwrap(s->receiver);
 	s->receiver = NULL;
+	pb_rx_detach(s->rx);
+	s->rx = NULL;
 	if (s->have_lab)
 		pb_lab_destroy(&s->lab);
 	s->have_lab = false;

@@ -14,7 +14,7 @@
 #include "log.h"
 #include "pacer.h"
 #include "netif.h"
-#include "receiver.h"
+#include "rx.h"
 #include "runner.h"
 
 #define PB_DRAIN_MS	 1000 /* how long in-flight frames may take to complete after the stop */
