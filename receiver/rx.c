@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Loads the receiver (bpf/receiver.bpf.c) through its skeleton, attaches it and reads it. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ struct pb_rx {
 	 */
 	struct nl_sock *nl;
 	int ethtool_fd;
+	pthread_mutex_t nl_mu; /* a libnl socket is not for two threads at once (the agent) */
 	char what[IF_NAMESIZE + 32];
 };
 
@@ -70,9 +72,10 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 		return -ENOMEM;
 	rx->att = (struct pb_xdp_att)PB_XDP_ATT_INIT;
 	rx->ethtool_fd = -1;
-	if (opts->ifname && opts->ifname[0])
+	pthread_mutex_init(&rx->nl_mu, NULL);
+	if (opts->ifname && opts->ifname[0]) {
 		snprintf(rx->ifname, sizeof(rx->ifname), "%s", opts->ifname);
-	else if (!if_indextoname((unsigned int)opts->ifindex, rx->ifname)) {
+	} else if (!if_indextoname((unsigned int)opts->ifindex, rx->ifname)) {
 		err = -errno;
 		pr_err("receiver: no interface with index %d: %s\n", opts->ifindex, strerror(-err));
 		goto out;
@@ -242,7 +245,9 @@ int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out)
 	int err;
 
 	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&rx->nl_mu);
 	err = pb_netif_stats(rx->nl, rx->ifindex, &ls);
+	pthread_mutex_unlock(&rx->nl_mu);
 	if (err)
 		return err;
 	out->rx_packets = ls.rx_packets;
@@ -275,6 +280,7 @@ void pb_rx_detach(struct pb_rx *rx)
 	pb_nl_close(rx->nl);
 	if (rx->ethtool_fd >= 0)
 		close(rx->ethtool_fd);
+	pthread_mutex_destroy(&rx->nl_mu);
 	free(rx);
 }
 
