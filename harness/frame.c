@@ -40,12 +40,16 @@ uint32_t pb_frame_overhead(int family)
 	return PB_ETH_HLEN + ip + sizeof(struct udphdr);
 }
 
-void pb_payload_fill(uint8_t *payload, uint32_t len, uint32_t run_id)
+void pb_payload_fill(uint8_t *payload, uint32_t len, uint32_t run_id, uint8_t stream_id)
 {
-	uint32_t be[2] = { htonl(PB_SIG_MAGIC), htonl(run_id) };
+	uint32_t be = htonl(run_id);
 	uint32_t i;
 
-	memcpy(payload, be, PB_SIG_LEN);
+	payload[0] = PB_SIG_P0;
+	payload[1] = PB_SIG_P1;
+	payload[2] = PB_SIG_KIND_FRAME;
+	payload[3] = stream_id;
+	memcpy(payload + 4, &be, 4);
 	/* a recognisable, non-zero pattern after the signature */
 	for (i = PB_SIG_LEN; i < len; i++)
 		payload[i] = (uint8_t)i;
@@ -117,7 +121,8 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 	uint16_t ethertype;
 
 	if (s->payload_len < PB_SIG_LEN || hdr + s->payload_len > PB_FRAME_MAX ||
-	    s->srcip.family != s->dstip.family || s->vlan_id > 4094 || s->vlan_prio > 7)
+	    s->srcip.family != s->dstip.family || s->vlan_id > 4094 || s->vlan_prio > 7 ||
+	    s->stream_id >= PB_MAX_STREAMS)
 		return -EINVAL;
 
 	memset(f, 0, sizeof(*f));
@@ -175,7 +180,7 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 	f->payload_off = l4_off + sizeof(udp);
 	f->payload_len = s->payload_len;
 	memcpy(p + l4_off, &udp, sizeof(udp));
-	pb_payload_fill(p + f->payload_off, s->payload_len, s->run_id);
+	pb_payload_fill(p + f->payload_off, s->payload_len, s->run_id, s->stream_id);
 	/* the checksum covers the header (its check field still 0) and the payload */
 	udp.check = frame_udp_csum(s, p + l4_off, udp_len);
 	memcpy(p + l4_off, &udp, sizeof(udp));
@@ -304,6 +309,7 @@ int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const 
 		/* the stream's (slot % mine)-th flow, the (slot % nsizes)-th size */
 		k = fl->stream + (slot % mine) * fl->streams;
 		spec = *base;
+		spec.stream_id = (uint8_t)fl->stream;
 		if (fl->vary_addr) {
 			addr_add(&spec.srcip, k % span);
 			spec.srcport = (uint16_t)(base->srcport + k / span);

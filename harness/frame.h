@@ -12,15 +12,18 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "pb_bpf.h"
 
 #define PB_ETH_HLEN	 14
 #define PB_ETH_MIN_FRAME 60 /* without FCS; 64 with an 802.1Q tag */
 #define PB_VLAN_HLEN	 4
 #define PB_FRAME_MAX	 9216
 
-/* The signature at the start of every UDP payload: magic, then the run id, big-endian. */
-#define PB_SIG_MAGIC 0x70624e31u /* "pbN1" */
-#define PB_SIG_LEN   8
+/*
+ * The signature at the start of every UDP payload (layout in pb_bpf.h): "pb", the kind, the
+ * stream id, the run id (big-endian). The receiver counts a frame as ours by it.
+ */
+#define PB_SIG_LEN 8
 
 struct pb_frame_spec {
 	uint8_t dstmac[6], srcmac[6];
@@ -28,7 +31,8 @@ struct pb_frame_spec {
 	uint16_t srcport, dstport;
 	uint32_t payload_len;
 	uint32_t run_id;
-	uint16_t vlan_id; /* 802.1Q tag when 1..4094; 0: untagged */
+	uint8_t stream_id; /* 0 .. 63; pb_pool_build() sets its stream's */
+	uint16_t vlan_id;  /* 802.1Q tag when 1..4094; 0: untagged */
 	uint8_t vlan_prio;
 };
 
@@ -68,8 +72,8 @@ void pb_frame_spec_from_config(const struct pb_config *cfg, bool tagged,
 			       struct pb_frame_spec *spec);
 /* Bytes a frame of this spec takes, padding included. */
 uint32_t pb_frame_len(const struct pb_frame_spec *spec);
-/* Fills the payload: the signature, then a fixed pattern. len >= PB_SIG_LEN. */
-void pb_payload_fill(uint8_t *payload, uint32_t len, uint32_t run_id);
+/* Fills the payload: the signature (kind 'N'), then a fixed pattern. len >= PB_SIG_LEN. */
+void pb_payload_fill(uint8_t *payload, uint32_t len, uint32_t run_id, uint8_t stream_id);
 /*
  * Builds one frame into f->data, which must hold pb_frame_len(spec) bytes. 0, or -EINVAL
  * (payload too short for the signature, too long, or mixed address families).
@@ -79,7 +83,8 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *spec);
  * Builds a stream's pool: flow k (0 .. flows->n - 1) is source port base + k % P and source
  * address base + k / P, where P is the number of ports (vary_addr: addresses vary first);
  * this stream gets every streams-th flow, in a shuffled order, so consecutive packets are
- * pseudo-random flows and never step in lockstep. 0, -EINVAL or -ENOMEM.
+ * pseudo-random flows and never step in lockstep. Its frames carry flows->stream as their
+ * stream id. 0, -EINVAL or -ENOMEM.
  */
 int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base,
 		  const struct pb_flows *flows);

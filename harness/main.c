@@ -21,8 +21,7 @@
 #include "netif.h"
 #include "options.h"
 #include "pb_version.h"
-#include "receiver.h"
-#include "rx_source.h"
+#include "rx.h"
 #include "runner.h"
 #include "writers.h"
 
@@ -93,8 +92,8 @@ struct pb_session {
 	struct pb_lab lab;
 	bool have_lab;
 	struct nl_sock *nl; /* --iface: rtnetlink in our own namespace */
-	struct pb_receiver *receiver;
-	struct pb_rx_source rx;
+	struct pb_rx *rx;	 /* the lab's receiver, in this process */
+	struct pb_rx_source rxsrc; /* how the runner reads it */
 	struct pb_path path;
 	struct pb_path_netif tx;
 	struct pb_env env;
@@ -103,52 +102,6 @@ struct pb_session {
 	struct pb_result *results;
 	unsigned int n;
 };
-
-/* TEMPORARY until receiver/rx.c lands: the old lab receiver behind the source ops. */
-static int lab_rx_read_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
-{
-	struct pb_session *s = ctx;
-	struct pb_rx_counts c;
-	uint32_t q;
-	int err = pb_receiver_read(s->receiver, &c);
-
-	memset(out, 0, sizeof(*out));
-	if (err)
-		return err;
-	out->run_id = run_id;
-	out->frames = c.frames;
-	out->bytes = c.bytes;
-	out->seen = c.frames > 0;
-	out->nqueues =
-		s->lab.rx.rx_queues < PB_RX_MAX_QUEUES ? s->lab.rx.rx_queues : PB_RX_MAX_QUEUES;
-	for (q = 0; q < out->nqueues; q++)
-		out->queue_frames[q] = c.queue_frames[q];
-	pb_receiver_count_ports(s->receiver, &out->flows_seen);
-	pb_receiver_vlans(s->receiver, out->vlans, PB_RX_MAX_VLANS, &out->nvlans);
-	return 0;
-}
-
-static int lab_rx_read_ifstats(void *ctx, struct pb_rx_ifstats *out)
-{
-	struct pb_session *s = ctx;
-	struct pb_link_stats ls;
-	int err = pb_netif_stats(s->lab.rx_nl, s->lab.rx.ifindex, &ls);
-
-	memset(out, 0, sizeof(*out));
-	if (err)
-		return err;
-	out->rx_packets = ls.rx_packets;
-	out->rx_dropped = ls.rx_dropped;
-	return 0;
-}
-
-static void pb_lab_rx_source(struct pb_session *s, struct pb_rx_source *src)
-{
-	src->ctx = s;
-	src->what = "the lab receiver";
-	src->read_run = lab_rx_read_run;
-	src->read_ifstats = lab_rx_read_ifstats;
-}
 
 /* --frame-size becomes a payload size; either must fit the interface's MTU. */
 static int resolve_size(struct pb_config *cfg, char *err, size_t errlen)
@@ -265,8 +218,14 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			return ret;
 		s->have_lab = true;
 		ret = pb_lab_enter(&s->lab, PB_LAB_RX);
-		if (!ret)
-			ret = pb_receiver_attach(&s->receiver, s->lab.rx.ifindex, cfg->run_id);
+		if (!ret) {
+			/* native: the peer's XDP_TX frames (xdp_live) reach a veth only so */
+			struct pb_rx_opts ro = { .ifindex = s->lab.rx.ifindex,
+						 .ifname = s->lab.rx.name,
+						 .mode = PB_XDP_NATIVE };
+
+			ret = pb_rx_attach(&s->rx, &ro);
+		}
 		if (ret)
 			return ret;
 		/* from here on this thread, and every worker it starts, lives in the sender's ns */
@@ -278,8 +237,8 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			memcpy(cfg->dstmac, s->lab.rx.mac, 6);
 		s->tx.nl = s->lab.tx_nl;
 		pb_path_netif(&s->path, &s->tx);
-		pb_lab_rx_source(s, &s->rx);
-		s->path.rx = &s->rx;
+		pb_rx_source_init(s->rx, &s->rxsrc);
+		s->path.rx = &s->rxsrc;
 		s->path.veth_pair = true;
 	}
 	snprintf(cfg->ifname, sizeof(cfg->ifname), "%s", nif.name);
@@ -313,8 +272,8 @@ static void session_teardown(struct pb_session *s)
 	for (i = 0; i < pb_methods_count; i++)
 		if (pb_methods[i]->finish)
 			pb_methods[i]->finish();
-	pb_receiver_detach(s->receiver);
-	s->receiver = NULL;
+	pb_rx_detach(s->rx);
+	s->rx = NULL;
 	if (s->have_lab)
 		pb_lab_destroy(&s->lab);
 	s->have_lab = false;

@@ -223,6 +223,8 @@ int pb_netif_stats(struct nl_sock *sk, int ifindex, struct pb_link_stats *out)
 	out->tx_bytes = rtnl_link_get_stat(link, RTNL_LINK_TX_BYTES);
 	out->rx_dropped = rtnl_link_get_stat(link, RTNL_LINK_RX_DROPPED);
 	out->tx_dropped = rtnl_link_get_stat(link, RTNL_LINK_TX_DROPPED);
+	out->rx_missed_errors = rtnl_link_get_stat(link, RTNL_LINK_RX_MISSED_ERR);
+	out->rx_fifo_errors = rtnl_link_get_stat(link, RTNL_LINK_RX_FIFO_ERR);
 	err = 0;
 out:
 	rtnl_link_put(link);
@@ -407,19 +409,17 @@ int pb_netif_qdisc_drops(struct nl_sock *sk, int ifindex, uint64_t *drops)
 	return 0;
 }
 
-int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out)
+int pb_ethtool_stats_sum(int fd, const char *ifname,
+			 bool (*match)(const char *stat, size_t len, const void *arg),
+			 const void *arg, uint64_t *out)
 {
 	struct ethtool_gstrings *names = NULL;
 	struct ethtool_stats *stats = NULL;
-	size_t slen = strlen(suffix);
 	uint32_t i;
-	int fd, err;
+	int err;
 
 	*out = 0;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	err = pb_ethtool_strings(fd, name, ETH_SS_STATS, &names);
+	err = pb_ethtool_strings(fd, ifname, ETH_SS_STATS, &names);
 	if (err)
 		goto out;
 	stats = calloc(1, sizeof(*stats) + (size_t)names->len * sizeof(uint64_t));
@@ -429,19 +429,37 @@ int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out)
 	}
 	stats->cmd = ETHTOOL_GSTATS;
 	stats->n_stats = names->len;
-	err = pb_ethtool(fd, name, stats);
+	err = pb_ethtool(fd, ifname, stats);
 	if (err)
 		goto out;
 	for (i = 0; i < names->len && i < stats->n_stats; i++) {
 		const char *s = (const char *)names->data + (size_t)i * ETH_GSTRING_LEN;
-		size_t len = strnlen(s, ETH_GSTRING_LEN);
 
-		if (len >= slen && !memcmp(s + len - slen, suffix, slen))
+		if (match(s, strnlen(s, ETH_GSTRING_LEN), arg))
 			*out += stats->data[i];
 	}
 out:
 	free(stats);
 	free(names);
+	return err;
+}
+
+static bool pb_ends_with(const char *s, size_t len, const void *suffix)
+{
+	size_t slen = strlen(suffix);
+
+	return len >= slen && !memcmp(s + len - slen, suffix, slen);
+}
+
+int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out)
+{
+	int fd, err;
+
+	*out = 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	err = pb_ethtool_stats_sum(fd, name, pb_ends_with, suffix, out);
 	close(fd);
 	return err;
 }

@@ -7,6 +7,8 @@
 #ifndef PB_NETIF_H
 #define PB_NETIF_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <net/if.h>
 
@@ -25,6 +27,7 @@ struct pb_link_stats {
 	uint64_t rx_packets, tx_packets;
 	uint64_t rx_bytes, tx_bytes;
 	uint64_t rx_dropped, tx_dropped;
+	uint64_t rx_missed_errors, rx_fifo_errors; /* what the NIC lost before the stack */
 };
 
 /* A connected NETLINK_ROUTE socket in the calling thread's current namespace. */
@@ -49,6 +52,14 @@ int pb_ethtool_strings(int fd, const char *ifname, uint32_t set, struct ethtool_
  * "xdp_xmit_errors" of a veth. Call it in the interface's namespace. 0, or -errno (and 0).
  */
 int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out);
+/*
+ * Adds up the driver statistics whose names match(name, its length, arg) says, asking on fd:
+ * a socket's ethtool requests act in the namespace it was made in, wherever the caller is
+ * now. 0, or -errno (and 0).
+ */
+int pb_ethtool_stats_sum(int fd, const char *ifname,
+			 bool (*match)(const char *stat, size_t len, const void *arg),
+			 const void *arg, uint64_t *out);
 /*
  * Waits until the interface is up and running (IFF_UP and IFF_RUNNING, operstate UP or
  * UNKNOWN), woken by RTM_NEWLINK events (subscribed in the calling thread's namespace, which

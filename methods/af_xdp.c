@@ -32,6 +32,7 @@
 
 #include "log.h"
 #include "method.h"
+#include "xdp_attach.h"
 #include "xdp_pass.skel.h"
 
 #ifndef SOL_XDP
@@ -81,11 +82,8 @@ static struct {
 	int ifindex;
 	uint32_t mode; /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
 	struct xdp_pass *skel;
-	int link_fd; /* our attachment when the interface had none: gone with the process */
-	int old_fd;  /* --force: the program we replaced, put back at the end */
-	uint32_t old_id, old_mode;
-	bool replaced;
-} af_xdp_prog = { .mu = PTHREAD_MUTEX_INITIALIZER, .link_fd = -1, .old_fd = -1 };
+	struct pb_xdp_att att; /* how it is attached, and what --force replaced */
+} af_xdp_prog = { .mu = PTHREAD_MUTEX_INITIALIZER, .att = PB_XDP_ATT_INIT };
 
 static const char *af_xdp_mode_name(uint32_t mode)
 {
@@ -96,20 +94,6 @@ static const char *af_xdp_mode_name(uint32_t mode)
 		return "skb";
 	}
 	return "none";
-}
-
-/* For messages: what ip link calls the mode, and ours. */
-static const char *af_xdp_mode_desc(uint32_t mode)
-{
-	switch (mode) {
-	case XDP_FLAGS_DRV_MODE:
-		return "native (drv)";
-	case XDP_FLAGS_SKB_MODE:
-		return "generic (skb)";
-	case XDP_FLAGS_HW_MODE:
-		return "offloaded (hw)";
-	}
-	return "unknown";
 }
 
 static int af_xdp_libxdp_print(enum libxdp_print_level level, const char *fmt, va_list ap)
@@ -134,83 +118,9 @@ static void af_xdp_route_libxdp(void)
 	pthread_once(&once, af_xdp_route_libxdp_once);
 }
 
-/* The program already on the interface, if any: its id and the mode it runs in. */
-static void af_xdp_prog_found(const struct bpf_xdp_query_opts *q, uint32_t *id, uint32_t *mode)
-{
-	*id = 0;
-	*mode = 0;
-	if (q->drv_prog_id) {
-		*id = q->drv_prog_id;
-		*mode = XDP_FLAGS_DRV_MODE;
-	} else if (q->skb_prog_id) {
-		*id = q->skb_prog_id;
-		*mode = XDP_FLAGS_SKB_MODE;
-	} else if (q->hw_prog_id) {
-		*id = q->hw_prog_id;
-		*mode = XDP_FLAGS_HW_MODE;
-	} else if (q->prog_id) {
-		*id = q->prog_id;
-		*mode = q->attach_mode == XDP_ATTACHED_SKB  ? XDP_FLAGS_SKB_MODE
-			: q->attach_mode == XDP_ATTACHED_HW ? XDP_FLAGS_HW_MODE
-							    : XDP_FLAGS_DRV_MODE;
-	}
-}
-
-/* --force: our program in place of old_fd; the old one stays if anything fails. */
-static int af_xdp_prog_replace(int ifindex, int fd, uint32_t mode, int old_fd, uint32_t old_mode)
-{
-	LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = old_fd);
-	int err;
-
-	if (old_mode == mode)
-		return bpf_xdp_attach(ifindex, fd, mode | XDP_FLAGS_REPLACE, &opts);
-	/* native and generic cannot be attached at once: the old one goes first */
-	err = bpf_xdp_detach(ifindex, old_mode | XDP_FLAGS_REPLACE, &opts);
-	if (err)
-		return err;
-	err = bpf_xdp_attach(ifindex, fd, mode | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
-	if (err)
-		bpf_xdp_attach(ifindex, old_fd, old_mode | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
-	return err;
-}
-
-/* Puts the replaced program back in place of ours (fd). */
-static int af_xdp_prog_restore(int ifindex, int fd, uint32_t mode, int old_fd, uint32_t old_mode)
-{
-	LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = fd);
-	int err;
-
-	if (old_mode == mode)
-		return bpf_xdp_attach(ifindex, old_fd, mode | XDP_FLAGS_REPLACE, &opts);
-	err = bpf_xdp_detach(ifindex, mode | XDP_FLAGS_REPLACE, &opts);
-	if (err)
-		return err;
-	return bpf_xdp_attach(ifindex, old_fd, old_mode | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
-}
-
 static void af_xdp_prog_detach(void)
 {
-	int fd = af_xdp_prog.skel ? bpf_program__fd(af_xdp_prog.skel->progs.pb_xdp_pass) : -1;
-	int err;
-
-	if (af_xdp_prog.link_fd >= 0) {
-		bpf_link_detach(af_xdp_prog.link_fd);
-		close(af_xdp_prog.link_fd);
-		af_xdp_prog.link_fd = -1;
-	}
-	if (af_xdp_prog.replaced) {
-		err = af_xdp_prog_restore(af_xdp_prog.ifindex, fd, af_xdp_prog.mode,
-					  af_xdp_prog.old_fd, af_xdp_prog.old_mode);
-		if (err)
-			pr_err("af_xdp: cannot put XDP program id %u back on ifindex %d (%s mode): "
-			       "%s; attach it again by hand\n",
-			       af_xdp_prog.old_id, af_xdp_prog.ifindex,
-			       af_xdp_mode_desc(af_xdp_prog.old_mode), strerror(-err));
-		af_xdp_prog.replaced = false;
-	}
-	if (af_xdp_prog.old_fd >= 0)
-		close(af_xdp_prog.old_fd);
-	af_xdp_prog.old_fd = -1;
+	pb_xdp_att_detach(&af_xdp_prog.att);
 	xdp_pass__destroy(af_xdp_prog.skel);
 	af_xdp_prog.skel = NULL;
 	af_xdp_prog.mode = 0;
@@ -218,31 +128,12 @@ static void af_xdp_prog_detach(void)
 
 static int af_xdp_prog_attach(const struct pb_config *cfg, uint32_t mode)
 {
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-	uint32_t old_id, old_mode;
-	int err, fd;
+	int err;
 
 	af_xdp_prog.ifindex = cfg->ifindex;
-	err = bpf_xdp_query(cfg->ifindex, 0, &q);
-	if (err) {
-		pr_err("af_xdp: cannot query the XDP program of %s: %s\n", cfg->ifname,
-		       strerror(-err));
+	err = pb_xdp_att_check(&af_xdp_prog.att, "af_xdp", cfg->ifname, cfg->ifindex, cfg->force);
+	if (err)
 		return err;
-	}
-	af_xdp_prog_found(&q, &old_id, &old_mode);
-	if (old_id && !cfg->force) {
-		pr_err("af_xdp: %s already has an XDP program (id %u, %s mode) and pktbench would "
-		       "have to replace it; it is left alone. --force replaces it for the run and "
-		       "puts it back afterwards\n",
-		       cfg->ifname, old_id, af_xdp_mode_desc(old_mode));
-		return -EEXIST;
-	}
-	if (old_id && old_mode == XDP_FLAGS_HW_MODE) {
-		pr_err("af_xdp: %s has an offloaded XDP program (id %u); pktbench does not replace "
-		       "offloaded programs, even with --force\n",
-		       cfg->ifname, old_id);
-		return -EEXIST;
-	}
 
 	af_xdp_prog.skel = xdp_pass__open_and_load();
 	if (!af_xdp_prog.skel) {
@@ -250,52 +141,9 @@ static int af_xdp_prog_attach(const struct pb_config *cfg, uint32_t mode)
 		pr_err("af_xdp: cannot load the XDP program: %s\n", strerror(-err));
 		return err;
 	}
-	fd = bpf_program__fd(af_xdp_prog.skel->progs.pb_xdp_pass);
 	af_xdp_prog.mode = mode;
-
-	if (!old_id) {
-		/* a BPF link: detached when the process ends, however it ends */
-		LIBBPF_OPTS(bpf_link_create_opts, lopts, .flags = mode);
-
-		af_xdp_prog.link_fd = bpf_link_create(fd, cfg->ifindex, BPF_XDP, &lopts);
-		if (af_xdp_prog.link_fd < 0) {
-			err = af_xdp_prog.link_fd;
-			af_xdp_prog.link_fd = -1;
-			pr_err("af_xdp: cannot attach an XDP program to %s in %s mode: %s%s\n",
-			       cfg->ifname, af_xdp_mode_desc(mode), strerror(-err),
-			       mode == XDP_FLAGS_DRV_MODE ? " (does the driver have native XDP? "
-							    "try --xdp-mode generic)"
-							  : "");
-			return err;
-		}
-		return 0;
-	}
-
-	/* --force: a program attached over netlink is replaced over netlink, and restored */
-	af_xdp_prog.old_fd = bpf_prog_get_fd_by_id(old_id);
-	if (af_xdp_prog.old_fd < 0) {
-		err = -errno;
-		af_xdp_prog.old_fd = -1;
-		pr_err("af_xdp: --force: cannot hold XDP program id %u of %s: %s\n", old_id,
-		       cfg->ifname, strerror(-err));
-		return err;
-	}
-	af_xdp_prog.old_id = old_id;
-	af_xdp_prog.old_mode = old_mode;
-	err = af_xdp_prog_replace(cfg->ifindex, fd, mode, af_xdp_prog.old_fd, old_mode);
-	if (err) {
-		pr_err("af_xdp: --force: cannot replace XDP program id %u on %s: %s%s\n", old_id,
-		       cfg->ifname, strerror(-err),
-		       err == -EBUSY ? " (it is held by a BPF link, which only its owner can "
-				       "replace)"
-				     : "");
-		return err;
-	}
-	af_xdp_prog.replaced = true;
-	pr_warn("af_xdp: --force: XDP program id %u (%s mode) on %s is replaced for this run and "
-		"put back at the end\n",
-		old_id, af_xdp_mode_desc(old_mode), cfg->ifname);
-	return 0;
+	return pb_xdp_att_attach(&af_xdp_prog.att,
+				 bpf_program__fd(af_xdp_prog.skel->progs.pb_xdp_pass), mode, false);
 }
 
 /* Takes a reference on the run's XDP program, attaching it in mode if it is the first. */

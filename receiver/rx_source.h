@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define PB_RX_MAX_QUEUES 64
-#define PB_RX_MAX_VLANS	 4
+#define PB_RX_MAX_VLANS	 64
 
 /* One run id's counts at the receiver, summed over CPUs. */
 struct pb_rx_run {

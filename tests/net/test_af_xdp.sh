@@ -230,5 +230,20 @@ check "test namespace removed" [ -z "$(ip netns list | grep -w "$TNS")" ]
 "$PB" --method af_xdp --xdp-mode native --repeat 3 --duration 0.5 -q -v >/dev/null 2>"$T/reuse.err"
 check "reuse: runs 2 and 3 reuse run 1's XDP program" \
 	bash -c "[ \$(grep -c 'reusing the XDP program' '$T/reuse.err') = 2 ]"
+# ...but not across methods: af_xdp's program is off the interface before the next method
+# runs, so the order of a benchmark does not change another method's result
+"$PB" --method af_xdp,udp_sendto --xdp-mode native --duration 2 2>"$T/order.err" >/dev/null &
+pid=$!
+PIDS+=($pid)
+seen=none
+for i in $(seq 60); do # until udp_sendto is the running method
+	sleep 0.1
+	grep -q '\[2/2\] udp_sendto' "$T/order.err" && break
+done
+sleep 0.5
+seen=$(lab_xdp $pid)
+wait $pid
+check "method order: no XDP program while udp_sendto runs after af_xdp (saw: $seen)" \
+	[ "$seen" = none ]
 check "no lab left at the end" no_leftovers
 finish

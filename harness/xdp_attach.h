@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Putting one of our XDP programs on an interface without harming the one already there:
+ * an interface with a program is refused unless --force; with --force that program is
+ * replaced (over netlink, as it was attached) and put back, the same program id, on detach.
+ * On an interface without one ours goes on through a BPF link, so nothing stays attached
+ * however the process ends. Shared by af_xdp and the receiver.
+ */
+#ifndef PB_XDP_ATTACH_H
+#define PB_XDP_ATTACH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <net/if.h>
+
+struct pb_xdp_att {
+	const char *who; /* prefix of the messages: "af_xdp", "receiver" */
+	char ifname[IF_NAMESIZE];
+	int ifindex;
+	uint32_t mode; /* once attached: XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE; else 0 */
+	int prog_fd;   /* ours, owned by the caller */
+	int link_fd;   /* our attachment when the interface had none; -1 */
+	int old_fd;    /* --force: the program we replaced, held to put it back; -1 */
+	uint32_t old_id, old_mode; /* what the interface had (0: nothing) */
+	int netns_fd;		   /* --force: the namespace to put it back in; -1 */
+	bool replaced;
+};
+
+#define PB_XDP_ATT_INIT                                                                            \
+	{                                                                                          \
+		.link_fd = -1, .old_fd = -1, .netns_fd = -1                                        \
+	}
+
+/* For messages: what ip link calls a mode, with ours ("native (drv)"). */
+const char *pb_xdp_mode_desc(uint32_t mode);
+/*
+ * Looks at the interface (an interface of the calling thread's namespace): 0 when we may
+ * attach (nothing there, or force and a program we can replace), -EEXIST when not (said
+ * why), or the query's -errno. a must be PB_XDP_ATT_INIT or detached.
+ */
+int pb_xdp_att_check(struct pb_xdp_att *a, const char *who, const char *ifname, int ifindex,
+		     bool force);
+/*
+ * After pb_xdp_att_check(): attaches prog_fd in mode (XDP_FLAGS_DRV_MODE or SKB_MODE), in the
+ * same namespace. quiet: no message when it fails (the caller tries another mode). 0 or
+ * -errno; on failure the interface keeps what it had.
+ */
+int pb_xdp_att_attach(struct pb_xdp_att *a, int prog_fd, uint32_t mode, bool quiet);
+/* Takes ours off and puts back what --force replaced, from any namespace. Idempotent. */
+void pb_xdp_att_detach(struct pb_xdp_att *a);
+
+#endif

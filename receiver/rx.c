@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/* Loads the receiver (bpf/receiver.bpf.c) through its skeleton, attaches it and reads it. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/socket.h>
+#include <linux/ethtool.h>
+#include <linux/if_link.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "log.h"
+#include "netif.h"
+#include "pb_bpf.h"
+#include "rx.h"
+#include "xdp_attach.h"
+#include "receiver.skel.h"
+
+_Static_assert(PB_RX_MAX_QUEUES == PB_BPF_MAX_QUEUES, "one queue limit on both sides");
+
+struct pb_rx {
+	struct receiver *skel;
+	struct pb_xdp_att att;
+	char ifname[IF_NAMESIZE];
+	int ifindex;
+	uint32_t nqueues; /* RX queues of the interface, up to PB_RX_MAX_QUEUES */
+	int ncpus;	  /* possible CPUs: per-CPU values come one per CPU */
+	/*
+	 * Opened at attach, in the interface's namespace: netlink and ethtool requests act in
+	 * the namespace their socket was made in, so later reads find the right interface
+	 * whichever namespace the reading thread is in by then.
+	 */
+	struct nl_sock *nl;
+	int ethtool_fd;
+	pthread_mutex_t nl_mu; /* a libnl socket is not for two threads at once (the agent) */
+	char what[IF_NAMESIZE + 32];
+};
+
+static int rx_attach_mode(struct pb_rx *rx, enum pb_xdp_mode mode)
+{
+	int fd = bpf_program__fd(rx->skel->progs.pb_receiver), err;
+
+	switch (mode) {
+	case PB_XDP_NATIVE:
+		return pb_xdp_att_attach(&rx->att, fd, XDP_FLAGS_DRV_MODE, false);
+	case PB_XDP_GENERIC:
+		return pb_xdp_att_attach(&rx->att, fd, XDP_FLAGS_SKB_MODE, false);
+	case PB_XDP_AUTO:
+		break;
+	}
+	err = pb_xdp_att_attach(&rx->att, fd, XDP_FLAGS_DRV_MODE, true);
+	if (!err)
+		return 0;
+	pr_info("receiver: no native XDP on %s (%s); attaching in generic mode\n", rx->ifname,
+		strerror(-err));
+	return pb_xdp_att_attach(&rx->att, fd, XDP_FLAGS_SKB_MODE, false);
+}
+
+int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
+{
+	struct pb_netif nif;
+	struct pb_rx *rx;
+	int err;
+
+	*out = NULL;
+	rx = calloc(1, sizeof(*rx));
+	if (!rx)
+		return -ENOMEM;
+	rx->att = (struct pb_xdp_att)PB_XDP_ATT_INIT;
+	rx->ethtool_fd = -1;
+	pthread_mutex_init(&rx->nl_mu, NULL);
+	if (opts->ifname && opts->ifname[0]) {
+		snprintf(rx->ifname, sizeof(rx->ifname), "%s", opts->ifname);
+	} else if (!if_indextoname((unsigned int)opts->ifindex, rx->ifname)) {
+		err = -errno;
+		pr_err("receiver: no interface with index %d: %s\n", opts->ifindex, strerror(-err));
+		goto out;
+	}
+	rx->ncpus = libbpf_num_possible_cpus();
+	if (rx->ncpus < 0) {
+		err = rx->ncpus;
+		goto out;
+	}
+	err = pb_nl_open(&rx->nl);
+	if (err)
+		goto out;
+	err = pb_netif_get(rx->nl, rx->ifname, &nif);
+	if (err) {
+		pr_err("receiver: %s: %s\n", rx->ifname,
+		       err == -ENODEV ? "no such interface" : strerror(-err));
+		goto out;
+	}
+	rx->ifindex = nif.ifindex;
+	rx->nqueues = nif.rx_queues < PB_RX_MAX_QUEUES ? nif.rx_queues : PB_RX_MAX_QUEUES;
+	snprintf(rx->what, sizeof(rx->what), "receiver on %s", rx->ifname);
+	rx->ethtool_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (rx->ethtool_fd < 0) {
+		err = -errno;
+		goto out;
+	}
+
+	err = pb_xdp_att_check(&rx->att, "receiver", rx->ifname, rx->ifindex, opts->force);
+	if (err)
+		goto out;
+	rx->skel = receiver__open_and_load();
+	if (!rx->skel) {
+		err = -errno;
+		pr_err("receiver: cannot load the XDP program: %s\n", strerror(-err));
+		goto out;
+	}
+	err = rx_attach_mode(rx, opts->mode);
+	if (err)
+		goto out;
+	pr_info("receiver: attached to %s in %s mode\n", rx->ifname, pb_rx_mode(rx));
+	*out = rx;
+	return 0;
+out:
+	pb_rx_detach(rx);
+	return err;
+}
+
+/* Lookup of a per-CPU map entry into ncpus values of size each; -ENOENT when absent. */
+static void *rx_percpu(const struct pb_rx *rx, int fd, const void *key, size_t size, int *err)
+{
+	void *vals = calloc((size_t)rx->ncpus, size);
+
+	*err = vals ? 0 : -ENOMEM;
+	if (vals && bpf_map_lookup_elem(fd, key, vals)) {
+		*err = -errno;
+		free(vals);
+		vals = NULL;
+	}
+	return vals;
+}
+
+/* The run's VLAN ids, from its bitmap words (absent words: none in that range). */
+static int rx_read_vlans(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
+{
+	int fd = bpf_map__fd(rx->skel->maps.seen_words);
+	struct pb_rx_word_key key = { .run_id = run_id };
+	uint64_t bits;
+	uint32_t w;
+
+	for (w = 0; w < PB_BPF_VLAN_WORDS; w++) {
+		key.word = PB_BPF_PORT_WORDS + w;
+		if (bpf_map_lookup_elem(fd, &key, &bits)) {
+			if (errno == ENOENT)
+				continue;
+			return -errno;
+		}
+		for (; bits && out->nvlans < PB_RX_MAX_VLANS; bits &= bits - 1)
+			out->vlans[out->nvlans++] = (uint16_t)(w * 64 + __builtin_ctzll(bits));
+	}
+	return 0;
+}
+
+int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
+{
+	struct pb_rx_val *v;
+	uint64_t flows = 0;
+	uint32_t q;
+	int c, err;
+
+	memset(out, 0, sizeof(*out));
+	out->run_id = run_id;
+	out->nqueues = rx->nqueues;
+	v = rx_percpu(rx, bpf_map__fd(rx->skel->maps.runs), &run_id, sizeof(*v), &err);
+	if (!v)
+		return err == -ENOENT ? 0 : err;
+	out->seen = true;
+	for (c = 0; c < rx->ncpus; c++) {
+		if (!v[c].frames)
+			continue;
+		out->frames += v[c].frames;
+		out->bytes += v[c].bytes;
+		flows += v[c].flows;
+		for (q = 0; q < PB_RX_MAX_QUEUES; q++)
+			out->queue_frames[q] += v[c].queue_frames[q];
+		if (!out->first_ns || v[c].first_ns < out->first_ns)
+			out->first_ns = v[c].first_ns;
+		if (v[c].last_ns > out->last_ns)
+			out->last_ns = v[c].last_ns;
+	}
+	free(v);
+	out->flows_seen = flows < UINT32_MAX ? (uint32_t)flows : UINT32_MAX;
+	return rx_read_vlans(rx, run_id, out);
+}
+
+int pb_rx_read_foreign(struct pb_rx *rx, uint64_t *frames, uint64_t *bytes)
+{
+	struct pb_rx_foreign *f;
+	uint32_t zero = 0;
+	int c, err;
+
+	*frames = *bytes = 0;
+	f = rx_percpu(rx, bpf_map__fd(rx->skel->maps.foreign), &zero, sizeof(*f), &err);
+	if (!f)
+		return err;
+	for (c = 0; c < rx->ncpus; c++) {
+		*frames += f[c].frames;
+		*bytes += f[c].bytes;
+	}
+	free(f);
+	return 0;
+}
+
+int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n)
+{
+	int fd = bpf_map__fd(rx->skel->maps.runs);
+	uint32_t key, next;
+	void *prev = NULL;
+
+	*n = 0;
+	while (*n < max) {
+		if (bpf_map_get_next_key(fd, prev, &next))
+			return errno == ENOENT ? 0 : -errno;
+		ids[(*n)++] = next;
+		key = next;
+		prev = &key;
+	}
+	return 0;
+}
+
+/* ethtool -S names that say the driver lost frames: drop, discard, miss (any case). */
+static bool rx_drop_stat(const char *stat, size_t len, const void *arg)
+{
+	static const char *const words[] = { "drop", "discard", "miss" };
+	char name[ETH_GSTRING_LEN + 1];
+	size_t i;
+
+	snprintf(name, sizeof(name), "%.*s", (int)len, stat);
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasestr(name, words[i]))
+			return true;
+	return false;
+}
+
+int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out)
+{
+	struct pb_link_stats ls;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&rx->nl_mu);
+	err = pb_netif_stats(rx->nl, rx->ifindex, &ls);
+	pthread_mutex_unlock(&rx->nl_mu);
+	if (err)
+		return err;
+	out->rx_packets = ls.rx_packets;
+	out->rx_dropped = ls.rx_dropped;
+	out->rx_missed_errors = ls.rx_missed_errors;
+	out->rx_fifo_errors = ls.rx_fifo_errors;
+	err = pb_ethtool_stats_sum(rx->ethtool_fd, rx->ifname, rx_drop_stat, NULL,
+				   &out->driver_drops);
+	/* a driver without statistics has no drop counters to add */
+	return err == -EOPNOTSUPP ? 0 : err;
+}
+
+const char *pb_rx_mode(const struct pb_rx *rx)
+{
+	switch (rx->att.mode) {
+	case XDP_FLAGS_DRV_MODE:
+		return "native";
+	case XDP_FLAGS_SKB_MODE:
+		return "generic";
+	}
+	return "none";
+}
+
+void pb_rx_detach(struct pb_rx *rx)
+{
+	if (!rx)
+		return;
+	pb_xdp_att_detach(&rx->att);
+	receiver__destroy(rx->skel);
+	pb_nl_close(rx->nl);
+	if (rx->ethtool_fd >= 0)
+		close(rx->ethtool_fd);
+	pthread_mutex_destroy(&rx->nl_mu);
+	free(rx);
+}
+
+static int rx_source_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
+{
+	return pb_rx_read_run(ctx, run_id, out);
+}
+
+static int rx_source_ifstats(void *ctx, struct pb_rx_ifstats *out)
+{
+	return pb_rx_read_ifstats(ctx, out);
+}
+
+void pb_rx_source_init(struct pb_rx *rx, struct pb_rx_source *src)
+{
+	*src = (struct pb_rx_source){
+		.ctx = rx,
+		.what = rx->what,
+		.read_run = rx_source_run,
+		.read_ifstats = rx_source_ifstats,
+	};
+}

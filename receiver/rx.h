@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The receiver, one implementation for the lab and the agent: bpf/receiver.bpf.c on the
+ * receiving interface counts every frame with a pktbench signature by its run id and drops
+ * it, and passes (XDP_PASS) everything else. This loads and attaches it, reads one run's
+ * counts, the frames that were not pktbench's, and the interface's own counters. The
+ * sender's runner reads any receiver, in-process or remote, through a struct pb_rx_source.
+ */
+#ifndef PB_RX_H
+#define PB_RX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+
+#include "rx_source.h"
+
+struct pb_rx;
+
+struct pb_rx_opts {
+	int ifindex;	       /* 0: look ifname up */
+	const char *ifname;    /* an interface of the calling thread's namespace */
+	enum pb_xdp_mode mode; /* auto: native, and generic when the driver has no native XDP */
+	bool force;	       /* replace a program already there (and put it back on detach) */
+};
+
+/*
+ * Loads the receiver and attaches it to the interface, in the calling thread's namespace;
+ * the counters can be read from any namespace afterwards. An interface that already has an
+ * XDP program is refused (-EEXIST) unless opts->force. 0 or -errno, with the reason said.
+ */
+int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts);
+/* One run id's counts since attach; a run id never seen: 0, seen false, zero counts. */
+int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out);
+/* Frames (and their bytes) without a pktbench signature, passed on since attach. */
+int pb_rx_read_foreign(struct pb_rx *rx, uint64_t *frames, uint64_t *bytes);
+/*
+ * The run ids the receiver holds counts for (at most max of them, in no order): *n says how
+ * many were written. 0 or -errno.
+ */
+int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n);
+/* The receiving interface's counters (current values, not deltas), from any namespace. */
+int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out);
+/* "native" or "generic": the XDP mode the receiver runs in. */
+const char *pb_rx_mode(const struct pb_rx *rx);
+/* Detaches (putting back what --force replaced) and frees. NULL-safe. */
+void pb_rx_detach(struct pb_rx *rx);
+/* A source that reads this receiver in-process. */
+void pb_rx_source_init(struct pb_rx *rx, struct pb_rx_source *src);
+
+#endif

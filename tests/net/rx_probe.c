@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The receiver test's helper (tests/net/test_receiver.sh), so the test can drive the
+ * receiver with known answers:
+ *   rx_probe recv NETNS IFACE [auto|native|generic] [force]
+ *       attaches the receiver to IFACE inside /run/netns/NETNS, goes back to the namespace
+ *       it started in, prints "attached MODE", then answers one line per command on stdin:
+ *       "run ID", "source ID" (the same through a struct pb_rx_source), "foreign", "runs",
+ *       "ifstats"; EOF or "quit" detaches.
+ *   rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND
+ *       sends COUNT frames 198.18.77.1 -> 198.18.77.2 from IFACE inside NETNS over AF_PACKET,
+ *       with run id RUN (hex), PORTS source ports from 10000, VLAN (0: untagged), kind N or P.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <sys/socket.h>
+
+#include "frame.h"
+#include "log.h"
+#include "netif.h"
+#include "rx.h"
+
+static int enter_netns(const char *name)
+{
+	char path[128];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		fprintf(stderr, "rx_probe: cannot enter %s: %s\n", path, strerror(-err));
+	return err;
+}
+
+static void print_run(const char *what, const struct pb_rx_run *r)
+{
+	uint64_t qsum = 0;
+	uint32_t i;
+
+	printf("%s %08x seen=%d frames=%llu bytes=%llu flows=%u", what, r->run_id, r->seen,
+	       (unsigned long long)r->frames, (unsigned long long)r->bytes, r->flows_seen);
+	printf(" vlans=");
+	for (i = 0; i < r->nvlans; i++)
+		printf("%s%u", i ? "," : "", r->vlans[i]);
+	for (i = 0; i < r->nqueues; i++)
+		qsum += r->queue_frames[i];
+	printf(" nqueues=%u qsum=%llu ordered=%d\n", r->nqueues, (unsigned long long)qsum,
+	       r->first_ns <= r->last_ns && (!r->frames || r->first_ns));
+}
+
+static int serve(struct pb_rx *rx)
+{
+	struct pb_rx_source src;
+	char line[128];
+
+	pb_rx_source_init(rx, &src);
+	while (fgets(line, sizeof(line), stdin)) {
+		struct pb_rx_run r;
+		unsigned int id;
+		int err = 0;
+
+		if (sscanf(line, "run %x", &id) == 1) {
+			err = pb_rx_read_run(rx, id, &r);
+			if (!err)
+				print_run("run", &r);
+		} else if (sscanf(line, "source %x", &id) == 1) {
+			err = src.read_run(src.ctx, id, &r);
+			if (!err)
+				print_run("source", &r);
+		} else if (!strncmp(line, "foreign", 7)) {
+			uint64_t f, b;
+
+			err = pb_rx_read_foreign(rx, &f, &b);
+			if (!err)
+				printf("foreign frames=%llu bytes=%llu\n", (unsigned long long)f,
+				       (unsigned long long)b);
+		} else if (!strncmp(line, "runs", 4)) {
+			uint32_t ids[16], n, i;
+
+			err = pb_rx_list_runs(rx, ids, 16, &n);
+			if (!err) {
+				printf("runs %u", n);
+				for (i = 0; i < n; i++)
+					printf(" %08x", ids[i]);
+				printf("\n");
+			}
+		} else if (!strncmp(line, "ifstats", 7)) {
+			struct pb_rx_ifstats s;
+
+			err = src.read_ifstats(src.ctx, &s);
+			if (!err)
+				printf("ifstats rx_packets=%llu rx_dropped=%llu missed=%llu "
+				       "fifo=%llu "
+				       "driver_drops=%llu\n",
+				       (unsigned long long)s.rx_packets,
+				       (unsigned long long)s.rx_dropped,
+				       (unsigned long long)s.rx_missed_errors,
+				       (unsigned long long)s.rx_fifo_errors,
+				       (unsigned long long)s.driver_drops);
+		} else if (!strncmp(line, "quit", 4)) {
+			break;
+		} else {
+			printf("error unknown command\n");
+		}
+		if (err)
+			printf("error %s\n", strerror(-err));
+		fflush(stdout);
+	}
+	return 0;
+}
+
+static int do_recv(int argc, char **argv)
+{
+	struct pb_rx_opts o = { .ifname = argv[3], .mode = PB_XDP_AUTO };
+	struct pb_rx *rx;
+	int host, i, err;
+
+	for (i = 4; i < argc; i++) {
+		if (!strcmp(argv[i], "native"))
+			o.mode = PB_XDP_NATIVE;
+		else if (!strcmp(argv[i], "generic"))
+			o.mode = PB_XDP_GENERIC;
+		else if (!strcmp(argv[i], "force"))
+			o.force = true;
+	}
+	host = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (host < 0 || enter_netns(argv[2]))
+		return 1;
+	err = pb_rx_attach(&rx, &o);
+	/* every read from here on comes from the namespace we started in */
+	if (setns(host, CLONE_NEWNET)) {
+		perror("rx_probe: setns back");
+		pb_rx_detach(rx);
+		return 1;
+	}
+	close(host);
+	if (err)
+		return 1;
+	printf("attached %s\n", pb_rx_mode(rx));
+	fflush(stdout);
+	serve(rx);
+	pb_rx_detach(rx);
+	return 0;
+}
+
+static int do_send(int argc, char **argv)
+{
+	struct pb_frame_spec spec = { .dstport = 9, .payload_len = 18 };
+	static uint8_t buf[256];
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	struct pb_frame f = { .data = buf };
+	unsigned int mac[6], i, count, ports, vlan, run;
+	struct nl_sock *nl = NULL;
+	struct pb_netif nif;
+	int fd, err;
+
+	if (argc != 10 ||
+	    sscanf(argv[4], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2], &mac[3], &mac[4],
+		   &mac[5]) != 6 ||
+	    sscanf(argv[5], "%x", &run) != 1 || sscanf(argv[6], "%u", &count) != 1 ||
+	    sscanf(argv[7], "%u", &ports) != 1 || sscanf(argv[8], "%u", &vlan) != 1 || !ports) {
+		fprintf(stderr, "rx_probe send: bad arguments\n");
+		return 2;
+	}
+	if (enter_netns(argv[2]) || pb_nl_open(&nl) || pb_netif_get(nl, argv[3], &nif))
+		return 1;
+	pb_nl_close(nl);
+	for (i = 0; i < 6; i++)
+		spec.dstmac[i] = (uint8_t)mac[i];
+	memcpy(spec.srcmac, nif.mac, 6);
+	spec.srcip.family = spec.dstip.family = AF_INET;
+	inet_pton(AF_INET, "198.18.77.1", &spec.srcip.v4);
+	inet_pton(AF_INET, "198.18.77.2", &spec.dstip.v4);
+	spec.run_id = run;
+	spec.vlan_id = (uint16_t)vlan;
+
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		perror("rx_probe: AF_PACKET");
+		return 1;
+	}
+	sll.sll_ifindex = nif.ifindex;
+	sll.sll_halen = 6;
+	memcpy(sll.sll_addr, spec.dstmac, 6);
+	for (i = 0; i < count; i++) {
+		spec.srcport = (uint16_t)(10000 + i % ports);
+		if (pb_frame_build(&f, &spec))
+			return 1;
+		if (argv[9][0] == 'P') {
+			/* a latency probe's kind; no UDP checksum (0) rather than a wrong one */
+			buf[f.payload_off + 2] = PB_SIG_KIND_PROBE;
+			buf[f.payload_off - 2] = buf[f.payload_off - 1] = 0;
+		}
+		while (sendto(fd, buf, f.len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+			err = errno;
+			if (err != ENOBUFS && err != EAGAIN) {
+				perror("rx_probe: sendto");
+				return 1;
+			}
+			usleep(100);
+		}
+		/* a little slower than the receiving veth's ring: a test wants every frame */
+		if (i % 64 == 63)
+			usleep(50);
+	}
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	pb_log_set_level(PB_LOG_WARN);
+	if (argc >= 4 && !strcmp(argv[1], "recv"))
+		return do_recv(argc, argv);
+	if (argc >= 4 && !strcmp(argv[1], "send"))
+		return do_send(argc, argv);
+	fprintf(stderr, "usage: rx_probe recv NETNS IFACE [auto|native|generic] [force]\n"
+			"       rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND\n");
+	return 2;
+}

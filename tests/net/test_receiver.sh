@@ -1,0 +1,222 @@
+# SPDX-License-Identifier: MIT
+# The receiver (receiver/rx.c, bpf/receiver.bpf.c) with known answers, on a namespace pair of
+# our own: two run ids sent at once are counted apart exactly (frames, bytes, ports, VLANs,
+# queues); a ping and unsigned UDP datagrams pass through (the ping is answered, the
+# datagrams arrive) and are counted as foreign, not as any run; the interface counters are
+# read from another namespace; a program already on the interface is refused without force
+# and is the same program (id) afterwards with it; SIGKILL leaves nothing attached.
+. "$(dirname "$0")/lib.sh"
+PROBE=$(dirname "$PB")/rx_probe
+OBJ=$(dirname "$PB")/bpf/xdp_pass.bpf.o
+[ -x "$PROBE" ] || { echo "SKIP: no $PROBE (the build makes it)"; exit 77; }
+
+NTX=pbrx-tx-$$
+NRX=pbrx-rx-$$
+A=pbvA$$ # the sending end, in $NTX
+B=pbvB$$ # the receiving end, in $NRX
+RUN_A=a1a1a1a1
+RUN_B=00b2b2b2
+test_ns_cleanup() {
+	[ -n "${RX_PID:-}" ] && kill -KILL "$RX_PID" 2>/dev/null
+	ip netns del "$NTX" 2>/dev/null
+	ip netns del "$NRX" 2>/dev/null
+}
+trap 'test_ns_cleanup; cleanup' EXIT
+
+ip netns add "$NTX" && ip netns add "$NRX" &&
+	ip link add "$A" netns "$NTX" numtxqueues 2 numrxqueues 2 type veth \
+		peer name "$B" netns "$NRX" numtxqueues 2 numrxqueues 2 &&
+	for ns in "$NTX" "$NRX"; do
+		# no IPv6 (neighbour discovery, MLD) and no ARP: the only foreign frames are ours
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || exit 1
+		ip -n "$ns" link set lo up || exit 1
+	done &&
+	ip -n "$NTX" addr add 198.18.77.1/24 dev "$A" &&
+	ip -n "$NRX" addr add 198.18.77.2/24 dev "$B" &&
+	ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up
+check "namespaces $NTX, $NRX with $A/$B" [ $? = 0 ]
+MAC_A=$(ip -n "$NTX" -j link show dev "$A" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')
+MAC_B=$(ip -n "$NRX" -j link show dev "$B" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')
+ip -n "$NTX" neigh add 198.18.77.2 lladdr "$MAC_B" nud permanent dev "$A"
+ip -n "$NRX" neigh add 198.18.77.1 lladdr "$MAC_A" nud permanent dev "$B"
+
+xdp_of_b() { # "<mode> <id> <name>" of the program on $B, or "none"
+	ip -n "$NRX" -j link show dev "$B" | python3 -c '
+import json, sys
+x = json.load(sys.stdin)[0].get("xdp")
+print("%s %s %s" % (x["mode"], x["prog"]["id"], x["prog"]["name"]) if x else "none")'
+}
+# field LINE NAME: the value of NAME=... in one of the probe's answers
+field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
+
+# the receiver, driven over a coprocess: ask CMD prints its one-line answer
+rx_start() { # rx_start [mode] [force]
+	coproc RX { exec "$PROBE" recv "$NRX" "$B" "$@" 2>"$T/rx.err"; }
+	RX_PID=$RX_PID
+	PIDS+=("$RX_PID")
+	read -r -t 10 ATTACHED <&"${RX[0]}"
+}
+ask() {
+	local line
+	echo "$1" >&"${RX[1]}"
+	read -r -t 10 line <&"${RX[0]}" && echo "$line"
+}
+rx_stop() {
+	echo quit >&"${RX[1]}"
+	wait "$RX_PID"
+}
+
+# --- counting ---------------------------------------------------------------------------------
+rx_start auto
+check "attach: auto on a veth is native ($ATTACHED; $(cat "$T/rx.err"))" \
+	[ "$ATTACHED" = "attached native" ]
+check "attach: ip link shows pb_receiver in native mode ($(xdp_of_b))" \
+	bash -c "[[ '$(xdp_of_b)' == '1 '*' pb_receiver' ]]"
+check "before any traffic: no run ids ($(ask runs))" [ "$(ask runs)" = "runs 0" ]
+f0=$(field "$(ask foreign)" frames)
+
+# pings are answered and unsigned datagrams arrive: the receiver passes what is not ours
+ip netns exec "$NRX" python3 - >"$T/udp.out" 2>&1 <<'PY' &
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("198.18.77.2", 9999))
+s.settimeout(5)
+for _ in range(3):
+    print(s.recv(64))
+PY
+UDP_PID=$!
+PIDS+=("$UDP_PID")
+sleep 0.3
+check "3 pings through the receiver are answered" ip netns exec "$NTX" python3 - <<'PY'
+import os, socket, struct, sys, time
+def csum(b):
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+s.settimeout(2)
+ident, answered = os.getpid() & 0xFFFF, 0
+for seq in range(3):
+    echo = struct.pack("!BBHHH", 8, 0, 0, ident, seq) + b"pktbench"
+    s.sendto(echo[:2] + struct.pack("!H", csum(echo)) + echo[4:], ("198.18.77.2", 0))
+    try:
+        while True:
+            ip = s.recv(128)
+            icmp = ip[(ip[0] & 15) * 4:]
+            if icmp[0] == 0 and struct.unpack("!HH", icmp[4:8]) == (ident, seq):
+                answered += 1
+                break
+    except socket.timeout:
+        pass
+sys.exit(0 if answered == 3 else 1)
+PY
+# not ours: no signature, a signature cut short (3 bytes), a kind that is neither N nor P
+ip netns exec "$NTX" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for p in (b"hello", b"pbN", b"pbX\x00\xa1\xa1\xa1\xa1"):
+    s.sendto(p, ("198.18.77.2", 9999))'
+wait "$UDP_PID"
+check "three unsigned datagrams arrived ($(tr '\n' ' ' <"$T/udp.out"))" \
+	[ "$(grep -c "^b'" "$T/udp.out")" = 3 ]
+f1=$(field "$(ask foreign)" frames)
+check "foreign: exactly 3 pings + 3 datagrams counted ($f0 -> $f1)" [ $((f1 - f0)) = 6 ]
+check "foreign frames are no run ($(ask runs))" [ "$(ask runs)" = "runs 0" ]
+check "a run never seen: seen=0, zero counts ($(ask "run $RUN_A"))" \
+	bash -c "[[ '$(ask "run $RUN_A")' == *'seen=0 frames=0 bytes=0 flows=0 vlans= '* ]]"
+
+# two run ids at once: A untagged frames from 7 ports, B probes tagged VLAN 5 from 3 ports
+"$PROBE" send "$NTX" "$A" "$MAC_B" $RUN_A 30000 7 0 N &
+S1=$!
+"$PROBE" send "$NTX" "$A" "$MAC_B" $RUN_B 20000 3 5 P &
+S2=$!
+PIDS+=("$S1" "$S2")
+wait "$S1"
+r1=$?
+wait "$S2"
+r2=$?
+check "both senders ran (exit $r1, $r2)" [ $r1 = 0 -a $r2 = 0 ]
+sleep 0.2
+ra=$(ask "run $RUN_A")
+rb=$(ask "run $RUN_B")
+echo "  $ra"
+echo "  $rb"
+check "run A: exactly 30000 frames of 60 bytes" \
+	[ "$(field "$ra" frames)" = 30000 -a "$(field "$ra" bytes)" = $((30000 * 60)) ]
+check "run A: 7 source ports, untagged (VLAN 0)" \
+	[ "$(field "$ra" flows)" = 7 -a "$(field "$ra" vlans)" = 0 ]
+check "run B (kind P): exactly 20000 frames of 64 bytes" \
+	[ "$(field "$rb" frames)" = 20000 -a "$(field "$rb" bytes)" = $((20000 * 64)) ]
+check "run B: 3 source ports, VLAN 5" [ "$(field "$rb" flows)" = 3 -a "$(field "$rb" vlans)" = 5 ]
+check "per-queue frames add up, 2 queues reported" \
+	[ "$(field "$ra" qsum)" = 30000 -a "$(field "$rb" qsum)" = 20000 -a \
+		"$(field "$ra" nqueues)" = 2 ]
+check "first arrival <= last arrival" [ "$(field "$ra" ordered)" = 1 -a "$(field "$rb" ordered)" = 1 ]
+sa=$(ask "source $RUN_A")
+check "the source reads the same counts ($sa)" [ "${sa#source }" = "${ra#run }" ]
+runs=$(ask runs)
+check "exactly the two run ids are held ($runs)" \
+	bash -c "[[ '$runs' == 'runs 2 '* && '$runs' == *$RUN_A* && '$runs' == *$RUN_B* ]]"
+check "foreign unchanged by the runs" [ "$(field "$(ask foreign)" frames)" = "$f1" ]
+
+# the interface's own counters, read from the namespace the probe went back to
+st=$(ask ifstats)
+want_rx=$(ip -n "$NRX" -j -s link show dev "$B" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["packets"])')
+want_dd=$(ip netns exec "$NRX" ethtool -S "$B" 2>/dev/null |
+	awk -F: 'tolower($1) ~ /drop|discard|miss/ {s += $2} END {print s + 0}')
+echo "  $st (ip: rx $want_rx, ethtool drop/discard/miss $want_dd)"
+check "ifstats: rx_packets is the interface's ($want_rx)" [ "$(field "$st" rx_packets)" = "$want_rx" ]
+check "ifstats: rx_packets covers every frame sent" [ "$(field "$st" rx_packets)" -ge 50006 ]
+check "ifstats: driver drops are ethtool's drop/discard/miss sum ($want_dd)" \
+	[ "$(field "$st" driver_drops)" = "$want_dd" ]
+rx_stop
+check "detach: exit 0" [ $? = 0 ]
+check "detach: nothing attached to $B ($(xdp_of_b))" [ "$(xdp_of_b)" = none ]
+
+# generic mode on request
+rx_start generic
+check "generic: attached generic ($ATTACHED)" [ "$ATTACHED" = "attached generic" ]
+check "generic: ip link shows mode 2 ($(xdp_of_b))" bash -c "[[ '$(xdp_of_b)' == '2 '* ]]"
+rx_stop
+
+# SIGKILL: the BPF link goes with the process
+rx_start
+kill -KILL "$RX_PID"
+wait "$RX_PID" 2>/dev/null
+sleep 0.2
+check "SIGKILL: nothing attached after ($(xdp_of_b))" [ "$(xdp_of_b)" = none ]
+
+# --- a program that was there before -----------------------------------------------------------
+if [ ! -f "$OBJ" ]; then
+	echo "note: no $OBJ (built with libxdp only): the force cases are not run"
+else
+	for old in xdpgeneric xdpdrv; do
+		ip -n "$NRX" link set dev "$B" "$old" obj "$OBJ" sec xdp
+		before=$(xdp_of_b)
+		check "$old: a program is attached ($before)" [ "$before" != none ]
+		"$PROBE" recv "$NRX" "$B" </dev/null >"$T/refuse.out" 2>"$T/refuse.err"
+		rc=$?
+		check "$old: without force: refused (exit $rc)" [ $rc = 1 ]
+		check "$old: the refusal says so and mentions --force ($(head -1 "$T/refuse.err"))" \
+			grep -q -- "already has an XDP program.*--force" "$T/refuse.err"
+		check "$old: the same program is still attached" [ "$(xdp_of_b)" = "$before" ]
+
+		rx_start native force
+		during=$(xdp_of_b)
+		check "$old force: attached native ($ATTACHED)" [ "$ATTACHED" = "attached native" ]
+		check "$old force: ours during ($during)" bash -c "[[ '$during' == '1 '*' pb_receiver' ]]"
+		"$PROBE" send "$NTX" "$A" "$MAC_B" $RUN_A 1000 1 0 N
+		check "$old force: counts while it replaces ($(ask "run $RUN_A"))" \
+			[ "$(field "$(ask "run $RUN_A")" frames)" = 1000 ]
+		rx_stop
+		check "$old force: the same program is back ($(xdp_of_b), was $before)" \
+			[ "$(xdp_of_b)" = "$before" ]
+		ip -n "$NRX" link set dev "$B" "$old" off
+	done
+fi
+
+test_ns_cleanup
+check "test namespaces removed" bash -c "! ip netns list | grep -q -e '$NTX' -e '$NRX'"
+check "no veth left" bash -c "! ip -br link | grep -q -e '$A' -e '$B'"
+finish
