@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
-# A short benchmark in the lab: one row per built-in method, each with packets/s > 0,
-# delivered >= 99 %, accounted 100 %, and wire/app figures that follow from the formulas.
+# A short benchmark in the lab, every method at full rate: one row per built-in method, each
+# with delivered >= 99 % and <= sent, accounted 100 %, the raw counter deltas in the JSON, what
+# was counted as sent equal to what left the sending veth, and wire/app figures that follow
+# from the documented formulas.
 . "$(dirname "$0")/lib.sh"
 out=$T/bench.json
 "$PB" --method benchmark --duration 1 --format json --output "$out" -q 2>"$T/err"
@@ -17,9 +19,8 @@ for r in d['results']:
     m = r['method']
     if r['status'] != 'ok':
         print(f"{m}: status {r['status']}: {r['reason']}"); bad += 1; continue
-    pps = r['frames_sent'] / r['duration_s']
-    if not r['pps'] > 0 or abs(r['pps'] - pps) > 1e-6 * pps:
-        print(f"{m}: pps {r['pps']} vs sent/duration {pps}"); bad += 1
+    if not r['pps'] > 0:
+        print(f"{m}: pps {r['pps']}"); bad += 1
     wire = max(r['frame_bytes'], 64 if r.get('vlan') else 60) + 24
     if abs(r['wire_gbps'] - r['pps'] * wire * 8 / 1e9) > 1e-9 * max(1, r['wire_gbps']):
         print(f"{m}: wire {r['wire_gbps']}"); bad += 1
@@ -27,6 +28,15 @@ for r in d['results']:
         print(f"{m}: app {r['app_mbps']}"); bad += 1
     if m == 'null':
         continue
+    for k in ('tx_packets', 'tx_dropped', 'qdisc_drops', 'xdp_xmit_errors', 'rx_packets',
+              'rx_dropped', 'rx_missed_errors', 'frames_retried', 'netting'):
+        if r.get(k) is None:
+            print(f"{m}: no raw {k} in the JSON"); bad += 1
+    if r['tx_packets'] != r['frames_sent']:
+        print(f"{m}: sent {r['frames_sent']} but the sending veth's tx_packets is "
+              f"{r['tx_packets']}"); bad += 1
+    if r['frames_delivered'] > r['frames_sent']:
+        print(f"{m}: delivered {r['frames_delivered']} > sent {r['frames_sent']}"); bad += 1
     if r['delivered_pct'] < 99:
         print(f"{m}: delivered {r['delivered_pct']} %"); bad += 1
     if abs(r['accounted_pct'] - 100) > 1e-9:

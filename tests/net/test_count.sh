@@ -28,6 +28,14 @@ for m in $methods; do
 	else
 		check "$m: exactly $N delivered" json "$out" "d['results'][0]['frames_delivered'] == $N"
 		check "$m: accounted 100 %" json "$out" "abs(d['results'][0]['accounted_pct'] - 100) < 1e-9"
+		# a second point of view: the kernel's own count of what left the sending veth
+		check "$m: the sending veth's tx_packets is $N too" json "$out" \
+			"d['results'][0]['tx_packets'] == $N"
+		# paced: still exact, and nothing lost at a rate every path sustains
+		"$PB" --method "$m" --count 5000 --pps 50k --format json --output "$T/$m.paced.json" \
+			-q 2>"$T/$m.paced.err"
+		check "$m --pps 50k: exactly 5000 sent, delivered, accounted 100 % ($(head -c 200 "$T/$m.paced.err"))" \
+			json "$T/$m.paced.json" "d['results'][0]['frames_sent'] == 5000 and d['results'][0]['frames_delivered'] == 5000 and abs(d['results'][0]['accounted_pct'] - 100) < 1e-9"
 	fi
 	check "$m: no lab left" no_leftovers
 done
