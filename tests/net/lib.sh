@@ -67,6 +67,28 @@ json() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
 }
 
+# A namespace of the test's own with a veth pair A (198.18.N.1, neighbour .2 = B's MAC) and B,
+# no IPv6 (so the only frames on it are the test's), lo up, A up; B up unless told "down".
+# Sets NS, A, B, BMAC; the caller's EXIT trap must run test_pair_del.
+#   test_pair NAME N [down]
+test_pair() {
+	NS=pbtst-$1-$$
+	A=pbtst${1:0:2}a$$
+	B=pbtst${1:0:2}b$$
+	A=${A:0:15}
+	B=${B:0:15}
+	ip netns add "$NS" || { echo "SKIP: cannot create a namespace"; exit 77; }
+	ip -n "$NS" link add "$A" type veth peer name "$B"
+	ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip -n "$NS" addr add "198.18.$2.1/24" dev "$A"
+	ip -n "$NS" link set lo up
+	[ "${3:-}" = down ] || ip -n "$NS" link set "$B" up
+	ip -n "$NS" link set "$A" up
+	BMAC=$(ip netns exec "$NS" cat "/sys/class/net/$B/address")
+	ip -n "$NS" neigh add "198.18.$2.2" lladdr "$BMAC" dev "$A" nud permanent
+}
+test_pair_del() { [ -n "${NS:-}" ] && ip netns del "$NS" 2>/dev/null; }
+
 finish() {
 	echo "$PASSES passed, $FAILS failed"
 	[ "$FAILS" = 0 ]

@@ -7,23 +7,9 @@
 #   frames_retried == the qdisc's drop count, for every method that is told of each drop
 # A --count on a path that stalls ends at --count-timeout with a clear error, exit 1.
 . "$(dirname "$0")/lib.sh"
-NS=pbtst-acct-$$
-A=pbtstaa$$
-B=pbtstab$$
-A=${A:0:15}
-B=${B:0:15}
 N=20000
-trap 'ip netns del $NS 2>/dev/null; cleanup' EXIT
-
-ip netns add $NS || { echo "SKIP: cannot create a namespace"; exit 77; }
-ip -n $NS link add $A type veth peer name $B
-ip netns exec $NS sysctl -qw net.ipv6.conf.all.disable_ipv6=1 # no ND/MLD frames of our own
-ip -n $NS addr add 198.18.98.1/24 dev $A
-ip -n $NS link set lo up
-ip -n $NS link set $B up
-ip -n $NS link set $A up
-BMAC=$(ip netns exec $NS cat /sys/class/net/$B/address)
-ip -n $NS neigh add 198.18.98.2 lladdr "$BMAC" dev $A nud permanent
+trap 'test_pair_del; cleanup' EXIT
+test_pair acct 98
 # real wire frames, as in the lab; and a queue far too small for an unpaced sender
 ip netns exec $NS ethtool -K $A tx-udp-segmentation off >/dev/null 2>&1
 tc -n $NS qdisc add dev $A root tbf rate 10mbit burst 1600 limit 1600 peakrate 20mbit mtu 100 ||

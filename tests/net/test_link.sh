@@ -3,21 +3,8 @@
 # wait, and measures exactly --duration after it; the timeout path is a clear error. Uses
 # its own namespace and veth pair (--iface), since the lab's link is up from the start.
 . "$(dirname "$0")/lib.sh"
-NS=pbtst-link-$$
-A=pbtstla$$
-B=pbtstlb$$
-A=${A:0:15}
-B=${B:0:15}
-trap 'ip netns del $NS 2>/dev/null; cleanup' EXIT
-
-ip netns add $NS || { echo "SKIP: cannot create a namespace"; exit 77; }
-ip -n $NS link add $A type veth peer name $B
-ip netns exec $NS sysctl -qw net.ipv6.conf.all.disable_ipv6=1 # no ND/MLD frames of our own
-ip -n $NS addr add 198.18.99.1/24 dev $A
-ip -n $NS link set lo up
-ip -n $NS link set $A up # $B stays down: no carrier on $A
-BMAC=$(ip netns exec $NS cat /sys/class/net/$B/address)
-ip -n $NS neigh add 198.18.99.2 lladdr "$BMAC" dev $A nud permanent
+trap 'test_pair_del; cleanup' EXIT
+test_pair link 99 down # $B stays down: no carrier on $A
 
 run() { ip netns exec $NS "$PB" --iface $A --srcip 198.18.99.1 --dstip 198.18.99.2 \
 	--dstmac "$BMAC" --method af_packet -q --format json "$@"; }
