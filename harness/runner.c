@@ -183,8 +183,17 @@ static void worker_drain(struct pb_slot *s)
 		memset(&o, 0, sizeof(o));
 		o.inflight = (uint32_t)s->ctr.inflight;
 		err = s->run->m->send(&s->w, 0, &o);
-		if (!worker_account(s, err, &o, true))
+		if (s->send_err) {
+			/* already failed: count what completed, keep the first error */
+			int first = s->send_err;
+
+			worker_account(s, err, &o, true);
+			s->send_err = first;
+			if (err && err != -EAGAIN && err != -ENOBUFS && err != -EINTR)
+				break;
+		} else if (!worker_account(s, err, &o, true)) {
 			break;
+		}
 		if (!o.sent && !o.retried)
 			nanosleep(&nap, NULL);
 	}
@@ -236,7 +245,8 @@ static void *worker_main(void *arg)
 			break;
 		}
 	}
-	if (async && !s->send_err)
+	/* after an error too: frames that completed before it count, and the error stays */
+	if (async)
 		worker_drain(s);
 	s->end = pb_now();
 	s->cpu_s = thread_cpu_s() - cpu0;

@@ -186,7 +186,11 @@ static int af_packet_kick(struct af_packet_priv *p, struct pb_outcome *o)
 		 */
 		if (err == -ENOBUFS)
 			o->retried++;
-		return err == -EAGAIN || err == -ENOBUFS ? 0 : err;
+		if (err == -EAGAIN || err == -ENOBUFS)
+			return 0;
+		pr_err("af_packet: the kernel refused a ring slot: %s%s\n", strerror(-err),
+		       err == -EMSGSIZE ? " (a frame longer than the interface's MTU?)" : "");
+		return err;
 	}
 	p->pending = 0;
 	return 0;

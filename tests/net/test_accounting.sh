@@ -45,8 +45,26 @@ for m in udp_sendto udp_connected sendmmsg raw_socket io_uring gso; do
 	fi
 done
 
+# af_packet: a slot the kernel cannot send (longer than the MTU, which shrinks mid-run) is an
+# error that ends the run, never a frame counted as sent (PACKET_LOSS would skip it silently);
+# 2500 bytes: above 2 KiB the ring does not use a virtio_net_hdr, which skips the MTU check
+tc -n $NS qdisc del dev $A root
+ip -n $NS link set $A mtu 3000
+ip -n $NS link set $B mtu 3000
+run --method af_packet --frame-size 2500 --duration 4 --output "$T/mtu.json" 2>"$T/mtu.err" &
+pid=$!
+PIDS+=($pid)
+sleep 1
+ip -n $NS link set $A mtu 1500
+wait $pid
+rc=$?
+check "af_packet, slot longer than the MTU: exit 1 (got $rc: $(head -c 200 "$T/mtu.err"))" [ $rc = 1 ]
+check "af_packet, slot longer than the MTU: an error row, and every frame counted as sent left" \
+	json "$T/mtu.json" "d['results'][0]['status'] == 'error' and d['results'][0]['frames_sent'] == d['results'][0]['tx_packets']"
+ip -n $NS link set $B mtu 1500
+
 # a path that stalls: --count ends at its bound, with the reason and the partial figures
-tc -n $NS qdisc replace dev $A root tbf rate 8kbit burst 1600 limit 1600
+tc -n $NS qdisc add dev $A root tbf rate 8kbit burst 1600 limit 1600
 t0=$(date +%s.%N)
 run --method udp_sendto --count $N --count-timeout 2 --output "$T/stall.json" 2>"$T/stall.err"
 rc=$?

@@ -39,4 +39,13 @@ for m in $methods; do
 	fi
 	check "$m: no lab left" no_leftovers
 done
+# go-pktgen's pkt_conn is its batch sender: sendmmsg, 128 datagrams a call
+"$PB" --method pkt_conn --count $N --format json --output "$T/pkt_conn.json" -q 2>/dev/null
+check "pkt_conn runs sendmmsg with a batch of 128, $N exact" json "$T/pkt_conn.json" \
+	"d['results'][0]['method'] == 'sendmmsg' and d['results'][0]['mode'] == 'batch 128' and d['results'][0]['frames_delivered'] == $N"
+# a GSO send larger than a datagram is gso's probe's to refuse: a skipped row in a list too
+"$PB" --method udp_sendto,gso --payloadsize 1472 --segments 45 --count 100 --format json \
+	--output "$T/gsobig.json" -q 2>/dev/null
+check "gso: payload x segments over a datagram is a skipped row with the reason" \
+	json "$T/gsobig.json" "[r['status'] for r in d['results']] == ['ok', 'skipped'] and 'segments' in d['results'][1]['reason']"
 finish

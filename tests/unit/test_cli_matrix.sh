@@ -52,5 +52,11 @@ for a in "${addrs[@]}"; do
 		done
 	done
 done
+# the live line of a method that puts nothing on a wire says nothing about delivery
+timeout 30 "$PB" --method null --duration 1.3 >/dev/null 2>"$T/live"
+if grep -q 'sent' "$T/live" && ! grep -qi 'deliver' "$T/live"; then ok; else
+	fail "null's live line mentions delivery: $(head -c 300 "$T/live")"
+fi
+
 echo "$PASSES passed, $FAILS failed"
 [ "$FAILS" = 0 ]
