@@ -628,11 +628,11 @@ static void usage_methods(FILE *f)
 					j ? "," : " (alias ", m->aliases[j].name);
 		if (m->aliases[0].name)
 			snprintf(names + off, sizeof(names) - off, ")");
-		usage_row(f, names, m->help, NULL);
+		/* one line each, never wrapped: scripts read the names off this list */
+		fprintf(f, "  %-30s %s\n", names, m->help);
 	}
-	usage_row(f, "benchmark",
-		  "every method that can run here, one after another, then a table by packets/s",
-		  NULL);
+	fprintf(f, "  %-30s %s\n", "benchmark",
+		"every method that can run here, one after another, then a table by packets/s");
 }
 
 void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)

@@ -6,10 +6,12 @@
  */
 #include <string.h>
 
+#include "compare.h"
 #include "options.h"
 
 const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_main,
+	&pb_cmd_compare,
 };
 
 const unsigned int pb_cmds_count = sizeof(pb_cmds) / sizeof(pb_cmds[0]);
