@@ -42,6 +42,7 @@ enum pb_opt_type {
 #define PB_OPTF_METHOD	(1u << 1) /* the value names a method: completed with methods */
 #define PB_OPTF_LIST	(1u << 2) /* a comma list: a scenario may give a YAML list instead */
 #define PB_OPTF_NO_YAML (1u << 3) /* not a scenario key (implied for config, help, version) */
+#define PB_OPTF_IFACE	(1u << 4) /* the value names a network interface: completed with them */
 
 struct pb_opt {
 	const char *name;
