@@ -70,3 +70,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, python3-matplotlib")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, man-db")
 include(CPack)
+
+# --- the packaging test: build the .deb, install it into an empty tree, use it ------------
+add_test(NAME pkg/test_deb COMMAND bash ${CMAKE_SOURCE_DIR}/tests/pkg/test_deb.sh
+  ${CMAKE_BINARY_DIR})
+set_tests_properties(pkg/test_deb PROPERTIES LABELS pkg TIMEOUT 300 SKIP_RETURN_CODE 77)
