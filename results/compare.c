@@ -311,7 +311,8 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 			if (l->verdict != PB_CMP_NO_BASE_RATE)
 				pb_cmp_delivery(o, l);
 			/* a partial run is no measurement to regress from or to */
-			if ((l->base->interrupted || l->new_->interrupted) &&
+			if ((l->base->interrupted || l->base->timed_out || l->new_->interrupted ||
+			     l->new_->timed_out) &&
 			    !o->allow_interrupted) {
 				l->verdict = PB_CMP_INTERRUPTED;
 				l->why = 0;

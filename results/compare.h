@@ -20,8 +20,8 @@
  *     NEW accounted % < BASE accounted % - accounted tolerance    (both have a receiver)
  *     NEW accounted % outside [accounted min, 100]                (both have a receiver)
  *   ratio > 1 + tolerance/100 is reported as improved, never a failure.
- * - A row ok in both but interrupted (Ctrl-C, a partial run) in either is not comparable: it
- *   fails, unless allow_interrupted says to compare it as if it were complete.
+ * - A row ok in both but partial in either (interrupted by Ctrl-C, or --count timed out) is not
+ *   comparable: it fails, unless allow_interrupted says to compare it as if it were complete.
  * - Ok in BASE but absent, skipped or failed in NEW fails the comparison like a regression:
  *   a method that vanished is what CI must see. Rows only in NEW, or not ok in BASE, are
  *   listed as information and fail nothing. No row is ever dropped silently.
@@ -51,7 +51,8 @@ struct pb_compare_row {
 	char point[PB_CMP_POINT_LEN]; /* canonical sweep point, "" when the row has none */
 	enum pb_status status;
 	char reason[PB_CMP_REASON_LEN]; /* "" when none was given */
-	bool interrupted;		/* the run was cut short: a partial result */
+	bool interrupted;		/* Ctrl-C or SIGTERM cut the run short: partial */
+	bool timed_out;			/* --count not reached in --count-timeout: partial */
 	double pps;			/* meaningful for ok rows only */
 	double delivered_pct;		/* NAN without a receiver */
 	double accounted_pct;		/* NAN without a receiver */
@@ -92,7 +93,7 @@ enum pb_cmp_verdict {
 	PB_CMP_REGRESSED, /* beyond a tolerance: fails; pb_compare_line.why says which */
 	PB_CMP_REFERENCE, /* the --normalize method's own row: 1 by construction */
 	/* both ok, but not comparable: fails */
-	PB_CMP_INTERRUPTED, /* interrupted in BASE or NEW (without allow_interrupted) */
+	PB_CMP_INTERRUPTED, /* partial in BASE or NEW (without allow_interrupted) */
 	/* ok in BASE only: fails */
 	PB_CMP_MISSING_NEW, /* no such row in NEW */
 	PB_CMP_NOT_OK_NEW,  /* skipped or error in NEW */
@@ -135,7 +136,7 @@ struct pb_compare_result {
 	unsigned int improved;
 	unsigned int regressed;
 	unsigned int regressed_on[__PB_CMP_WHY_N]; /* rows per reason (a row may have several) */
-	unsigned int interrupted;		   /* ok in both, interrupted in one: fails */
+	unsigned int interrupted;		   /* ok in both, partial in one: fails */
 	unsigned int lost;			   /* ok in BASE, missing or not ok in NEW */
 	unsigned int informational;		   /* only in NEW, not ok in BASE, no BASE rate */
 	char err[320];				   /* why pb_compare failed, one line */

@@ -33,8 +33,8 @@ static const struct pb_opt pb_cmp_opts[] = {
 	  "with a receiver on both sides: a row regressed when NEW's accounted % is outside "
 	  "PCT .. 100 (frames nobody can account for; 0 turns the lower bound off)" },
 	{ "allow-interrupted", 0, OPT_FLAG, OFF(allow_interrupted), 0, NULL, 0, 0, NULL,
-	  "compare rows of interrupted (partial) runs as if they were complete; without it they "
-	  "are not comparable and fail" },
+	  "compare rows of partial runs (interrupted, or --count timed out) as if they were "
+	  "complete; without it they are not comparable and fail" },
 	{ "format", 'f', OPT_ENUM, OFF(format), 0, "table", 0, 0, "table|json", "output format",
 	  pb_cmp_format_names },
 	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
@@ -51,10 +51,11 @@ const struct pb_cmd pb_cmd_compare = {
 		"both sides, when its delivered % or accounted % fell more than their tolerances "
 		"below BASE's, or when NEW's accounted % is outside --accounted-min .. 100. A row "
 		"ok in BASE but missing, skipped or failed in NEW fails like a regression. A row "
-		"of an interrupted run (Ctrl-C: \"interrupted\": true) is not comparable and "
-		"fails, unless --allow-interrupted. Rows only in NEW or not ok in BASE are listed "
+		"of a partial run (Ctrl-C: \"interrupted\": true, or a --count that timed out: "
+		"\"timed_out\": true) is not comparable and fails, unless --allow-interrupted. "
+		"Rows only in NEW or not ok in BASE are listed "
 		"and fail nothing.",
-	.exit_status = "0    no row regressed, went missing or was interrupted\n"
+	.exit_status = "0    no row regressed, went missing or was partial\n"
 		       "1    at least one did\n"
 		       "2    unreadable input or bad arguments (one line on stderr)",
 	.examples = "pktbench compare base.json new.json --normalize udp_sendto --tolerance 20\n"

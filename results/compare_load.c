@@ -156,6 +156,20 @@ static int pb_cmp_get_pct(struct json_object *o, const char *key, double *out)
 	return 0;
 }
 
+/* A boolean: false when absent; -EINVAL when not a boolean (-EDOM for interrupted). */
+static int pb_cmp_get_bool(struct json_object *o, const char *key, bool *out)
+{
+	struct json_object *v = pb_cmp_get(o, key);
+
+	*out = false;
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean))
+		return strcmp(key, "interrupted") ? -EINVAL : -EDOM;
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
 static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, unsigned int i,
 			    const char *name, char *err, size_t errlen)
 {
@@ -214,13 +228,14 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 	}
 
 	/* A partial run must never pass for a complete one: a wrong type is an error. */
-	v = pb_cmp_get(o, "interrupted");
-	if (v && !json_object_is_type(v, json_type_boolean)) {
-		pb_cmp_err(err, errlen, "%s: results[%u] (%s): interrupted is not true or false",
-			   name, i, r->method);
+	ret = pb_cmp_get_bool(o, "interrupted", &r->interrupted);
+	if (!ret)
+		ret = pb_cmp_get_bool(o, "timed_out", &r->timed_out);
+	if (ret) {
+		pb_cmp_err(err, errlen, "%s: results[%u] (%s): %s is not true or false", name, i,
+			   r->method, ret == -EDOM ? "interrupted" : "timed_out");
 		return -EINVAL;
 	}
-	r->interrupted = v && json_object_get_boolean(v);
 	ret = pb_cmp_get_pct(o, "delivered_pct", &r->delivered_pct);
 	if (!ret)
 		ret = pb_cmp_get_pct(o, "accounted_pct", &r->accounted_pct);

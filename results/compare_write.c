@@ -69,12 +69,28 @@ __attribute__((format(printf, 3, 4))) static void pb_cmp_cat(char *buf, size_t l
 	va_end(ap);
 }
 
-/* "in BASE", "in NEW" or "in both": where a line's rows were interrupted; NULL if nowhere. */
+static bool pb_cmp_partial(const struct pb_compare_row *r)
+{
+	return r && (r->interrupted || r->timed_out);
+}
+
+/*
+ * "interrupted in NEW", "timed out in BASE", "interrupted in both": which of a line's rows
+ * are partial, and how; NULL when neither is.
+ */
 static const char *pb_cmp_interrupted_in(const struct pb_compare_line *l)
 {
-	bool b = l->base && l->base->interrupted, n = l->new_ && l->new_->interrupted;
+	static char buf[64];
+	bool b = pb_cmp_partial(l->base), n = pb_cmp_partial(l->new_);
+	const struct pb_compare_row *r = b ? l->base : l->new_;
 
-	return b && n ? "in both" : b ? "in BASE" : n ? "in NEW" : NULL;
+	if (!b && !n)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s %s", r->interrupted ? "interrupted" : "timed out",
+		 b && n ? "in both"
+		 : b	? "in BASE"
+			: "in NEW");
+	return buf;
 }
 
 /* "packets/s, delivered % -3.00 pp": what made a row regress, with the figures. */
@@ -117,18 +133,16 @@ void pb_compare_verdict_text(const struct pb_compare_line *l, char *buf, size_t 
 	case PB_CMP_REFERENCE:
 		snprintf(buf, len, "%s", pb_compare_verdict_name(l->verdict));
 		if (pb_cmp_interrupted_in(l))
-			pb_cmp_cat(buf, len, "; interrupted %s, compared anyway",
-				   pb_cmp_interrupted_in(l));
+			pb_cmp_cat(buf, len, "; %s, compared anyway", pb_cmp_interrupted_in(l));
 		return;
 	case PB_CMP_REGRESSED:
 		snprintf(buf, len, "regressed: ");
 		pb_cmp_why_text(l, buf, len);
 		if (pb_cmp_interrupted_in(l))
-			pb_cmp_cat(buf, len, "; interrupted %s, compared anyway",
-				   pb_cmp_interrupted_in(l));
+			pb_cmp_cat(buf, len, "; %s, compared anyway", pb_cmp_interrupted_in(l));
 		return;
 	case PB_CMP_INTERRUPTED:
-		snprintf(buf, len, "not comparable: interrupted %s", pb_cmp_interrupted_in(l));
+		snprintf(buf, len, "not comparable: %s", pb_cmp_interrupted_in(l));
 		return;
 	case PB_CMP_NO_BASE_RATE:
 		snprintf(buf, len, "no rate in BASE, no ratio");
@@ -192,7 +206,7 @@ void pb_compare_summary(const struct pb_compare_result *res, char *buf, size_t l
 		pb_cmp_cat(buf, len, "%s%u row%s missing or not ok in NEW",
 			   res->regressed ? ", " : "", res->lost, pb_cmp_plural(res->lost));
 	if (res->interrupted)
-		pb_cmp_cat(buf, len, "%s%u row%s interrupted, not compared",
+		pb_cmp_cat(buf, len, "%s%u row%s interrupted or timed out, not compared",
 			   res->regressed || res->lost ? ", " : "", res->interrupted,
 			   pb_cmp_plural(res->interrupted));
 	pb_cmp_cat(buf, len, " (%u compared", res->compared);
@@ -507,6 +521,10 @@ static int pb_cmp_jline(struct json_object *o, const struct pb_compare_line *l)
 		err = pb_cmp_jbool(o, "base_interrupted", b && b->interrupted);
 	if (!err)
 		err = pb_cmp_jbool(o, "new_interrupted", n && n->interrupted);
+	if (!err)
+		err = pb_cmp_jbool(o, "base_timed_out", b && b->timed_out);
+	if (!err)
+		err = pb_cmp_jbool(o, "new_timed_out", n && n->timed_out);
 	if (!err)
 		err = pb_cmp_jstr(o, "verdict", pb_compare_verdict_name(l->verdict));
 	if (!err)

@@ -680,6 +680,12 @@ static void test_interrupted(void)
 	l = pair(b, n, &o, &fails);
 	CHECK(l.verdict == PB_CMP_REGRESSED && l.why == PB_CMP_WHY_PPS,
 	      "--allow-interrupted compares it: %d", l.verdict);
+	/* a --count that timed out is just as partial */
+	b.interrupted = false;
+	n.timed_out = true;
+	l = pair(b, n, NULL, &fails);
+	CHECK(l.verdict == PB_CMP_INTERRUPTED && fails, "timed out in NEW: %d", l.verdict);
+	n.timed_out = false;
 
 	n2[1].interrupted = true;
 	pb_compare_opts_init(&o);
@@ -689,7 +695,8 @@ static void test_interrupted(void)
 	CHECK(res.interrupted == 1 && res.compared == 1 && pb_compare_failed(&res),
 	      "counts: %u interrupted %u compared", res.interrupted, res.compared);
 	pb_compare_summary(&res, text, sizeof(text));
-	CHECK(!strcmp(text, "1 row interrupted, not compared (1 compared)"), "summary: %s", text);
+	CHECK(!strcmp(text, "1 row interrupted or timed out, not compared (1 compared)"),
+	      "summary: %s", text);
 	pb_compare_result_free(&res);
 	o.allow_interrupted = true;
 	CHECK(pb_compare(&bi, &ni, &o, &res) == 0 && !pb_compare_failed(&res), "allowed: %s",
@@ -825,6 +832,16 @@ static void test_parse_text(void)
 		    &in, err, sizeof(err));
 	CHECK(ret == -EINVAL && strstr(err, "interrupted is not true or false"),
 	      "interrupted a string: %s", err);
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
+		    "\"timed_out\":1}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "timed_out is not true or false"),
+	      "timed_out a number: %s", err);
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
+		    "\"timed_out\":true}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == 0 && in.rows[0].timed_out && !in.rows[0].interrupted, "timed_out: %s", err);
+	pb_compare_input_free(&in);
 	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
 		    "\"delivered_pct\":\"100\"}]}",
 		    &in, err, sizeof(err));
@@ -1101,7 +1118,8 @@ static void test_main_exit_codes(void)
 	st = run(base, data("new_interrupted.json"), NULL);
 	CHECK(st == 1, "new_interrupted: exit %d", st);
 	check_stdout_has("new_interrupted", "not comparable: interrupted in NEW");
-	check_stdout_has("new_interrupted", "1 row interrupted, not compared (3 compared)");
+	check_stdout_has("new_interrupted",
+			 "1 row interrupted or timed out, not compared (3 compared)");
 	st = run(base, data("new_interrupted.json"), "--allow-interrupted", NULL);
 	CHECK(st == 0, "new_interrupted --allow-interrupted: exit %d", st);
 	check_stdout_has("new_interrupted allowed", "ok; interrupted in NEW, compared anyway");
