@@ -410,6 +410,8 @@ static void man_methods(FILE *f)
 		for (j = 0; j < 3 && m->aliases[j].name; j++) {
 			fputs(j ? ", " : " (go\\-pktgen: ", f);
 			man_text(f, m->aliases[j].name);
+			if (m->aliases[j].batch)
+				fprintf(f, " with \\-\\-batch %u", m->aliases[j].batch);
 		}
 		fputs(m->aliases[0].name ? ").\n" : ".\n", f);
 	}
