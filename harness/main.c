@@ -14,7 +14,6 @@
 #include <arpa/inet.h>
 
 #include "caps.h"
-#include "compare.h"
 #include "lab.h"
 #include "log.h"
 #include "method.h"
@@ -413,8 +412,8 @@ int main(int argc, char **argv)
 	bool need_wire = false, need_raw = false;
 	int ret, status = 0;
 
-	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return pb_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && pb_cmd_find(argv[1]))
+		return pb_cmd_find(argv[1])->run(argc - 1, argv + 1);
 	install_signals();
 	if (pb_options_parse(&s.cfg, argc, argv, &action, err, sizeof(err))) {
 		fprintf(stderr, "pktbench: %s\n", err);

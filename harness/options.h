@@ -1,15 +1,85 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Command-line options as a table: type, offset into struct pb_config, default and help,
- * so parsing, defaults and --help come from one place.
+ * Options as tables: one row per flag (type, offset into the command's config struct,
+ * default, range, help). pktbench itself and each subcommand (compare, receive, ...) declare
+ * one table of this shape; the command line, scenario files, --help, the man page and the
+ * bash completion all read the rows, so a flag added to a table is everywhere at once.
  */
 #ifndef PB_OPTIONS_H
 #define PB_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "config.h"
+
+enum pb_opt_type {
+	OPT_STR,  /* char array of size .max */
+	OPT_SECS, /* double, > 0 */
+	OPT_U64,  /* unsigned, .min .. .max */
+	OPT_U32,
+	OPT_PORT,    /* uint16_t, 1 .. 65535 */
+	OPT_ADDR,    /* struct pb_addr */
+	OPT_MAC,     /* uint8_t[6]; .flag_off: the bool saying it was given */
+	OPT_FLAG,    /* bool set to true (a scenario says true or false) */
+	OPT_ENUM,    /* an int: the index of the value in .names */
+	OPT_RATE,    /* double > 0, with an optional k/M/G suffix */
+	OPT_CPUS,    /* a CPU list (0,2-3) into uint32_t[.max]; .flag_off: the uint32_t count */
+	OPT_SWEEP,   /* NAME=V1,V2,.. into struct pb_sweep; .names: the rows that may be swept,
+		      * kind 1, 2, .. in order; each value is checked against that row's range */
+	OPT_METHODS, /* char array of .max: benchmark, a method or a comma list, all known */
+	OPT_PCT,     /* double .min .. .max (a percentage), an optional '%' after it */
+	OPT_CONFIG,  /* a scenario file: loaded before the other options, which override it */
+	OPT_COUNT,   /* int, incremented (a scenario gives the number, 0 to 3) */
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+/* Row flags. */
+#define PB_OPTF_FILE	(1u << 0) /* the value names a file: completed with file names */
+#define PB_OPTF_METHOD	(1u << 1) /* the value names a method: completed with methods */
+#define PB_OPTF_LIST	(1u << 2) /* a comma list: a scenario may give a YAML list instead */
+#define PB_OPTF_NO_YAML (1u << 3) /* not a scenario key (implied for config, help, version) */
+#define PB_OPTF_IFACE	(1u << 4) /* the value names a network interface: completed with them */
+
+struct pb_opt {
+	const char *name;
+	char short_name;
+	enum pb_opt_type type;
+	size_t off;
+	size_t flag_off;
+	const char *def; /* parsed like user input; NULL: zero */
+	uint64_t min, max;
+	const char *metavar;
+	const char *help;
+	const char *const *names; /* OPT_ENUM: accepted values, in enum order; OPT_SWEEP: rows */
+	unsigned int flags;	  /* PB_OPTF_* */
+	const char *list_key;	  /* a scenario may also give list_key: [a, b] ("methods") */
+};
+
+/*
+ * A command: pktbench itself, or a subcommand (`pktbench NAME ...`) with a table of its own.
+ * Its texts are what --help and the man page print around the rows.
+ */
+struct pb_cmd {
+	const char *name;	 /* "compare"; "pktbench" for pktbench itself */
+	const char *summary;	 /* one line: what it is for */
+	const char *synopsis;	 /* after "pktbench [NAME] ": "BASE.json NEW.json [options]" */
+	const char *description; /* paragraphs separated by a blank line */
+	const char *exit_status; /* one "N  meaning" a line */
+	const char *examples;	 /* pairs of lines: a command, then what it does */
+	const struct pb_opt *opts;
+	unsigned int nopts;
+	size_t size;	       /* of the struct the rows point into */
+	const char *args;      /* the positional arguments, e.g. "BASE.json NEW.json"; NULL: none */
+	unsigned int nargs;    /* how many (all required) */
+	const char *args_glob; /* completion offers the files matching it, e.g. "*.json" */
+	/* Cross-field checks after parsing (not after --help); 0 or -EINVAL. Optional. */
+	int (*validate)(void *dst, char *err, size_t errlen);
+	int (*run)(int argc, char **argv); /* argv[0] is the name; NULL for pktbench itself */
+};
 
 enum pb_opt_action {
 	PB_OPT_RUN,
@@ -17,13 +87,46 @@ enum pb_opt_action {
 	PB_OPT_VERSION,
 };
 
+/* pktbench itself (options.c), then the subcommands, in --help order (commands.c). */
+extern const struct pb_cmd pb_cmd_main;
+extern const struct pb_cmd *const pb_cmds[];
+extern const unsigned int pb_cmds_count;
+/* A subcommand by name; NULL when there is none (pktbench itself is not one). */
+const struct pb_cmd *pb_cmd_find(const char *name);
+/* A row by its long name (or list_key); NULL when unknown. */
+const struct pb_opt *pb_cmd_opt(const struct pb_cmd *cmd, const char *name);
+/* Whether a scenario file may give the row. */
+bool pb_opt_in_file(const struct pb_opt *o);
+/* A row's short and long names and metavar as --help shows them: "-m, --method NAME". */
+void pb_opt_label(const struct pb_opt *o, char *buf, size_t len);
+
 /*
- * Fills cfg from defaults, then argv. 0 with *action set, or -EINVAL with a one-line
- * message in err (no trailing newline).
+ * Zeroes dst (cmd->size bytes), then sets every row's default, then loads a scenario
+ * (OPT_CONFIG) if argv names one, then parses argv (argv[0] is skipped; options and
+ * arguments in any order). args (room for cmd->nargs) gets the positional arguments.
+ * 0 with *action set, or -EINVAL with a one-line message in err (no trailing newline).
+ */
+int pb_cmd_parse(const struct pb_cmd *cmd, void *dst, int argc, char **argv,
+		 enum pb_opt_action *action, char **args, char *err, size_t errlen);
+/* Only the defaults; 0 or -EINVAL (a bad default is a bug). */
+int pb_cmd_defaults(const struct pb_cmd *cmd, void *dst, char *err, size_t errlen);
+/*
+ * Sets row o from a string as a scenario file spells it: the command line's checks and
+ * words, but a flag takes true or false and a count its number. 0, or -EINVAL with a message
+ * that starts with "--NAME: " (unknown methods excepted: they say so themselves).
+ */
+int pb_cmd_set(const struct pb_cmd *cmd, void *dst, const struct pb_opt *o, const char *value,
+	       char *err, size_t errlen);
+/* --help: the synopsis, the description, the rows, and what the command adds (methods...). */
+void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f);
+
+/*
+ * pktbench's own: fills cfg from defaults, a --config file, then argv; also records the
+ * command line in cfg->command. 0 with *action set, or -EINVAL with a one-line message.
  */
 int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_action *action,
 		     char *err, size_t errlen);
-/* --help, generated from the table and the method registry. */
+/* pktbench --help. */
 void pb_options_usage(FILE *f);
 struct pb_method;
 /* One method a --method value names, with the batch its go-pktgen alias implies (0: none). */
@@ -38,10 +141,7 @@ struct pb_selected {
  */
 int pb_methods_select(const char *spec, struct pb_selected *out, unsigned int max, char *bad,
 		      size_t badlen);
-/*
- * Sets one option by its long name from a string, with the same checks as the command line
- * (for scenario files). 0, or -EINVAL with a message naming the option in err.
- */
+/* pb_cmd_set() on pktbench's own table, by the option's long name. */
 int pb_option_set(struct pb_config *cfg, const char *name, const char *value, char *err,
 		  size_t errlen);
 

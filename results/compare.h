@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pktbench compare: two result sets, per-method (per-point) ratios NEW/BASE, a verdict per row
- * and an exit status CI can act on. Loading (JSON file -> rows), the computation (rows ->
- * verdicts) and formatting (verdicts -> table or JSON) are separate, so each can be tested
+ * and an exit status CI can act on. Loading (compare_load.c: JSON file -> rows), the
+ * computation (compare.c: rows -> verdicts), writing (compare_write.c: verdicts -> table or
+ * JSON) and the command (compare_cli.c: its option table) are separate, so each can be tested
  * alone and the arithmetic never happens while printing.
  *
  * Semantics:
@@ -12,10 +13,15 @@
  * - ratio = NEW pps / BASE pps. With --normalize METHOD each pps is first divided by METHOD's
  *   pps in the same file, at the same point, else METHOD's point-less row; that cancels the
  *   machine's own speed. METHOD missing, not ok or without a rate where needed: an error.
- * - A row regressed when ratio < 1 - tolerance/100. Exactly at the edge passes: ratio >=
- *   1 - tolerance/100 is fine (with a 1e-9 allowance for floating-point rounding, far below
- *   any measurement's noise). ratio > 1 + tolerance/100 is reported as improved, never a
- *   failure.
+ * - A row regressed when any of these holds (each with a 1e-9 allowance for floating-point
+ *   rounding, far below any measurement's noise; exactly at an edge passes):
+ *     ratio < 1 - tolerance/100                                  (packets/s)
+ *     NEW delivered % < BASE delivered % - delivered tolerance    (both have a receiver)
+ *     NEW accounted % < BASE accounted % - accounted tolerance    (both have a receiver)
+ *     NEW accounted % outside [accounted min, 100]                (both have a receiver)
+ *   ratio > 1 + tolerance/100 is reported as improved, never a failure.
+ * - A row ok in both but partial in either (interrupted by Ctrl-C, or --count timed out) is not
+ *   comparable: it fails, unless allow_interrupted says to compare it as if it were complete.
  * - Ok in BASE but absent, skipped or failed in NEW fails the comparison like a regression:
  *   a method that vanished is what CI must see. Rows only in NEW, or not ok in BASE, are
  *   listed as information and fail nothing. No row is ever dropped silently.
@@ -45,7 +51,11 @@ struct pb_compare_row {
 	char point[PB_CMP_POINT_LEN]; /* canonical sweep point, "" when the row has none */
 	enum pb_status status;
 	char reason[PB_CMP_REASON_LEN]; /* "" when none was given */
+	bool interrupted;		/* Ctrl-C or SIGTERM cut the run short: partial */
+	bool timed_out;			/* --count not reached in --count-timeout: partial */
 	double pps;			/* meaningful for ok rows only */
+	double delivered_pct;		/* NAN without a receiver */
+	double accounted_pct;		/* NAN without a receiver */
 };
 
 /* One result set. */
@@ -57,19 +67,33 @@ struct pb_compare_input {
 	unsigned int n;
 };
 
-struct pb_compare_opts {
-	double tolerance_pct;  /* 0..100; PB_CMP_DEFAULT_TOLERANCE unless told */
-	const char *normalize; /* a method name, or NULL for raw rates */
+enum pb_cmp_format {
+	PB_CMP_FORMAT_TABLE,
+	PB_CMP_FORMAT_JSON,
 };
 
-#define PB_CMP_DEFAULT_TOLERANCE 10.0
+/* What a comparison allows; the command's option table (compare_cli.c) points into it. */
+struct pb_compare_opts {
+	double tolerance_pct;		   /* packets/s: 0..100 */
+	char normalize[PB_CMP_METHOD_LEN]; /* a method name, or "" for raw rates */
+	double delivered_tol_pp;	   /* percentage points delivered % may fall */
+	double accounted_tol_pp;	   /* percentage points accounted % may fall */
+	double accounted_min_pct;	   /* NEW's accounted % must be >= this (0: off) */
+	bool allow_interrupted;		   /* compare interrupted rows as if complete */
+	int format;			   /* enum pb_cmp_format: the command's output */
+};
+
+/* The defaults, as the command's option table gives them. */
+void pb_compare_opts_init(struct pb_compare_opts *o);
 
 enum pb_cmp_verdict {
 	/* both ok: compared */
-	PB_CMP_OK,	  /* within the tolerance */
+	PB_CMP_OK,	  /* within the tolerances */
 	PB_CMP_IMPROVED,  /* ratio > 1 + tolerance */
-	PB_CMP_REGRESSED, /* ratio < 1 - tolerance: fails */
+	PB_CMP_REGRESSED, /* beyond a tolerance: fails; pb_compare_line.why says which */
 	PB_CMP_REFERENCE, /* the --normalize method's own row: 1 by construction */
+	/* both ok, but not comparable: fails */
+	PB_CMP_INTERRUPTED, /* partial in BASE or NEW (without allow_interrupted) */
 	/* ok in BASE only: fails */
 	PB_CMP_MISSING_NEW, /* no such row in NEW */
 	PB_CMP_NOT_OK_NEW,  /* skipped or error in NEW */
@@ -79,6 +103,19 @@ enum pb_cmp_verdict {
 	PB_CMP_NO_BASE_RATE, /* ok in both but BASE's rate is 0: a ratio is undefined */
 };
 
+/* Why a row regressed: bit index, then mask. */
+enum {
+	__PB_CMP_WHY_PPS,	 /* packets/s ratio below 1 - tolerance */
+	__PB_CMP_WHY_DELIVERED,	 /* delivered % fell beyond its tolerance */
+	__PB_CMP_WHY_ACCOUNTED,	 /* accounted % fell beyond its tolerance */
+	__PB_CMP_WHY_ACCT_RANGE, /* NEW's accounted % outside [min, 100] */
+	__PB_CMP_WHY_N,
+};
+#define PB_CMP_WHY_PPS	      (1u << __PB_CMP_WHY_PPS)
+#define PB_CMP_WHY_DELIVERED  (1u << __PB_CMP_WHY_DELIVERED)
+#define PB_CMP_WHY_ACCOUNTED  (1u << __PB_CMP_WHY_ACCOUNTED)
+#define PB_CMP_WHY_ACCT_RANGE (1u << __PB_CMP_WHY_ACCT_RANGE)
+
 /* One output line: a key seen in either set. */
 struct pb_compare_line {
 	const struct pb_compare_row *base; /* NULL when absent from BASE */
@@ -87,26 +124,29 @@ struct pb_compare_line {
 	double norm_new;
 	double ratio; /* NAN unless both were ok with a BASE rate */
 	enum pb_cmp_verdict verdict;
+	unsigned int why; /* PB_CMP_WHY_* for PB_CMP_REGRESSED */
 };
 
 struct pb_compare_result {
 	const struct pb_compare_input *base, *new_;
-	double tolerance_pct;
-	const char *normalize;
+	struct pb_compare_opts opts;   /* what it was computed with */
 	struct pb_compare_line *lines; /* BASE's order, then rows only in NEW in NEW's order */
 	unsigned int n;
-	unsigned int compared; /* ok in both */
+	unsigned int compared; /* ok in both and comparable */
 	unsigned int improved;
 	unsigned int regressed;
-	unsigned int lost;	    /* ok in BASE, missing or not ok in NEW */
-	unsigned int informational; /* only in NEW, not ok in BASE, no BASE rate */
-	char err[320];		    /* why pb_compare failed, one line */
+	unsigned int regressed_on[__PB_CMP_WHY_N]; /* rows per reason (a row may have several) */
+	unsigned int interrupted;		   /* ok in both, partial in one: fails */
+	unsigned int lost;			   /* ok in BASE, missing or not ok in NEW */
+	unsigned int informational;		   /* only in NEW, not ok in BASE, no BASE rate */
+	char err[320];				   /* why pb_compare failed, one line */
 };
 
 /*
  * Reads a JSON result set. 0, or -errno with a one-line message in err: -ENOENT etc. from the
  * file, -EINVAL for text that is not JSON or not a result set (no schema, no results array,
- * a row without method, status or, when ok, pps). in->name is set to path.
+ * a row without method, status or, when ok, pps; a field of the wrong type). in->name is set
+ * to path.
  */
 int pb_compare_load(const char *path, struct pb_compare_input *in, char *err, size_t errlen);
 /* The same from text in memory; name is used in messages. */
@@ -123,22 +163,27 @@ void pb_compare_input_free(struct pb_compare_input *in);
 int pb_compare(const struct pb_compare_input *base, const struct pb_compare_input *new_,
 	       const struct pb_compare_opts *o, struct pb_compare_result *out);
 void pb_compare_result_free(struct pb_compare_result *res);
-/* True when a row regressed or went missing: the exit status is then 1. */
+/* True when a row regressed, went missing or is not comparable: the exit status is then 1. */
 bool pb_compare_failed(const struct pb_compare_result *res);
 bool pb_compare_verdict_fails(enum pb_cmp_verdict v);
+
+/* Writing: names and texts of a finished result. */
 /* A stable machine name ("regressed", "missing_in_new", ...) for JSON. */
 const char *pb_compare_verdict_name(enum pb_cmp_verdict v);
-/* The human text of a line's verdict, with the skip/error reason where there is one. */
+/* A stable machine name for one PB_CMP_WHY_* bit index ("pps", "delivered_pct", ...). */
+const char *pb_compare_why_name(unsigned int bit);
+/* The human text of a line's verdict, with the reason where there is one. */
 void pb_compare_verdict_text(const struct pb_compare_line *l, char *buf, size_t len);
-/* "2 rows regressed beyond 10 %" or "no regression beyond 10 %", plus the counts. */
+/* "2 rows regressed: ..." or "no regression beyond 10 %", plus the counts. */
 void pb_compare_summary(const struct pb_compare_result *res, char *buf, size_t len);
-
-/* Formatting: each over the same finished result. 0 or -errno. */
+/* Each over the same finished result. 0 or -errno. */
 int pb_compare_write_table(FILE *f, const struct pb_compare_result *res);
 int pb_compare_write_json(FILE *f, const struct pb_compare_result *res);
 
+struct pb_cmd;
+/* `pktbench compare`'s option table and texts. */
+extern const struct pb_cmd pb_cmd_compare;
 /* `pktbench compare ...` with argv[0] == "compare"; returns the exit status. */
 int pb_compare_main(int argc, char **argv);
-void pb_compare_usage(FILE *f);
 
 #endif

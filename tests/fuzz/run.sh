@@ -25,12 +25,18 @@ work=$build/fuzz
 mkdir -p "$work/corpus" "$work/artifacts"
 cp "$src"/scenarios/*.yaml "$work/corpus/"
 log=$work/fuzz_scenario.log
+# the YAML tokens here, the keys and values from the option table (generated at build time)
+if [ ! -f "$build/scenario-keys.dict" ]; then
+	echo "fuzz_scenario: $build/scenario-keys.dict is not built" >&2
+	exit 2
+fi
+cat "$src/tests/fuzz/scenario.dict" "$build/scenario-keys.dict" >"$work/scenario.dict"
 
 # -timeout: one input taking this long is a hang; -rss_limit_mb: so is growing without bound.
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 	"$bin" "$work/corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-	-max_len=8192 -dict="$src/tests/fuzz/scenario.dict" -artifact_prefix="$work/artifacts/" \
+	-max_len=8192 -dict="$work/scenario.dict" -artifact_prefix="$work/artifacts/" \
 	-print_final_stats=1 >"$log" 2>&1
 rc=$?
 

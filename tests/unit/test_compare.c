@@ -17,6 +17,7 @@
 
 #include "compare.h"
 #include "config.h"
+#include "options.h"
 #include "stats.h"
 #include "writers.h"
 #include "check.h"
@@ -84,7 +85,9 @@ static void remove_tmpdir(void)
 
 static struct pb_compare_row ok_row(const char *method, const char *point, double pps)
 {
-	struct pb_compare_row r = { .status = PB_STATUS_OK, .pps = pps };
+	struct pb_compare_row r = {
+		.status = PB_STATUS_OK, .pps = pps, .delivered_pct = NAN, .accounted_pct = NAN
+	};
 
 	snprintf(r.method, sizeof(r.method), "%s", method);
 	snprintf(r.point, sizeof(r.point), "%s", point);
@@ -93,7 +96,9 @@ static struct pb_compare_row ok_row(const char *method, const char *point, doubl
 
 static struct pb_compare_row bad_row(const char *method, enum pb_status st, const char *reason)
 {
-	struct pb_compare_row r = { .status = st, .pps = 0 };
+	struct pb_compare_row r = {
+		.status = st, .pps = 0, .delivered_pct = NAN, .accounted_pct = NAN
+	};
 
 	snprintf(r.method, sizeof(r.method), "%s", method);
 	snprintf(r.reason, sizeof(r.reason), "%s", reason);
@@ -149,12 +154,17 @@ static void test_raw_ratios(void)
 	struct pb_compare_row n[] = { ok_row("udp_sendto", "", 1.5e6), ok_row("sendmmsg", "", 1e6),
 				      ok_row("af_packet", "", 4.2e6) };
 	struct pb_compare_input bi = input("BASE.json", b, 3), ni = input("NEW.json", n, 3);
-	struct pb_compare_opts o = { .tolerance_pct = PB_CMP_DEFAULT_TOLERANCE };
+	struct pb_compare_opts o;
 	struct pb_compare_result res;
 	const struct pb_compare_line *l;
 	char text[256];
 	int err;
 
+	pb_compare_opts_init(&o);
+	CHECK(o.tolerance_pct == 10 && !o.normalize[0] && o.delivered_tol_pp == 1 &&
+		      o.accounted_tol_pp == 0.1 && o.accounted_min_pct == 99.9 &&
+		      !o.allow_interrupted && o.format == PB_CMP_FORMAT_TABLE,
+	      "the table's defaults");
 	err = pb_compare(&bi, &ni, &o, &res);
 	CHECK(err == 0, "pb_compare raw: %s", res.err);
 	if (err)
@@ -175,7 +185,8 @@ static void test_raw_ratios(void)
 	      res.regressed, res.improved, res.lost);
 	CHECK(pb_compare_failed(&res), "raw: a regression must fail");
 	pb_compare_summary(&res, text, sizeof(text));
-	CHECK(!strncmp(text, "1 row regressed beyond 10 %", 27), "summary: %s", text);
+	CHECK(!strncmp(text, "1 row regressed (1 on packets/s) (3 compared, 1 improved)", 57),
+	      "summary: %s", text);
 	/* BASE's order is kept */
 	CHECK(res.lines[0].base == &b[0] && res.lines[1].base == &b[1] &&
 		      res.lines[2].base == &b[2],
@@ -236,7 +247,7 @@ static void test_normalized_ratios(void)
 	pb_compare_result_free(&res);
 
 	/* Without --normalize the same data shows no regression: the machine is faster. */
-	o.normalize = NULL;
+	o.normalize[0] = '\0';
 	err = pb_compare(&bi, &ni, &o, &res);
 	CHECK(err == 0 && !pb_compare_failed(&res) && res.improved == 4,
 	      "raw on the faster machine: %d failed %d improved %u", err, pb_compare_failed(&res),
@@ -426,7 +437,7 @@ static void test_missing_rows(void)
 	CHECK(err == 0 && !pb_compare_failed(&res) && res.informational == 1,
 	      "a row only in NEW must not fail");
 	pb_compare_summary(&res, text, sizeof(text));
-	CHECK(!strncmp(text, "no regression beyond 10 %", 25), "summary: %s", text);
+	CHECK(!strcmp(text, "no regression (1 compared, 1 not comparable)"), "summary: %s", text);
 	pb_compare_result_free(&res);
 }
 
@@ -461,20 +472,20 @@ static void test_errors(void)
 	      "normalize method missing in BASE: %d %s", err, res.err);
 	pb_compare_result_free(&res);
 
-	o.normalize = "no_such_method";
+	snprintf(o.normalize, sizeof(o.normalize), "no_such_method");
 	ni = input("NEW.json", b, 2);
 	err = pb_compare(&bi, &ni, &o, &res);
 	CHECK(err == -ENOENT, "unknown normalize method: %d %s", err, res.err);
 	pb_compare_result_free(&res);
 
-	o.normalize = "udp_sendto";
+	snprintf(o.normalize, sizeof(o.normalize), "udp_sendto");
 	ni = input("NEW.json", zero, 2);
 	err = pb_compare(&bi, &ni, &o, &res);
 	CHECK(err == -ENOENT && strstr(res.err, "rate of 0"), "reference rate 0: %d %s", err,
 	      res.err);
 	pb_compare_result_free(&res);
 
-	o.normalize = NULL;
+	o.normalize[0] = '\0';
 	ni = input("NEW.json", dup, 2);
 	err = pb_compare(&bi, &ni, &o, &res);
 	CHECK(err == -EINVAL && strstr(res.err, "twice"), "duplicate key: %d %s", err, res.err);
@@ -498,6 +509,200 @@ static void test_errors(void)
 	ni = input("N", NULL, 0);
 	err = pb_compare(&bi, &ni, &o, &res);
 	CHECK(err == 0 && res.n == 0 && !pb_compare_failed(&res), "empty sets: %d", err);
+	pb_compare_result_free(&res);
+}
+
+/* An ok row with the receiver's figures. */
+static struct pb_compare_row rx_row(const char *method, double pps, double delivered,
+				    double accounted)
+{
+	struct pb_compare_row r = ok_row(method, "", pps);
+
+	r.delivered_pct = delivered;
+	r.accounted_pct = accounted;
+	return r;
+}
+
+/* One pair of rows under the default options (less what the caller changes): the line. */
+static struct pb_compare_line pair(struct pb_compare_row b, struct pb_compare_row n,
+				   const struct pb_compare_opts *opts, unsigned int *fails)
+{
+	struct pb_compare_input bi = input("B", &b, 1), ni = input("N", &n, 1);
+	struct pb_compare_line l = { .verdict = PB_CMP_NO_BASE_RATE };
+	struct pb_compare_opts o;
+	struct pb_compare_result res;
+	int err;
+
+	if (opts)
+		o = *opts;
+	else
+		pb_compare_opts_init(&o);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(err == 0 && res.n == 1, "pair %s: %d %s", b.method, err, res.err);
+	if (!err && res.n == 1) {
+		l = res.lines[0];
+		l.base = l.new_ = NULL; /* they point into this frame */
+		if (fails)
+			*fails = pb_compare_failed(&res);
+	}
+	pb_compare_result_free(&res);
+	return l;
+}
+
+/* delivered % and accounted % gate as well as packets/s, where both sides had a receiver. */
+static void test_delivery_gates(void)
+{
+	struct pb_compare_opts o;
+	struct pb_compare_line l;
+	unsigned int fails = 0;
+
+	l = pair(rx_row("m", 1e6, 100, 100), rx_row("m", 1e6, 100, 100), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_OK && !l.why && !fails, "all delivered: %d", l.verdict);
+	/* delivered: 1 pp by default; exactly at the edge passes */
+	l = pair(rx_row("m", 1e6, 100, 100), rx_row("m", 1e6, 99, 100), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_OK && !fails, "delivered -1 pp at the edge: %d", l.verdict);
+	l = pair(rx_row("m", 1e6, 100, 100), rx_row("m", 1e6, 98.99, 100), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_REGRESSED && l.why == PB_CMP_WHY_DELIVERED && fails,
+	      "delivered -1.01 pp: %d why %#x", l.verdict, l.why);
+	/* a faster NEW that loses frames still regressed */
+	l = pair(rx_row("m", 1e6, 100, 100), rx_row("m", 2e6, 90, 100), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_REGRESSED && l.why == PB_CMP_WHY_DELIVERED,
+	      "faster but lossy: %d why %#x", l.verdict, l.why);
+	/* slower and lossy: both reasons */
+	l = pair(rx_row("m", 1e6, 100, 100), rx_row("m", 5e5, 90, 100), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_REGRESSED && l.why == (PB_CMP_WHY_PPS | PB_CMP_WHY_DELIVERED),
+	      "slower and lossy: why %#x", l.why);
+	/* better delivery than BASE is fine */
+	l = pair(rx_row("m", 1e6, 95, 100), rx_row("m", 1e6, 100, 100), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_OK, "delivered up: %d", l.verdict);
+
+	/* accounted: 0.1 pp below BASE, and within [99.9, 100] */
+	l = pair(rx_row("m", 1e6, 99, 99.95), rx_row("m", 1e6, 99, 99.9), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_OK, "accounted 99.95 -> 99.9: at both edges: %d why %#x",
+	      l.verdict, l.why);
+	l = pair(rx_row("m", 1e6, 99, 100), rx_row("m", 1e6, 99, 99.85), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_REGRESSED &&
+		      l.why == (PB_CMP_WHY_ACCOUNTED | PB_CMP_WHY_ACCT_RANGE),
+	      "accounted 100 -> 99.85: why %#x", l.why);
+	l = pair(rx_row("m", 1e6, 99, 99.5), rx_row("m", 1e6, 99, 99.5), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_REGRESSED && l.why == PB_CMP_WHY_ACCT_RANGE,
+	      "accounted 99.5 in both: outside the range: why %#x", l.why);
+	l = pair(rx_row("m", 1e6, 99, 100), rx_row("m", 1e6, 99, 100.5), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_REGRESSED && l.why == PB_CMP_WHY_ACCT_RANGE,
+	      "accounted above 100 (counted twice): why %#x", l.why);
+
+	/* the flags move the edges, and turn the lower bound off */
+	pb_compare_opts_init(&o);
+	o.delivered_tol_pp = 20;
+	o.accounted_min_pct = 0;
+	o.accounted_tol_pp = 1;
+	l = pair(rx_row("m", 1e6, 100, 99.5), rx_row("m", 1e6, 85, 99.0), &o, &fails);
+	CHECK(l.verdict == PB_CMP_OK && !fails, "wider tolerances: %d why %#x", l.verdict, l.why);
+	o.delivered_tol_pp = 0;
+	l = pair(rx_row("m", 1e6, 100, 100), rx_row("m", 1e6, 99.99, 100), &o, &fails);
+	CHECK(l.verdict == PB_CMP_REGRESSED, "no loss allowed: %d", l.verdict);
+
+	/* no receiver on one side: nothing to gate on, the rate decides */
+	l = pair(rx_row("m", 1e6, 100, 100), rx_row("m", 1e6, NAN, NAN), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_OK, "no receiver in NEW: %d", l.verdict);
+	l = pair(rx_row("m", 1e6, NAN, NAN), rx_row("m", 1e6, 50, 50), NULL, &fails);
+	CHECK(l.verdict == PB_CMP_OK, "no receiver in BASE: %d", l.verdict);
+}
+
+/* The reference row of --normalize is gated on delivery too, and counts show each reason. */
+static void test_delivery_counts(void)
+{
+	struct pb_compare_row b[] = { rx_row("udp_sendto", 1e6, 100, 100),
+				      rx_row("sendmmsg", 2e6, 100, 100),
+				      rx_row("gso", 3e6, 100, 100) };
+	struct pb_compare_row n[] = { rx_row("udp_sendto", 1e6, 95, 100),
+				      rx_row("sendmmsg", 1e6, 100, 99),
+				      rx_row("gso", 3e6, 100, 100) };
+	struct pb_compare_input bi = input("B", b, 3), ni = input("N", n, 3);
+	struct pb_compare_opts o;
+	struct pb_compare_result res;
+	const struct pb_compare_line *l;
+	char text[512];
+
+	pb_compare_opts_init(&o);
+	snprintf(o.normalize, sizeof(o.normalize), "udp_sendto");
+	CHECK(pb_compare(&bi, &ni, &o, &res) == 0, "counts: %s", res.err);
+	l = line(&res, "udp_sendto", "");
+	CHECK(l && l->verdict == PB_CMP_REGRESSED && l->why == PB_CMP_WHY_DELIVERED,
+	      "the reference lost frames: %d", l ? (int)l->verdict : -1);
+	pb_compare_verdict_text(l, text, sizeof(text));
+	CHECK(!strcmp(text, "regressed: delivered % -5.00 pp"), "text: %s", text);
+	l = line(&res, "sendmmsg", "");
+	pb_compare_verdict_text(l, text, sizeof(text));
+	CHECK(!strcmp(text, "regressed: packets/s, accounted % -1.00 pp, accounted 99.00 % out of "
+			    "range"),
+	      "text: %s", text);
+	CHECK(res.regressed == 2 && res.regressed_on[__PB_CMP_WHY_PPS] == 1 &&
+		      res.regressed_on[__PB_CMP_WHY_DELIVERED] == 1 &&
+		      res.regressed_on[__PB_CMP_WHY_ACCOUNTED] == 1 &&
+		      res.regressed_on[__PB_CMP_WHY_ACCT_RANGE] == 1,
+	      "regressed_on counts");
+	pb_compare_summary(&res, text, sizeof(text));
+	CHECK(!strcmp(text, "2 rows regressed (1 on packets/s, 1 on delivered %, 1 on accounted %, "
+			    "1 on accounted % range) (3 compared, normalized by udp_sendto)"),
+	      "summary: %s", text);
+	pb_compare_result_free(&res);
+}
+
+/* A partial run is not comparable unless the user says so. */
+static void test_interrupted(void)
+{
+	struct pb_compare_row b = rx_row("m", 1e6, 100, 100), n = rx_row("m", 1e6, 100, 100);
+	struct pb_compare_row b2[] = { rx_row("a", 1e6, 100, 100), rx_row("m", 1e6, 100, 100) };
+	struct pb_compare_row n2[] = { rx_row("a", 1e6, 100, 100), rx_row("m", 1e6, 100, 100) };
+	struct pb_compare_input bi = input("B", b2, 2), ni = input("N", n2, 2);
+	struct pb_compare_opts o;
+	struct pb_compare_result res;
+	struct pb_compare_line l;
+	unsigned int fails = 0;
+	char text[512];
+
+	n.interrupted = true;
+	l = pair(b, n, NULL, &fails);
+	CHECK(l.verdict == PB_CMP_INTERRUPTED && fails && pb_compare_verdict_fails(l.verdict),
+	      "interrupted in NEW: %d fails %u", l.verdict, fails);
+	n.interrupted = false;
+	b.interrupted = true;
+	l = pair(b, n, NULL, &fails);
+	CHECK(l.verdict == PB_CMP_INTERRUPTED && fails, "interrupted in BASE: %d", l.verdict);
+	/* even one that would have regressed is not compared */
+	n.pps = 1;
+	l = pair(b, n, NULL, &fails);
+	CHECK(l.verdict == PB_CMP_INTERRUPTED && !l.why, "interrupted and slow: %d", l.verdict);
+
+	pb_compare_opts_init(&o);
+	o.allow_interrupted = true;
+	l = pair(b, n, &o, &fails);
+	CHECK(l.verdict == PB_CMP_REGRESSED && l.why == PB_CMP_WHY_PPS,
+	      "--allow-interrupted compares it: %d", l.verdict);
+	/* a --count that timed out is just as partial */
+	b.interrupted = false;
+	n.timed_out = true;
+	l = pair(b, n, NULL, &fails);
+	CHECK(l.verdict == PB_CMP_INTERRUPTED && fails, "timed out in NEW: %d", l.verdict);
+	n.timed_out = false;
+
+	n2[1].interrupted = true;
+	pb_compare_opts_init(&o);
+	CHECK(pb_compare(&bi, &ni, &o, &res) == 0, "interrupted: %s", res.err);
+	pb_compare_verdict_text(line(&res, "m", ""), text, sizeof(text));
+	CHECK(!strcmp(text, "not comparable: interrupted in NEW"), "text: %s", text);
+	CHECK(res.interrupted == 1 && res.compared == 1 && pb_compare_failed(&res),
+	      "counts: %u interrupted %u compared", res.interrupted, res.compared);
+	pb_compare_summary(&res, text, sizeof(text));
+	CHECK(!strcmp(text, "1 row interrupted or timed out, not compared (1 compared)"),
+	      "summary: %s", text);
+	pb_compare_result_free(&res);
+	o.allow_interrupted = true;
+	CHECK(pb_compare(&bi, &ni, &o, &res) == 0 && !pb_compare_failed(&res), "allowed: %s",
+	      res.err);
+	pb_compare_verdict_text(line(&res, "m", ""), text, sizeof(text));
+	CHECK(!strcmp(text, "ok; interrupted in NEW, compared anyway"), "text: %s", text);
 	pb_compare_result_free(&res);
 }
 
@@ -577,8 +782,18 @@ static int parse(const char *text, struct pb_compare_input *in, char *err, size_
 
 static void test_parse_text(void)
 {
+	/* the fields the gates read, each with a value of the wrong type */
+	static const struct {
+		const char *field, *want;
+	} wrong[] = {
+		{ "\"interrupted\":\"yes\"", "interrupted is not true or false" },
+		{ "\"timed_out\":1", "timed_out is not true or false" },
+		{ "\"delivered_pct\":\"100\"", "delivered_pct is not a number or null" },
+		{ "\"accounted_pct\":[]", "accounted_pct is not a number or null" },
+	};
 	struct pb_compare_input in;
 	char err[512];
+	size_t i;
 	int ret;
 
 	ret = parse("", &in, err, sizeof(err));
@@ -609,6 +824,36 @@ static void test_parse_text(void)
 	CHECK(ret == 0 && in.n == 1 && !in.rows[0].point[0] && !in.rows[0].reason[0],
 	      "skipped row: %d %s", ret, err);
 	pb_compare_input_free(&in);
+	/* the fields the gates read: strict types, null is "no receiver" */
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
+		    "\"interrupted\":true,\"delivered_pct\":99.5,\"accounted_pct\":null}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == 0 && in.n == 1 && in.rows[0].interrupted && in.rows[0].delivered_pct == 99.5 &&
+		      isnan(in.rows[0].accounted_pct),
+	      "interrupted and percentages: %d %s", ret, err);
+	pb_compare_input_free(&in);
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == 0 && !in.rows[0].interrupted && isnan(in.rows[0].delivered_pct),
+	      "absent fields: %d %s", ret, err);
+	pb_compare_input_free(&in);
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
+		    "\"timed_out\":true}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == 0 && in.rows[0].timed_out && !in.rows[0].interrupted, "timed_out: %s", err);
+	pb_compare_input_free(&in);
+	for (i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
+		char text[256];
+
+		snprintf(text, sizeof(text),
+			 "{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\","
+			 "\"pps\":1,%s}]}",
+			 wrong[i].field);
+		ret = parse(text, &in, err, sizeof(err));
+		CHECK(ret == -EINVAL && strstr(err, wrong[i].want), "%s: %d %s", wrong[i].field,
+		      ret, err);
+	}
+
 	/* nested and scalar points still make a canonical key */
 	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
 		    "\"point\":{\"z\":[1,2.5],\"a\":{\"y\":true,\"x\":\"s\"}}},"
@@ -765,6 +1010,7 @@ static void check_stdout_has(const char *what, const char *want)
 static void test_main_exit_codes(void)
 {
 	char base[768];
+	unsigned int i;
 	int st;
 
 	/* a copy: data()'s buffers are reused */
@@ -775,14 +1021,14 @@ static void test_main_exit_codes(void)
 	CHECK(st == 0, "new_pass raw: exit %d", st);
 	st = run(base, data("new_pass.json"), "--normalize", "udp_sendto", NULL);
 	CHECK(st == 0, "new_pass normalized (0.9 at the edge): exit %d", st);
-	check_stdout_has("new_pass", "no regression beyond 10 %");
+	check_stdout_has("new_pass", "no regression (");
 	check_stdout_has("new_pass", "missing in BASE"); /* io_uring is listed */
 	check_stdout_has("new_pass", "skipped in BASE: libpcap not found at build time");
 
 	/* 1: a regression only normalization shows */
 	st = run(base, data("new_regress.json"), "--normalize", "udp_sendto", NULL);
 	CHECK(st == 1, "new_regress normalized: exit %d", st);
-	check_stdout_has("new_regress", "1 row regressed beyond 10 %");
+	check_stdout_has("new_regress", "1 row regressed (1 on packets/s)");
 	check_stdout_has("new_regress", "0.8999");
 	st = run(base, data("new_regress.json"), NULL);
 	CHECK(st == 0, "new_regress raw (machine twice as fast): exit %d", st);
@@ -795,7 +1041,7 @@ static void test_main_exit_codes(void)
 	/* the slow machine: raw fails, normalized passes */
 	st = run(base, data("new_slow.json"), NULL);
 	CHECK(st == 1, "new_slow raw: exit %d", st);
-	check_stdout_has("new_slow raw", "5 rows regressed beyond 10 %");
+	check_stdout_has("new_slow raw", "5 rows regressed (5 on packets/s)");
 	st = run(base, data("new_slow.json"), "--normalize", "udp_sendto", NULL);
 	CHECK(st == 0, "new_slow normalized: exit %d", st);
 
@@ -836,14 +1082,15 @@ static void test_main_exit_codes(void)
 	CHECK(st == 2, "three files: exit %d", st);
 	st = run(base, base, "--tolerance", "abc", NULL);
 	CHECK(st == 2, "tolerance abc: exit %d", st);
-	check_one_error_line("tolerance abc", "--tolerance abc");
+	check_one_error_line("tolerance abc",
+			     "--tolerance: 'abc' is not a percentage from 0 to 100");
 	st = run(base, base, "--tolerance", "101", NULL);
 	CHECK(st == 2, "tolerance 101: exit %d", st);
 	st = run(base, base, "--tolerance", "-5", NULL);
 	CHECK(st == 2, "tolerance -5: exit %d", st);
 	st = run(base, base, "--tolerance", NULL);
 	CHECK(st == 2, "tolerance without a value: exit %d", st);
-	check_one_error_line("tolerance without a value", "needs a value");
+	check_one_error_line("tolerance without a value", "missing value for '--tolerance'");
 	st = run(base, base, "--format", "xml", NULL);
 	CHECK(st == 2, "format xml: exit %d", st);
 	st = run(base, base, "--bogus", NULL);
@@ -852,9 +1099,45 @@ static void test_main_exit_codes(void)
 	st = run(base, base, "--normalize", "", NULL);
 	CHECK(st == 2, "empty normalize: exit %d", st);
 
+	/* delivery and partial runs, from files */
+	snprintf(base, sizeof(base), "%s", data("base_rx.json"));
+	st = run(base, data("new_rx_loss.json"), NULL);
+	CHECK(st == 1, "new_rx_loss: exit %d", st);
+	check_stdout_has("new_rx_loss", "regressed: delivered % -2.00 pp");
+	check_stdout_has("new_rx_loss", "regressed: accounted % -0.15 pp, accounted 99.85 % out of "
+					"range");
+	check_stdout_has("new_rx_loss", " 99.50 -> 98.50 | ");
+	check_stdout_has("new_rx_loss",
+			 "2 rows regressed (1 on delivered %, 1 on accounted %, 1 on "
+			 "accounted % range)");
+	check_stdout_has("new_rx_loss",
+			 "delivered % fell more than 1 pp, accounted % more than 0.1 "
+			 "pp or outside 99.9 .. 100 %");
+	st = run(base, data("new_rx_loss.json"), "--delivered-tolerance", "2",
+		 "--accounted-tolerance", "0.15", "--accounted-min", "99.8", NULL);
+	CHECK(st == 0, "new_rx_loss at the edges the flags set: exit %d", st);
+	st = run(base, data("new_interrupted.json"), NULL);
+	CHECK(st == 1, "new_interrupted: exit %d", st);
+	check_stdout_has("new_interrupted", "not comparable: interrupted in NEW");
+	check_stdout_has("new_interrupted",
+			 "1 row interrupted or timed out, not compared (3 compared)");
+	st = run(base, data("new_interrupted.json"), "--allow-interrupted", NULL);
+	CHECK(st == 0, "new_interrupted --allow-interrupted: exit %d", st);
+	check_stdout_has("new_interrupted allowed", "ok; interrupted in NEW, compared anyway");
+	st = run(base, data("new_rx_loss.json"), "--delivered-tolerance", "101", NULL);
+	CHECK(st == 2, "delivered tolerance 101: exit %d", st);
+	snprintf(base, sizeof(base), "%s", data("base.json"));
+
 	st = run("--help", NULL);
 	CHECK(st == 0, "--help: exit %d", st);
 	check_stdout_has("--help", "usage: pktbench compare BASE.json NEW.json");
+	/* every row of the table is in --help: nothing listed by hand */
+	for (i = 0; i < pb_cmd_compare.nopts; i++) {
+		char flag[64];
+
+		snprintf(flag, sizeof(flag), "--%s", pb_cmd_compare.opts[i].name);
+		check_stdout_has("--help", flag);
+	}
 	st = run(base, base, NULL);
 	CHECK(st == 0, "a file against itself: exit %d", st);
 }
@@ -889,8 +1172,8 @@ static void test_main_json(void)
 	CHECK(json_object_get_double(jget(root, "tolerance_pct")) == 10, "json tolerance");
 	CHECK(!strcmp(json_object_get_string(jget(root, "normalize")), "udp_sendto"),
 	      "json normalize");
-	CHECK(!strncmp(json_object_get_string(jget(root, "summary")), "1 row regressed beyond 10 %",
-		       27),
+	CHECK(!strncmp(json_object_get_string(jget(root, "summary")),
+		       "1 row regressed (1 on packets/s)", 32),
 	      "json summary: %s", json_object_get_string(jget(root, "summary")));
 	CHECK(!strcmp(json_object_get_string(jget(jget(root, "base"), "file")), data("base.json")),
 	      "json base file");
@@ -925,6 +1208,40 @@ static void test_main_json(void)
 		CHECK(json_object_is_type(jget(sm, "point"), json_type_null), "json point null");
 	}
 	json_object_put(root);
+
+	st = run(data("base_rx.json"), data("new_rx_loss.json"), "--format", "json", NULL);
+	CHECK(st == 1, "json new_rx_loss: exit %d", st);
+	out = read_all(tmp("stdout"));
+	root = out ? json_tokener_parse(out) : NULL;
+	free(out);
+	CHECK(root != NULL, "json new_rx_loss does not parse");
+	if (!root)
+		return;
+	CHECK(json_object_get_double(jget(root, "delivered_tolerance_pp")) == 1 &&
+		      json_object_get_double(jget(root, "accounted_min_pct")) == 99.9 &&
+		      json_object_get_int(jget(root, "interrupted")) == 0,
+	      "json gates");
+	rows = jget(root, "rows");
+	for (i = 0; i < json_object_array_length(rows); i++) {
+		struct json_object *why;
+
+		r = json_object_array_get_idx(rows, i);
+		m = json_object_get_string(jget(r, "method"));
+		why = jget(r, "regressed_on");
+		if (m && !strcmp(m, "sendmmsg"))
+			CHECK(json_object_array_length(why) == 1 &&
+				      !strcmp(json_object_get_string(
+						      json_object_array_get_idx(why, 0)),
+					      "delivered_pct") &&
+				      json_object_get_double(jget(r, "new_delivered_pct")) == 98,
+			      "json sendmmsg regressed_on");
+		if (m && !strcmp(m, "udp_sendto"))
+			CHECK(json_object_is_type(why, json_type_array) &&
+				      !json_object_array_length(why) &&
+				      !json_object_get_boolean(jget(r, "new_interrupted")),
+			      "json udp_sendto: no reasons");
+	}
+	json_object_put(root);
 }
 
 int main(void)
@@ -949,6 +1266,9 @@ int main(void)
 	test_tolerance_edge();
 	test_missing_rows();
 	test_errors();
+	test_delivery_gates();
+	test_delivery_counts();
+	test_interrupted();
 	test_load_files();
 	test_parse_text();
 	test_writer_roundtrip();

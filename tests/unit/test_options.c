@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Option parsing: defaults, accepted values, and one clear error for each kind of bad input. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "method.h"
@@ -48,6 +51,117 @@ static void alias(const char *name, const char *want, unsigned int batch)
 	CHECK(n == 1 && !strcmp(sel[0].m->name, want) && sel[0].batch == batch,
 	      "alias %s selects %s (batch %u), got %s (batch %u)", name, want, batch,
 	      n == 1 ? sel[0].m->name : "nothing", n == 1 ? sel[0].batch : 0);
+}
+
+/* A subcommand's table has the same shape: a struct of its own, positional arguments. */
+struct demo {
+	double tol;
+	char ref[16];
+	int fmt;
+	bool all;
+	uint32_t n;
+};
+
+static const char *const demo_formats[] = { "table", "json", NULL };
+
+static const struct pb_opt demo_opts[] = {
+	{ "tolerance", 't', OPT_PCT, offsetof(struct demo, tol), 0, "10", 0, 100, "PCT", "edge" },
+	{ "ref", 0, OPT_STR, offsetof(struct demo, ref), 0, NULL, 0, 16, "NAME", "reference",
+	  .flags = PB_OPTF_METHOD },
+	{ "format", 'f', OPT_ENUM, offsetof(struct demo, fmt), 0, "table", 0, 0, "table|json",
+	  "output", demo_formats },
+	{ "all", 'a', OPT_FLAG, offsetof(struct demo, all), 0, NULL, 0, 0, NULL, "everything" },
+	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
+};
+
+static int demo_validate(void *dst, char *e, size_t len)
+{
+	const struct demo *d = dst;
+
+	if (d->all && d->ref[0]) {
+		snprintf(e, len, "--all and --ref: give one");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int demo_run(int argc, char **argv)
+{
+	return 0;
+}
+
+static const struct pb_cmd demo_cmd = {
+	.name = "demo",
+	.summary = "a test",
+	.synopsis = "A B [options]",
+	.description = "Demonstrates.",
+	.opts = demo_opts,
+	.nopts = sizeof(demo_opts) / sizeof(demo_opts[0]),
+	.size = sizeof(struct demo),
+	.args = "A and B",
+	.nargs = 2,
+	.validate = demo_validate,
+	.run = demo_run,
+};
+
+static int demo(struct demo *d, char **args, const char *a1, ...)
+{
+	char *argv[16] = { "demo" };
+	enum pb_opt_action action;
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, a1);
+	for (; a1 && argc < 15; a1 = va_arg(ap, const char *))
+		argv[argc++] = (char *)a1;
+	va_end(ap);
+	return pb_cmd_parse(&demo_cmd, d, argc, argv, &action, args, err, sizeof(err));
+}
+
+static void test_subcommand_table(void)
+{
+	struct demo d;
+	char *args[2] = { NULL, NULL };
+	char *usage = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(demo(&d, args, "x", "y", NULL) == 0 && d.tol == 10 && d.fmt == 0 && !d.all &&
+		      !strcmp(args[0], "x") && !strcmp(args[1], "y"),
+	      "demo defaults and two arguments: %s", err);
+	CHECK(demo(&d, args, "-t", "20%", "x", "--format=json", "y", "-a", NULL) == 0 &&
+		      d.tol == 20 && d.fmt == 1 && d.all,
+	      "options between the arguments: %s", err);
+	CHECK(demo(&d, args, "x", NULL) == -EINVAL && !strcmp(err, "A and B needed (see --help)"),
+	      "one argument: %s", err);
+	CHECK(demo(&d, args, "x", "y", "z", NULL) == -EINVAL &&
+		      !strcmp(err, "unexpected argument 'z' (see --help)"),
+	      "three arguments: %s", err);
+	CHECK(demo(&d, args, "-t", "101", "x", "y", NULL) == -EINVAL &&
+		      !strcmp(err, "--tolerance: '101' is not a percentage from 0 to 100"),
+	      "tolerance 101: %s", err);
+	CHECK(demo(&d, args, "-t", "x%", "x", "y", NULL) == -EINVAL, "tolerance x%%: %s", err);
+	CHECK(demo(&d, args, "x", "y", "--tolerance", NULL) == -EINVAL &&
+		      !strcmp(err, "missing value for '--tolerance' (see --help)"),
+	      "tolerance without a value: %s", err);
+	CHECK(demo(&d, args, "x", "y", "--bogus", NULL) == -EINVAL &&
+		      !strcmp(err, "unknown option '--bogus' (see --help)"),
+	      "unknown option: %s", err);
+	CHECK(demo(&d, args, "x", "y", "-a", "--ref", "r", NULL) == -EINVAL &&
+		      !strcmp(err, "--all and --ref: give one"),
+	      "the command's own cross-checks: %s", err);
+	CHECK(demo(&d, args, "--help", NULL) == 0, "--help needs no arguments: %s", err);
+
+	f = open_memstream(&usage, &len);
+	if (f) {
+		pb_cmd_usage(&demo_cmd, f);
+		fclose(f);
+		CHECK(usage && strstr(usage, "usage: pktbench demo A B [options]") &&
+			      strstr(usage, "  -t, --tolerance PCT            edge (default 10)") &&
+			      strstr(usage, "      --ref NAME                 reference\n"),
+		      "demo --help:\n%s", usage);
+		free(usage);
+	}
 }
 
 int main(void)
@@ -123,5 +237,35 @@ int main(void)
 	CHECK(PARSE("--method", "gso", "--payloadsize", "9000", "--segments", "8") == 0,
 	      "gso payload x segments is the probe's, not the parser's: %s", err);
 
+	/* getopt's spellings, and --config found however it is written */
+	CHECK(PARSE("--dur", "2") == 0 && cfg.duration_s == 2, "an unambiguous abbreviation");
+	CHECK(PARSE("--duration=3", "-qv") == 0 && cfg.duration_s == 3 && cfg.quiet &&
+		      cfg.verbose == 1,
+	      "--opt=value and grouped short flags: %s", err);
+	CHECK(PARSE("--config", "/nonexistent.yaml") == -ENOENT &&
+		      strstr(err, "/nonexistent.yaml: No such file"),
+	      "--config: %s", err);
+	CHECK(PARSE("--conf", "/nonexistent.yaml") == -ENOENT && strstr(err, "/nonexistent.yaml"),
+	      "--conf abbreviated still loads the file: %s", err);
+	CHECK(PARSE("-qC/nonexistent.yaml") == -ENOENT && strstr(err, "/nonexistent.yaml"),
+	      "-C grouped and attached: %s", err);
+	CHECK(PARSE("-q", "--duration", "1") == 0 &&
+		      !strcmp(cfg.command, "pktbench -q --duration 1"),
+	      "the command line is recorded as given: '%s'", cfg.command);
+	CHECK(PARSE("stray") == -EINVAL && !strcmp(err, "unexpected argument 'stray' (see --help)"),
+	      "a stray argument: %s", err);
+	CHECK(PARSE("--cpus",
+		    "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+		    "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0") == -EINVAL &&
+		      strstr(err, "more than 64 CPUs"),
+	      "--cpus: 65 CPUs: %s", err);
+	CHECK(PARSE("--pps", "2.5k") == 0 && cfg.pps == 2500, "--pps 2.5k");
+	CHECK(PARSE("--rate", "1G") == 0 && cfg.rate_gbps == 1e9, "--rate with a suffix");
+	bad("--pps", "k", "positive rate");
+	bad("--pps", "nan", "positive rate");
+	bad("--pps", "inf", "positive rate");
+	bad("--method", "", "empty");
+
+	test_subcommand_table();
 	return check_summary();
 }

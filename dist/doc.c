@@ -1,0 +1,779 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The man page, the bash completion and the fuzz dictionary, generated from the command
+ * tables (harness/commands.c), the method registry and the JSON writer at build time.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json.h>
+
+#include "doc.h"
+#include "method.h"
+#include "options.h"
+#include "pb_version.h"
+#include "writers.h"
+
+/* ---- the JSON fields */
+
+/*
+ * What each field means. Only words: the names that exist are the writer's, and a name here
+ * that the writer no longer emits is a stale description (pb_doc_stale_field, tested).
+ */
+static const struct {
+	const char *where, *name, *help;
+} pb_doc_field_help[] = {
+	{ "", "schema", "version of this layout; a reader refuses a newer one" },
+	{ "", "pktbench_version", "the version that wrote it" },
+	{ "", "command", "the command line as given" },
+	{ "", "kernel", "uname -r of the sending machine" },
+	{ "", "cpu_model", "the CPU's model name (null when unknown)" },
+	{ "", "cpus", "online CPUs" },
+	{ "", "interface", "the sending interface: --iface, or the lab's sending end" },
+	{ "", "driver", "its driver" },
+	{ "", "tx_queues", "TX queues of the sending interface" },
+	{ "", "rx_queues", "RX queues of the sending interface" },
+	{ "", "lab", "true when the namespace lab and its receiver were used" },
+	{ "", "results", "one object per row (method, sweep point), below" },
+	{ "results[]", "method", "the method's name" },
+	{ "results[]", "mode", "what the method obtained (the table's Mode column)" },
+	{ "results[]", "point", "the sweep point, e.g. frame-size=64; null without --sweep" },
+	{ "results[]", "status", "ok, skipped (could not run here) or error (failed)" },
+	{ "results[]", "reason", "why it was skipped or failed; null when ok" },
+	{ "results[]", "interrupted",
+	  "true when Ctrl-C or SIGTERM ended it early: a partial result, which compare refuses" },
+	{ "results[]", "timed_out",
+	  "true when --count was not reached within --count-timeout: a partial result" },
+	{ "results[]", "runs", "--repeat: the runs this row is the median of" },
+	{ "results[]", "run_id",
+	  "the random id in this run's payloads, by which the receiver counted it" },
+	{ "results[]", "duration_s",
+	  "the measured window: clock start to the last worker drained" },
+	{ "results[]", "link_wait_s", "the carrier wait before the clock started (not measured)" },
+	{ "results[]", "link_down_s",
+	  "time the carrier was down inside the window (the row is flagged)" },
+	{ "results[]", "link_downs", "times the carrier went down inside the window" },
+	{ "results[]", "frame_bytes", "bytes per frame handed to the kernel, without the FCS" },
+	{ "results[]", "wire_frame_bytes",
+	  "link (L1) bytes per frame: max(frame, 60, or 64 tagged) + 24" },
+	{ "results[]", "vlan", "the frames were 802.1Q-tagged" },
+	{ "results[]", "padded", "the frame was padded up to the Ethernet minimum" },
+	{ "results[]", "streams", "sending threads" },
+	{ "results[]", "target_pps", "--pps or --rate as packets/s; null when unlimited" },
+	{ "results[]", "frames_sent", "frames the kernel accepted or completed" },
+	{ "results[]", "has_receiver",
+	  "a receiver counted what arrived (false on a plain --iface)" },
+	{ "results[]", "frames_delivered",
+	  "frames the receiver counted with this run's signature; null without a receiver" },
+	{ "results[]", "receiver_error",
+	  "why the receiver could not be read; null when it answered" },
+	{ "results[]", "frames_foreign", "frames the receiver saw without this run's signature" },
+	{ "results[]", "flows_seen", "distinct UDP source ports the receiver saw" },
+	{ "results[]", "rx_queue_cv",
+	  "spread of delivered frames over the RX queues (stddev / mean); null with one queue" },
+	{ "results[]", "frames_dropped", "drops the kernel counted on the path, less retried" },
+	{ "results[]", "frames_retried", "dropped attempts that were sent again (not lost)" },
+	{ "results[]", "frames_undrained",
+	  "frames still in flight when the drain limit passed: not counted as sent" },
+	{ "results[]", "send_errors", "transient errors (EAGAIN, ENOBUFS) the harness retried" },
+	{ "results[]", "netting",
+	  "how frames_dropped came out of the counters: ok, skipped (no counters: dropped and "
+	  "accounted unknown) or negative (the counters fell short, dropped set to 0)" },
+	{ "results[]", "netting_deficit",
+	  "with netting negative: by how much the counters fell short" },
+	{ "results[]", "shared_iface",
+	  "--iface: tx_packets includes traffic that is not pktbench's" },
+	{ "results[]", "tx_packets", "the sending interface's tx_packets delta (raw, as read)" },
+	{ "results[]", "tx_dropped", "its tx_dropped delta" },
+	{ "results[]", "qdisc_drops", "drops of its root qdiscs" },
+	{ "results[]", "xdp_xmit_errors",
+	  "veth: XDP frames the peer refused (counted at both ends, netted once)" },
+	{ "results[]", "rx_packets", "the receiving interface's rx_packets delta" },
+	{ "results[]", "rx_dropped", "its rx_dropped delta" },
+	{ "results[]", "rx_missed_errors", "its rx_missed_errors delta" },
+	{ "results[]", "rx_fifo_errors", "its rx_fifo_errors delta" },
+	{ "results[]", "rx_driver_drops",
+	  "the driver's drop, discard and miss counters (ethtool -S): shown, not netted" },
+	{ "results[]", "cpu_s", "user + system CPU time in the window" },
+	{ "results[]", "syscalls", "system calls the method made in the window" },
+	{ "results[]", "syscalls_per_frame", "syscalls / frames sent" },
+	{ "results[]", "pps", "frames sent per second of the window" },
+	{ "results[]", "app_mbps", "pps x frame bytes x 8, in Mb/s" },
+	{ "results[]", "wire_gbps", "pps x wire frame bytes x 8, in Gb/s" },
+	{ "results[]", "delivered_pct", "delivered / sent; null without a receiver" },
+	{ "results[]", "accounted_pct",
+	  "(delivered + dropped) / sent: 100 when every frame is accounted for" },
+	{ "results[]", "cpu_ns_per_pkt", "CPU time per frame sent, in ns" },
+	{ "results[]", "per_second", "cumulative counts once a second, below" },
+	{ "results[]", "rx_queue_frames",
+	  "delivered frames per RX queue; null without a receiver" },
+	{ "results[]", "rx_vlans", "VLAN ids that arrived (0: untagged); null without a receiver" },
+	{ "per_second[]", "t", "seconds since the clock started" },
+	{ "per_second[]", "sent", "frames sent by then" },
+	{ "per_second[]", "delivered", "frames delivered by then; null without a receiver" },
+};
+
+#define PB_DOC_NHELP (sizeof(pb_doc_field_help) / sizeof(pb_doc_field_help[0]))
+
+static const char *pb_doc_help_of(const char *where, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PB_DOC_NHELP; i++)
+		if (!strcmp(pb_doc_field_help[i].where, where) &&
+		    !strcmp(pb_doc_field_help[i].name, name))
+			return pb_doc_field_help[i].help;
+	return NULL;
+}
+
+static const char *pb_doc_type(struct json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_boolean:
+		return "boolean";
+	case json_type_int:
+		return "integer";
+	case json_type_double:
+		return "number";
+	case json_type_string:
+		return "string";
+	case json_type_array:
+		return "list";
+	case json_type_object:
+		return "object";
+	default:
+		return "null";
+	}
+}
+
+static unsigned int pb_doc_add_keys(struct json_object *o, const char *where,
+				    struct pb_doc_field *out, unsigned int n, unsigned int max)
+{
+	json_object_object_foreach(o, key, val)
+	{
+		if (n < max) {
+			out[n].where = where;
+			snprintf(out[n].name, sizeof(out[n].name), "%s", key);
+			out[n].type = pb_doc_type(val);
+			out[n].help = pb_doc_help_of(where, key);
+		}
+		n++;
+	}
+	return n;
+}
+
+/* A result set with one row whose every field has a value, written by the real writer. */
+static struct json_object *pb_doc_sample_set(void)
+{
+	static struct pb_sample sample = { .t = 1, .sent = 1, .delivered = 1 };
+	struct pb_result r = {
+		.method = "m",
+		.mode = "m",
+		.point = "frame-size=64",
+		.reason = "r",
+		.duration_s = 1,
+		.frame_bytes = 60,
+		.streams = 1,
+		.frames_sent = 1,
+		.has_receiver = true,
+		.frames_delivered = 1,
+		.rx_queues = 2,
+		.rx_queue_frames = { 1, 1 },
+		.nrx_vlans = 1,
+		.target_pps = 1,
+		.samples = &sample,
+		.nsamples = 1,
+	};
+	struct pb_report rep = {
+		.version = PB_VERSION,
+		.command = "pktbench",
+		.kernel = "k",
+		.iface = "i",
+		.driver = "d",
+		.cpu_model = "c",
+		.lab = true,
+		.results = &r,
+		.n = 1,
+	};
+	struct json_object *root = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	pb_result_compute(&r);
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	if (!pb_write_json(f, &rep) && !fflush(f))
+		root = json_tokener_parse(buf);
+	fclose(f);
+	free(buf);
+	return root;
+}
+
+int pb_doc_json_fields(struct pb_doc_field *out, unsigned int max)
+{
+	struct json_object *root = pb_doc_sample_set(), *rows, *row, *ps;
+	unsigned int n;
+
+	if (!root)
+		return -ENOMEM;
+	n = pb_doc_add_keys(root, "", out, 0, max);
+	if (json_object_object_get_ex(root, "results", &rows) &&
+	    (row = json_object_array_get_idx(rows, 0))) {
+		n = pb_doc_add_keys(row, "results[]", out, n, max);
+		if (json_object_object_get_ex(row, "per_second", &ps) &&
+		    json_object_array_get_idx(ps, 0))
+			n = pb_doc_add_keys(json_object_array_get_idx(ps, 0), "per_second[]", out,
+					    n, max);
+	}
+	json_object_put(root);
+	return (int)n;
+}
+
+const char *pb_doc_stale_field(void)
+{
+	static struct pb_doc_field fields[256];
+	int n = pb_doc_json_fields(fields, 256), j;
+	size_t i;
+
+	for (i = 0; n > 0 && i < PB_DOC_NHELP; i++) {
+		for (j = 0; j < n; j++)
+			if (!strcmp(fields[j].where, pb_doc_field_help[i].where) &&
+			    !strcmp(fields[j].name, pb_doc_field_help[i].name))
+				break;
+		if (j == n)
+			return pb_doc_field_help[i].name;
+	}
+	return NULL;
+}
+
+/* ---- roff */
+
+/* Text for roff: backslashes and dashes escaped, no line starting with a control character. */
+static void man_text(FILE *f, const char *s)
+{
+	bool bol = true;
+
+	for (; *s; s++) {
+		if (bol && (*s == '.' || *s == '\''))
+			fputs("\\&", f);
+		bol = false;
+		if (*s == '\\')
+			fputs("\\e", f);
+		else if (*s == '-')
+			fputs("\\-", f);
+		else
+			fputc(*s, f);
+		bol = *s == '\n';
+	}
+}
+
+/* Paragraphs: a blank line starts a new one, a single line break stays one. */
+static void man_paragraphs(FILE *f, const char *text)
+{
+	const char *p = text;
+
+	fputs(".PP\n", f);
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		char *line = strndup(p, len);
+
+		if (line) {
+			man_text(f, line);
+			fputc('\n', f);
+			free(line);
+		}
+		p += len;
+		if (!strncmp(p, "\n\n", 2)) {
+			fputs(".PP\n", f);
+			p += 2;
+		} else if (*p == '\n') {
+			fputs(".br\n", f);
+			p++;
+		}
+	}
+}
+
+/* "-m, --method NAME" for .TP: names bold, the value italic. */
+static void man_opt_tag(FILE *f, const struct pb_opt *o)
+{
+	fputs(".TP\n", f);
+	if (o->short_name)
+		fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
+	fputs("\\fB\\-\\-", f);
+	man_text(f, o->name);
+	fputs("\\fR", f);
+	if (o->metavar) {
+		fputs(" \\fI", f);
+		man_text(f, o->metavar);
+		fputs("\\fR", f);
+	}
+	fputc('\n', f);
+}
+
+static void man_options(FILE *f, const struct pb_cmd *cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+
+		man_opt_tag(f, o);
+		man_text(f, o->help);
+		if (o->def && o->type != OPT_FLAG) {
+			fputs(" (default ", f);
+			man_text(f, o->def);
+			fputc(')', f);
+		}
+		fputs(o->help[strlen(o->help) - 1] == '.' && !o->def ? "\n" : ".\n", f);
+	}
+}
+
+/* "0    meaning" lines as a tagged list. */
+static void man_exit_status(FILE *f, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n"), code = strcspn(p, " ");
+		char *line = strndup(p, len);
+
+		if (line && code < len) {
+			fputs(".TP\n", f);
+			fprintf(f, "\\fB%.*s\\fR\n", (int)code, line);
+			man_text(f, line + code + strspn(line + code, " "));
+			fputc('\n', f);
+		}
+		free(line);
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* Pairs of lines: a command in bold, then what it does. */
+static void man_examples(FILE *f, const char *text)
+{
+	const char *p = text;
+	bool cmdline = true;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		char *line = strndup(p, len);
+
+		if (line) {
+			if (cmdline) {
+				fputs(".TP\n\\fB", f);
+				man_text(f, line);
+				fputs("\\fR\n", f);
+			} else {
+				man_text(f, line);
+				fputs(".\n", f);
+			}
+			free(line);
+		}
+		cmdline = !cmdline;
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* A FILES entry: the path in italics, then roff text (already escaped). */
+static void man_file(FILE *f, const char *path, const char *roff_text)
+{
+	if (!path)
+		return;
+	fputs(".TP\n\\fI", f);
+	man_text(f, path);
+	fprintf(f, "\\fR\n%s\n", roff_text);
+}
+
+static void man_synopsis(FILE *f, const struct pb_cmd *cmd)
+{
+	fputs(".B pktbench", f);
+	if (cmd->run)
+		fprintf(f, " %s", cmd->name);
+	fputc('\n', f);
+	man_text(f, cmd->synopsis);
+	fputc('\n', f);
+}
+
+static void man_methods(FILE *f)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < pb_methods_count; i++) {
+		const struct pb_method *m = pb_methods[i];
+
+		fputs(".TP\n\\fB", f);
+		man_text(f, m->name);
+		fputs("\\fR\n", f);
+		man_text(f, m->help);
+		for (j = 0; j < 3 && m->aliases[j].name; j++) {
+			fputs(j ? ", " : " (go\\-pktgen: ", f);
+			man_text(f, m->aliases[j].name);
+			if (m->aliases[j].batch)
+				fprintf(f, " with \\-\\-batch %u", m->aliases[j].batch);
+		}
+		fputs(m->aliases[0].name ? ").\n" : ".\n", f);
+	}
+	fputs(".TP\n\\fBbenchmark\\fR\nevery method that can run here, one after another, then "
+	      "one table by packets/s.\n",
+	      f);
+}
+
+/* What a scenario file may say: drawn from the rows, so a new row is a new key. */
+static void man_scenarios(FILE *f, const struct pb_doc_paths *paths)
+{
+	const struct pb_cmd *cmd = &pb_cmd_main;
+	const char *sep = "";
+	unsigned int i, k;
+
+	fputs(".PP\n\\fB\\-\\-config\\fR \\fIFILE\\fR reads a YAML mapping whose keys are the long "
+	      "option names above, without the dashes; options on the command line override it. "
+	      "A value is written as on the command line and checked by the same code, so the "
+	      "errors are the same, with the file, line and column in front. A flag takes "
+	      "\\fBtrue\\fR or \\fBfalse\\fR, ",
+	      f);
+	for (i = 0; i < cmd->nopts; i++)
+		if (cmd->opts[i].type == OPT_COUNT)
+			fprintf(f, "\\fB%s\\fR its count (0 to 3), ", cmd->opts[i].name);
+	fputs("and these may also be YAML lists:", f);
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+
+		if (!(o->flags & PB_OPTF_LIST))
+			continue;
+		fprintf(f, "%s \\fB%s\\fR", sep, o->name);
+		if (o->list_key)
+			fprintf(f, " (also spelt \\fB%s\\fR)", o->list_key);
+		sep = ",";
+	}
+	fputs(". Not keys:", f);
+	sep = "";
+	for (i = 0; i < cmd->nopts; i++) {
+		if (pb_opt_in_file(&cmd->opts[i]))
+			continue;
+		fprintf(f, "%s \\fB%s\\fR", sep, cmd->opts[i].name);
+		sep = ",";
+	}
+	fputs(". YAML reads a bare \\fBnull\\fR or \\fB~\\fR as no value: quote it.\n", f);
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+
+		if (o->type != OPT_SWEEP)
+			continue;
+		fprintf(f, ".PP\n\\fB%s\\fR is a mapping of one of", o->name);
+		for (k = 0; o->names[k]; k++) {
+			fprintf(f, "%s \\fB", k ? (o->names[k + 1] ? "," : " or") : "");
+			man_text(f, o->names[k]);
+			fputs("\\fR", f);
+		}
+		fputs(" to a list of values, each within that option's range.\n", f);
+	}
+	fputs(".PP\n.nf\n.RS\nmethods: [udp_sendto, af_packet]\nduration: 2\nsweep:\n  "
+	      "frame\\-size: [64, 128, 1518]\n.RE\n.fi\n",
+	      f);
+	if (paths && paths->scenarios)
+		fprintf(f, ".PP\nExamples are installed in \\fI%s\\fR.\n", paths->scenarios);
+}
+
+static void man_fields(FILE *f, const char *where, const struct pb_doc_field *fs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(fs[i].where, where))
+			continue;
+		fputs(".TP\n\\fB", f);
+		man_text(f, fs[i].name);
+		fprintf(f, "\\fR (%s)\n", fs[i].type);
+		if (fs[i].help) {
+			man_text(f, fs[i].help);
+			fputs(".\n", f);
+		} else {
+			fputs("(not described yet)\n", f);
+		}
+	}
+}
+
+static void man_json(FILE *f)
+{
+	static struct pb_doc_field fs[256];
+	int n = pb_doc_json_fields(fs, 256);
+
+	if (n > 256)
+		n = 256;
+	fputs(".PP\n\\fB\\-\\-format json\\fR writes one object: the result set's fields, then "
+	      "\\fBresults\\fR, a list of rows. Counts are integers, rates and times numbers; a "
+	      "figure that does not exist (no receiver, nothing sent) is \\fBnull\\fR, never 0. "
+	      "\\fB\\-\\-format csv\\fR has the same row fields as columns, then the set's.\n",
+	      f);
+	fputs(".SS \"The result set\"\n", f);
+	man_fields(f, "", fs, n);
+	fputs(".SS \"Each row of results\"\n", f);
+	man_fields(f, "results[]", fs, n);
+	fputs(".SS \"Each entry of per_second\"\n", f);
+	man_fields(f, "per_second[]", fs, n);
+}
+
+static void man_command(FILE *f, const struct pb_cmd *cmd)
+{
+	char up[64];
+	size_t i;
+
+	for (i = 0; cmd->name[i] && i < sizeof(up) - 1; i++)
+		up[i] = (char)(cmd->name[i] >= 'a' && cmd->name[i] <= 'z' ? cmd->name[i] - 32
+									  : cmd->name[i]);
+	up[i] = '\0';
+	fprintf(f, ".SH \"PKTBENCH %s\"\n", up);
+	man_synopsis(f, cmd);
+	man_paragraphs(f, cmd->description);
+	fputs(".SS Options\n", f);
+	man_options(f, cmd);
+	if (cmd->exit_status) {
+		fputs(".SS \"Exit status\"\n", f);
+		man_exit_status(f, cmd->exit_status);
+	}
+}
+
+int pb_doc_man(FILE *f, const struct pb_doc_paths *paths)
+{
+	const struct pb_cmd *top = &pb_cmd_main;
+	unsigned int i;
+
+	fputs(".\\\" Generated by pktbench-gendoc from pktbench's own tables: do not edit.\n", f);
+	fputs(".TH PKTBENCH 8 \"\" \"pktbench ", f);
+	man_text(f, PB_VERSION);
+	fputs("\" \"System Administration\"\n", f);
+	/* option and method names must not be hyphenated or stretched */
+	fputs(".nh\n.ad l\n", f);
+	fputs(".SH NAME\npktbench \\- ", f);
+	man_text(f, top->summary);
+	fputs("\n.SH SYNOPSIS\n", f);
+	for (i = 0; i < pb_cmds_count; i++) {
+		if (i)
+			fputs(".br\n", f);
+		man_synopsis(f, pb_cmds[i]);
+	}
+	fputs(".SH DESCRIPTION\n", f);
+	man_paragraphs(f, top->description);
+	fputs(".SH OPTIONS\n", f);
+	man_options(f, top);
+	fputs(".SH METHODS\nThe send paths built into this binary, in benchmark order:\n", f);
+	man_methods(f);
+	fputs(".SH \"SCENARIO FILES\"\n", f);
+	man_scenarios(f, paths);
+	fputs(".SH \"JSON RESULTS\"\n", f);
+	man_json(f);
+	for (i = 0; i < pb_cmds_count; i++)
+		if (pb_cmds[i]->run)
+			man_command(f, pb_cmds[i]);
+	fputs(".SH \"EXIT STATUS\"\n", f);
+	man_exit_status(f, top->exit_status);
+	fputs(".SH EXAMPLES\n", f);
+	for (i = 0; i < pb_cmds_count; i++)
+		if (pb_cmds[i]->examples)
+			man_examples(f, pb_cmds[i]->examples);
+	if (paths) {
+		fputs(".SH FILES\n", f);
+		man_file(f, paths->scenarios, "example scenarios for \\fB\\-\\-config\\fR.");
+		man_file(f, paths->unit,
+			 "the receive agent as a service, one instance per interface: "
+			 "\\fBsystemctl enable \\-\\-now pktbench\\-receive@eth1\\fR.");
+		man_file(f, paths->envfile,
+			 "that instance's settings: \\fBPKTBENCH_LISTEN=\\fR\\fIADDRESS:PORT\\fR "
+			 "(required) and \\fBPKTBENCH_RECEIVE_OPTS\\fR.");
+		man_file(f, paths->completion, "bash completion.");
+		man_file(f, "/run/pktbench/",
+			 "lock files of running labs; a lab left by a killed run is removed by the "
+			 "next one.");
+	}
+	fputs(".SH \"SEE ALSO\"\n.BR ip (8),\n.BR ethtool (8),\n.BR xdp\\-loader (8),\n"
+	      ".BR trafgen (8)\n",
+	      f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- bash completion */
+
+/* Every spelling of the rows for which pred holds, space-separated. */
+static void bash_spellings(FILE *f, const struct pb_cmd *cmd,
+			   bool (*pred)(const struct pb_opt *o, const void *arg), const void *arg)
+{
+	const char *sep = "";
+	unsigned int i;
+
+	for (i = 0; i < cmd->nopts; i++) {
+		if (!pred(&cmd->opts[i], arg))
+			continue;
+		fprintf(f, "%s--%s", sep, cmd->opts[i].name);
+		sep = "|";
+		if (cmd->opts[i].short_name)
+			fprintf(f, "|-%c", cmd->opts[i].short_name);
+	}
+}
+
+static bool pred_same(const struct pb_opt *o, const void *arg)
+{
+	return o == arg;
+}
+
+static bool pred_plain_value(const struct pb_opt *o, const void *arg)
+{
+	return o->type != OPT_FLAG && o->type != OPT_COUNT && o->type != OPT_HELP &&
+	       o->type != OPT_VERSION && o->type != OPT_ENUM && o->type != OPT_METHODS &&
+	       o->type != OPT_CONFIG && o->type != OPT_SWEEP &&
+	       !(o->flags & (PB_OPTF_FILE | PB_OPTF_METHOD | PB_OPTF_IFACE));
+}
+
+/* The body of one command's completion: values after an option, else the options. */
+static void bash_command(FILE *f, const struct pb_cmd *cmd)
+{
+	unsigned int i, k;
+	bool any_plain = false;
+
+	fputs("\t\tcase $prev in\n", f);
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+
+		if (o->type == OPT_ENUM || o->type == OPT_SWEEP) {
+			fputs("\t\t", f);
+			bash_spellings(f, cmd, pred_same, o);
+			fputs(")\n\t\t\tCOMPREPLY=($(compgen -W \"", f);
+			for (k = 0; o->names[k]; k++)
+				fprintf(f, "%s%s%s", k ? " " : "", o->names[k],
+					o->type == OPT_SWEEP ? "=" : "");
+			fprintf(f, "\" -- \"$cur\"))\n%s\t\t\treturn ;;\n",
+				o->type == OPT_SWEEP ? "\t\t\tcompopt -o nospace 2>/dev/null\n"
+						     : "");
+		} else if (o->type == OPT_METHODS) {
+			fputs("\t\t", f);
+			bash_spellings(f, cmd, pred_same, o);
+			fputs(")\n\t\t\t_pktbench_list \"benchmark $_pktbench_methods\"\n"
+			      "\t\t\treturn ;;\n",
+			      f);
+		} else if (o->flags & PB_OPTF_METHOD) {
+			fputs("\t\t", f);
+			bash_spellings(f, cmd, pred_same, o);
+			fputs(")\n\t\t\tCOMPREPLY=($(compgen -W \"$_pktbench_methods\" -- "
+			      "\"$cur\"))\n"
+			      "\t\t\treturn ;;\n",
+			      f);
+		} else if (o->flags & PB_OPTF_IFACE) {
+			fputs("\t\t", f);
+			bash_spellings(f, cmd, pred_same, o);
+			fputs(")\n\t\t\tCOMPREPLY=($(compgen -W \"$(ls /sys/class/net "
+			      "2>/dev/null)\" "
+			      "-- \"$cur\"))\n\t\t\treturn ;;\n",
+			      f);
+		} else if (o->type == OPT_CONFIG || (o->flags & PB_OPTF_FILE)) {
+			fputs("\t\t", f);
+			bash_spellings(f, cmd, pred_same, o);
+			fprintf(f, ")\n\t\t\t_pktbench_files '%s'\n\t\t\treturn ;;\n",
+				o->type == OPT_CONFIG ? "*.y*ml" : "*");
+		} else if (pred_plain_value(o, NULL)) {
+			any_plain = true;
+		}
+	}
+	if (any_plain) {
+		/* a value is wanted, and there is nothing to offer for it */
+		fputs("\t\t", f);
+		bash_spellings(f, cmd, pred_plain_value, NULL);
+		fputs(")\n\t\t\treturn ;;\n", f);
+	}
+	fputs("\t\tesac\n\t\tif [[ $cur == -* ]]; then\n\t\t\tCOMPREPLY=($(compgen -W \"", f);
+	for (i = 0; i < cmd->nopts; i++)
+		fprintf(f, "%s--%s", i ? " " : "", cmd->opts[i].name);
+	fputs("\" -- \"$cur\"))\n", f);
+	if (cmd->args_glob)
+		fprintf(f, "\t\telse\n\t\t\t_pktbench_files '%s'\n", cmd->args_glob);
+	else if (!cmd->run) {
+		fputs("\t\telif ((COMP_CWORD == 1)); then\n\t\t\tCOMPREPLY=($(compgen -W \"", f);
+		for (i = 0, k = 0; i < pb_cmds_count; i++)
+			if (pb_cmds[i]->run)
+				fprintf(f, "%s%s", k++ ? " " : "", pb_cmds[i]->name);
+		fputs("\" -- \"$cur\"))\n", f);
+	}
+	fputs("\t\tfi\n", f);
+}
+
+int pb_doc_bash_completion(FILE *f)
+{
+	unsigned int i;
+
+	fputs("# bash completion for pktbench(8); generated by pktbench-gendoc from pktbench's "
+	      "own\n# option tables and method registry: do not edit.\n\n",
+	      f);
+	fputs("_pktbench_methods=\"", f);
+	/* the names only: go-pktgen's aliases are accepted, not offered */
+	for (i = 0; i < pb_methods_count; i++)
+		fprintf(f, "%s%s", i ? " " : "", pb_methods[i]->name);
+	fputs("\"\n\n", f);
+	fputs("# the last item of a comma list, e.g. --method udp_sendto,af_<TAB>\n"
+	      "_pktbench_list()\n{\n"
+	      "\tlocal head=${cur%\"${cur##*,}\"}\n"
+	      "\tCOMPREPLY=($(compgen -P \"$head\" -W \"$1\" -- \"${cur##*,}\"))\n"
+	      "}\n\n"
+	      "# files matching a glob, and directories to get there\n"
+	      "_pktbench_files()\n{\n"
+	      "\tlocal IFS=$'\\n'\n"
+	      "\tcompopt -o filenames 2>/dev/null\n"
+	      "\tif [[ $1 == '*' ]]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	      "\telse\n"
+	      "\t\tCOMPREPLY=($(compgen -f -X \"!$1\" -- \"$cur\") $(compgen -d -- \"$cur\"))\n"
+	      "\tfi\n"
+	      "}\n\n",
+	      f);
+	fputs("_pktbench()\n{\n"
+	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} cmd=\n"
+	      "\t# --opt=value: bash splits the word at '='\n"
+	      "\tif [[ $cur == = ]]; then\n\t\tcur=\n\telif [[ $prev == = ]]; then\n"
+	      "\t\tprev=${COMP_WORDS[COMP_CWORD - 2]}\n\tfi\n"
+	      "\t((COMP_CWORD > 1)) && cmd=${COMP_WORDS[1]}\n"
+	      "\tcase $cmd in\n",
+	      f);
+	for (i = 0; i < pb_cmds_count; i++) {
+		if (!pb_cmds[i]->run)
+			continue;
+		fprintf(f, "\t%s)\n", pb_cmds[i]->name);
+		bash_command(f, pb_cmds[i]);
+		fputs("\t\t;;\n", f);
+	}
+	fputs("\t*)\n", f);
+	bash_command(f, &pb_cmd_main);
+	fputs("\t\t;;\n\tesac\n}\n\ncomplete -F _pktbench pktbench\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- the fuzzer's dictionary: every key a scenario may have, and the values that matter */
+
+static void dict_word(FILE *f, const char *w)
+{
+	fputc('"', f);
+	for (; *w; w++)
+		fprintf(f, (*w == '"' || *w == '\\') ? "\\%c" : "%c", *w);
+	fputs("\"\n", f);
+}
+
+int pb_doc_fuzz_dict(FILE *f)
+{
+	const struct pb_cmd *cmd = &pb_cmd_main;
+	unsigned int i, k;
+
+	fputs("# generated by pktbench-gendoc from pktbench's option table: keys and values\n", f);
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+
+		if (!pb_opt_in_file(o))
+			continue;
+		dict_word(f, o->name);
+		if (o->list_key)
+			dict_word(f, o->list_key);
+		for (k = 0; o->names && o->names[k]; k++)
+			dict_word(f, o->names[k]);
+	}
+	for (i = 0; i < pb_methods_count; i++)
+		dict_word(f, pb_methods[i]->name);
+	dict_word(f, "benchmark");
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The option-table machinery every command shares: values from strings (command line and
+ * scenario files alike), getopt_long built from the rows, and --help printed from them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "method.h"
+#include "options.h"
+#include "scenario.h"
+
+const struct pb_opt *pb_cmd_opt(const struct pb_cmd *cmd, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < cmd->nopts; i++)
+		if (!strcmp(cmd->opts[i].name, name) ||
+		    (cmd->opts[i].list_key && !strcmp(cmd->opts[i].list_key, name)))
+			return &cmd->opts[i];
+	return NULL;
+}
+
+bool pb_opt_in_file(const struct pb_opt *o)
+{
+	return !(o->flags & PB_OPTF_NO_YAML) && o->type != OPT_CONFIG && o->type != OPT_HELP &&
+	       o->type != OPT_VERSION;
+}
+
+static bool opt_takes_value(const struct pb_opt *o)
+{
+	return o->type != OPT_FLAG && o->type != OPT_COUNT && o->type != OPT_HELP &&
+	       o->type != OPT_VERSION;
+}
+
+void pb_opt_label(const struct pb_opt *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%c%s--%s%s%s", o->short_name ? "-" : " ",
+		 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
+		 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+}
+
+int pb_parse_addr(const char *s, struct pb_addr *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (inet_pton(AF_INET, s, &out->v4) == 1) {
+		out->family = AF_INET;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, &out->v6) == 1) {
+		out->family = AF_INET6;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int pb_parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char tail;
+	int i;
+
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &tail) != 6 ||
+	    strlen(s) != 17)
+		return -EINVAL;
+	for (i = 0; i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	return 0;
+}
+
+static int opt_parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/*
+ * NAME=64,128,256: NAME is one of the rows o->names lists, and each value must be one that
+ * row takes, within its range.
+ */
+static int opt_parse_sweep(const struct pb_cmd *cmd, const struct pb_opt *o, struct pb_sweep *sw,
+			   const char *arg, char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '='), *p;
+	const struct pb_opt *row = NULL;
+	unsigned int k;
+	int off;
+
+	memset(sw, 0, sizeof(*sw));
+	for (k = 0; eq && o->names[k]; k++) {
+		if (strlen(o->names[k]) == (size_t)(eq - arg) &&
+		    !strncmp(arg, o->names[k], eq - arg)) {
+			row = pb_cmd_opt(cmd, o->names[k]);
+			break;
+		}
+	}
+	if (!row) {
+		off = snprintf(err, errlen, "--%s: '%s' is not", o->name, arg);
+		for (k = 0; o->names[k] && off > 0 && (size_t)off < errlen; k++)
+			off += snprintf(err + off, errlen - off, "%s %s=V1,V2,..", k ? " or" : "",
+					o->names[k]);
+		return -EINVAL;
+	}
+	for (p = eq + 1; *p;) {
+		unsigned long v;
+		char *end;
+
+		errno = 0;
+		v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
+		if (errno || !v || (*end && *end != ',') || v < row->min || v > row->max ||
+		    sw->n == PB_MAX_SWEEP) {
+			snprintf(err, errlen,
+				 "--%s: %s takes up to %d values from %llu to %llu: '%s'", o->name,
+				 row->name, PB_MAX_SWEEP, (unsigned long long)row->min,
+				 (unsigned long long)row->max, arg);
+			return -EINVAL;
+		}
+		sw->values[sw->n++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!sw->n) {
+		snprintf(err, errlen, "--%s: no values in '%s'", o->name, arg);
+		return -EINVAL;
+	}
+	sw->kind = (enum pb_sweep_kind)(k + 1);
+	return 0;
+}
+
+/* 0,2-3: every CPU must be one this process may run on (online and allowed). */
+static int opt_parse_cpus(const struct pb_opt *o, uint32_t *cpus, uint32_t *n, const char *arg,
+			  char *err, size_t errlen)
+{
+	cpu_set_t allowed;
+	const char *p = arg;
+
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	*n = 0;
+	while (*p) {
+		unsigned long lo, hi, c;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				goto bad;
+			hi = strtoul(end + 1, &end, 10);
+		}
+		if (hi < lo || (*end && *end != ','))
+			goto bad;
+		for (c = lo; c <= hi; c++) {
+			if (c >= CPU_SETSIZE || !CPU_ISSET(c, &allowed)) {
+				snprintf(err, errlen,
+					 "--%s: CPU %lu is not online (or not allowed)", o->name,
+					 c);
+				return -EINVAL;
+			}
+			if (*n == o->max) {
+				snprintf(err, errlen, "--%s: more than %llu CPUs", o->name,
+					 (unsigned long long)o->max);
+				return -EINVAL;
+			}
+			cpus[(*n)++] = (uint32_t)c;
+		}
+		p = *end ? end + 1 : end;
+	}
+	if (*n)
+		return 0;
+bad:
+	snprintf(err, errlen, "--%s: '%s' is not a CPU list (e.g. 0,1 or 0-3)", o->name, arg);
+	return -EINVAL;
+}
+
+/* benchmark, a method, or a comma list of them: each must be one this binary has. */
+static int opt_parse_methods(const struct pb_opt *o, char *field, const char *arg, char *err,
+			     size_t errlen)
+{
+	char bad[64];
+	unsigned int i;
+	int off;
+
+	if (strlen(arg) >= o->max || !*arg) {
+		snprintf(err, errlen, "--%s: '%s' is empty or longer than %llu characters", o->name,
+			 arg, (unsigned long long)o->max - 1);
+		return -EINVAL;
+	}
+	if (pb_methods_select(arg, NULL, 0, bad, sizeof(bad)) < 0) {
+		off = snprintf(err, errlen, "unknown method '%s'; valid: benchmark", bad);
+		for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
+			off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
+		return -EINVAL;
+	}
+	strcpy(field, arg);
+	return 0;
+}
+
+/* A double from arg with an optional suffix; false unless the whole text was used. */
+static bool opt_parse_double(const char *arg, double *d)
+{
+	char *end;
+
+	errno = 0;
+	*d = strtod(arg, &end);
+	return *arg && !errno && !*end && isfinite(*d);
+}
+
+static int opt_parse_rate(const struct pb_opt *o, double *field, const char *arg, char *err,
+			  size_t errlen)
+{
+	static const struct {
+		char c;
+		double mult;
+	} sfx[] = { { 'k', 1e3 }, { 'K', 1e3 }, { 'm', 1e6 }, { 'M', 1e6 }, { 'G', 1e9 } };
+	char num[64];
+	size_t k, len = strlen(arg);
+	double d, mult = 1;
+
+	for (k = 0; len > 1 && k < sizeof(sfx) / sizeof(sfx[0]); k++)
+		if (arg[len - 1] == sfx[k].c)
+			mult = sfx[k].mult;
+	snprintf(num, sizeof(num), "%.*s", (int)(len - (mult != 1)), arg);
+	if (len >= sizeof(num) || !opt_parse_double(num, &d) || !(d * mult > 0) ||
+	    !isfinite(d * mult)) {
+		snprintf(err, errlen, "--%s: '%s' is not a positive rate (e.g. 50k, 1.5M)", o->name,
+			 arg);
+		return -EINVAL;
+	}
+	*field = d * mult;
+	return 0;
+}
+
+static int opt_parse_pct(const struct pb_opt *o, double *field, const char *arg, char *err,
+			 size_t errlen)
+{
+	char num[64];
+	size_t len = strlen(arg);
+	double d;
+
+	snprintf(num, sizeof(num), "%.*s", (int)(len - (len > 1 && arg[len - 1] == '%')), arg);
+	if (len >= sizeof(num) || !opt_parse_double(num, &d) || !(d >= (double)o->min) ||
+	    !(d <= (double)o->max)) {
+		snprintf(err, errlen, "--%s: '%s' is not a percentage from %llu to %llu", o->name,
+			 arg, (unsigned long long)o->min, (unsigned long long)o->max);
+		return -EINVAL;
+	}
+	*field = d;
+	return 0;
+}
+
+/* The command line's meaning of arg for row o. */
+static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst, const char *arg,
+		     char *err, size_t errlen)
+{
+	char *field = (char *)dst + o->off;
+	uint64_t v;
+	double d;
+	int i;
+
+	switch (o->type) {
+	case OPT_STR:
+		if (strlen(arg) >= o->max || !*arg) {
+			snprintf(err, errlen, "--%s: '%s' is empty or longer than %llu characters",
+				 o->name, arg, (unsigned long long)o->max - 1);
+			return -EINVAL;
+		}
+		strcpy(field, arg);
+		return 0;
+	case OPT_SECS:
+		if (!opt_parse_double(arg, &d) || !(d > 0) || d > 86400 * 365) {
+			snprintf(err, errlen, "--%s: '%s' is not a positive number of seconds",
+				 o->name, arg);
+			return -EINVAL;
+		}
+		*(double *)field = d;
+		return 0;
+	case OPT_U64:
+	case OPT_U32:
+	case OPT_PORT:
+		if (opt_parse_u64(arg, &v) || v < o->min || v > o->max) {
+			snprintf(err, errlen, "--%s: '%s' is not a whole number from %llu to %llu",
+				 o->name, arg, (unsigned long long)o->min,
+				 (unsigned long long)o->max);
+			return -EINVAL;
+		}
+		if (o->type == OPT_U64)
+			*(uint64_t *)field = v;
+		else if (o->type == OPT_U32)
+			*(uint32_t *)field = (uint32_t)v;
+		else
+			*(uint16_t *)field = (uint16_t)v;
+		return 0;
+	case OPT_ADDR:
+		if (pb_parse_addr(arg, (struct pb_addr *)field)) {
+			snprintf(err, errlen, "--%s: '%s' is not an IPv4 or IPv6 address", o->name,
+				 arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_MAC:
+		if (pb_parse_mac(arg, (uint8_t *)field)) {
+			snprintf(err, errlen, "--%s: '%s' is not a MAC address (aa:bb:cc:dd:ee:ff)",
+				 o->name, arg);
+			return -EINVAL;
+		}
+		*(bool *)((char *)dst + o->flag_off) = true;
+		return 0;
+	case OPT_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case OPT_ENUM:
+		for (i = 0; o->names[i]; i++) {
+			if (!strcmp(arg, o->names[i])) {
+				*(int *)field = i;
+				return 0;
+			}
+		}
+		snprintf(err, errlen, "--%s: '%s' is not one of %s", o->name, arg, o->metavar);
+		return -EINVAL;
+	case OPT_RATE:
+		return opt_parse_rate(o, (double *)field, arg, err, errlen);
+	case OPT_PCT:
+		return opt_parse_pct(o, (double *)field, arg, err, errlen);
+	case OPT_CPUS:
+		return opt_parse_cpus(o, (uint32_t *)field, (uint32_t *)((char *)dst + o->flag_off),
+				      arg, err, errlen);
+	case OPT_SWEEP:
+		return opt_parse_sweep(cmd, o, (struct pb_sweep *)field, arg, err, errlen);
+	case OPT_METHODS:
+		return opt_parse_methods(o, field, arg, err, errlen);
+	case OPT_CONFIG:
+		/* loaded by pb_cmd_parse before everything else; keep the name */
+		snprintf(field, o->max, "%s", arg);
+		return 0;
+	case OPT_COUNT:
+		(*(int *)field)++;
+		return 0;
+	case OPT_HELP:
+	case OPT_VERSION:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int pb_cmd_set(const struct pb_cmd *cmd, void *dst, const struct pb_opt *o, const char *value,
+	       char *err, size_t errlen)
+{
+	uint64_t v;
+
+	switch (o->type) {
+	case OPT_FLAG:
+		if (!strcmp(value, "true") || !strcmp(value, "false")) {
+			*(bool *)((char *)dst + o->off) = !strcmp(value, "true");
+			return 0;
+		}
+		snprintf(err, errlen, "--%s: '%s' is not true or false", o->name, value);
+		return -EINVAL;
+	case OPT_COUNT:
+		if (opt_parse_u64(value, &v) || v > 3) {
+			snprintf(err, errlen, "--%s: '%s' is not 0 to 3", o->name, value);
+			return -EINVAL;
+		}
+		*(int *)((char *)dst + o->off) = (int)v;
+		return 0;
+	default:
+		return opt_apply(cmd, o, dst, value, err, errlen);
+	}
+}
+
+int pb_cmd_defaults(const struct pb_cmd *cmd, void *dst, char *err, size_t errlen)
+{
+	unsigned int i;
+
+	memset(dst, 0, cmd->size);
+	for (i = 0; i < cmd->nopts; i++)
+		if (cmd->opts[i].def &&
+		    opt_apply(cmd, &cmd->opts[i], dst, cmd->opts[i].def, err, errlen))
+			return -EINVAL; /* a bad default is a bug; say so rather than run */
+	return 0;
+}
+
+/* getopt_long's tables for cmd; free *lopts. */
+static int opt_getopt_tables(const struct pb_cmd *cmd, struct option **lopts, char **sopts)
+{
+	unsigned int i, n = 0;
+
+	*lopts = calloc(cmd->nopts + 1, sizeof(**lopts));
+	*sopts = calloc(cmd->nopts * 2 + 2, 1);
+	if (!*lopts || !*sopts) {
+		free(*lopts);
+		free(*sopts);
+		return -ENOMEM;
+	}
+	/* ':' first: a missing value is told apart from an unknown option */
+	(*sopts)[n++] = ':';
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+
+		(*lopts)[i] = (struct option){ o->name,
+					       opt_takes_value(o) ? required_argument : no_argument,
+					       NULL, 0 };
+		if (o->short_name) {
+			(*sopts)[n++] = o->short_name;
+			if (opt_takes_value(o))
+				(*sopts)[n++] = ':';
+		}
+	}
+	return 0;
+}
+
+/* The row getopt_long returned c (and idx) for. */
+static const struct pb_opt *opt_of(const struct pb_cmd *cmd, int c, int idx)
+{
+	unsigned int i;
+
+	if (c == 0)
+		return &cmd->opts[idx];
+	for (i = 0; i < cmd->nopts; i++)
+		if (cmd->opts[i].short_name == c)
+			return &cmd->opts[i];
+	return NULL;
+}
+
+/*
+ * One pass of getopt_long over argv. config_only: only scenario files are looked at (and
+ * loaded), nothing is reported; else every option is applied over what is there.
+ */
+static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_in, bool config_only,
+		    enum pb_opt_action *action, char **args, char *err, size_t errlen)
+{
+	struct option *lopts;
+	char *sopts, **argv;
+	const char *config = NULL;
+	unsigned int nargs = 0;
+	int c, idx, ret = 0;
+
+	/* getopt_long permutes what it parses: a copy keeps the caller's order for every pass */
+	argv = calloc((size_t)argc + 1, sizeof(*argv));
+	ret = argv ? opt_getopt_tables(cmd, &lopts, &sopts) : -ENOMEM;
+	if (ret) {
+		free(argv);
+		snprintf(err, errlen, "out of memory");
+		return ret;
+	}
+	memcpy(argv, argv_in, (size_t)argc * sizeof(*argv));
+	/* 0, not 1: glibc then starts afresh, so a command can be parsed more than once */
+	optind = 0;
+	opterr = 0;
+	while (!ret && (c = getopt_long(argc, argv, sopts, lopts, &idx)) != -1) {
+		const struct pb_opt *o;
+
+		if (c == '?' || c == ':') {
+			const char *what =
+				optopt ? (char[]){ '-', (char)optopt, 0 } : argv[optind - 1];
+
+			if (config_only)
+				continue;
+			snprintf(err, errlen, "%s '%s' (see --help)",
+				 c == ':' ? "missing value for" : "unknown option", what);
+			ret = -EINVAL;
+			break;
+		}
+		o = opt_of(cmd, c, idx);
+		if (!o) {
+			ret = -EINVAL;
+			break;
+		}
+		if (config_only) {
+			if (o->type == OPT_CONFIG)
+				config = optarg;
+			continue;
+		}
+		if (o->type == OPT_HELP)
+			*action = PB_OPT_HELP;
+		if (o->type == OPT_VERSION)
+			*action = PB_OPT_VERSION;
+		ret = opt_apply(cmd, o, dst, optarg, err, errlen);
+	}
+	for (; !ret && !config_only && optind < argc; optind++) {
+		if (nargs == cmd->nargs) {
+			snprintf(err, errlen, "unexpected argument '%s' (see --help)",
+				 argv[optind]);
+			ret = -EINVAL;
+			break;
+		}
+		args[nargs++] = argv[optind];
+	}
+	if (!ret && !config_only && nargs < cmd->nargs && *action == PB_OPT_RUN) {
+		snprintf(err, errlen, "%s needed (see --help)", cmd->args);
+		ret = -EINVAL;
+	}
+	free(lopts);
+	free(sopts);
+	free(argv);
+	/* defaults, then the scenario file, then the command line: the last word wins */
+	if (!ret && config)
+		ret = pb_yaml_load(cmd, dst, config, err, errlen);
+	return ret;
+}
+
+int pb_cmd_parse(const struct pb_cmd *cmd, void *dst, int argc, char **argv,
+		 enum pb_opt_action *action, char **args, char *err, size_t errlen)
+{
+	int ret;
+
+	err[0] = '\0';
+	*action = PB_OPT_RUN;
+	ret = pb_cmd_defaults(cmd, dst, err, errlen);
+	if (!ret)
+		ret = opt_pass(cmd, dst, argc, argv, true, action, args, err, errlen);
+	if (!ret)
+		ret = opt_pass(cmd, dst, argc, argv, false, action, args, err, errlen);
+	if (ret || *action != PB_OPT_RUN || !cmd->validate)
+		return ret;
+	return cmd->validate(dst, err, errlen);
+}
+
+/* text from *col on, words wrapped at width, continued lines indented by indent. */
+static void usage_wrap(FILE *f, const char *text, int indent, int *col, int width)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t w = strcspn(p, " \n");
+
+		if (*col > indent && *col + 1 + (int)w > width) {
+			fprintf(f, "\n%*s", indent, "");
+			*col = indent;
+		} else if (*col > indent) {
+			fputc(' ', f);
+			(*col)++;
+		}
+		fprintf(f, "%.*s", (int)w, p);
+		*col += (int)w;
+		p += w;
+		while (*p == ' ')
+			p++;
+		if (*p == '\n') {
+			/* a line break in the text: keep it */
+			p++;
+			fprintf(f, "\n%*s", indent, "");
+			*col = indent;
+		}
+	}
+}
+
+/* Paragraphs ("\n\n" apart) wrapped to 90 columns. */
+static void usage_paragraphs(FILE *f, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *end = strstr(p, "\n\n");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *para = strndup(p, len);
+		int col = 0;
+
+		if (para) {
+			usage_wrap(f, para, 0, &col, 90);
+			fputs("\n\n", f);
+			free(para);
+		}
+		p += len;
+		while (*p == '\n')
+			p++;
+	}
+}
+
+/* "  LEFT   help (default D)", the help wrapped at 100 columns under itself. */
+static void usage_row(FILE *f, const char *left, const char *help, const char *def)
+{
+	int col = 33;
+
+	fprintf(f, "  %-30s ", left);
+	if (strlen(left) > 30)
+		fprintf(f, "\n%*s", col, "");
+	usage_wrap(f, help, col, &col, 100);
+	if (def) {
+		/* one unit: "(default" and its value on the same line */
+		int len = (int)strlen(def) + 10;
+
+		if (col + 1 + len > 100)
+			fprintf(f, "\n%*s(default %s)", 33, "", def);
+		else
+			fprintf(f, " (default %s)", def);
+	}
+	fputc('\n', f);
+}
+
+static bool cmd_names_methods(const struct pb_cmd *cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < cmd->nopts; i++)
+		if (cmd->opts[i].type == OPT_METHODS)
+			return true;
+	return false;
+}
+
+static void usage_methods(FILE *f)
+{
+	unsigned int i, j;
+
+	fprintf(f, "\nMethods (built into this binary):\n");
+	for (i = 0; i < pb_methods_count; i++) {
+		const struct pb_method *m = pb_methods[i];
+		char names[80];
+		int off = snprintf(names, sizeof(names), "%s", m->name);
+
+		for (j = 0; j < 3 && m->aliases[j].name; j++)
+			off += snprintf(names + off, sizeof(names) - off, "%s%s",
+					j ? "," : " (alias ", m->aliases[j].name);
+		if (m->aliases[0].name)
+			snprintf(names + off, sizeof(names) - off, ")");
+		/* one line each, never wrapped: scripts read the names off this list */
+		fprintf(f, "  %-30s %s\n", names, m->help);
+	}
+	fprintf(f, "  %-30s %s\n", "benchmark",
+		"every method that can run here, one after another, then a table by packets/s");
+}
+
+void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)
+{
+	bool top = !cmd->run;
+	unsigned int i;
+
+	fprintf(f, "usage: pktbench %s%s%s\n", top ? "" : cmd->name, top ? "" : " ", cmd->synopsis);
+	for (i = 0; top && i < pb_cmds_count; i++)
+		if (pb_cmds[i]->run)
+			fprintf(f, "       pktbench %s %s\n", pb_cmds[i]->name,
+				pb_cmds[i]->synopsis);
+	fputc('\n', f);
+	usage_paragraphs(f, cmd->description);
+	fprintf(f, "Options:\n");
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+		char left[64];
+
+		pb_opt_label(o, left, sizeof(left));
+		usage_row(f, left, o->help, o->def && o->type != OPT_FLAG ? o->def : NULL);
+	}
+	if (cmd_names_methods(cmd))
+		usage_methods(f);
+	if (top && pb_cmds_count > 1) {
+		fprintf(f, "\nCommands (pktbench COMMAND --help tells more):\n");
+		for (i = 0; i < pb_cmds_count; i++)
+			if (pb_cmds[i]->run)
+				usage_row(f, pb_cmds[i]->name, pb_cmds[i]->summary, NULL);
+	}
+	if (cmd->exit_status) {
+		const char *p = cmd->exit_status;
+
+		fprintf(f, "\nExit status:\n");
+		while (*p) {
+			size_t len = strcspn(p, "\n");
+
+			fprintf(f, "  %.*s\n", (int)len, p);
+			p += len + (p[len] == '\n');
+		}
+	}
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pktbench's commands: itself first, then each subcommand (`pktbench NAME ...`) with its own
+ * option table. A subcommand is one line here; --help, the man page and the completion list
+ * it from this table.
+ */
+#include <string.h>
+
+#include "compare.h"
+#include "options.h"
+
+const struct pb_cmd *const pb_cmds[] = {
+	&pb_cmd_main,
+	&pb_cmd_compare,
+};
+
+const unsigned int pb_cmds_count = sizeof(pb_cmds) / sizeof(pb_cmds[0]);
+
+const struct pb_cmd *pb_cmd_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < pb_cmds_count; i++)
+		if (pb_cmds[i]->run && !strcmp(pb_cmds[i]->name, name))
+			return pb_cmds[i];
+	return NULL;
+}

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pktbench compare, loading: a JSON result set (a file pktbench wrote, or text) into rows.
+ * Strict about what a comparison depends on (method, status, pps, interrupted, the
+ * percentages), lenient about metadata, which is only shown.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json.h>
+
+#include "compare.h"
+#include "compare_int.h"
+#include "writers.h"
+
+/* Result sets are a few KiB; this only stops a wrong path (a disk image) eating memory. */
+#define PB_CMP_MAX_FILE (64u << 20)
+
+/* Appends to buf at *pos; -ENAMETOOLONG when it does not fit. */
+static int pb_cmp_put(char *buf, size_t size, size_t *pos, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (*pos + len >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf + *pos, s, len + 1);
+	*pos += len;
+	return 0;
+}
+
+static int pb_cmp_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * A point's canonical text: object keys sorted, "k=v" joined by ','; nested objects in braces,
+ * arrays in brackets; an integral number is written as an integer, so 64 and 64.0 match.
+ */
+static int pb_cmp_canon(struct json_object *v, bool top, char *buf, size_t size, size_t *pos)
+{
+	char num[48];
+	const char **keys = NULL;
+	struct json_object *e;
+	size_t i, n;
+	double d;
+	int err = 0;
+
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return pb_cmp_put(buf, size, pos, "null");
+	case json_type_boolean:
+		return pb_cmp_put(buf, size, pos, json_object_get_boolean(v) ? "true" : "false");
+	case json_type_int:
+		snprintf(num, sizeof(num), "%" PRId64, json_object_get_int64(v));
+		return pb_cmp_put(buf, size, pos, num);
+	case json_type_double:
+		d = json_object_get_double(v);
+		if (d == floor(d) && fabs(d) < 9e15)
+			snprintf(num, sizeof(num), "%" PRId64, (int64_t)d);
+		else
+			pb_fmt_shortest(num, sizeof(num), d);
+		return pb_cmp_put(buf, size, pos, num);
+	case json_type_string:
+		return pb_cmp_put(buf, size, pos, json_object_get_string(v));
+	case json_type_array:
+		err = pb_cmp_put(buf, size, pos, "[");
+		n = json_object_array_length(v);
+		for (i = 0; i < n && !err; i++) {
+			if (i)
+				err = pb_cmp_put(buf, size, pos, ",");
+			if (!err)
+				err = pb_cmp_canon(json_object_array_get_idx(v, i), false, buf,
+						   size, pos);
+		}
+		return err ? err : pb_cmp_put(buf, size, pos, "]");
+	case json_type_object:
+		break;
+	}
+
+	n = (size_t)json_object_object_length(v);
+	if (n) {
+		keys = calloc(n, sizeof(*keys));
+		if (!keys)
+			return -ENOMEM;
+	}
+	i = 0;
+	json_object_object_foreach(v, key, val)
+	{
+		(void)val;
+		if (i < n)
+			keys[i++] = key;
+	}
+	n = i;
+	qsort(keys, n, sizeof(*keys), pb_cmp_strcmp);
+	if (!top)
+		err = pb_cmp_put(buf, size, pos, "{");
+	for (i = 0; i < n && !err; i++) {
+		if (i)
+			err = pb_cmp_put(buf, size, pos, ",");
+		if (!err)
+			err = pb_cmp_put(buf, size, pos, keys[i]);
+		if (!err)
+			err = pb_cmp_put(buf, size, pos, "=");
+		if (!err && json_object_object_get_ex(v, keys[i], &e))
+			err = pb_cmp_canon(e, false, buf, size, pos);
+	}
+	if (!err && !top)
+		err = pb_cmp_put(buf, size, pos, "}");
+	free(keys);
+	return err;
+}
+
+static struct json_object *pb_cmp_get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+/* A string member copied into buf, truncated; "" when absent or null. -EINVAL: not a string. */
+static int pb_cmp_get_str(struct json_object *o, const char *key, char *buf, size_t size)
+{
+	struct json_object *v = pb_cmp_get(o, key);
+
+	buf[0] = '\0';
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return -EINVAL;
+	snprintf(buf, size, "%s", json_object_get_string(v));
+	return 0;
+}
+
+/*
+ * A percentage: NAN when absent or null (no receiver), -EINVAL when not a finite number.
+ * -EDOM for delivered_pct, so the caller can name the field without a lookup.
+ */
+static int pb_cmp_get_pct(struct json_object *o, const char *key, double *out)
+{
+	struct json_object *v = pb_cmp_get(o, key);
+
+	*out = NAN;
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		return strcmp(key, "delivered_pct") ? -EINVAL : -EDOM;
+	*out = json_object_get_double(v);
+	if (!isfinite(*out))
+		return strcmp(key, "delivered_pct") ? -EINVAL : -EDOM;
+	return 0;
+}
+
+/* A boolean: false when absent; -EINVAL when not a boolean (-EDOM for interrupted). */
+static int pb_cmp_get_bool(struct json_object *o, const char *key, bool *out)
+{
+	struct json_object *v = pb_cmp_get(o, key);
+
+	*out = false;
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean))
+		return strcmp(key, "interrupted") ? -EINVAL : -EDOM;
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
+static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, unsigned int i,
+			    const char *name, char *err, size_t errlen)
+{
+	struct json_object *v;
+	const char *s;
+	size_t pos = 0;
+	int ret;
+
+	if (!json_object_is_type(o, json_type_object)) {
+		pb_cmp_err(err, errlen, "%s: results[%u] is not an object", name, i);
+		return -EINVAL;
+	}
+
+	v = pb_cmp_get(o, "method");
+	s = json_object_get_string(v);
+	if (!json_object_is_type(v, json_type_string) || !*s) {
+		pb_cmp_err(err, errlen, "%s: results[%u] has no method", name, i);
+		return -EINVAL;
+	}
+	if (strlen(s) >= sizeof(r->method)) {
+		pb_cmp_err(err, errlen, "%s: results[%u]: method name longer than %zu bytes", name,
+			   i, sizeof(r->method) - 1);
+		return -EINVAL;
+	}
+	snprintf(r->method, sizeof(r->method), "%s", s);
+
+	v = pb_cmp_get(o, "status");
+	s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	if (s && !strcmp(s, pb_status_name(PB_STATUS_OK)))
+		r->status = PB_STATUS_OK;
+	else if (s && !strcmp(s, pb_status_name(PB_STATUS_SKIPPED)))
+		r->status = PB_STATUS_SKIPPED;
+	else if (s && !strcmp(s, pb_status_name(PB_STATUS_ERROR)))
+		r->status = PB_STATUS_ERROR;
+	else {
+		pb_cmp_err(err, errlen, "%s: results[%u] (%s): status is not ok, skipped or error",
+			   name, i, r->method);
+		return -EINVAL;
+	}
+
+	if (pb_cmp_get_str(o, "reason", r->reason, sizeof(r->reason))) {
+		pb_cmp_err(err, errlen, "%s: results[%u] (%s): reason is not a string", name, i,
+			   r->method);
+		return -EINVAL;
+	}
+
+	/* pps is data only for a row that ran; a skipped row's figure means nothing. */
+	v = pb_cmp_get(o, "pps");
+	r->pps = NAN;
+	if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double))
+		r->pps = json_object_get_double(v);
+	if (r->status == PB_STATUS_OK && !(isfinite(r->pps) && r->pps >= 0)) {
+		pb_cmp_err(err, errlen, "%s: results[%u] (%s): ok but pps is not a number >= 0",
+			   name, i, r->method);
+		return -EINVAL;
+	}
+
+	/* A partial run must never pass for a complete one: a wrong type is an error. */
+	ret = pb_cmp_get_bool(o, "interrupted", &r->interrupted);
+	if (!ret)
+		ret = pb_cmp_get_bool(o, "timed_out", &r->timed_out);
+	if (ret) {
+		pb_cmp_err(err, errlen, "%s: results[%u] (%s): %s is not true or false", name, i,
+			   r->method, ret == -EDOM ? "interrupted" : "timed_out");
+		return -EINVAL;
+	}
+	ret = pb_cmp_get_pct(o, "delivered_pct", &r->delivered_pct);
+	if (!ret)
+		ret = pb_cmp_get_pct(o, "accounted_pct", &r->accounted_pct);
+	if (ret) {
+		pb_cmp_err(err, errlen, "%s: results[%u] (%s): %s_pct is not a number or null",
+			   name, i, r->method, ret == -EDOM ? "delivered" : "accounted");
+		return -EINVAL;
+	}
+
+	r->point[0] = '\0';
+	v = pb_cmp_get(o, "point");
+	if (v) {
+		ret = pb_cmp_canon(v, true, r->point, sizeof(r->point), &pos);
+		if (ret == -ENAMETOOLONG) {
+			pb_cmp_err(err, errlen, "%s: results[%u] (%s): point longer than %zu bytes",
+				   name, i, r->method, sizeof(r->point) - 1);
+			return -EINVAL;
+		}
+		if (ret) {
+			pb_cmp_err(err, errlen, "%s: %s", name, strerror(-ret));
+			return ret;
+		}
+		/* null or {} is no point at all */
+		if (!strcmp(r->point, "null"))
+			r->point[0] = '\0';
+	}
+	return 0;
+}
+
+static int pb_cmp_parse_root(struct json_object *root, const char *name,
+			     struct pb_compare_input *in, char *err, size_t errlen)
+{
+	struct json_object *v, *arr;
+	unsigned int i, n;
+	int64_t schema;
+	int ret;
+
+	if (!json_object_is_type(root, json_type_object)) {
+		pb_cmp_err(err, errlen, "%s: not a pktbench result set (not a JSON object)", name);
+		return -EINVAL;
+	}
+	v = pb_cmp_get(root, "schema");
+	if (!json_object_is_type(v, json_type_int)) {
+		pb_cmp_err(err, errlen, "%s: not a pktbench result set (no schema version)", name);
+		return -EINVAL;
+	}
+	schema = json_object_get_int64(v);
+	if (schema < 1 || schema > PB_SCHEMA_VERSION) {
+		pb_cmp_err(err, errlen,
+			   "%s: result set schema %" PRId64 ", this pktbench reads 1..%d", name,
+			   schema, PB_SCHEMA_VERSION);
+		return -EINVAL;
+	}
+	arr = pb_cmp_get(root, "results");
+	if (!json_object_is_type(arr, json_type_array)) {
+		pb_cmp_err(err, errlen, "%s: not a pktbench result set (no results array)", name);
+		return -EINVAL;
+	}
+	/* Metadata is shown, not needed: a wrong type just leaves it empty. */
+	if (pb_cmp_get_str(root, "pktbench_version", in->version, sizeof(in->version)))
+		in->version[0] = '\0';
+	if (pb_cmp_get_str(root, "kernel", in->kernel, sizeof(in->kernel)))
+		in->kernel[0] = '\0';
+
+	n = (unsigned int)json_object_array_length(arr);
+	if (n) {
+		in->rows = calloc(n, sizeof(*in->rows));
+		if (!in->rows) {
+			pb_cmp_err(err, errlen, "%s: %s", name, strerror(ENOMEM));
+			return -ENOMEM;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		ret = pb_cmp_parse_row(json_object_array_get_idx(arr, i), &in->rows[i], i, name,
+				       err, errlen);
+		if (ret)
+			return ret;
+		in->n++;
+	}
+	return 0;
+}
+
+int pb_compare_parse(const char *text, size_t len, const char *name, struct pb_compare_input *in,
+		     char *err, size_t errlen)
+{
+	struct json_object *root = NULL;
+	struct json_tokener *tok;
+	enum json_tokener_error jerr;
+	size_t end;
+	int ret = -EINVAL;
+
+	memset(in, 0, sizeof(*in));
+	in->name = name;
+	if (len > INT32_MAX) {
+		pb_cmp_err(err, errlen, "%s: too large", name);
+		return -EFBIG;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		pb_cmp_err(err, errlen, "%s: %s", name, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	if (jerr == json_tokener_continue) {
+		pb_cmp_err(err, errlen, "%s: not JSON (unexpected end of input)", name);
+		goto out;
+	}
+	if (!root || jerr != json_tokener_success) {
+		pb_cmp_err(err, errlen, "%s: not JSON (%s at byte %zu)", name,
+			   json_tokener_error_desc(jerr), json_tokener_get_parse_end(tok));
+		goto out;
+	}
+	for (end = json_tokener_get_parse_end(tok); end < len; end++) {
+		if (!strchr(" \t\r\n", text[end])) {
+			pb_cmp_err(err, errlen, "%s: not JSON (trailing data at byte %zu)", name,
+				   end);
+			goto out;
+		}
+	}
+	ret = pb_cmp_parse_root(root, name, in, err, errlen);
+out:
+	if (ret)
+		pb_compare_input_free(in);
+	json_object_put(root);
+	json_tokener_free(tok);
+	return ret;
+}
+
+int pb_compare_load(const char *path, struct pb_compare_input *in, char *err, size_t errlen)
+{
+	char *buf = NULL, *nbuf;
+	size_t len = 0, cap = 0, got;
+	FILE *f;
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	in->name = path;
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		pb_cmp_err(err, errlen, "cannot read %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	for (;;) {
+		if (len == cap) {
+			if (cap >= PB_CMP_MAX_FILE) {
+				ret = -EFBIG;
+				pb_cmp_err(err, errlen, "%s: larger than %u MiB, not a result set",
+					   path, PB_CMP_MAX_FILE >> 20);
+				goto out;
+			}
+			cap = cap ? cap * 2 : 16384;
+			nbuf = realloc(buf, cap);
+			if (!nbuf) {
+				ret = -ENOMEM;
+				pb_cmp_err(err, errlen, "%s: %s", path, strerror(ENOMEM));
+				goto out;
+			}
+			buf = nbuf;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got)
+			continue;
+		if (ferror(f)) {
+			ret = errno ? -errno : -EIO;
+			pb_cmp_err(err, errlen, "cannot read %s: %s", path, strerror(-ret));
+			goto out;
+		}
+		break;
+	}
+	ret = pb_compare_parse(buf ? buf : "", len, path, in, err, errlen);
+out:
+	free(buf);
+	fclose(f);
+	return ret;
+}
+
+void pb_compare_input_free(struct pb_compare_input *in)
+{
+	if (!in)
+		return;
+	free(in->rows);
+	in->rows = NULL;
+	in->n = 0;
+}

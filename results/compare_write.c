@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pktbench compare, writing: a finished comparison as text (verdicts, the summary, the table)
+ * or as JSON. Nothing is computed here beyond formatting.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json.h>
+
+#include "box.h"
+#include "compare.h"
+#include "writers.h"
+
+const char *pb_compare_verdict_name(enum pb_cmp_verdict v)
+{
+	switch (v) {
+	case PB_CMP_OK:
+		return "ok";
+	case PB_CMP_IMPROVED:
+		return "improved";
+	case PB_CMP_REGRESSED:
+		return "regressed";
+	case PB_CMP_REFERENCE:
+		return "reference";
+	case PB_CMP_INTERRUPTED:
+		return "interrupted";
+	case PB_CMP_MISSING_NEW:
+		return "missing_in_new";
+	case PB_CMP_NOT_OK_NEW:
+		return "not_ok_in_new";
+	case PB_CMP_MISSING_BASE:
+		return "missing_in_base";
+	case PB_CMP_NOT_OK_BASE:
+		return "not_ok_in_base";
+	case PB_CMP_NO_BASE_RATE:
+		return "no_base_rate";
+	}
+	return "unknown";
+}
+
+const char *pb_compare_why_name(unsigned int bit)
+{
+	static const char *const names[__PB_CMP_WHY_N] = {
+		[__PB_CMP_WHY_PPS] = "pps",
+		[__PB_CMP_WHY_DELIVERED] = "delivered_pct",
+		[__PB_CMP_WHY_ACCOUNTED] = "accounted_pct",
+		[__PB_CMP_WHY_ACCT_RANGE] = "accounted_range",
+	};
+
+	return bit < __PB_CMP_WHY_N ? names[bit] : "unknown";
+}
+
+/* Appends to buf (of len) what fmt says; stops quietly when full. */
+__attribute__((format(printf, 3, 4))) static void pb_cmp_cat(char *buf, size_t len, const char *fmt,
+							     ...)
+{
+	size_t k = strlen(buf);
+	va_list ap;
+
+	if (k + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + k, len - k, fmt, ap);
+	va_end(ap);
+}
+
+static bool pb_cmp_partial(const struct pb_compare_row *r)
+{
+	return r && (r->interrupted || r->timed_out);
+}
+
+/*
+ * "interrupted in NEW", "timed out in BASE", "interrupted in both": which of a line's rows
+ * are partial, and how; NULL when neither is.
+ */
+static const char *pb_cmp_interrupted_in(const struct pb_compare_line *l)
+{
+	static char buf[64];
+	bool b = pb_cmp_partial(l->base), n = pb_cmp_partial(l->new_);
+	const struct pb_compare_row *r = b ? l->base : l->new_;
+
+	if (!b && !n)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s %s", r->interrupted ? "interrupted" : "timed out",
+		 b && n ? "in both"
+		 : b	? "in BASE"
+			: "in NEW");
+	return buf;
+}
+
+/* "packets/s, delivered % -3.00 pp": what made a row regress, with the figures. */
+static void pb_cmp_why_text(const struct pb_compare_line *l, char *buf, size_t len)
+{
+	const struct pb_compare_row *b = l->base, *n = l->new_;
+	const char *sep = "";
+
+	if (l->why & PB_CMP_WHY_PPS) {
+		pb_cmp_cat(buf, len, "%spackets/s", sep);
+		sep = ", ";
+	}
+	if (l->why & PB_CMP_WHY_DELIVERED) {
+		pb_cmp_cat(buf, len, "%sdelivered %% %+.2f pp", sep,
+			   n->delivered_pct - b->delivered_pct);
+		sep = ", ";
+	}
+	if (l->why & PB_CMP_WHY_ACCOUNTED) {
+		pb_cmp_cat(buf, len, "%saccounted %% %+.2f pp", sep,
+			   n->accounted_pct - b->accounted_pct);
+		sep = ", ";
+	}
+	if (l->why & PB_CMP_WHY_ACCT_RANGE)
+		pb_cmp_cat(buf, len, "%saccounted %.2f %% out of range", sep, n->accounted_pct);
+}
+
+static const char *pb_cmp_reason(const struct pb_compare_row *r)
+{
+	return r->reason[0] ? r->reason : "no reason given";
+}
+
+void pb_compare_verdict_text(const struct pb_compare_line *l, char *buf, size_t len)
+{
+	const struct pb_compare_row *b = l->base, *n = l->new_;
+	size_t k;
+
+	switch (l->verdict) {
+	case PB_CMP_OK:
+	case PB_CMP_IMPROVED:
+	case PB_CMP_REFERENCE:
+		snprintf(buf, len, "%s", pb_compare_verdict_name(l->verdict));
+		if (pb_cmp_interrupted_in(l))
+			pb_cmp_cat(buf, len, "; %s, compared anyway", pb_cmp_interrupted_in(l));
+		return;
+	case PB_CMP_REGRESSED:
+		snprintf(buf, len, "regressed: ");
+		pb_cmp_why_text(l, buf, len);
+		if (pb_cmp_interrupted_in(l))
+			pb_cmp_cat(buf, len, "; %s, compared anyway", pb_cmp_interrupted_in(l));
+		return;
+	case PB_CMP_INTERRUPTED:
+		snprintf(buf, len, "not comparable: %s", pb_cmp_interrupted_in(l));
+		return;
+	case PB_CMP_NO_BASE_RATE:
+		snprintf(buf, len, "no rate in BASE, no ratio");
+		return;
+	case PB_CMP_MISSING_NEW:
+		snprintf(buf, len, "missing in NEW");
+		return;
+	case PB_CMP_NOT_OK_NEW:
+		snprintf(buf, len, "%s in NEW: %s", pb_status_name(n->status), pb_cmp_reason(n));
+		return;
+	case PB_CMP_MISSING_BASE:
+		snprintf(buf, len, "missing in BASE");
+		break;
+	case PB_CMP_NOT_OK_BASE:
+		snprintf(buf, len, "%s in BASE: %s", pb_status_name(b->status), pb_cmp_reason(b));
+		if (!n)
+			snprintf(buf + strlen(buf), len - strlen(buf), "; missing in NEW");
+		else if (n->status == PB_STATUS_OK)
+			snprintf(buf + strlen(buf), len - strlen(buf), "; ok in NEW");
+		break;
+	}
+	/* NEW's own trouble, for the informational kinds. */
+	if (n && n->status != PB_STATUS_OK) {
+		k = strlen(buf);
+		snprintf(buf + k, len - k, "; %s in NEW: %s", pb_status_name(n->status),
+			 pb_cmp_reason(n));
+	}
+}
+
+static const char *pb_cmp_plural(unsigned int n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void pb_compare_summary(const struct pb_compare_result *res, char *buf, size_t len)
+{
+	static const char *const on[__PB_CMP_WHY_N] = {
+		[__PB_CMP_WHY_PPS] = "packets/s",
+		[__PB_CMP_WHY_DELIVERED] = "delivered %",
+		[__PB_CMP_WHY_ACCOUNTED] = "accounted %",
+		[__PB_CMP_WHY_ACCT_RANGE] = "accounted % range",
+	};
+	const char *sep = "";
+	unsigned int k;
+
+	buf[0] = '\0';
+	if (!pb_compare_failed(res))
+		pb_cmp_cat(buf, len, "no regression");
+	if (res->regressed) {
+		pb_cmp_cat(buf, len, "%u row%s regressed (", res->regressed,
+			   pb_cmp_plural(res->regressed));
+		for (k = 0; k < __PB_CMP_WHY_N; k++) {
+			if (!res->regressed_on[k])
+				continue;
+			pb_cmp_cat(buf, len, "%s%u on %s", sep, res->regressed_on[k], on[k]);
+			sep = ", ";
+		}
+		pb_cmp_cat(buf, len, ")");
+	}
+	if (res->lost)
+		pb_cmp_cat(buf, len, "%s%u row%s missing or not ok in NEW",
+			   res->regressed ? ", " : "", res->lost, pb_cmp_plural(res->lost));
+	if (res->interrupted)
+		pb_cmp_cat(buf, len, "%s%u row%s interrupted or timed out, not compared",
+			   res->regressed || res->lost ? ", " : "", res->interrupted,
+			   pb_cmp_plural(res->interrupted));
+	pb_cmp_cat(buf, len, " (%u compared", res->compared);
+	if (res->improved)
+		pb_cmp_cat(buf, len, ", %u improved", res->improved);
+	if (res->informational)
+		pb_cmp_cat(buf, len, ", %u not comparable", res->informational);
+	if (res->opts.normalize[0])
+		pb_cmp_cat(buf, len, ", normalized by %s", res->opts.normalize);
+	pb_cmp_cat(buf, len, ")");
+}
+
+/* -- table */
+
+enum {
+	PB_CC_METHOD,
+	PB_CC_POINT,
+	PB_CC_BASE,
+	PB_CC_NEW,
+	PB_CC_NBASE,
+	PB_CC_NNEW,
+	PB_CC_RATIO,
+	PB_CC_DELIVERED,
+	PB_CC_ACCOUNTED,
+	PB_CC_VERDICT,
+	PB_CC_N,
+};
+
+#define PB_CMP_CELL 400
+
+struct pb_cmp_trow {
+	char cell[PB_CC_N][PB_CMP_CELL];
+};
+
+/* Names and verdicts read left to right; numbers align right. */
+static const struct pb_box_col pb_cmp_cols[PB_CC_N] = {
+	[PB_CC_METHOD] = { "Method", true },   [PB_CC_POINT] = { "Point", true },
+	[PB_CC_BASE] = { "Base pps" },	       [PB_CC_NEW] = { "New pps" },
+	[PB_CC_NBASE] = { "Base norm" },       [PB_CC_NNEW] = { "New norm" },
+	[PB_CC_RATIO] = { "Ratio" },	       [PB_CC_DELIVERED] = { "Delivered %" },
+	[PB_CC_ACCOUNTED] = { "Accounted %" }, [PB_CC_VERDICT] = { "Verdict", true },
+};
+
+/* A rate of an ok row; "-" where the row is absent or did not run. */
+static void pb_cmp_pps_cell(char *cell, const struct pb_compare_row *r)
+{
+	if (r && r->status == PB_STATUS_OK)
+		pb_box_cell(cell, PB_CMP_CELL, "%.0f", r->pps);
+	else
+		pb_box_cell(cell, PB_CMP_CELL, "-");
+}
+
+static void pb_cmp_num_cell(char *cell, double d)
+{
+	if (isfinite(d))
+		pb_box_cell(cell, PB_CMP_CELL, "%.4f", d);
+	else
+		pb_box_cell(cell, PB_CMP_CELL, "-");
+}
+
+/* "100.00 -> 97.00" for a percentage in BASE and NEW; "-" for a side without it. */
+static void pb_cmp_pct_cell(char *cell, const struct pb_compare_row *b,
+			    const struct pb_compare_row *n, bool delivered)
+{
+	double vb = !b ? NAN : delivered ? b->delivered_pct : b->accounted_pct;
+	double vn = !n ? NAN : delivered ? n->delivered_pct : n->accounted_pct;
+	char sb[32] = "-", sn[32] = "-";
+
+	if (isfinite(vb))
+		snprintf(sb, sizeof(sb), "%.2f", vb);
+	if (isfinite(vn))
+		snprintf(sn, sizeof(sn), "%.2f", vn);
+	if (!isfinite(vb) && !isfinite(vn))
+		pb_box_cell(cell, PB_CMP_CELL, "-");
+	else
+		pb_box_cell(cell, PB_CMP_CELL, "%s -> %s", sb, sn);
+}
+
+/* Any line with a receiver's figures: else the columns would say "-" on every row. */
+static bool pb_cmp_any_pct(const struct pb_compare_result *res)
+{
+	const struct pb_compare_line *l;
+	unsigned int i;
+
+	for (i = 0; i < res->n; i++) {
+		l = &res->lines[i];
+		if ((l->base && isfinite(l->base->delivered_pct)) ||
+		    (l->new_ && isfinite(l->new_->delivered_pct)) ||
+		    (l->base && isfinite(l->base->accounted_pct)) ||
+		    (l->new_ && isfinite(l->new_->accounted_pct)))
+			return true;
+	}
+	return false;
+}
+
+static void pb_cmp_trow_fill(struct pb_cmp_trow *t, const struct pb_compare_line *l)
+{
+	const struct pb_compare_row *r = l->base ? l->base : l->new_;
+
+	pb_box_cell(t->cell[PB_CC_METHOD], PB_CMP_CELL, "%s", r->method);
+	pb_box_cell(t->cell[PB_CC_POINT], PB_CMP_CELL, "%s", r->point[0] ? r->point : "-");
+	pb_cmp_pps_cell(t->cell[PB_CC_BASE], l->base);
+	pb_cmp_pps_cell(t->cell[PB_CC_NEW], l->new_);
+	pb_cmp_num_cell(t->cell[PB_CC_NBASE], l->norm_base);
+	pb_cmp_num_cell(t->cell[PB_CC_NNEW], l->norm_new);
+	pb_cmp_num_cell(t->cell[PB_CC_RATIO], l->ratio);
+	pb_cmp_pct_cell(t->cell[PB_CC_DELIVERED], l->base, l->new_, true);
+	pb_cmp_pct_cell(t->cell[PB_CC_ACCOUNTED], l->base, l->new_, false);
+	pb_compare_verdict_text(l, t->cell[PB_CC_VERDICT], PB_CMP_CELL);
+}
+
+static void pb_cmp_describe(FILE *f, const char *label, const struct pb_compare_input *in)
+{
+	fprintf(f, "%s %s", label, in->name ? in->name : "");
+	if (in->version[0] || in->kernel[0])
+		fprintf(f, " (pktbench %s, kernel %s)", in->version[0] ? in->version : "?",
+			in->kernel[0] ? in->kernel : "?");
+	fputc('\n', f);
+}
+
+int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
+{
+	struct pb_box_col cols[PB_CC_N];
+	struct pb_cmp_trow *rows = NULL;
+	char summary[512];
+	unsigned int i;
+
+	if (!res || (res->n && !res->lines))
+		return -EINVAL;
+	if (res->base)
+		pb_cmp_describe(f, "BASE", res->base);
+	if (res->new_)
+		pb_cmp_describe(f, "NEW ", res->new_);
+
+	/* Columns that would be empty on every row are left out. */
+	memcpy(cols, pb_cmp_cols, sizeof(cols));
+	cols[PB_CC_POINT].hidden = true;
+	for (i = 0; i < res->n; i++) {
+		const struct pb_compare_line *l = &res->lines[i];
+
+		if ((l->base && l->base->point[0]) || (l->new_ && l->new_->point[0]))
+			cols[PB_CC_POINT].hidden = false;
+	}
+	cols[PB_CC_NBASE].hidden = cols[PB_CC_NNEW].hidden = !res->opts.normalize[0];
+	cols[PB_CC_DELIVERED].hidden = cols[PB_CC_ACCOUNTED].hidden = !pb_cmp_any_pct(res);
+
+	if (res->n) {
+		rows = calloc(res->n, sizeof(*rows));
+		if (!rows)
+			return -ENOMEM;
+		for (i = 0; i < res->n; i++)
+			pb_cmp_trow_fill(&rows[i], &res->lines[i]);
+		pb_box_fit(cols, PB_CC_N, rows, sizeof(*rows), PB_CMP_CELL, res->n);
+		pb_box_rule(f, cols, PB_CC_N);
+		pb_box_head(f, cols, PB_CC_N);
+		pb_box_rule(f, cols, PB_CC_N);
+		for (i = 0; i < res->n; i++)
+			pb_box_row(f, cols, PB_CC_N, &rows[i], PB_CMP_CELL);
+		pb_box_rule(f, cols, PB_CC_N);
+		free(rows);
+	} else {
+		fputs("  no rows in either result set\n", f);
+	}
+	fprintf(f, "  ratio = NEW/BASE%s; a row regressed when ratio < %g (tolerance %g %%)\n",
+		res->opts.normalize[0] ? " of the rates normalized by the reference method" : "",
+		1.0 - res->opts.tolerance_pct / 100.0, res->opts.tolerance_pct);
+	if (!cols[PB_CC_DELIVERED].hidden) {
+		fprintf(f,
+			"  with a receiver on both sides also when delivered %% fell more than %g "
+			"pp",
+			res->opts.delivered_tol_pp);
+		fprintf(f, ", accounted %% more than %g pp", res->opts.accounted_tol_pp);
+		if (res->opts.accounted_min_pct > 0)
+			fprintf(f, " or outside %g .. 100 %%", res->opts.accounted_min_pct);
+		fputc('\n', f);
+	}
+	pb_compare_summary(res, summary, sizeof(summary));
+	fprintf(f, "%s\n", summary);
+	return pb_stream_status(f);
+}
+
+/* -- JSON */
+
+static int pb_cmp_jadd(struct json_object *o, const char *key, struct json_object *v)
+{
+	if (json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A string, or JSON null for NULL (json-c's NULL value is null). */
+static int pb_cmp_jstr(struct json_object *o, const char *key, const char *s)
+{
+	struct json_object *v = NULL;
+
+	if (s) {
+		v = json_object_new_string(s);
+		if (!v)
+			return -ENOMEM;
+	}
+	return pb_cmp_jadd(o, key, v);
+}
+
+/* A double, or null when there is none (JSON has no NaN). */
+static int pb_cmp_jdbl(struct json_object *o, const char *key, double d)
+{
+	struct json_object *v = NULL;
+	char buf[48];
+
+	if (isfinite(d)) {
+		pb_fmt_shortest(buf, sizeof(buf), d);
+		if (!strpbrk(buf, ".eE"))
+			strncat(buf, ".0", sizeof(buf) - strlen(buf) - 1);
+		v = json_object_new_double_s(d, buf);
+		if (!v)
+			return -ENOMEM;
+	}
+	return pb_cmp_jadd(o, key, v);
+}
+
+static int pb_cmp_jint(struct json_object *o, const char *key, int64_t n)
+{
+	struct json_object *v = json_object_new_int64(n);
+
+	return v ? pb_cmp_jadd(o, key, v) : -ENOMEM;
+}
+
+static int pb_cmp_jbool(struct json_object *o, const char *key, bool b)
+{
+	struct json_object *v = json_object_new_boolean(b);
+
+	return v ? pb_cmp_jadd(o, key, v) : -ENOMEM;
+}
+
+static int pb_cmp_jset(struct json_object *root, const char *key, const struct pb_compare_input *in)
+{
+	struct json_object *o = json_object_new_object();
+	int err;
+
+	if (!o)
+		return -ENOMEM;
+	err = pb_cmp_jadd(root, key, o);
+	if (!err)
+		err = pb_cmp_jstr(o, "file", in ? in->name : NULL);
+	if (!err)
+		err = pb_cmp_jstr(o, "pktbench_version", in && in->version[0] ? in->version : NULL);
+	if (!err)
+		err = pb_cmp_jstr(o, "kernel", in && in->kernel[0] ? in->kernel : NULL);
+	return err;
+}
+
+/* "regressed_on": the reasons' names, [] when none. */
+static int pb_cmp_jwhy(struct json_object *o, unsigned int why)
+{
+	struct json_object *arr = json_object_new_array(), *v;
+	unsigned int k;
+
+	if (!arr || pb_cmp_jadd(o, "regressed_on", arr))
+		return -ENOMEM;
+	for (k = 0; k < __PB_CMP_WHY_N; k++) {
+		if (!(why & (1u << k)))
+			continue;
+		v = json_object_new_string(pb_compare_why_name(k));
+		if (!v || json_object_array_add(arr, v)) {
+			json_object_put(v);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int pb_cmp_jline(struct json_object *o, const struct pb_compare_line *l)
+{
+	const struct pb_compare_row *r = l->base ? l->base : l->new_;
+	const struct pb_compare_row *b = l->base, *n = l->new_;
+	char text[PB_CMP_CELL];
+	int err;
+
+	pb_compare_verdict_text(l, text, sizeof(text));
+	err = pb_cmp_jstr(o, "method", r->method);
+	if (!err)
+		err = pb_cmp_jstr(o, "point", r->point[0] ? r->point : NULL);
+	if (!err)
+		err = pb_cmp_jstr(o, "base_status", b ? pb_status_name(b->status) : NULL);
+	if (!err)
+		err = pb_cmp_jstr(o, "base_reason", b && b->reason[0] ? b->reason : NULL);
+	if (!err)
+		err = pb_cmp_jstr(o, "new_status", n ? pb_status_name(n->status) : NULL);
+	if (!err)
+		err = pb_cmp_jstr(o, "new_reason", n && n->reason[0] ? n->reason : NULL);
+	if (!err)
+		err = pb_cmp_jdbl(o, "base_pps", b && b->status == PB_STATUS_OK ? b->pps : NAN);
+	if (!err)
+		err = pb_cmp_jdbl(o, "new_pps", n && n->status == PB_STATUS_OK ? n->pps : NAN);
+	if (!err)
+		err = pb_cmp_jdbl(o, "base_normalized", l->norm_base);
+	if (!err)
+		err = pb_cmp_jdbl(o, "new_normalized", l->norm_new);
+	if (!err)
+		err = pb_cmp_jdbl(o, "ratio", l->ratio);
+	if (!err)
+		err = pb_cmp_jdbl(o, "base_delivered_pct", b ? b->delivered_pct : NAN);
+	if (!err)
+		err = pb_cmp_jdbl(o, "new_delivered_pct", n ? n->delivered_pct : NAN);
+	if (!err)
+		err = pb_cmp_jdbl(o, "base_accounted_pct", b ? b->accounted_pct : NAN);
+	if (!err)
+		err = pb_cmp_jdbl(o, "new_accounted_pct", n ? n->accounted_pct : NAN);
+	if (!err)
+		err = pb_cmp_jbool(o, "base_interrupted", b && b->interrupted);
+	if (!err)
+		err = pb_cmp_jbool(o, "new_interrupted", n && n->interrupted);
+	if (!err)
+		err = pb_cmp_jbool(o, "base_timed_out", b && b->timed_out);
+	if (!err)
+		err = pb_cmp_jbool(o, "new_timed_out", n && n->timed_out);
+	if (!err)
+		err = pb_cmp_jstr(o, "verdict", pb_compare_verdict_name(l->verdict));
+	if (!err)
+		err = pb_cmp_jwhy(o, l->why);
+	if (!err)
+		err = pb_cmp_jstr(o, "detail", text);
+	if (!err)
+		err = pb_cmp_jbool(o, "fails", pb_compare_verdict_fails(l->verdict));
+	return err;
+}
+
+int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
+{
+	struct json_object *root, *arr, *o;
+	char summary[512];
+	unsigned int i;
+	int err = -ENOMEM;
+
+	if (!res || (res->n && !res->lines))
+		return -EINVAL;
+	root = json_object_new_object();
+	if (!root)
+		return -ENOMEM;
+	err = pb_cmp_jint(root, "schema", PB_SCHEMA_VERSION);
+	if (!err)
+		err = pb_cmp_jset(root, "base", res->base);
+	if (!err)
+		err = pb_cmp_jset(root, "new", res->new_);
+	if (!err)
+		err = pb_cmp_jdbl(root, "tolerance_pct", res->opts.tolerance_pct);
+	if (!err)
+		err = pb_cmp_jdbl(root, "delivered_tolerance_pp", res->opts.delivered_tol_pp);
+	if (!err)
+		err = pb_cmp_jdbl(root, "accounted_tolerance_pp", res->opts.accounted_tol_pp);
+	if (!err)
+		err = pb_cmp_jdbl(root, "accounted_min_pct", res->opts.accounted_min_pct);
+	if (!err)
+		err = pb_cmp_jbool(root, "allow_interrupted", res->opts.allow_interrupted);
+	if (!err)
+		err = pb_cmp_jstr(root, "normalize",
+				  res->opts.normalize[0] ? res->opts.normalize : NULL);
+	if (err)
+		goto out;
+
+	err = -ENOMEM;
+	arr = json_object_new_array();
+	if (!arr || pb_cmp_jadd(root, "rows", arr))
+		goto out;
+	for (i = 0; i < res->n; i++) {
+		o = json_object_new_object();
+		if (!o)
+			goto out;
+		if (json_object_array_add(arr, o)) {
+			json_object_put(o);
+			goto out;
+		}
+		err = pb_cmp_jline(o, &res->lines[i]);
+		if (err)
+			goto out;
+		err = -ENOMEM;
+	}
+
+	pb_compare_summary(res, summary, sizeof(summary));
+	err = pb_cmp_jint(root, "compared", res->compared);
+	if (!err)
+		err = pb_cmp_jint(root, "improved", res->improved);
+	if (!err)
+		err = pb_cmp_jint(root, "regressed", res->regressed);
+	if (!err)
+		err = pb_cmp_jint(root, "missing_or_not_ok_in_new", res->lost);
+	if (!err)
+		err = pb_cmp_jint(root, "interrupted", res->interrupted);
+	if (!err)
+		err = pb_cmp_jint(root, "not_comparable", res->informational);
+	if (!err)
+		err = pb_cmp_jbool(root, "failed", pb_compare_failed(res));
+	if (!err)
+		err = pb_cmp_jstr(root, "summary", summary);
+	if (err)
+		goto out;
+
+	err = pb_json_print(f, root);
+out:
+	json_object_put(root);
+	return err;
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The generated documents cover what the binary has: the man page names every option of
+ * every command (read from the tables and, independently, from the built pktbench's --help),
+ * every method and every JSON field the writer emits; the completion and the fuzz dictionary
+ * list every option, method and value.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc.h"
+#include "method.h"
+#include "options.h"
+#include "check.h"
+
+#ifndef PB_PKTBENCH
+#error "PB_PKTBENCH: the built pktbench, whose --help is compared (set by dist/dist.cmake)"
+#endif
+
+/* What a generator writes, as one string (free it). */
+static char *capture(int (*gen)(FILE *f, const void *arg), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return NULL;
+	ret = gen(f, arg);
+	fclose(f);
+	CHECK(ret == 0, "a generator failed: %d", ret);
+	return buf;
+}
+
+static int gen_man(FILE *f, const void *arg)
+{
+	return pb_doc_man(f, arg);
+}
+
+static int gen_bash(FILE *f, const void *arg)
+{
+	return pb_doc_bash_completion(f);
+}
+
+static int gen_dict(FILE *f, const void *arg)
+{
+	return pb_doc_fuzz_dict(f);
+}
+
+/* s as roff writes it: dashes escaped. */
+static const char *roff(const char *s, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	for (; *s && k + 3 < len; s++) {
+		if (*s == '-')
+			buf[k++] = '\\';
+		buf[k++] = *s;
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
+static void check_man_has(const char *man, const char *what, const char *text)
+{
+	char esc[256];
+
+	CHECK(strstr(man, roff(text, esc, sizeof(esc))) != NULL, "man page lacks %s '%s'", what,
+	      text);
+}
+
+/* An entry of its own for option --name (a .TP tag, after the short name if it has one). */
+static void check_man_option(const char *man, const char *name)
+{
+	char esc[128], tag[192], tag2[192];
+
+	roff(name, esc, sizeof(esc));
+	snprintf(tag, sizeof(tag), ".TP\n\\fB\\-\\-%s\\fR", esc);
+	snprintf(tag2, sizeof(tag2), "\\fR, \\fB\\-\\-%s\\fR", esc);
+	CHECK(strstr(man, tag) || strstr(man, tag2), "man page has no entry for --%s", name);
+}
+
+/* Every "--word" in a command's --help as the built binary prints it is in the man page. */
+static unsigned int check_help_in_man(const char *man, const char *args)
+{
+	char cmd[512], line[1024];
+	unsigned int n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s %s --help", PB_PKTBENCH, args);
+	p = popen(cmd, "r");
+	CHECK(p != NULL, "cannot run %s", cmd);
+	if (!p)
+		return 0;
+	while (fgets(line, sizeof(line), p)) {
+		const char *s = line;
+		char word[96];
+
+		while ((s = strstr(s, "--"))) {
+			/* an option's own entry in --help: "  -m, --method" or "      --dstip" */
+			if (sscanf(s, "--%94[a-z0-9-]", word) == 1 &&
+			    (s == line + 6 || (s == line + 8 && line[2] == '-'))) {
+				check_man_option(man, word);
+				n++;
+			}
+			s += 2;
+		}
+	}
+	CHECK(pclose(p) == 0, "%s failed", cmd);
+	return n;
+}
+
+static void test_man(void)
+{
+	struct pb_doc_paths paths = { .scenarios = "/usr/share/pktbench/scenarios",
+				      .unit = "/usr/lib/systemd/system/pktbench-receive@.service",
+				      .envfile = "/etc/default/pktbench-receive-%i",
+				      .completion =
+					      "/usr/share/bash-completion/completions/pktbench" };
+	static struct pb_doc_field fields[256];
+	char *man = capture(gen_man, &paths), flag[80], sec[80];
+	unsigned int i, j, n;
+	int nf;
+
+	CHECK(man != NULL, "no man page");
+	if (!man)
+		return;
+	CHECK(!strncmp(man, ".\\\"", 3) && strstr(man, ".TH PKTBENCH 8 "), "man header");
+	for (i = 0; i < pb_cmds_count; i++) {
+		const struct pb_cmd *cmd = pb_cmds[i];
+
+		if (cmd->run) {
+			snprintf(sec, sizeof(sec), ".SH \"PKTBENCH %s\"", cmd->name);
+			for (j = 13; sec[j] != '"'; j++)
+				sec[j] = (char)(sec[j] >= 'a' && sec[j] <= 'z' ? sec[j] - 32
+									       : sec[j]);
+			CHECK(strstr(man, sec) != NULL, "no section %s", sec);
+		}
+		for (j = 0; j < cmd->nopts; j++)
+			check_man_option(man, cmd->opts[j].name);
+	}
+	for (i = 0; i < pb_methods_count; i++) {
+		snprintf(flag, sizeof(flag), ".TP\n\\fB%s\\fR\n", pb_methods[i]->name);
+		check_man_has(man, "an entry for method", flag);
+	}
+	nf = pb_doc_json_fields(fields, 256);
+	CHECK(nf >= 40 && nf <= 256, "%d JSON fields", nf);
+	for (i = 0; nf > 0 && i < (unsigned int)nf; i++) {
+		char tag[128], esc[100];
+
+		snprintf(tag, sizeof(tag), ".TP\n\\fB%s\\fR (",
+			 roff(fields[i].name, esc, sizeof(esc)));
+		CHECK(strstr(man, tag) != NULL, "man page lacks JSON field %s%s", fields[i].where,
+		      fields[i].name);
+		if (!fields[i].help)
+			printf("note: JSON field %s%s has no description yet\n", fields[i].where,
+			       fields[i].name);
+	}
+	CHECK(pb_doc_stale_field() == NULL, "a description for a field the writer lacks: %s",
+	      pb_doc_stale_field());
+	check_man_has(man, "a file", paths.unit);
+	check_man_has(man, "a section", ".SH \"EXIT STATUS\"");
+	check_man_has(man, "a section", ".SH EXAMPLES");
+	check_man_has(man, "a section", ".SH \"JSON RESULTS\"");
+
+	/* independently of the tables: what the built binary says */
+	n = check_help_in_man(man, "");
+	CHECK(n >= 30, "only %u options in pktbench --help", n);
+	for (i = 0; i < pb_cmds_count; i++)
+		if (pb_cmds[i]->run)
+			CHECK(check_help_in_man(man, pb_cmds[i]->name) >= 2, "pktbench %s --help",
+			      pb_cmds[i]->name);
+	free(man);
+}
+
+static void test_completion(void)
+{
+	char *bash = capture(gen_bash, NULL), *dict = capture(gen_dict, NULL), w[96];
+	char *methods = NULL;
+	unsigned int i, j, k;
+
+	CHECK(bash && dict, "no completion or dictionary");
+	if (!bash || !dict)
+		goto out;
+	CHECK(strstr(bash, "complete -F _pktbench pktbench") != NULL, "completion registers");
+	for (i = 0; i < pb_cmds_count; i++) {
+		const struct pb_cmd *cmd = pb_cmds[i];
+
+		if (cmd->run) {
+			snprintf(w, sizeof(w), "\t%s)\n", cmd->name);
+			CHECK(strstr(bash, w) != NULL, "completion lacks command %s", cmd->name);
+		}
+		for (j = 0; j < cmd->nopts; j++) {
+			const struct pb_opt *o = &cmd->opts[j];
+
+			snprintf(w, sizeof(w), "--%s", o->name);
+			CHECK(strstr(bash, w) != NULL, "completion lacks %s", w);
+			for (k = 0; o->type == OPT_ENUM && o->names[k]; k++) {
+				snprintf(w, sizeof(w), "%s%s", k ? " " : "\"", o->names[k]);
+				CHECK(strstr(bash, w) != NULL, "completion lacks %s's value %s",
+				      o->name, o->names[k]);
+			}
+			snprintf(w, sizeof(w), "\"%s\"\n", o->name);
+			if (cmd == &pb_cmd_main && pb_opt_in_file(o))
+				CHECK(strstr(dict, w) != NULL, "fuzz dictionary lacks key %s",
+				      o->name);
+		}
+	}
+	/* the methods' list: one line, its words */
+	methods = strstr(bash, "_pktbench_methods=\"");
+	CHECK(methods != NULL, "completion lacks the methods' list");
+	if (methods)
+		methods = strndup(methods + 19, strcspn(methods + 19, "\""));
+	for (i = 0; methods && i < pb_methods_count; i++) {
+		char *copy = strdup(methods), *tok, *save = NULL;
+		bool found = false;
+
+		for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+			found |= !strcmp(tok, pb_methods[i]->name);
+		CHECK(found, "completion lacks method %s", pb_methods[i]->name);
+		free(copy);
+	}
+	free(methods);
+out:
+	free(bash);
+	free(dict);
+}
+
+int main(void)
+{
+	test_man();
+	test_completion();
+	return check_summary();
+}
