@@ -125,7 +125,8 @@ static void run_pin(const struct pb_config *cfg, uint32_t id)
 }
 
 /* Counts one call's outcome; false when the call failed for good. */
-static bool worker_account(struct pb_slot *s, int err, const struct pb_outcome *o, bool async)
+static inline __attribute__((always_inline)) bool
+worker_account(struct pb_slot *s, int err, const struct pb_outcome *o, bool async)
 {
 	ctr_add(&s->ctr.sent, o->sent);
 	ctr_add(&s->ctr.retried, o->retried);
@@ -210,8 +211,9 @@ static void *worker_main(void *arg)
 	const struct pb_method *m = run->m;
 	bool async = m->flags & PB_M_ASYNC;
 	struct pb_outcome o;
-	double cpu0, wait;
+	double cpu0, wait = 0;
 	uint64_t budget;
+	bool limited;
 	int err;
 
 	run_pin(&run->cfg, s->w.id);
@@ -229,8 +231,9 @@ static void *worker_main(void *arg)
 	if (run->target_pps)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* paced sleeps end when asked, not 50 us later */
 
+	limited = s->quota != UINT64_MAX || s->pacer.rate;
 	while (!run_stopped(run) && s->ctr.sent < s->quota) {
-		budget = worker_budget(s, &wait);
+		budget = limited ? worker_budget(s, &wait) : PB_BUDGET_MAX;
 		if (!budget && !s->ctr.inflight) {
 			if (wait)
 				pb_sleep_until(wait);
