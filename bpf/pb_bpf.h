@@ -33,13 +33,42 @@
 #define PB_BPF_SEEN_WORDS (PB_BPF_PORT_WORDS + PB_BPF_VLAN_WORDS)
 #define PB_BPF_MAX_WORDS  32768 /* bitmap words kept (LRU beyond): 32 runs using every port */
 
-/* One run id's counters on one CPU; user space sums them over the CPUs. */
+/*
+ * One run id's counters on one CPU; user space sums them over the CPUs. Arrival times are
+ * CLOCK_MONOTONIC_COARSE (bpf_ktime_get_coarse_ns(), read once per tick per CPU): the time
+ * of the last scheduler tick, so exact to a tick (4 ms at HZ=250). The precise clock costs
+ * ~31 ns a frame on a VM that traps the TSC, the coarse one ~13 ns, jiffies nothing.
+ */
 struct pb_rx_val {
 	__u64 frames, bytes;
-	__u64 first_ns, last_ns; /* bpf_ktime_get_ns() at this CPU's first / last frame */
+	__u64 first_ns, last_ns; /* this CPU's first / last frame, coarse clock */
 	__u64 flows;		 /* source ports whose bit this CPU set first */
 	__u64 queue_frames[PB_BPF_MAX_QUEUES];
 };
+
+/*
+ * The run a CPU counts now, in front of the runs map: frames of that run are counted here
+ * with no hash lookup. A frame of another run id takes the slot only once the slot's run
+ * has been idle on this CPU for PB_BPF_SLOT_IDLE_NS: its counts are added to its runs entry
+ * (the flush) and the slot starts again for the new run; until then the other run is
+ * counted in the runs map directly. So a slot switches at most once per idle period: a
+ * steady interleave of runs costs no more than the map alone did, and a reader retrying
+ * around a flush (below) always gets through.
+ *
+ * seq is odd while a flush is under way and goes up by two with each. A reader reads the
+ * slot, then the runs entry, then the slot again: on a CPU whose seq was the same and even
+ * both times, the entry plus the slot (when it held the run) is that CPU's exact count;
+ * other CPUs are read again.
+ */
+struct pb_rx_slot {
+	__u64 seq;
+	__u64 tag;	     /* 1 << 32 | run id; 0: empty */
+	__u64 tick, tick_ns; /* this CPU's coarse clock, read in the tick jiffies says */
+	struct pb_rx_val val;
+};
+
+#define PB_BPF_SLOT_TAG(run) (1ull << 32 | (__u32)(run))
+#define PB_BPF_SLOT_IDLE_NS  10000000ull /* 10 ms: more than one tick at HZ >= 100 */
 
 struct pb_rx_word_key {
 	__u32 run_id;

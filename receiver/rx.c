@@ -17,6 +17,7 @@
 #include "netif.h"
 #include "pb_bpf.h"
 #include "rx.h"
+#include "rx_sum.h"
 #include "xdp_attach.h"
 #include "receiver.skel.h"
 
@@ -158,36 +159,74 @@ static int rx_read_vlans(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *ou
 	return 0;
 }
 
+/*
+ * Reads of a run around slot flushes (pb_bpf.h): a flush moves a slot's counts into the runs
+ * map, at most once per PB_BPF_SLOT_IDLE_NS on a CPU, so a read is retried a few times at
+ * most; each CPU's count is kept from the first read that no flush ran through.
+ */
+#define PB_RX_READ_TRIES 100
+
+/*
+ * One slot read: the per-CPU values in order of address, which is how the kernel copies them
+ * (and, on x86, how the loads are seen), so a value's seq is read before its counts.
+ */
+static int rx_read_slot(struct pb_rx *rx, struct pb_rx_slot *out)
+{
+	uint32_t zero = 0;
+
+	return bpf_map_lookup_elem(bpf_map__fd(rx->skel->maps.slot), &zero, out) ? -errno : 0;
+}
+
 int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
 {
-	struct pb_rx_val *v;
-	uint64_t flows = 0;
-	uint32_t q;
-	int c, err;
+	size_t n = (size_t)rx->ncpus;
+	struct pb_rx_slot *before, *after;
+	struct pb_rx_val *entry, *acc;
+	bool *done, seen = false;
+	int tries, left = rx->ncpus, err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
 	out->run_id = run_id;
 	out->nqueues = rx->nqueues;
-	v = rx_percpu(rx, bpf_map__fd(rx->skel->maps.runs), &run_id, sizeof(*v), &err);
-	if (!v)
-		return err == -ENOENT ? 0 : err;
-	out->seen = true;
-	for (c = 0; c < rx->ncpus; c++) {
-		if (!v[c].frames)
-			continue;
-		out->frames += v[c].frames;
-		out->bytes += v[c].bytes;
-		flows += v[c].flows;
-		for (q = 0; q < PB_RX_MAX_QUEUES; q++)
-			out->queue_frames[q] += v[c].queue_frames[q];
-		if (!out->first_ns || v[c].first_ns < out->first_ns)
-			out->first_ns = v[c].first_ns;
-		if (v[c].last_ns > out->last_ns)
-			out->last_ns = v[c].last_ns;
+	before = calloc(n, sizeof(*before));
+	after = calloc(n, sizeof(*after));
+	entry = calloc(n, sizeof(*entry));
+	acc = calloc(n, sizeof(*acc));
+	done = calloc(n, sizeof(*done));
+	if (!before || !after || !entry || !acc || !done)
+		goto out;
+	for (tries = 0; left && tries < PB_RX_READ_TRIES; tries++) {
+		bool have;
+
+		err = rx_read_slot(rx, before);
+		if (err)
+			goto out;
+		have = !bpf_map_lookup_elem(bpf_map__fd(rx->skel->maps.runs), &run_id, entry);
+		if (!have && errno != ENOENT) {
+			err = -errno;
+			goto out;
+		}
+		err = rx_read_slot(rx, after);
+		if (err)
+			goto out;
+		left = pb_rx_sum_take(run_id, rx->ncpus, before, have ? entry : NULL, after, acc,
+				      done, &seen);
 	}
-	free(v);
-	out->flows_seen = flows < UINT32_MAX ? (uint32_t)flows : UINT32_MAX;
-	return rx_read_vlans(rx, run_id, out);
+	if (left) {
+		err = -EAGAIN; /* flushes all along: cannot happen at one per idle period */
+		goto out;
+	}
+	out->seen = seen;
+	pb_rx_sum_total(acc, rx->ncpus, rx->nqueues, out);
+	out->nqueues = rx->nqueues;
+	err = seen ? rx_read_vlans(rx, run_id, out) : 0;
+out:
+	free(before);
+	free(after);
+	free(entry);
+	free(acc);
+	free(done);
+	return err;
 }
 
 int pb_rx_read_foreign(struct pb_rx *rx, uint64_t *frames, uint64_t *bytes)
@@ -210,22 +249,60 @@ int pb_rx_read_foreign(struct pb_rx *rx, uint64_t *frames, uint64_t *bytes)
 
 int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n)
 {
-	int fd = bpf_map__fd(rx->skel->maps.runs);
-	uint32_t key, next;
+	int fd = bpf_map__fd(rx->skel->maps.runs), c, err;
+	struct pb_rx_slot *slots;
+	uint32_t key, next, i;
 	void *prev = NULL;
 
 	*n = 0;
 	while (*n < max) {
-		if (bpf_map_get_next_key(fd, prev, &next))
-			return errno == ENOENT ? 0 : -errno;
+		if (bpf_map_get_next_key(fd, prev, &next)) {
+			if (errno != ENOENT)
+				return -errno;
+			break;
+		}
 		ids[(*n)++] = next;
 		key = next;
 		prev = &key;
 	}
-	return 0;
+	/* a run counted only in a slot so far has no entry yet */
+	slots = calloc((size_t)rx->ncpus, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	err = rx_read_slot(rx, slots);
+	for (c = 0; !err && c < rx->ncpus && *n < max; c++) {
+		if (!slots[c].tag)
+			continue;
+		for (i = 0; i < *n && ids[i] != (uint32_t)slots[c].tag; i++)
+			;
+		if (i == *n)
+			ids[(*n)++] = (uint32_t)slots[c].tag;
+	}
+	free(slots);
+	return err;
 }
 
-/* ethtool -S names that say the driver lost frames: drop, discard, miss (any case). */
+int pb_rx_slot_switches(struct pb_rx *rx, uint64_t *n)
+{
+	struct pb_rx_slot *slots = calloc((size_t)rx->ncpus, sizeof(*slots));
+	int c, err;
+
+	*n = 0;
+	if (!slots)
+		return -ENOMEM;
+	err = rx_read_slot(rx, slots);
+	/* seq goes up by two a flush; a slot's first run came without one */
+	for (c = 0; !err && c < rx->ncpus; c++)
+		*n += slots[c].seq / 2 - (slots[c].seq >= 2);
+	free(slots);
+	return err;
+}
+
+/*
+ * ethtool -S names that say the driver lost frames: drop, discard, miss (any case). Not those
+ * with "xdp" in them (veth's rx_queue_N_xdp_drops, a NIC's rx_xdp_drop): they count XDP
+ * verdicts, our own XDP_DROPs among them, not frames the NIC lost.
+ */
 static bool rx_drop_stat(const char *stat, size_t len, const void *arg)
 {
 	static const char *const words[] = { "drop", "discard", "miss" };
@@ -233,6 +310,8 @@ static bool rx_drop_stat(const char *stat, size_t len, const void *arg)
 	size_t i;
 
 	snprintf(name, sizeof(name), "%.*s", (int)len, stat);
+	if (strcasestr(name, "xdp"))
+		return false;
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (strcasestr(name, words[i]))
 			return true;

@@ -40,6 +40,11 @@ int pb_rx_read_foreign(struct pb_rx *rx, uint64_t *frames, uint64_t *bytes);
  * many were written. 0 or -errno.
  */
 int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n);
+/*
+ * How often a CPU's slot changed runs (a flush each), summed over CPUs since attach: the
+ * cost of many runs arriving at once shows here.
+ */
+int pb_rx_slot_switches(struct pb_rx *rx, uint64_t *n);
 /* The receiving interface's counters (current values, not deltas), from any namespace. */
 int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out);
 /* "native" or "generic": the XDP mode the receiver runs in. */

@@ -7,9 +7,11 @@
  *       it started in, prints "attached MODE", then answers one line per command on stdin:
  *       "run ID", "source ID" (the same through a struct pb_rx_source), "foreign", "runs",
  *       "ifstats"; EOF or "quit" detaches.
- *   rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND
+ *       "switches" (slot switches summed over CPUs);
+ *   rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND [BURST GAP_MS]
  *       sends COUNT frames 198.18.77.1 -> 198.18.77.2 from IFACE inside NETNS over AF_PACKET,
- *       with run id RUN (hex), PORTS source ports from 10000, VLAN (0: untagged), kind N or P.
+ *       with run id RUN (hex), PORTS source ports from 10000, VLAN (0: untagged), kind N or P;
+ *       with BURST, in bursts of BURST frames GAP_MS apart.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +49,7 @@ static int enter_netns(const char *name)
 
 static void print_run(const char *what, const struct pb_rx_run *r)
 {
+	struct timespec now;
 	uint64_t qsum = 0;
 	uint32_t i;
 
@@ -57,8 +60,15 @@ static void print_run(const char *what, const struct pb_rx_run *r)
 		printf("%s%u", i ? "," : "", r->vlans[i]);
 	for (i = 0; i < r->nqueues; i++)
 		qsum += r->queue_frames[i];
-	printf(" nqueues=%u qsum=%llu ordered=%d\n", r->nqueues, (unsigned long long)qsum,
+	printf(" nqueues=%u qsum=%llu ordered=%d", r->nqueues, (unsigned long long)qsum,
 	       r->first_ns <= r->last_ns && (!r->frames || r->first_ns));
+	/* arrival times are CLOCK_MONOTONIC (coarse): how long the run took, how long ago */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	printf(" span_ms=%lld age_ms=%lld\n", (long long)(r->last_ns - r->first_ns) / 1000000,
+	       r->frames ? ((long long)now.tv_sec * 1000000000 + now.tv_nsec -
+			    (long long)r->last_ns) /
+				   1000000
+			 : -1);
 }
 
 static int serve(struct pb_rx *rx)
@@ -110,6 +120,12 @@ static int serve(struct pb_rx *rx)
 				       (unsigned long long)s.rx_missed_errors,
 				       (unsigned long long)s.rx_fifo_errors,
 				       (unsigned long long)s.driver_drops);
+		} else if (!strncmp(line, "switches", 8)) {
+			uint64_t n;
+
+			err = pb_rx_slot_switches(rx, &n);
+			if (!err)
+				printf("switches %llu\n", (unsigned long long)n);
 		} else if (!strncmp(line, "quit", 4)) {
 			break;
 		} else {
@@ -162,12 +178,14 @@ static int do_send(int argc, char **argv)
 	static uint8_t buf[256];
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct pb_frame f = { .data = buf };
-	unsigned int mac[6], i, count, ports, vlan, run;
+	unsigned int mac[6], i, count, ports, vlan, run, burst = 0, gap_ms = 0;
 	struct nl_sock *nl = NULL;
 	struct pb_netif nif;
 	int fd, err;
 
-	if (argc != 10 ||
+	if ((argc != 10 && argc != 12) ||
+	    (argc == 12 && (sscanf(argv[10], "%u", &burst) != 1 || !burst ||
+			    sscanf(argv[11], "%u", &gap_ms) != 1)) ||
 	    sscanf(argv[4], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2], &mac[3], &mac[4],
 		   &mac[5]) != 6 ||
 	    sscanf(argv[5], "%x", &run) != 1 || sscanf(argv[6], "%u", &count) != 1 ||
@@ -215,6 +233,8 @@ static int do_send(int argc, char **argv)
 		/* a little slower than the receiving veth's ring: a test wants every frame */
 		if (i % 64 == 63)
 			usleep(50);
+		if (burst && i % burst == burst - 1)
+			usleep(gap_ms * 1000);
 	}
 	close(fd);
 	return 0;
@@ -228,6 +248,7 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "send"))
 		return do_send(argc, argv);
 	fprintf(stderr, "usage: rx_probe recv NETNS IFACE [auto|native|generic] [force]\n"
-			"       rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND\n");
+			"       rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND [BURST "
+			"GAP_MS]\n");
 	return 2;
 }

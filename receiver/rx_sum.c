@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/* One run's counts out of the receiver's per-CPU runs entry and slot (see rx_sum.h). */
+#include <string.h>
+
+#include "rx_sum.h"
+
+int pb_rx_sum_take(uint32_t run_id, int ncpus, const struct pb_rx_slot *before,
+		   const struct pb_rx_val *entry, const struct pb_rx_slot *after,
+		   struct pb_rx_val *acc, bool *done, bool *seen)
+{
+	uint64_t tag = PB_BPF_SLOT_TAG(run_id);
+	int c, left = 0;
+
+	if (entry)
+		*seen = true;
+	for (c = 0; c < ncpus; c++) {
+		const struct pb_rx_val *s = &before[c].val;
+		uint32_t q;
+
+		if (done[c])
+			continue;
+		if ((before[c].seq & 1) || before[c].seq != after[c].seq) {
+			left++; /* a flush ran through this read of this CPU */
+			continue;
+		}
+		if (entry)
+			acc[c] = entry[c];
+		else
+			memset(&acc[c], 0, sizeof(acc[c]));
+		done[c] = true;
+		if (before[c].tag != tag)
+			continue;
+		*seen = true;
+		if (!s->frames)
+			continue;
+		if (!acc[c].frames || s->first_ns < acc[c].first_ns)
+			acc[c].first_ns = s->first_ns;
+		if (s->last_ns > acc[c].last_ns)
+			acc[c].last_ns = s->last_ns;
+		acc[c].frames += s->frames;
+		acc[c].bytes += s->bytes;
+		acc[c].flows += s->flows;
+		for (q = 0; q < PB_BPF_MAX_QUEUES; q++)
+			acc[c].queue_frames[q] += s->queue_frames[q];
+	}
+	return left;
+}
+
+void pb_rx_sum_total(const struct pb_rx_val *acc, int ncpus, uint32_t nqueues,
+		     struct pb_rx_run *out)
+{
+	uint64_t flows = 0;
+	uint32_t q;
+	int c;
+
+	out->frames = out->bytes = out->first_ns = out->last_ns = 0;
+	out->nqueues = nqueues < PB_RX_MAX_QUEUES ? nqueues : PB_RX_MAX_QUEUES;
+	memset(out->queue_frames, 0, sizeof(out->queue_frames));
+	for (c = 0; c < ncpus; c++) {
+		const struct pb_rx_val *v = &acc[c];
+
+		if (!v->frames)
+			continue;
+		out->frames += v->frames;
+		out->bytes += v->bytes;
+		flows += v->flows;
+		for (q = 0; q < PB_RX_MAX_QUEUES; q++)
+			out->queue_frames[q] += v->queue_frames[q];
+		if (!out->first_ns || v->first_ns < out->first_ns)
+			out->first_ns = v->first_ns;
+		if (v->last_ns > out->last_ns)
+			out->last_ns = v->last_ns;
+	}
+	out->flows_seen = flows < UINT32_MAX ? (uint32_t)flows : UINT32_MAX;
+}
