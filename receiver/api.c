@@ -1,0 +1,822 @@
+// SPDX-License-Identifier: MIT
+/* The receive agent's API as data: routes, JSON answers and their parsers, metrics text. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <json-c/json.h>
+
+#include "api.h"
+#include "options.h"
+
+/* ---- routes -------------------------------------------------------------------------------- */
+
+/* A run id as the JSON writes it: decimal, no sign, no leading zero, at most 2^32 - 1. */
+static int api_parse_run_id(const char *s, uint32_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!s[0] || (s[0] == '0' && s[1]))
+		return -EINVAL;
+	for (i = 0; s[i]; i++) {
+		if (s[i] < '0' || s[i] > '9' || i >= 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (v > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+enum pb_api_route pb_api_route(const char *method, const char *path, uint32_t *run_id)
+{
+	static const char runs[] = "/v1/runs/";
+
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return PB_API_BAD_METHOD;
+	if (!strcmp(path, "/v1/info"))
+		return PB_API_INFO;
+	if (!strcmp(path, "/metrics"))
+		return PB_API_METRICS;
+	if (strncmp(path, runs, sizeof(runs) - 1))
+		return PB_API_NOT_FOUND;
+	return api_parse_run_id(path + sizeof(runs) - 1, run_id) ? PB_API_BAD_REQUEST : PB_API_RUN;
+}
+
+unsigned int pb_api_status(enum pb_api_route r, const char **msg)
+{
+	switch (r) {
+	case PB_API_BAD_METHOD:
+		*msg = "only GET and HEAD: the API is read-only";
+		return 405;
+	case PB_API_BAD_REQUEST:
+		*msg = "a run id is a decimal number from 0 to 4294967295";
+		return 400;
+	case PB_API_NOT_FOUND:
+		*msg = "no such path; there are /v1/info, /v1/runs/RUN_ID and /metrics";
+		return 404;
+	case PB_API_INFO:
+	case PB_API_RUN:
+	case PB_API_METRICS:
+		break;
+	}
+	*msg = "";
+	return 200;
+}
+
+/* ---- addresses ----------------------------------------------------------------------------- */
+
+/* A port: decimal, 1 .. 65535, nothing after it. */
+static int api_parse_port(const char *s, uint16_t *out)
+{
+	unsigned long v = 0;
+	size_t i;
+
+	if (!s[0] || s[0] == '0')
+		return -EINVAL;
+	for (i = 0; s[i]; i++) {
+		if (s[i] < '0' || s[i] > '9' || i >= 5)
+			return -EINVAL;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	if (v > 65535)
+		return -EINVAL;
+	*out = (uint16_t)v;
+	return 0;
+}
+
+int pb_api_parse_listen(const char *s, struct sockaddr_storage *ss, socklen_t *len)
+{
+	char host[INET6_ADDRSTRLEN + 2];
+	const char *colon, *port;
+	uint16_t p;
+
+	memset(ss, 0, sizeof(*ss));
+	if (s[0] == '[') {
+		colon = strstr(s, "]:");
+		if (!colon || (size_t)(colon - s - 1) >= sizeof(host))
+			return -EINVAL;
+		snprintf(host, sizeof(host), "%.*s", (int)(colon - s - 1), s + 1);
+		port = colon + 2;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon || strchr(s, ':') != colon || (size_t)(colon - s) >= sizeof(host))
+			return -EINVAL;
+		snprintf(host, sizeof(host), "%.*s", (int)(colon - s), s);
+		port = colon + 1;
+	}
+	if (api_parse_port(port, &p))
+		return -EINVAL;
+	if (s[0] == '[') {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+
+		if (inet_pton(AF_INET6, host, &a->sin6_addr) != 1)
+			return -EINVAL;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons(p);
+		*len = sizeof(*a);
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)ss;
+
+		if (inet_pton(AF_INET, host, &a->sin_addr) != 1)
+			return -EINVAL;
+		a->sin_family = AF_INET;
+		a->sin_port = htons(p);
+		*len = sizeof(*a);
+	}
+	return 0;
+}
+
+static bool api_host_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.' || c == '-';
+}
+
+int pb_api_check_url(const char *url, char *base, size_t baselen, char *err, size_t errlen)
+{
+	static const char scheme[] = "http://";
+	const char *host = url + sizeof(scheme) - 1, *end, *rest;
+	char buf[INET6_ADDRSTRLEN];
+	struct in6_addr a6;
+	size_t n = strlen(url);
+	uint16_t port;
+
+	if (!strncmp(url, "https://", 8)) {
+		snprintf(err, errlen,
+			 "--receiver: '%s': no https: the agent's API is plain HTTP on the test "
+			 "network "
+			 "(read-only, nothing secret)",
+			 url);
+		return -EINVAL;
+	}
+	if (strncmp(url, scheme, sizeof(scheme) - 1) || n >= baselen)
+		goto bad;
+	end = url + n - (n > sizeof(scheme) - 1 && url[n - 1] == '/');
+	if (*host == '[') {
+		const char *rb = memchr(host, ']', (size_t)(end - host));
+
+		if (!rb || (size_t)(rb - host - 1) >= sizeof(buf))
+			goto bad;
+		snprintf(buf, sizeof(buf), "%.*s", (int)(rb - host - 1), host + 1);
+		if (inet_pton(AF_INET6, buf, &a6) != 1)
+			goto bad;
+		rest = rb + 1;
+	} else {
+		for (rest = host; rest < end && api_host_char(*rest); rest++)
+			;
+		if (rest == host)
+			goto bad;
+	}
+	if (rest < end) {
+		if (*rest != ':' || (size_t)(end - rest - 1) >= sizeof(buf))
+			goto bad;
+		snprintf(buf, sizeof(buf), "%.*s", (int)(end - rest - 1), rest + 1);
+		if (api_parse_port(buf, &port))
+			goto bad;
+	}
+	snprintf(base, baselen, "%.*s", (int)(end - url), url);
+	return 0;
+bad:
+	snprintf(err, errlen,
+		 "--receiver: '%s' is not http://HOST[:PORT] (no user, path or query; at most %zu "
+		 "characters)",
+		 url, baselen - 1);
+	return -EINVAL;
+}
+
+/* ---- JSON answers -------------------------------------------------------------------------- */
+
+static void api_mac_str(const uint8_t mac[6], char buf[18])
+{
+	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2], mac[3], mac[4],
+		 mac[5]);
+}
+
+/* The object's text, malloc'd; takes the object. */
+static char *api_finish(struct json_object *o)
+{
+	const char *s = o ? json_object_to_json_string_ext(
+				    o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+			  : NULL;
+	char *out = s ? strdup(s) : NULL;
+
+	json_object_put(o);
+	return out;
+}
+
+/* Adds key: v; false when out of memory (json-c frees what it could not add). */
+static bool api_add(struct json_object *o, const char *key, struct json_object *v)
+{
+	if (!v)
+		return false;
+	if (json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		return false;
+	}
+	return true;
+}
+
+static bool api_add_u64(struct json_object *o, const char *key, uint64_t v)
+{
+	return api_add(o, key, json_object_new_uint64(v));
+}
+
+static bool api_add_str(struct json_object *o, const char *key, const char *s)
+{
+	return api_add(o, key, json_object_new_string(s));
+}
+
+static bool api_push(struct json_object *a, struct json_object *v)
+{
+	if (!v)
+		return false;
+	if (json_object_array_add(a, v)) {
+		json_object_put(v);
+		return false;
+	}
+	return true;
+}
+
+char *pb_api_info_json(const struct pb_api_info *in)
+{
+	struct json_object *o = json_object_new_object(), *addrs = json_object_new_array();
+	char mac[18], a[INET6_ADDRSTRLEN];
+	bool ok = o && addrs;
+	uint32_t i;
+
+	api_mac_str(in->mac, mac);
+	for (i = 0; ok && i < in->naddrs && i < PB_API_MAX_ADDRS; i++) {
+		const struct pb_addr *ad = &in->addrs[i];
+
+		ok = inet_ntop(ad->family,
+			       ad->family == AF_INET ? (const void *)&ad->v4
+						     : (const void *)&ad->v6,
+			       a, sizeof(a)) &&
+		     api_push(addrs, json_object_new_string(a));
+	}
+	ok = ok && api_add_u64(o, "api", in->api) && api_add_str(o, "version", in->version) &&
+	     api_add_str(o, "interface", in->ifname) &&
+	     api_add(o, "ifindex", json_object_new_int(in->ifindex)) &&
+	     api_add_str(o, "driver", in->driver) && api_add_str(o, "mac", mac) &&
+	     api_add_u64(o, "mtu", in->mtu) && api_add_u64(o, "rx_queues", in->rx_queues) &&
+	     api_add_str(o, "xdp_mode", in->xdp_mode);
+	if (ok) {
+		ok = api_add(o, "addresses", addrs);
+		addrs = NULL;
+	}
+	snprintf(a, sizeof(a), "%.3f", in->uptime_s);
+	ok = ok && api_add_str(o, "clock", "monotonic") && api_add_u64(o, "now_ns", in->now_ns) &&
+	     api_add(o, "uptime_s", json_object_new_double_s(in->uptime_s, a));
+	json_object_put(addrs);
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return api_finish(o);
+}
+
+static struct json_object *api_ifstats_json(const struct pb_rx_ifstats *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (o && api_add_u64(o, "rx_packets", s->rx_packets) &&
+	    api_add_u64(o, "rx_dropped", s->rx_dropped) &&
+	    api_add_u64(o, "rx_missed_errors", s->rx_missed_errors) &&
+	    api_add_u64(o, "rx_fifo_errors", s->rx_fifo_errors) &&
+	    api_add_u64(o, "driver_drops", s->driver_drops))
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+char *pb_api_run_json(const struct pb_api_run *in)
+{
+	const struct pb_rx_run *r = &in->run;
+	struct json_object *o = json_object_new_object(), *q = json_object_new_array(),
+			   *vl = json_object_new_array();
+	uint32_t nq = r->nqueues < PB_RX_MAX_QUEUES ? r->nqueues : PB_RX_MAX_QUEUES;
+	uint32_t nv = r->nvlans < PB_RX_MAX_VLANS ? r->nvlans : PB_RX_MAX_VLANS, i;
+	bool ok = o && q && vl;
+
+	for (i = 0; ok && i < nq; i++)
+		ok = api_push(q, json_object_new_uint64(r->queue_frames[i]));
+	for (i = 0; ok && i < nv; i++)
+		ok = api_push(vl, json_object_new_uint64(r->vlans[i]));
+	ok = ok && api_add_u64(o, "run_id", r->run_id) &&
+	     api_add(o, "seen", json_object_new_boolean(r->seen)) &&
+	     api_add_u64(o, "frames", r->frames) && api_add_u64(o, "bytes", r->bytes) &&
+	     api_add_u64(o, "rx_queues", nq);
+	if (ok) {
+		ok = api_add(o, "queue_frames", q);
+		q = NULL;
+	}
+	ok = ok && api_add_u64(o, "flows_seen", r->flows_seen);
+	if (ok) {
+		ok = api_add(o, "vlans", vl);
+		vl = NULL;
+	}
+	/* no frames: no arrival to tell, rather than a time of 0 */
+	ok = ok &&
+	     (r->frames ? api_add_u64(o, "first_ns", r->first_ns) &&
+				  api_add_u64(o, "last_ns", r->last_ns)
+			: !json_object_object_add(o, "first_ns", NULL) &&
+				  !json_object_object_add(o, "last_ns", NULL)) &&
+	     api_add_u64(o, "now_ns", in->now_ns) &&
+	     api_add(o, "interface", api_ifstats_json(&in->ifs));
+	json_object_put(q);
+	json_object_put(vl);
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return api_finish(o);
+}
+
+char *pb_api_error_json(const char *msg)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o || !api_add_str(o, "error", msg)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return api_finish(o);
+}
+
+/* ---- parsing answers (the sender) ---------------------------------------------------------- */
+
+struct api_in {
+	struct json_object *root;
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 2, 3))) static int api_bad(struct api_in *in, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(in->err, in->errlen, fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
+}
+
+static int api_open(struct api_in *in, const char *text, size_t len)
+{
+	struct json_tokener *tok;
+	enum json_tokener_error e;
+
+	in->root = NULL;
+	if (len > PB_API_MAX_BODY || len > INT32_MAX)
+		return api_bad(in, "an answer of %zu bytes: more than an agent sends", len);
+	tok = json_tokener_new_ex(16); /* our answers nest 2 deep */
+	if (!tok)
+		return -ENOMEM;
+	in->root = json_tokener_parse_ex(tok, text, (int)len);
+	e = json_tokener_get_error(tok);
+	/* one object, and nothing after it */
+	if (in->root && e == json_tokener_success && json_tokener_get_parse_end(tok) != len) {
+		json_object_put(in->root);
+		in->root = NULL;
+	}
+	json_tokener_free(tok);
+	if (!in->root || !json_object_is_type(in->root, json_type_object)) {
+		json_object_put(in->root);
+		in->root = NULL;
+		return api_bad(in, "not a JSON object");
+	}
+	return 0;
+}
+
+static int api_u64(struct api_in *in, struct json_object *o, const char *key, uint64_t max,
+		   uint64_t *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < 0 || json_object_get_uint64(v) > max)
+		return api_bad(in, "'%s': missing or not a whole number from 0 to %" PRIu64, key,
+			       max);
+	*out = json_object_get_uint64(v);
+	return 0;
+}
+
+static int api_u32(struct api_in *in, struct json_object *o, const char *key, uint32_t *out)
+{
+	uint64_t v;
+	int err = api_u64(in, o, key, UINT32_MAX, &v);
+
+	if (!err)
+		*out = (uint32_t)v;
+	return err;
+}
+
+static int api_str(struct api_in *in, struct json_object *o, const char *key, char *buf,
+		   size_t size)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string) ||
+	    (size_t)json_object_get_string_len(v) >= size)
+		return api_bad(in, "'%s': missing, not a string or longer than %zu", key, size - 1);
+	memcpy(buf, json_object_get_string(v), (size_t)json_object_get_string_len(v) + 1);
+	return 0;
+}
+
+/* An array of at most max whole numbers up to vmax. */
+static int api_u64s(struct api_in *in, struct json_object *o, const char *key, size_t max,
+		    uint64_t vmax, uint64_t *out, uint32_t *n)
+{
+	struct json_object *a, *v;
+	size_t i, len;
+
+	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array) ||
+	    (len = json_object_array_length(a)) > max)
+		return api_bad(in, "'%s': missing, not an array or more than %zu long", key, max);
+	for (i = 0; i < len; i++) {
+		v = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
+		    json_object_get_uint64(v) > vmax)
+			return api_bad(in, "'%s'[%zu]: not a whole number from 0 to %" PRIu64, key,
+				       i, vmax);
+		out[i] = json_object_get_uint64(v);
+	}
+	*n = (uint32_t)len;
+	return 0;
+}
+
+int pb_api_parse_info(const char *text, size_t len, struct pb_api_info *out, char *err,
+		      size_t errlen)
+{
+	struct api_in in = { .err = err, .errlen = errlen };
+	struct json_object *a, *v;
+	char mac[18];
+	uint64_t ifindex = 0;
+	size_t i, n;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = api_open(&in, text, len);
+	if (ret)
+		return ret;
+	ret = api_u32(&in, in.root, "api", &out->api);
+	if (!ret && out->api != PB_API_VERSION)
+		ret = api_bad(&in, "API version %u; this pktbench speaks %u", out->api,
+			      PB_API_VERSION);
+	if (!ret)
+		ret = api_str(&in, in.root, "version", out->version, sizeof(out->version));
+	if (!ret)
+		ret = api_str(&in, in.root, "interface", out->ifname, sizeof(out->ifname));
+	if (!ret)
+		ret = api_u64(&in, in.root, "ifindex", INT32_MAX, &ifindex);
+	out->ifindex = (int)ifindex;
+	if (!ret)
+		ret = api_str(&in, in.root, "driver", out->driver, sizeof(out->driver));
+	if (!ret)
+		ret = api_str(&in, in.root, "mac", mac, sizeof(mac));
+	if (!ret && pb_parse_mac(mac, out->mac))
+		ret = api_bad(&in, "'mac': '%s' is not a MAC address", mac);
+	if (!ret)
+		ret = api_u32(&in, in.root, "mtu", &out->mtu);
+	if (!ret)
+		ret = api_u32(&in, in.root, "rx_queues", &out->rx_queues);
+	if (!ret)
+		ret = api_str(&in, in.root, "xdp_mode", out->xdp_mode, sizeof(out->xdp_mode));
+	if (!ret && (!json_object_object_get_ex(in.root, "addresses", &a) ||
+		     !json_object_is_type(a, json_type_array)))
+		ret = api_bad(&in, "'addresses': missing or not an array");
+	n = ret ? 0 : json_object_array_length(a);
+	for (i = 0; !ret && i < n && out->naddrs < PB_API_MAX_ADDRS; i++) {
+		v = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(v, json_type_string) ||
+		    pb_parse_addr(json_object_get_string(v), &out->addrs[out->naddrs]))
+			ret = api_bad(&in, "'addresses'[%zu]: not an IPv4 or IPv6 address", i);
+		else
+			out->naddrs++;
+	}
+	if (!ret)
+		ret = api_u64(&in, in.root, "now_ns", UINT64_MAX, &out->now_ns);
+	if (!ret &&
+	    (!json_object_object_get_ex(in.root, "uptime_s", &v) ||
+	     !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) ||
+	     !(json_object_get_double(v) >= 0)))
+		ret = api_bad(&in, "'uptime_s': missing or not a number >= 0");
+	if (!ret)
+		out->uptime_s = json_object_get_double(v);
+	json_object_put(in.root);
+	return ret;
+}
+
+/* first_ns / last_ns: a time, or null for a run without frames. */
+static int api_time(struct api_in *in, const char *key, bool frames, uint64_t *out)
+{
+	struct json_object *v;
+
+	*out = 0;
+	if (!json_object_object_get_ex(in->root, key, &v))
+		return api_bad(in, "'%s': missing", key);
+	if (!v && !frames)
+		return 0;
+	return api_u64(in, in->root, key, UINT64_MAX, out);
+}
+
+int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_api_run *out,
+		     char *err, size_t errlen)
+{
+	struct api_in in = { .err = err, .errlen = errlen };
+	struct pb_rx_run *r = &out->run;
+	uint64_t vlans[PB_RX_MAX_VLANS];
+	struct json_object *v, *ifs;
+	uint32_t i, nq;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = api_open(&in, text, len);
+	if (ret)
+		return ret;
+	ret = api_u32(&in, in.root, "run_id", &r->run_id);
+	if (!ret && r->run_id != run_id)
+		ret = api_bad(&in, "the answer is for run %u, not %u", r->run_id, run_id);
+	if (!ret && (!json_object_object_get_ex(in.root, "seen", &v) ||
+		     !json_object_is_type(v, json_type_boolean)))
+		ret = api_bad(&in, "'seen': missing or not true or false");
+	if (!ret)
+		r->seen = json_object_get_boolean(v);
+	if (!ret)
+		ret = api_u64(&in, in.root, "frames", UINT64_MAX, &r->frames);
+	if (!ret)
+		ret = api_u64(&in, in.root, "bytes", UINT64_MAX, &r->bytes);
+	if (!ret)
+		ret = api_u32(&in, in.root, "rx_queues", &nq);
+	if (!ret)
+		ret = api_u64s(&in, in.root, "queue_frames", PB_RX_MAX_QUEUES, UINT64_MAX,
+			       r->queue_frames, &r->nqueues);
+	if (!ret && nq != r->nqueues)
+		ret = api_bad(&in, "'queue_frames': %u of them for %u RX queues", r->nqueues, nq);
+	if (!ret)
+		ret = api_u32(&in, in.root, "flows_seen", &r->flows_seen);
+	if (!ret)
+		ret = api_u64s(&in, in.root, "vlans", PB_RX_MAX_VLANS, 4095, vlans, &r->nvlans);
+	for (i = 0; !ret && i < r->nvlans; i++)
+		r->vlans[i] = (uint16_t)vlans[i];
+	if (!ret)
+		ret = api_time(&in, "first_ns", r->frames, &r->first_ns);
+	if (!ret)
+		ret = api_time(&in, "last_ns", r->frames, &r->last_ns);
+	if (!ret)
+		ret = api_u64(&in, in.root, "now_ns", UINT64_MAX, &out->now_ns);
+	if (!ret && (!json_object_object_get_ex(in.root, "interface", &ifs) ||
+		     !json_object_is_type(ifs, json_type_object)))
+		ret = api_bad(&in, "'interface': missing or not an object");
+	if (!ret)
+		ret = api_u64(&in, ifs, "rx_packets", UINT64_MAX, &out->ifs.rx_packets);
+	if (!ret)
+		ret = api_u64(&in, ifs, "rx_dropped", UINT64_MAX, &out->ifs.rx_dropped);
+	if (!ret)
+		ret = api_u64(&in, ifs, "rx_missed_errors", UINT64_MAX, &out->ifs.rx_missed_errors);
+	if (!ret)
+		ret = api_u64(&in, ifs, "rx_fifo_errors", UINT64_MAX, &out->ifs.rx_fifo_errors);
+	if (!ret)
+		ret = api_u64(&in, ifs, "driver_drops", UINT64_MAX, &out->ifs.driver_drops);
+	json_object_put(in.root);
+	return ret;
+}
+
+/* ---- metrics text -------------------------------------------------------------------------- */
+
+struct api_buf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+__attribute__((format(printf, 2, 3))) static void api_printf(struct api_buf *b, const char *fmt,
+							     ...)
+{
+	va_list ap;
+	char *np;
+	int n;
+
+	for (;;) {
+		size_t room = b->cap - b->len;
+
+		if (b->oom)
+			return;
+		va_start(ap, fmt);
+		n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = true;
+			return;
+		}
+		if (b->p && (size_t)n < room) {
+			b->len += (size_t)n;
+			return;
+		}
+		np = realloc(b->p, b->cap * 2 + (size_t)n + 1);
+		if (!np) {
+			b->oom = true;
+			return;
+		}
+		b->p = np;
+		b->cap = b->cap * 2 + (size_t)n + 1;
+	}
+}
+
+/* A label value: backslash, double quote and newline escaped, as both formats want. */
+static void api_label(struct api_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			api_printf(b, "\\%c", *s);
+		else if (*s == '\n')
+			api_printf(b, "\\n");
+		else
+			api_printf(b, "%c", *s);
+	}
+}
+
+enum api_type {
+	API_GAUGE,
+	API_COUNTER, /* samples are NAME_total */
+	API_INFO,    /* samples are NAME_info, value 1; a gauge in Prometheus 0.0.4 */
+};
+
+/*
+ * A family's header. OpenMetrics names the family without the suffix its samples carry;
+ * Prometheus 0.0.4 names it as its samples.
+ */
+static void api_family(struct api_buf *b, bool om, const char *name, enum api_type t,
+		       const char *help)
+{
+	static const char *const om_types[] = { "gauge", "counter", "info" };
+	static const char *const prom_types[] = { "gauge", "counter", "gauge" };
+	const char *sfx = t == API_COUNTER ? "_total" : t == API_INFO ? "_info" : "";
+
+	if (om)
+		api_printf(b, "# TYPE %s %s\n# HELP %s %s\n", name, om_types[t], name, help);
+	else
+		api_printf(b, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, sfx, help, name, sfx,
+			   prom_types[t]);
+}
+
+static void api_sample_if(struct api_buf *b, const char *name, const char *ifname, uint64_t v)
+{
+	api_printf(b, "%s_total{interface=\"", name);
+	api_label(b, ifname);
+	api_printf(b, "\"} %" PRIu64 "\n", v);
+}
+
+static void api_counter_if(struct api_buf *b, bool om, const char *name, const char *help,
+			   const char *ifname, uint64_t v)
+{
+	api_family(b, om, name, API_COUNTER, help);
+	api_sample_if(b, name, ifname, v);
+}
+
+static uint64_t api_run_frames(const struct pb_rx_run *r)
+{
+	return r->frames;
+}
+
+static uint64_t api_run_bytes(const struct pb_rx_run *r)
+{
+	return r->bytes;
+}
+
+static uint64_t api_run_flows(const struct pb_rx_run *r)
+{
+	return r->flows_seen;
+}
+
+/* One sample of each run, NAME{run_id="..."} value, for a per-run family. */
+static void api_runs(struct api_buf *b, const struct pb_api_metrics *m, const char *name,
+		     uint64_t (*get)(const struct pb_rx_run *r))
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nruns; i++)
+		api_printf(b, "%s{run_id=\"%" PRIu32 "\"} %" PRIu64 "\n", name, m->runs[i].run_id,
+			   get(&m->runs[i]));
+}
+
+char *pb_api_metrics_text(const struct pb_api_metrics *m, bool om, size_t *len)
+{
+	const struct pb_api_info *in = m->info;
+	struct api_buf b = { 0 };
+	char mac[18];
+	uint32_t i, q;
+
+	*len = 0;
+	api_mac_str(in->mac, mac);
+	api_family(&b, om, "pktbench_receiver", API_INFO,
+		   "the receive agent: version, interface, driver, MAC, XDP mode");
+	api_printf(&b, "pktbench_receiver_info{version=\"");
+	api_label(&b, in->version);
+	api_printf(&b, "\",interface=\"");
+	api_label(&b, in->ifname);
+	api_printf(&b, "\",driver=\"");
+	api_label(&b, in->driver);
+	api_printf(&b, "\",mac=\"%s\",xdp_mode=\"", mac);
+	api_label(&b, in->xdp_mode);
+	api_printf(&b, "\"} 1\n");
+	api_family(&b, om, "pktbench_receiver_rx_queues", API_GAUGE,
+		   "RX queues of the receiving interface");
+	api_printf(&b, "pktbench_receiver_rx_queues %" PRIu32 "\n", in->rx_queues);
+	api_family(&b, om, "pktbench_receiver_uptime_seconds", API_GAUGE,
+		   "seconds since the agent attached its receiver");
+	api_printf(&b, "pktbench_receiver_uptime_seconds %.3f\n", in->uptime_s);
+	api_family(&b, om, "pktbench_receiver_clock_seconds", API_GAUGE,
+		   "the agent's CLOCK_MONOTONIC, which the arrival times are on");
+	api_printf(&b, "pktbench_receiver_clock_seconds %.3f\n", (double)in->now_ns / 1e9);
+	api_family(&b, om, "pktbench_receiver_runs", API_GAUGE,
+		   "run ids the receiver holds counts for");
+	api_printf(&b, "pktbench_receiver_runs %" PRIu32 "\n", m->nruns);
+	api_counter_if(&b, om, "pktbench_receiver_foreign_frames",
+		       "frames without a pktbench signature, passed to the stack", in->ifname,
+		       m->foreign_frames);
+	api_counter_if(&b, om, "pktbench_receiver_foreign_bytes", "their bytes", in->ifname,
+		       m->foreign_bytes);
+	api_family(&b, om, "pktbench_receiver_slot_switches", API_COUNTER,
+		   "times a CPU's counting slot changed runs (a flush each)");
+	api_printf(&b, "pktbench_receiver_slot_switches_total %" PRIu64 "\n", m->slot_switches);
+
+	api_counter_if(&b, om, "pktbench_interface_rx_packets",
+		       "frames the receiving interface counted", in->ifname, m->ifs.rx_packets);
+	api_counter_if(&b, om, "pktbench_interface_rx_dropped",
+		       "frames the receiving interface dropped (rx_dropped)", in->ifname,
+		       m->ifs.rx_dropped);
+	api_counter_if(&b, om, "pktbench_interface_rx_missed_errors",
+		       "frames the NIC missed (rx_missed_errors)", in->ifname,
+		       m->ifs.rx_missed_errors);
+	api_counter_if(&b, om, "pktbench_interface_rx_fifo_errors",
+		       "frames lost to FIFO overruns (rx_fifo_errors)", in->ifname,
+		       m->ifs.rx_fifo_errors);
+	api_counter_if(&b, om, "pktbench_interface_driver_drops",
+		       "the driver's ethtool counters named drop, discard or miss (not XDP's)",
+		       in->ifname, m->ifs.driver_drops);
+
+	api_family(&b, om, "pktbench_run_frames", API_COUNTER,
+		   "frames with this run id's signature");
+	api_runs(&b, m, "pktbench_run_frames_total", api_run_frames);
+	api_family(&b, om, "pktbench_run_bytes", API_COUNTER, "their bytes, Ethernet header on");
+	api_runs(&b, m, "pktbench_run_bytes_total", api_run_bytes);
+	api_family(&b, om, "pktbench_run_queue_frames", API_COUNTER,
+		   "this run's frames per RX queue (queues that had any)");
+	for (i = 0; i < m->nruns; i++)
+		for (q = 0; q < m->runs[i].nqueues && q < PB_RX_MAX_QUEUES; q++)
+			if (m->runs[i].queue_frames[q])
+				api_printf(&b,
+					   "pktbench_run_queue_frames_total{run_id=\"%" PRIu32
+					   "\",queue=\"%" PRIu32 "\"} %" PRIu64 "\n",
+					   m->runs[i].run_id, q, m->runs[i].queue_frames[q]);
+	api_family(&b, om, "pktbench_run_flows_seen", API_GAUGE, "distinct UDP source ports");
+	api_runs(&b, m, "pktbench_run_flows_seen", api_run_flows);
+	api_family(&b, om, "pktbench_run_vlan", API_GAUGE,
+		   "1 for each VLAN id this run arrived with (0: untagged)");
+	for (i = 0; i < m->nruns; i++)
+		for (q = 0; q < m->runs[i].nvlans && q < PB_RX_MAX_VLANS; q++)
+			api_printf(&b, "pktbench_run_vlan{run_id=\"%" PRIu32 "\",vlan=\"%u\"} 1\n",
+				   m->runs[i].run_id, m->runs[i].vlans[q]);
+	api_family(&b, om, "pktbench_run_first_arrival_seconds", API_GAUGE,
+		   "CLOCK_MONOTONIC of the run's first frame, exact to a scheduler tick");
+	for (i = 0; i < m->nruns; i++)
+		if (m->runs[i].frames)
+			api_printf(&b,
+				   "pktbench_run_first_arrival_seconds{run_id=\"%" PRIu32
+				   "\"} %.3f\n",
+				   m->runs[i].run_id, (double)m->runs[i].first_ns / 1e9);
+	api_family(&b, om, "pktbench_run_last_arrival_seconds", API_GAUGE,
+		   "CLOCK_MONOTONIC of the run's last frame, exact to a scheduler tick");
+	for (i = 0; i < m->nruns; i++)
+		if (m->runs[i].frames)
+			api_printf(&b,
+				   "pktbench_run_last_arrival_seconds{run_id=\"%" PRIu32
+				   "\"} %.3f\n",
+				   m->runs[i].run_id, (double)m->runs[i].last_ns / 1e9);
+	if (om)
+		api_printf(&b, "# EOF\n");
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	*len = b.len;
+	return b.p;
+}
+
+const char *pb_api_metrics_type(bool openmetrics)
+{
+	return openmetrics ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+			   : "text/plain; version=0.0.4; charset=utf-8";
+}
+
+bool pb_api_wants_openmetrics(const char *accept)
+{
+	return accept && strstr(accept, "application/openmetrics-text");
+}

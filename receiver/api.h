@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The receive agent's HTTP API, as data: which request is which, the JSON answers (json-c)
+ * and the Prometheus / OpenMetrics text, written from plain structs, and the sender's
+ * parsers of those answers. No sockets here, so the unit tests and a fuzzer reach all of it.
+ *
+ *   GET /v1/info          what the agent is: version, interface, driver, MAC, addresses,
+ *                         RX queues, XDP mode, clock
+ *   GET /v1/runs/RUN_ID   one run's counts (RUN_ID decimal, 0 .. 4294967295) and the
+ *                         interface's counters; a run never seen: 200, "seen": false, zeros
+ *   GET /metrics          every run and the interface, as Prometheus text
+ * HEAD as GET; other paths 404, other methods 405, a malformed run id 400.
+ */
+#ifndef PB_API_H
+#define PB_API_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <net/if.h>
+#include <sys/socket.h>
+
+#include "config.h"
+#include "rx_source.h"
+
+#define PB_API_VERSION	 1
+#define PB_API_MAX_ADDRS 16
+#define PB_API_MAX_BODY	 (1u << 20) /* the largest answer a sender reads (/v1/ answers) */
+
+/* What a request asks for. */
+enum pb_api_route {
+	PB_API_INFO,
+	PB_API_RUN,
+	PB_API_METRICS,
+	PB_API_NOT_FOUND,   /* 404 */
+	PB_API_BAD_METHOD,  /* 405: only GET and HEAD */
+	PB_API_BAD_REQUEST, /* 400: /v1/runs/ with something that is not a run id */
+};
+
+/* The agent, as GET /v1/info tells it. */
+struct pb_api_info {
+	uint32_t api;	  /* PB_API_VERSION */
+	char version[64]; /* pktbench's */
+	char ifname[IF_NAMESIZE];
+	int ifindex;
+	char driver[32];
+	uint8_t mac[6];
+	uint32_t mtu;
+	uint32_t rx_queues;
+	char xdp_mode[16]; /* "native" or "generic" */
+	uint32_t naddrs;
+	struct pb_addr addrs[PB_API_MAX_ADDRS];
+	uint64_t now_ns; /* the agent's CLOCK_MONOTONIC: what first_ns / last_ns compare with */
+	double uptime_s;
+};
+
+/* One run's answer: its counts, the interface's counters now, the agent's clock now. */
+struct pb_api_run {
+	struct pb_rx_run run;
+	struct pb_rx_ifstats ifs;
+	uint64_t now_ns;
+};
+
+/* Everything /metrics shows. */
+struct pb_api_metrics {
+	const struct pb_api_info *info;
+	struct pb_rx_ifstats ifs;
+	uint64_t foreign_frames, foreign_bytes; /* frames without a signature, passed */
+	uint64_t slot_switches;
+	const struct pb_rx_run *runs;
+	uint32_t nruns;
+};
+
+/*
+ * The route of a request line's method and path (without the query string); RUN sets
+ * *run_id. Never reads past the strings' NULs.
+ */
+enum pb_api_route pb_api_route(const char *method, const char *path, uint32_t *run_id);
+/* The HTTP status of a route that is not an answer (404, 405, 400), and its message. */
+unsigned int pb_api_status(enum pb_api_route r, const char **msg);
+
+/* The answers as JSON text, malloc'd (free them); NULL when out of memory. */
+char *pb_api_info_json(const struct pb_api_info *info);
+char *pb_api_run_json(const struct pb_api_run *r);
+char *pb_api_error_json(const char *msg);
+/*
+ * The metrics as text, malloc'd, *len its length. openmetrics: the OpenMetrics 1.0 form
+ * (counter families without _total, "# EOF" last); else Prometheus text 0.0.4.
+ */
+char *pb_api_metrics_text(const struct pb_api_metrics *m, bool openmetrics, size_t *len);
+/* The Content-Type of that text. */
+const char *pb_api_metrics_type(bool openmetrics);
+/* Whether an Accept header asks for OpenMetrics (what Prometheus sends first). */
+bool pb_api_wants_openmetrics(const char *accept);
+
+/*
+ * --listen ADDR:PORT: an IPv4 address and port, or [IPv6]:PORT, into *ss (and *len). 0 or
+ * -EINVAL.
+ */
+int pb_api_parse_listen(const char *s, struct sockaddr_storage *ss, socklen_t *len);
+/*
+ * --receiver URL: http://HOST[:PORT][/], nothing else (no https, user, path or query). The
+ * base to put paths after goes to base (without the trailing slash). 0, or -EINVAL with why.
+ */
+int pb_api_check_url(const char *url, char *base, size_t baselen, char *err, size_t errlen);
+
+/*
+ * The sender's side: an answer of len bytes (not NUL-terminated) into the struct. 0, or
+ * -EBADMSG with what was wrong in err: not JSON, a field missing or of the wrong type, a
+ * number out of range, another run id than asked for.
+ */
+int pb_api_parse_info(const char *text, size_t len, struct pb_api_info *out, char *err,
+		      size_t errlen);
+int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_api_run *out,
+		     char *err, size_t errlen);
+
+#endif

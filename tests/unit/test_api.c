@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit test of the receive agent's API as data (receiver/api.c): routes, the JSON answers
+ * read back field by field and through the sender's parsers, every kind of bad answer the
+ * parsers must refuse, the metrics text in both formats against golden text, and the
+ * --listen and --receiver parsers. All of it is outside-facing input: it runs in the
+ * sanitizer build too.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <json-c/json.h>
+
+#include "api.h"
+#include "check.h"
+
+static void test_routes(void)
+{
+	static const struct {
+		const char *method, *path;
+		enum pb_api_route want;
+		uint32_t run_id;
+	} cases[] = {
+		{ "GET", "/v1/info", PB_API_INFO, 0 },
+		{ "HEAD", "/v1/info", PB_API_INFO, 0 },
+		{ "GET", "/metrics", PB_API_METRICS, 0 },
+		{ "GET", "/v1/runs/0", PB_API_RUN, 0 },
+		{ "GET", "/v1/runs/7", PB_API_RUN, 7 },
+		{ "GET", "/v1/runs/4294967295", PB_API_RUN, 4294967295u },
+		{ "HEAD", "/v1/runs/123456789", PB_API_RUN, 123456789 },
+		{ "POST", "/v1/info", PB_API_BAD_METHOD, 0 },
+		{ "PUT", "/v1/runs/1", PB_API_BAD_METHOD, 0 },
+		{ "DELETE", "/metrics", PB_API_BAD_METHOD, 0 },
+		{ "get", "/v1/info", PB_API_BAD_METHOD, 0 },
+		{ "POST", "/nope", PB_API_BAD_METHOD, 0 },
+		{ "GET", "/", PB_API_NOT_FOUND, 0 },
+		{ "GET", "", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/info/", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/INFO", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/runs", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/metrics/", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/info?x=1", PB_API_NOT_FOUND, 0 }, /* MHD strips queries before us */
+		{ "GET", "/v1/runs/", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/4294967296", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/99999999999", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/01", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/-1", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/+1", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/1a", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/0x10", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/1/", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/ 1", PB_API_BAD_REQUEST, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t id = 0xdeadbeef;
+		enum pb_api_route r = pb_api_route(cases[i].method, cases[i].path, &id);
+
+		CHECK(r == cases[i].want, "%s '%s': route %d, want %d", cases[i].method,
+		      cases[i].path, r, cases[i].want);
+		if (r == PB_API_RUN)
+			CHECK(id == cases[i].run_id, "'%s': run id %u", cases[i].path, id);
+	}
+	{
+		const char *msg;
+
+		CHECK(pb_api_status(PB_API_NOT_FOUND, &msg) == 404 && *msg, "404");
+		CHECK(pb_api_status(PB_API_BAD_METHOD, &msg) == 405 && *msg, "405");
+		CHECK(pb_api_status(PB_API_BAD_REQUEST, &msg) == 400 && *msg, "400");
+		CHECK(pb_api_status(PB_API_RUN, &msg) == 200, "200");
+	}
+}
+
+static struct pb_api_info sample_info(void)
+{
+	struct pb_api_info in;
+	static const uint8_t mac[6] = { 0x02, 0xaa, 0xbb, 0x0c, 0x0d, 0xfe };
+
+	memset(&in, 0, sizeof(in));
+	in.api = PB_API_VERSION;
+	snprintf(in.version, sizeof(in.version), "0.1.0-test");
+	snprintf(in.ifname, sizeof(in.ifname), "eth1");
+	in.ifindex = 4;
+	snprintf(in.driver, sizeof(in.driver), "ice");
+	memcpy(in.mac, mac, 6);
+	in.mtu = 9000;
+	in.rx_queues = 8;
+	snprintf(in.xdp_mode, sizeof(in.xdp_mode), "native");
+	in.naddrs = 2;
+	in.addrs[0].family = AF_INET;
+	inet_pton(AF_INET, "198.18.0.2", &in.addrs[0].v4);
+	in.addrs[1].family = AF_INET6;
+	inet_pton(AF_INET6, "2001:2::2", &in.addrs[1].v6);
+	in.now_ns = 123456789012345ull;
+	in.uptime_s = 42.5;
+	return in;
+}
+
+static struct json_object *parse(const char *s)
+{
+	struct json_object *o = s ? json_tokener_parse(s) : NULL;
+
+	CHECK(o && json_object_is_type(o, json_type_object), "not a JSON object: %s",
+	      s ? s : "(null)");
+	return o;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+		       ? json_object_get_string(v)
+		       : "(missing)";
+}
+
+static uint64_t ju64(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_int)
+		       ? json_object_get_uint64(v)
+		       : 0xbadbadull;
+}
+
+static void test_info(void)
+{
+	struct pb_api_info in = sample_info(), back;
+	char *s = pb_api_info_json(&in), err[160];
+	struct json_object *o = parse(s), *a;
+
+	CHECK(ju64(o, "api") == 1 && !strcmp(jstr(o, "version"), "0.1.0-test"), "api, version");
+	CHECK(!strcmp(jstr(o, "interface"), "eth1") && ju64(o, "ifindex") == 4, "interface");
+	CHECK(!strcmp(jstr(o, "driver"), "ice") && !strcmp(jstr(o, "mac"), "02:aa:bb:0c:0d:fe"),
+	      "driver, mac: %s", jstr(o, "mac"));
+	CHECK(ju64(o, "mtu") == 9000 && ju64(o, "rx_queues") == 8, "mtu, queues");
+	CHECK(!strcmp(jstr(o, "xdp_mode"), "native") && !strcmp(jstr(o, "clock"), "monotonic"),
+	      "mode, clock");
+	CHECK(ju64(o, "now_ns") == 123456789012345ull, "now_ns");
+	CHECK(json_object_object_get_ex(o, "addresses", &a) && json_object_array_length(a) == 2 &&
+		      !strcmp(json_object_get_string(json_object_array_get_idx(a, 0)),
+			      "198.18.0.2") &&
+		      !strcmp(json_object_get_string(json_object_array_get_idx(a, 1)), "2001:2::2"),
+	      "addresses");
+	CHECK(strstr(s, "\"uptime_s\":42.500"), "uptime as written: %s", s);
+	CHECK(pb_api_parse_info(s, strlen(s), &back, err, sizeof(err)) == 0, "parse: %s", err);
+	CHECK(!strcmp(back.version, in.version) && !strcmp(back.ifname, in.ifname) &&
+		      back.ifindex == 4 && !strcmp(back.driver, "ice") &&
+		      !memcmp(back.mac, in.mac, 6) && back.mtu == 9000 && back.rx_queues == 8 &&
+		      !strcmp(back.xdp_mode, "native") && back.now_ns == in.now_ns &&
+		      back.uptime_s == 42.5 && back.naddrs == 2 &&
+		      back.addrs[0].family == AF_INET &&
+		      back.addrs[0].v4.s_addr == in.addrs[0].v4.s_addr &&
+		      back.addrs[1].family == AF_INET6 &&
+		      !memcmp(&back.addrs[1].v6, &in.addrs[1].v6, 16),
+	      "info round trip");
+	json_object_put(o);
+	free(s);
+	/* another API version is refused, not misread */
+	s = strdup("{\"api\":2}");
+	CHECK(pb_api_parse_info(s, strlen(s), &back, err, sizeof(err)) == -EBADMSG &&
+		      strstr(err, "version 2"),
+	      "api 2: %s", err);
+	free(s);
+}
+
+static struct pb_api_run sample_run(void)
+{
+	struct pb_api_run r;
+
+	memset(&r, 0, sizeof(r));
+	r.run.run_id = 3617469498u;
+	r.run.seen = true;
+	r.run.frames = 20000;
+	r.run.bytes = 1200000;
+	r.run.nqueues = 2;
+	r.run.queue_frames[0] = 12000;
+	r.run.queue_frames[1] = 8000;
+	r.run.first_ns = 5000000000ull;
+	r.run.last_ns = 5004000000ull;
+	r.run.flows_seen = 7;
+	r.run.nvlans = 2;
+	r.run.vlans[0] = 0;
+	r.run.vlans[1] = 4094;
+	r.ifs = (struct pb_rx_ifstats){ .rx_packets = 20010,
+					.rx_dropped = 1,
+					.rx_missed_errors = 2,
+					.rx_fifo_errors = 3,
+					.driver_drops = 4 };
+	r.now_ns = 6000000000ull;
+	return r;
+}
+
+static void test_run(void)
+{
+	struct pb_api_run r = sample_run(), back;
+	char *s = pb_api_run_json(&r), err[160];
+	struct json_object *o = parse(s), *v, *ifs;
+
+	CHECK(ju64(o, "run_id") == 3617469498u && ju64(o, "frames") == 20000 &&
+		      ju64(o, "bytes") == 1200000 && ju64(o, "rx_queues") == 2 &&
+		      ju64(o, "flows_seen") == 7 && ju64(o, "first_ns") == 5000000000ull &&
+		      ju64(o, "last_ns") == 5004000000ull && ju64(o, "now_ns") == 6000000000ull,
+	      "run fields: %s", s);
+	CHECK(json_object_object_get_ex(o, "seen", &v) && json_object_get_boolean(v), "seen");
+	CHECK(json_object_object_get_ex(o, "queue_frames", &v) &&
+		      json_object_array_length(v) == 2 &&
+		      json_object_get_uint64(json_object_array_get_idx(v, 1)) == 8000,
+	      "queue_frames");
+	CHECK(json_object_object_get_ex(o, "vlans", &v) && json_object_array_length(v) == 2 &&
+		      json_object_get_uint64(json_object_array_get_idx(v, 1)) == 4094,
+	      "vlans");
+	CHECK(json_object_object_get_ex(o, "interface", &ifs) && ju64(ifs, "rx_packets") == 20010 &&
+		      ju64(ifs, "rx_dropped") == 1 && ju64(ifs, "rx_missed_errors") == 2 &&
+		      ju64(ifs, "rx_fifo_errors") == 3 && ju64(ifs, "driver_drops") == 4,
+	      "interface counters");
+	CHECK(pb_api_parse_run(s, strlen(s), r.run.run_id, &back, err, sizeof(err)) == 0,
+	      "parse: %s", err);
+	CHECK(!memcmp(&back.run, &r.run, sizeof(r.run)) &&
+		      !memcmp(&back.ifs, &r.ifs, sizeof(r.ifs)) && back.now_ns == r.now_ns,
+	      "run round trip");
+	CHECK(pb_api_parse_run(s, strlen(s), 1, &back, err, sizeof(err)) == -EBADMSG &&
+		      strstr(err, "not 1"),
+	      "another run's answer is refused: %s", err);
+	json_object_put(o);
+	free(s);
+
+	/* a run never seen: zeros, seen false, no arrival times (null, not 0) */
+	memset(&r.run, 0, sizeof(r.run));
+	r.run.run_id = 99;
+	r.run.nqueues = 2;
+	s = pb_api_run_json(&r);
+	o = parse(s);
+	CHECK(json_object_object_get_ex(o, "seen", &v) && !json_object_get_boolean(v),
+	      "unseen: seen false");
+	CHECK(json_object_object_get_ex(o, "first_ns", &v) && !v &&
+		      json_object_object_get_ex(o, "last_ns", &v) && !v,
+	      "unseen: first_ns and last_ns null: %s", s);
+	CHECK(ju64(o, "frames") == 0 && json_object_object_get_ex(o, "interface", &ifs) &&
+		      ju64(ifs, "rx_packets") == 20010,
+	      "unseen: zero frames, the interface counters still there");
+	CHECK(pb_api_parse_run(s, strlen(s), 99, &back, err, sizeof(err)) == 0 && !back.run.seen &&
+		      !back.run.frames && !back.run.first_ns && back.ifs.rx_packets == 20010,
+	      "unseen parses: %s", err);
+	json_object_put(o);
+	free(s);
+
+	s = pb_api_error_json("no \"such\" path");
+	o = parse(s);
+	CHECK(!strcmp(jstr(o, "error"), "no \"such\" path"), "error body: %s", s);
+	json_object_put(o);
+	free(s);
+}
+
+/* The sample run's JSON with one substring replaced: every bad answer is refused. */
+static void test_bad_answers(void)
+{
+	static const struct {
+		const char *from, *to, *why;
+	} cases[] = {
+		{ "\"frames\":20000", "\"frames\":-1", "frames" },
+		{ "\"frames\":20000", "\"frames\":\"20000\"", "frames" },
+		{ "\"frames\":20000", "\"frames\":20000.5", "frames" },
+		{ "\"frames\":20000", "\"frames\":null", "frames" },
+		{ "\"frames\":20000,", "", "frames" },
+		{ "\"seen\":true", "\"seen\":1", "seen" },
+		{ "\"run_id\":3617469498", "\"run_id\":4294967296", "run_id" },
+		{ "\"rx_queues\":2", "\"rx_queues\":3", "queue_frames" },
+		{ "[12000,8000]", "[12000,-8000]", "queue_frames" },
+		{ "[12000,8000]", "{}", "queue_frames" },
+		{ "[0,4094]", "[0,4096]", "vlans" },
+		{ "\"flows_seen\":7", "\"flows_seen\":4294967296", "flows_seen" },
+		{ "\"first_ns\":5000000000", "\"first_ns\":null", "first_ns" },
+		{ "\"last_ns\":5004000000,", "", "last_ns" },
+		{ "\"rx_dropped\":1", "\"rx_dropped\":true", "rx_dropped" },
+		{ "\"driver_drops\":4", "\"driver_dropz\":4", "driver_drops" },
+		{ "\"interface\":{", "\"interface\":[{",
+		  "" }, /* not JSON any more, or wrong type */
+	};
+	struct pb_api_run r = sample_run(), back;
+	char *s = pb_api_run_json(&r), buf[4096], err[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *at = strstr(s, cases[i].from);
+		int ret;
+
+		CHECK(at, "case %zu: '%s' not in %s", i, cases[i].from, s);
+		if (!at)
+			continue;
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - s), s, cases[i].to,
+			 at + strlen(cases[i].from));
+		err[0] = '\0';
+		ret = pb_api_parse_run(buf, strlen(buf), r.run.run_id, &back, err, sizeof(err));
+		CHECK(ret == -EBADMSG && strstr(err, cases[i].why), "case %zu (%s): %d '%s'", i,
+		      cases[i].to, ret, err);
+	}
+	/* 65 queues: more than any answer holds */
+	{
+		int off = snprintf(buf, sizeof(buf),
+				   "{\"run_id\":1,\"seen\":true,\"frames\":1,"
+				   "\"bytes\":60,\"rx_queues\":65,\"queue_frames\":[");
+
+		for (i = 0; i < 65; i++)
+			off += snprintf(buf + off, sizeof(buf) - (size_t)off, "%s1", i ? "," : "");
+		snprintf(buf + off, sizeof(buf) - (size_t)off, "]}");
+		CHECK(pb_api_parse_run(buf, strlen(buf), 1, &back, err, sizeof(err)) == -EBADMSG &&
+			      strstr(err, "queue_frames"),
+		      "65 queues refused: %s", err);
+	}
+	/* not JSON, or not one object */
+	{
+		static const char *const junk[] = { "",	  "x",	   "{",	  "[]",	  "null",
+						    "42", "\"s\"", "{}x", "{} {}" };
+
+		for (i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
+			CHECK(pb_api_parse_run(junk[i], strlen(junk[i]), 1, &back, err,
+					       sizeof(err)) == -EBADMSG,
+			      "junk '%s' refused", junk[i]);
+	}
+	/* the length is what counts, not a NUL: a valid answer cut short is refused */
+	CHECK(pb_api_parse_run(s, strlen(s) - 1, r.run.run_id, &back, err, sizeof(err)) == -EBADMSG,
+	      "cut short refused");
+	/* nesting deeper than an answer ever does */
+	{
+		char deep[200];
+
+		memset(deep, '[', sizeof(deep) - 1);
+		deep[sizeof(deep) - 1] = '\0';
+		CHECK(pb_api_parse_run(deep, strlen(deep), 1, &back, err, sizeof(err)) == -EBADMSG,
+		      "deep nesting refused");
+	}
+	/* larger than any answer */
+	{
+		size_t big = PB_API_MAX_BODY + 1;
+		char *huge = malloc(big);
+
+		if (huge) {
+			memset(huge, ' ', big);
+			huge[0] = '{';
+			huge[big - 1] = '}';
+			CHECK(pb_api_parse_run(huge, big, 1, &back, err, sizeof(err)) == -EBADMSG,
+			      "an answer over %u bytes refused", PB_API_MAX_BODY);
+			free(huge);
+		}
+	}
+	/* info: a bad MAC, a bad address, a missing field */
+	{
+		struct pb_api_info in = sample_info(), iback;
+		char *is = pb_api_info_json(&in), *at;
+
+		snprintf(buf, sizeof(buf), "%s", is);
+		at = strstr(buf, "02:aa");
+		if (at)
+			at[0] = 'x';
+		CHECK(pb_api_parse_info(buf, strlen(buf), &iback, err, sizeof(err)) == -EBADMSG &&
+			      strstr(err, "mac"),
+		      "bad mac: %s", err);
+		snprintf(buf, sizeof(buf), "%s", is);
+		at = strstr(buf, "198.18.0.2");
+		if (at)
+			memcpy(at, "198.18.0.x", 10);
+		CHECK(pb_api_parse_info(buf, strlen(buf), &iback, err, sizeof(err)) == -EBADMSG &&
+			      strstr(err, "addresses"),
+		      "bad address: %s", err);
+		snprintf(buf, sizeof(buf), "%s", is);
+		at = strstr(buf, "\"xdp_mode\"");
+		if (at)
+			at[1] = 'X';
+		CHECK(pb_api_parse_info(buf, strlen(buf), &iback, err, sizeof(err)) == -EBADMSG &&
+			      strstr(err, "xdp_mode"),
+		      "missing xdp_mode: %s", err);
+		free(is);
+	}
+	free(s);
+}
+
+static const char golden_prom[] =
+	"# HELP pktbench_receiver_info the receive agent: version, interface, driver, MAC, XDP "
+	"mode\n"
+	"# TYPE pktbench_receiver_info gauge\n"
+	"pktbench_receiver_info{version=\"0.1.0-test\",interface=\"eth1\",driver=\"a\\\"b\\\\c\","
+	"mac=\"02:aa:bb:0c:0d:fe\",xdp_mode=\"native\"} 1\n"
+	"# HELP pktbench_receiver_rx_queues RX queues of the receiving interface\n"
+	"# TYPE pktbench_receiver_rx_queues gauge\n"
+	"pktbench_receiver_rx_queues 8\n"
+	"# HELP pktbench_receiver_uptime_seconds seconds since the agent attached its receiver\n"
+	"# TYPE pktbench_receiver_uptime_seconds gauge\n"
+	"pktbench_receiver_uptime_seconds 42.500\n"
+	"# HELP pktbench_receiver_clock_seconds the agent's CLOCK_MONOTONIC, which the arrival "
+	"times are on\n"
+	"# TYPE pktbench_receiver_clock_seconds gauge\n"
+	"pktbench_receiver_clock_seconds 123456.789\n"
+	"# HELP pktbench_receiver_runs run ids the receiver holds counts for\n"
+	"# TYPE pktbench_receiver_runs gauge\n"
+	"pktbench_receiver_runs 1\n"
+	"# HELP pktbench_receiver_foreign_frames_total frames without a pktbench signature, "
+	"passed to the stack\n"
+	"# TYPE pktbench_receiver_foreign_frames_total counter\n"
+	"pktbench_receiver_foreign_frames_total{interface=\"eth1\"} 6\n"
+	"# HELP pktbench_receiver_foreign_bytes_total their bytes\n"
+	"# TYPE pktbench_receiver_foreign_bytes_total counter\n"
+	"pktbench_receiver_foreign_bytes_total{interface=\"eth1\"} 500\n"
+	"# HELP pktbench_receiver_slot_switches_total times a CPU's counting slot changed runs (a "
+	"flush each)\n"
+	"# TYPE pktbench_receiver_slot_switches_total counter\n"
+	"pktbench_receiver_slot_switches_total 3\n"
+	"# HELP pktbench_interface_rx_packets_total frames the receiving interface counted\n"
+	"# TYPE pktbench_interface_rx_packets_total counter\n"
+	"pktbench_interface_rx_packets_total{interface=\"eth1\"} 20010\n"
+	"# HELP pktbench_interface_rx_dropped_total frames the receiving interface dropped "
+	"(rx_dropped)\n"
+	"# TYPE pktbench_interface_rx_dropped_total counter\n"
+	"pktbench_interface_rx_dropped_total{interface=\"eth1\"} 1\n"
+	"# HELP pktbench_interface_rx_missed_errors_total frames the NIC missed "
+	"(rx_missed_errors)\n"
+	"# TYPE pktbench_interface_rx_missed_errors_total counter\n"
+	"pktbench_interface_rx_missed_errors_total{interface=\"eth1\"} 2\n"
+	"# HELP pktbench_interface_rx_fifo_errors_total frames lost to FIFO overruns "
+	"(rx_fifo_errors)\n"
+	"# TYPE pktbench_interface_rx_fifo_errors_total counter\n"
+	"pktbench_interface_rx_fifo_errors_total{interface=\"eth1\"} 3\n"
+	"# HELP pktbench_interface_driver_drops_total the driver's ethtool counters named drop, "
+	"discard or miss (not XDP's)\n"
+	"# TYPE pktbench_interface_driver_drops_total counter\n"
+	"pktbench_interface_driver_drops_total{interface=\"eth1\"} 4\n"
+	"# HELP pktbench_run_frames_total frames with this run id's signature\n"
+	"# TYPE pktbench_run_frames_total counter\n"
+	"pktbench_run_frames_total{run_id=\"3617469498\"} 20000\n"
+	"# HELP pktbench_run_bytes_total their bytes, Ethernet header on\n"
+	"# TYPE pktbench_run_bytes_total counter\n"
+	"pktbench_run_bytes_total{run_id=\"3617469498\"} 1200000\n"
+	"# HELP pktbench_run_queue_frames_total this run's frames per RX queue (queues that had "
+	"any)\n"
+	"# TYPE pktbench_run_queue_frames_total counter\n"
+	"pktbench_run_queue_frames_total{run_id=\"3617469498\",queue=\"0\"} 12000\n"
+	"pktbench_run_queue_frames_total{run_id=\"3617469498\",queue=\"1\"} 8000\n"
+	"# HELP pktbench_run_flows_seen distinct UDP source ports\n"
+	"# TYPE pktbench_run_flows_seen gauge\n"
+	"pktbench_run_flows_seen{run_id=\"3617469498\"} 7\n"
+	"# HELP pktbench_run_vlan 1 for each VLAN id this run arrived with (0: untagged)\n"
+	"# TYPE pktbench_run_vlan gauge\n"
+	"pktbench_run_vlan{run_id=\"3617469498\",vlan=\"0\"} 1\n"
+	"pktbench_run_vlan{run_id=\"3617469498\",vlan=\"4094\"} 1\n"
+	"# HELP pktbench_run_first_arrival_seconds CLOCK_MONOTONIC of the run's first frame, exact "
+	"to a scheduler tick\n"
+	"# TYPE pktbench_run_first_arrival_seconds gauge\n"
+	"pktbench_run_first_arrival_seconds{run_id=\"3617469498\"} 5.000\n"
+	"# HELP pktbench_run_last_arrival_seconds CLOCK_MONOTONIC of the run's last frame, exact "
+	"to a scheduler tick\n"
+	"# TYPE pktbench_run_last_arrival_seconds gauge\n"
+	"pktbench_run_last_arrival_seconds{run_id=\"3617469498\"} 5.004\n";
+
+/* Replaces every "# HELP X h\n# TYPE X t\n" of the Prometheus text by OpenMetrics' order. */
+static void test_metrics(void)
+{
+	struct pb_api_info in = sample_info();
+	struct pb_api_run r = sample_run();
+	struct pb_api_metrics m = { .info = &in,
+				    .ifs = r.ifs,
+				    .foreign_frames = 6,
+				    .foreign_bytes = 500,
+				    .slot_switches = 3,
+				    .runs = &r.run,
+				    .nruns = 1 };
+	size_t len;
+	char *t;
+
+	snprintf(in.driver, sizeof(in.driver), "a\"b\\c"); /* label values are escaped */
+	in.now_ns = 123456789000000ull;
+	t = pb_api_metrics_text(&m, false, &len);
+	CHECK(t && len == strlen(t) && !strcmp(t, golden_prom), "Prometheus text:\n%s",
+	      t ? t : "(null)");
+	free(t);
+
+	t = pb_api_metrics_text(&m, true, &len);
+	CHECK(t && len == strlen(t), "OpenMetrics text");
+	if (t) {
+		/* OpenMetrics: TYPE before HELP, families without the sample suffix, # EOF last */
+		CHECK(strstr(t, "# TYPE pktbench_run_frames counter\n# HELP pktbench_run_frames "
+				"frames with this run id's signature\n"
+				"pktbench_run_frames_total{run_id=\"3617469498\"} 20000\n"),
+		      "counter family");
+		CHECK(strstr(t, "# TYPE pktbench_receiver info\n"), "info family");
+		CHECK(strstr(t, "\npktbench_receiver_info{version="), "info sample");
+		CHECK(strstr(t, "# TYPE pktbench_run_flows_seen gauge\n"), "gauge family");
+		CHECK(!strstr(t, "_total counter") && !strstr(t, "_info info"),
+		      "no suffix in a family name");
+		CHECK(len > 6 && !strcmp(t + len - 6, "# EOF\n"), "ends with # EOF");
+		CHECK(!strstr(golden_prom, "# EOF"), "Prometheus text has no # EOF");
+	}
+	free(t);
+
+	/* no runs: the per-run families are there, empty */
+	m.nruns = 0;
+	t = pb_api_metrics_text(&m, false, &len);
+	CHECK(t && strstr(t, "pktbench_receiver_runs 0\n") &&
+		      !strstr(t, "pktbench_run_frames_total{"),
+	      "no runs");
+	free(t);
+
+	CHECK(pb_api_wants_openmetrics("application/openmetrics-text;version=1.0.0,text/plain;"
+				       "version=0.0.4;q=0.5,*/*;q=0.1"),
+	      "Prometheus' Accept");
+	CHECK(!pb_api_wants_openmetrics("text/plain") && !pb_api_wants_openmetrics(NULL) &&
+		      !pb_api_wants_openmetrics("*/*"),
+	      "curl's Accept");
+	CHECK(strstr(pb_api_metrics_type(true), "openmetrics-text; version=1.0.0") &&
+		      strstr(pb_api_metrics_type(false), "version=0.0.4"),
+	      "content types");
+}
+
+static void test_listen(void)
+{
+	static const char *const good4[] = { "198.18.0.2:9310", "0.0.0.0:1", "127.0.0.1:65535" };
+	static const char *const bad[] = {
+		"",	     "198.18.0.2",	  "198.18.0.2:",      "198.18.0.2:0",
+		":9310",     "198.18.0.2:65536",  "198.18.0.2:09310", "198.18.0.2:93a",
+		"host:9310", "2001:2::2:9310",	  "[2001:2::2]",      "[2001:2::2]9310",
+		"[zz]:9310", "[198.18.0.2]:9310", "198.18.0.256:1",   "198.18.0.2:1:2",
+		"[::1]:-1",  "198.18.0.2:+80",
+	};
+	struct sockaddr_storage ss;
+	socklen_t len;
+	size_t i;
+
+	for (i = 0; i < sizeof(good4) / sizeof(good4[0]); i++)
+		CHECK(!pb_api_parse_listen(good4[i], &ss, &len) && ss.ss_family == AF_INET &&
+			      len == sizeof(struct sockaddr_in),
+		      "'%s'", good4[i]);
+	CHECK(!pb_api_parse_listen("198.18.0.2:9310", &ss, &len) &&
+		      ntohs(((struct sockaddr_in *)&ss)->sin_port) == 9310 &&
+		      ((struct sockaddr_in *)&ss)->sin_addr.s_addr == htonl(0xc6120002),
+	      "address and port");
+	CHECK(!pb_api_parse_listen("[2001:2::2]:9310", &ss, &len) && ss.ss_family == AF_INET6 &&
+		      len == sizeof(struct sockaddr_in6) &&
+		      ntohs(((struct sockaddr_in6 *)&ss)->sin6_port) == 9310,
+	      "IPv6");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(pb_api_parse_listen(bad[i], &ss, &len) == -EINVAL, "'%s' refused", bad[i]);
+}
+
+static void test_url(void)
+{
+	static const struct {
+		const char *url, *base;
+	} good[] = {
+		{ "http://198.18.0.2:9310", "http://198.18.0.2:9310" },
+		{ "http://198.18.0.2:9310/", "http://198.18.0.2:9310" },
+		{ "http://[2001:2::2]:9310", "http://[2001:2::2]:9310" },
+		{ "http://[2001:2::2]", "http://[2001:2::2]" },
+		{ "http://agent-1.lab.example", "http://agent-1.lab.example" },
+		{ "http://agent:80/", "http://agent:80" },
+	};
+	static const char *const bad[] = {
+		"",
+		"198.18.0.2:9310",
+		"http://",
+		"http:///",
+		"http://:9310",
+		"http://198.18.0.2:9310/v1",
+		"http://198.18.0.2:9310?x=1",
+		"http://198.18.0.2:9310#f",
+		"http://user@198.18.0.2:9310",
+		"http://198.18.0.2:0",
+		"http://198.18.0.2:65536",
+		"http://198.18.0.2:",
+		"http://[2001:2::2",
+		"http://[nope]:80",
+		"http://[]:80",
+		"ftp://198.18.0.2",
+		"http://198.18.0.2:9310//",
+		"http://a b",
+	};
+	char base[64], err[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		CHECK(!pb_api_check_url(good[i].url, base, sizeof(base), err, sizeof(err)) &&
+			      !strcmp(base, good[i].base),
+		      "'%s': %s", good[i].url, err);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(pb_api_check_url(bad[i], base, sizeof(base), err, sizeof(err)) == -EINVAL &&
+			      strstr(err, "http://HOST"),
+		      "'%s' refused: %s", bad[i], err);
+	CHECK(pb_api_check_url("https://198.18.0.2", base, sizeof(base), err, sizeof(err)) ==
+			      -EINVAL &&
+		      strstr(err, "no https"),
+	      "https says why: %s", err);
+	/* longer than the base it would go into */
+	CHECK(pb_api_check_url(
+		      "http://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		      "aaaaaaaaaaaa",
+		      base, sizeof(base), err, sizeof(err)) == -EINVAL,
+	      "too long");
+}
+
+int main(void)
+{
+	test_routes();
+	test_info();
+	test_run();
+	test_bad_answers();
+	test_metrics();
+	test_listen();
+	test_url();
+	return check_summary();
+}
