@@ -6,12 +6,14 @@
  */
 #include <string.h>
 
+#include "agent.h"
 #include "compare.h"
 #include "options.h"
 
 const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_main,
 	&pb_cmd_compare,
+	&pb_cmd_receive,
 };
 
 const unsigned int pb_cmds_count = sizeof(pb_cmds) / sizeof(pb_cmds[0]);

@@ -81,6 +81,7 @@ struct pb_config {
 	enum pb_xdp_mode xdp_mode;
 	enum pb_tristate zerocopy;
 	bool force; /* may replace an XDP program found on --iface (and restores it after) */
+	char receiver[256]; /* --iface: a `pktbench receive` agent's URL; "": no receiver */
 
 	/* the traffic */
 	struct pb_addr srcip, dstip;

@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 
 #include "caps.h"
+#include "client.h"
 #include "lab.h"
 #include "log.h"
 #include "method.h"
@@ -90,9 +91,10 @@ struct pb_session {
 	struct pb_config cfg;
 	struct pb_lab lab;
 	bool have_lab;
-	struct nl_sock *nl; /* --iface: rtnetlink in our own namespace */
-	struct pb_rx *rx;	 /* the lab's receiver, in this process */
-	struct pb_rx_source rxsrc; /* how the runner reads it */
+	struct nl_sock *nl;	   /* --iface: rtnetlink in our own namespace */
+	struct pb_rx *rx;	   /* the lab's receiver, in this process */
+	struct pb_agent *agent;	   /* --receiver: an agent, over HTTP */
+	struct pb_rx_source rxsrc; /* how the runner reads either */
 	struct pb_path path;
 	struct pb_path_netif tx;
 	struct pb_env env;
@@ -158,6 +160,45 @@ static uint32_t lab_mtu(const struct pb_config *cfg)
 	return need > 1500 ? need : 1500;
 }
 
+/*
+ * --receiver: the agent must answer before anything runs; its MAC is the default --dstmac
+ * and --dstip should be one of its addresses. The runner then reads it like the lab's.
+ */
+static int session_agent(struct pb_session *s, char *err, size_t errlen)
+{
+	struct pb_config *cfg = &s->cfg;
+	struct pb_api_info info;
+	char a[INET6_ADDRSTRLEN];
+	uint32_t i;
+	int ret;
+
+	ret = pb_agent_open(&s->agent, cfg->receiver, err, errlen);
+	if (!ret)
+		ret = pb_agent_info(s->agent, &info, err, errlen);
+	if (ret)
+		return -EINVAL; /* nothing can run as asked: bad input, exit 2 */
+	if (!cfg->dstmac_set) {
+		memcpy(cfg->dstmac, info.mac, 6);
+		cfg->dstmac_set = true;
+	}
+	for (i = 0; i < info.naddrs; i++)
+		if (info.addrs[i].family == cfg->dstip.family &&
+		    !memcmp(&info.addrs[i].v6, &cfg->dstip.v6,
+			    cfg->dstip.family == AF_INET ? 4 : 16))
+			break;
+	if (i == info.naddrs) {
+		inet_ntop(cfg->dstip.family, &cfg->dstip.v6, a, sizeof(a));
+		pr_warn("--dstip %s is not an address of the agent's %s: socket methods' frames "
+			"may not reach it\n",
+			a, info.ifname);
+	}
+	pr_info("receiver: agent %s on %s (%s, %s XDP)\n", cfg->receiver, info.ifname, info.driver,
+		info.xdp_mode);
+	pb_agent_source(s->agent, &s->rxsrc);
+	s->path.rx = &s->rxsrc;
+	return 0;
+}
+
 /* Everything a run needs before the first method opens. 0, or -errno with a message given. */
 static int session_prepare(struct pb_session *s, bool need_wire, char *err, size_t errlen)
 {
@@ -166,6 +207,11 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	int ret;
 
 	s->env.stop = &pb_stop;
+	if (cfg->receiver[0] && !cfg->iface[0]) {
+		snprintf(err, errlen,
+			 "--receiver goes with --iface (the lab has its own receiver)");
+		return -EINVAL;
+	}
 	if (!need_wire)
 		return 0;
 
@@ -179,11 +225,16 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 				 ret == -ENODEV ? "no such interface" : strerror(-ret));
 			return -EINVAL;
 		}
-		if (!cfg->dstmac_set)
-			pb_parse_mac("c0:ff:ee:00:00:00", cfg->dstmac);
 		s->tx.nl = s->nl;
 		pb_path_netif(&s->path, &s->tx);
 		s->path.shared = true;
+		if (cfg->receiver[0]) {
+			ret = session_agent(s, err, errlen);
+			if (ret)
+				return ret;
+		}
+		if (!cfg->dstmac_set)
+			pb_parse_mac("c0:ff:ee:00:00:00", cfg->dstmac);
 	} else {
 		struct pb_lab_opts lo = { .tx_addr = cfg->srcip,
 					  .rx_addr = cfg->dstip,
@@ -273,6 +324,8 @@ static void session_teardown(struct pb_session *s)
 			pb_methods[i]->finish();
 	pb_rx_detach(s->rx);
 	s->rx = NULL;
+	pb_agent_close(s->agent);
+	s->agent = NULL;
 	if (s->have_lab)
 		pb_lab_destroy(&s->lab);
 	s->have_lab = false;

@@ -37,11 +37,16 @@ static const struct pb_opt pb_opts[] = {
 	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
 	  "send on this interface; without it pktbench builds its namespace lab",
 	  .flags = PB_OPTF_IFACE },
+	{ "receiver", 0, OPT_STR, OFF(receiver), 0, NULL, 0,
+	  sizeof(((struct pb_config *)0)->receiver), "URL",
+	  "with --iface: the `pktbench receive` agent that counts what arrives, e.g. "
+	  "http://198.18.0.2:9310 (default: none, delivered n/a)" },
 	{ "dstip", 0, OPT_ADDR, OFF(dstip), 0, "198.18.0.2", 0, 0, "ADDR",
 	  "destination IP address" },
 	{ "srcip", 0, OPT_ADDR, OFF(srcip), 0, "198.18.0.1", 0, 0, "ADDR", "source IP address" },
 	{ "dstmac", 0, OPT_MAC, OFF(dstmac), OFF(dstmac_set), NULL, 0, 0, "MAC",
-	  "destination MAC (default: the lab receiver's; c0:ff:ee:00:00:00 with --iface)" },
+	  "destination MAC (default: the lab receiver's, or the --receiver agent's; "
+	  "c0:ff:ee:00:00:00 with a bare --iface)" },
 	{ "srcmac", 0, OPT_MAC, OFF(srcmac), OFF(srcmac_set), NULL, 0, 0, "MAC",
 	  "source MAC (default: the sending interface's MAC)" },
 	{ "dstport", 0, OPT_PORT, OFF(dstport), 0, "12345", 1, 65535, "PORT",

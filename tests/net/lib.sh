@@ -89,6 +89,34 @@ test_pair() {
 }
 test_pair_del() { [ -n "${NS:-}" ] && ip netns del "$NS" 2>/dev/null; }
 
+# icmp_ping NETNS ADDR: 3 echo requests from NETNS, all answered (no ping(8) needed).
+icmp_ping() {
+	ip netns exec "$1" python3 - "$2" <<'PY'
+import os, socket, struct, sys, time
+def csum(b):
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+s.settimeout(2)
+ident, answered = os.getpid() & 0xFFFF, 0
+for seq in range(3):
+    echo = struct.pack("!BBHHH", 8, 0, 0, ident, seq) + b"pktbench"
+    s.sendto(echo[:2] + struct.pack("!H", csum(echo)) + echo[4:], (sys.argv[1], 0))
+    try:
+        while True:
+            ip = s.recv(128)
+            icmp = ip[(ip[0] & 15) * 4:]
+            if icmp[0] == 0 and struct.unpack("!HH", icmp[4:8]) == (ident, seq):
+                answered += 1
+                break
+    except socket.timeout:
+        pass
+sys.exit(0 if answered == 3 else 1)
+PY
+}
+
 finish() {
 	echo "$PASSES passed, $FAILS failed"
 	[ "$FAILS" = 0 ]

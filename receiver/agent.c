@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `pktbench receive --iface IFACE --listen ADDR:PORT`: attaches the receiver to IFACE, serves
+ * its counts read-only over HTTP (libmicrohttpd, one polling thread, bounded connections,
+ * request size and idle time) until SIGINT/SIGTERM or --duration, and detaches.
+ */
+#include <errno.h>
+#include <ifaddrs.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <microhttpd.h>
+
+#include "agent.h"
+#include "api.h"
+#include "caps.h"
+#include "clock.h"
+#include "log.h"
+#include "netif.h"
+#include "pb_bpf.h"
+#include "pb_version.h"
+#include "rx.h"
+
+#define EXIT_BADINPUT 2
+
+/*
+ * The bounds that keep one client from taking the agent from the others: connections in all
+ * and from one address, the memory a request (its header) may use, and how long a connection
+ * may sit idle. Requests are answered from the first callback, so a body is never waited for.
+ */
+#define AGENT_MAX_CONNS	 64
+#define AGENT_MAX_PER_IP 8
+#define AGENT_REQ_MEMORY (16 * 1024)
+#define AGENT_IDLE_S	 10
+#define AGENT_MAX_RUNS	 (PB_BPF_MAX_RUNS + 256) /* the map's and the slots' */
+
+#define OFF(field) offsetof(struct pb_receive_opts, field)
+
+static const char *const agent_xdp_mode_names[] = { "auto", "native", "generic", NULL };
+
+static const struct pb_opt agent_opts[] = {
+	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
+	  "count what arrives on this interface (required)", .flags = PB_OPTF_IFACE },
+	{ "listen", 'l', OPT_STR, OFF(listen), 0, NULL, 0,
+	  sizeof(((struct pb_receive_opts *)0)->listen), "ADDR:PORT",
+	  "answer senders here, e.g. 198.18.0.2:9310 or [2001:2::2]:9310: an address of this host "
+	  "on the test network (required)" },
+	{ "xdp-mode", 0, OPT_ENUM, OFF(xdp_mode), 0, "auto", 0, 0, "auto|native|generic",
+	  "how the receiver attaches; auto tries native (driver) first, then generic",
+	  agent_xdp_mode_names },
+	{ "force", 0, OPT_FLAG, OFF(force), 0, NULL, 0, 0, NULL,
+	  "replace an XDP program already on IFACE (it is put back on exit)" },
+	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, NULL, 0, 0, "SECS",
+	  "stop after SECS (default: run until SIGINT or SIGTERM)" },
+	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL,
+	  "more log output, every request at -vv (repeatable)" },
+	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
+};
+
+static int agent_validate(void *dst, char *err, size_t errlen)
+{
+	struct pb_receive_opts *o = dst;
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (!o->iface[0] || !o->listen[0]) {
+		snprintf(err, errlen, "--iface and --listen are both required (see --help)");
+		return -EINVAL;
+	}
+	if (pb_api_parse_listen(o->listen, &ss, &len)) {
+		snprintf(err, errlen,
+			 "--listen: '%s' is not ADDR:PORT (198.18.0.2:9310, [2001:2::2]:9310)",
+			 o->listen);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const struct pb_cmd pb_cmd_receive = {
+	.name = "receive",
+	.summary = "the receive agent: count what arrives on an interface, for senders elsewhere",
+	.synopsis = "--iface IFACE --listen ADDR:PORT [options]",
+	.description =
+		"Attaches pktbench's receiver (an XDP program) to IFACE and answers senders "
+		"(pktbench --iface X --receiver http://ADDR:PORT) and Prometheus over HTTP at "
+		"ADDR:PORT, until SIGINT or SIGTERM (or --duration). Frames with a pktbench "
+		"signature are counted by their run id, so many senders can share one agent, and "
+		"dropped; everything else passes (XDP_PASS), so the host stays reachable over the "
+		"same interface.\n\n"
+		"The API is read-only: GET /v1/info (the agent), GET /v1/runs/RUN_ID (one run's "
+		"counts and the interface's counters), GET /metrics (Prometheus text). Nothing a "
+		"client sends changes what is counted. Connections are bounded in all (64) and per "
+		"address (8), a request to 16 KiB, idle time to 10 s. A program already on IFACE "
+		"is refused unless --force, and put back on exit; after SIGKILL nothing stays "
+		"attached.",
+	.exit_status = "0    stopped by SIGINT, SIGTERM or --duration\n"
+		       "1    the receiver could not attach or the API could not listen\n"
+		       "2    bad input or missing privileges (one line on stderr)",
+	.examples = "pktbench receive --iface eth1 --listen 198.18.0.2:9310\n"
+		    "count on eth1 and answer senders on 198.18.0.2 port 9310\n"
+		    "pktbench --iface eth1 --receiver http://198.18.0.2:9310 --method benchmark\n"
+		    "on the sending host: every method, delivered and accounted by that agent",
+	.opts = agent_opts,
+	.nopts = sizeof(agent_opts) / sizeof(agent_opts[0]),
+	.size = sizeof(struct pb_receive_opts),
+	.validate = agent_validate,
+	.run = pb_receive_main,
+};
+
+/* Set by SIGINT/SIGTERM (the signal number); read by the main loop. */
+static int agent_stop;
+
+static void agent_on_signal(int sig)
+{
+	__atomic_store_n(&agent_stop, sig, __ATOMIC_RELAXED);
+}
+
+struct agent {
+	struct pb_rx *rx;
+	struct pb_api_info info; /* what does not change; addresses and clock per request */
+	double t0;		 /* attach time, CLOCK_MONOTONIC seconds */
+	bool log_requests;
+};
+
+static uint64_t agent_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The interface's addresses now (they may change while the agent runs). */
+static void agent_addresses(struct pb_api_info *info)
+{
+	struct ifaddrs *ifa, *i;
+
+	info->naddrs = 0;
+	if (getifaddrs(&ifa))
+		return;
+	for (i = ifa; i && info->naddrs < PB_API_MAX_ADDRS; i = i->ifa_next) {
+		struct pb_addr *a = &info->addrs[info->naddrs];
+
+		if (!i->ifa_addr || strcmp(i->ifa_name, info->ifname))
+			continue;
+		if (i->ifa_addr->sa_family == AF_INET) {
+			a->family = AF_INET;
+			a->v4 = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+			info->naddrs++;
+		} else if (i->ifa_addr->sa_family == AF_INET6) {
+			a->family = AF_INET6;
+			a->v6 = ((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
+			info->naddrs++;
+		}
+	}
+	freeifaddrs(ifa);
+}
+
+/* Every run the receiver holds, read; *out is malloc'd. */
+static int agent_runs(struct agent *ag, struct pb_rx_run **out, uint32_t *n)
+{
+	uint32_t *ids = calloc(AGENT_MAX_RUNS, sizeof(*ids)), nids = 0, i;
+	struct pb_rx_run *runs = NULL;
+	int err;
+
+	*out = NULL;
+	*n = 0;
+	if (!ids)
+		return -ENOMEM;
+	err = pb_rx_list_runs(ag->rx, ids, AGENT_MAX_RUNS, &nids);
+	if (!err && nids) {
+		runs = calloc(nids, sizeof(*runs));
+		err = runs ? 0 : -ENOMEM;
+	}
+	for (i = 0; !err && i < nids; i++) {
+		err = pb_rx_read_run(ag->rx, ids[i], &runs[*n]);
+		/* a run aged out between the listing and the read is simply not shown */
+		if (!err && runs[*n].seen)
+			(*n)++;
+	}
+	free(ids);
+	if (err) {
+		free(runs);
+		return err;
+	}
+	*out = runs;
+	return 0;
+}
+
+/* The answer's body (malloc'd), its status and type; NULL body: out of memory. */
+static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t run_id,
+			  bool openmetrics, unsigned int *status, const char **type, size_t *len)
+{
+	struct pb_api_info info;
+	char *body = NULL;
+	const char *msg;
+	int err = 0;
+
+	*status = pb_api_status(route, &msg);
+	*type = "application/json";
+	switch (route) {
+	case PB_API_INFO:
+		info = ag->info;
+		agent_addresses(&info);
+		info.now_ns = agent_now_ns();
+		info.uptime_s = pb_now() - ag->t0;
+		body = pb_api_info_json(&info);
+		break;
+	case PB_API_RUN: {
+		struct pb_api_run r = { 0 };
+
+		err = pb_rx_read_run(ag->rx, run_id, &r.run);
+		if (!err)
+			err = pb_rx_read_ifstats(ag->rx, &r.ifs);
+		r.now_ns = agent_now_ns();
+		if (!err)
+			body = pb_api_run_json(&r);
+		break;
+	}
+	case PB_API_METRICS: {
+		struct pb_api_metrics m = { .info = &info };
+		struct pb_rx_run *runs = NULL;
+
+		info = ag->info;
+		info.now_ns = agent_now_ns();
+		info.uptime_s = pb_now() - ag->t0;
+		err = agent_runs(ag, &runs, &m.nruns);
+		m.runs = runs;
+		if (!err)
+			err = pb_rx_read_ifstats(ag->rx, &m.ifs);
+		if (!err)
+			err = pb_rx_read_foreign(ag->rx, &m.foreign_frames, &m.foreign_bytes);
+		if (!err)
+			err = pb_rx_slot_switches(ag->rx, &m.slot_switches);
+		if (!err) {
+			body = pb_api_metrics_text(&m, openmetrics, len);
+			*type = pb_api_metrics_type(openmetrics);
+		}
+		free(runs);
+		if (body)
+			return body;
+		break;
+	}
+	case PB_API_NOT_FOUND:
+	case PB_API_BAD_METHOD:
+	case PB_API_BAD_REQUEST:
+		body = pb_api_error_json(msg);
+		break;
+	}
+	if (err) {
+		pr_warn("receive: cannot read the receiver: %s\n", strerror(-err));
+		*status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+		free(body);
+		body = pb_api_error_json(strerror(-err));
+	}
+	*len = body ? strlen(body) : 0;
+	return body;
+}
+
+static enum MHD_Result agent_request(void *cls, struct MHD_Connection *c, const char *url,
+				     const char *method, const char *version,
+				     const char *upload_data, size_t *upload_data_size,
+				     void **req_cls)
+{
+	struct agent *ag = cls;
+	struct MHD_Response *resp;
+	enum pb_api_route route;
+	const char *type, *accept;
+	unsigned int status;
+	uint32_t run_id = 0;
+	enum MHD_Result ret;
+	char *body;
+	size_t len;
+
+	route = pb_api_route(method, url, &run_id);
+	accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	body = agent_answer(ag, route, run_id, pb_api_wants_openmetrics(accept), &status, &type,
+			    &len);
+	if (ag->log_requests)
+		pr_info("receive: %s %s: %u\n", method, url, status);
+	if (!body)
+		return MHD_NO; /* out of memory: MHD closes the connection */
+	resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (!resp) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(c, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+static void agent_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char line[256];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	line[strcspn(line, "\n")] = '\0';
+	pr_debug("receive: http: %s\n", line);
+}
+
+static struct MHD_Daemon *agent_listen(struct agent *ag, const struct pb_receive_opts *o)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+
+	if (pb_api_parse_listen(o->listen, &ss, &len))
+		return NULL; /* validated before */
+	if (ss.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	/* the logger first, so MHD's messages about the other options come through it too */
+	return MHD_start_daemon(
+		flags, ntohs(((struct sockaddr_in *)&ss)->sin_port), NULL, NULL, agent_request, ag,
+		MHD_OPTION_EXTERNAL_LOGGER, agent_mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
+		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)AGENT_MAX_CONNS,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)AGENT_MAX_PER_IP,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)AGENT_REQ_MEMORY,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)AGENT_IDLE_S, MHD_OPTION_END);
+}
+
+/* What /v1/info tells that does not change while the agent runs. */
+static int agent_info(struct agent *ag, const struct pb_receive_opts *o)
+{
+	struct pb_api_info *info = &ag->info;
+	struct nl_sock *nl = NULL;
+	struct pb_netif nif;
+	int err;
+
+	err = pb_nl_open(&nl);
+	if (!err)
+		err = pb_netif_get(nl, o->iface, &nif);
+	pb_nl_close(nl);
+	if (err)
+		return err;
+	info->api = PB_API_VERSION;
+	snprintf(info->version, sizeof(info->version), "%s", PB_VERSION);
+	snprintf(info->ifname, sizeof(info->ifname), "%s", nif.name);
+	info->ifindex = nif.ifindex;
+	snprintf(info->driver, sizeof(info->driver), "%s", nif.driver);
+	memcpy(info->mac, nif.mac, 6);
+	info->mtu = nif.mtu;
+	info->rx_queues = nif.rx_queues;
+	snprintf(info->xdp_mode, sizeof(info->xdp_mode), "%s", pb_rx_mode(ag->rx));
+	return 0;
+}
+
+static void agent_signals(void)
+{
+	struct sigaction sa = { .sa_handler = agent_on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int pb_receive_main(int argc, char **argv)
+{
+	struct pb_receive_opts o;
+	struct pb_rx_opts ro = { 0 };
+	struct agent ag = { 0 };
+	struct MHD_Daemon *d = NULL;
+	const struct timespec nap = { 0, 100 * 1000 * 1000 };
+	enum pb_opt_action action;
+	char err[512], caps[128];
+	int ret, sig;
+
+	if (pb_cmd_parse(&pb_cmd_receive, &o, argc, argv, &action, NULL, err, sizeof(err))) {
+		fprintf(stderr, "pktbench receive: %s\n", err);
+		return EXIT_BADINPUT;
+	}
+	if (action == PB_OPT_HELP) {
+		pb_cmd_usage(&pb_cmd_receive, stdout);
+		return 0;
+	}
+	pb_log_set_level(PB_LOG_WARN + (o.verbose > 2 ? 2 : o.verbose));
+	pb_log_route_libbpf();
+	ag.log_requests = o.verbose >= 2;
+	if (pb_caps_check(true, false, caps, sizeof(caps))) {
+		fprintf(stderr, "pktbench receive: missing capabilities: %s (run as root)\n", caps);
+		return EXIT_BADINPUT;
+	}
+	if (!if_nametoindex(o.iface)) {
+		fprintf(stderr, "pktbench receive: --iface %s: no such interface\n", o.iface);
+		return EXIT_BADINPUT;
+	}
+	agent_signals();
+
+	ro.ifname = o.iface;
+	ro.mode = (enum pb_xdp_mode)o.xdp_mode;
+	ro.force = o.force;
+	ret = pb_rx_attach(&ag.rx, &ro);
+	if (ret)
+		return 1; /* it said why */
+	ag.t0 = pb_now();
+	ret = agent_info(&ag, &o);
+	if (ret) {
+		fprintf(stderr, "pktbench receive: %s: %s\n", o.iface, strerror(-ret));
+		goto out;
+	}
+	d = agent_listen(&ag, &o);
+	if (!d) {
+		fprintf(stderr,
+			"pktbench receive: cannot listen on %s (in use, or not an address of this "
+			"host?)\n",
+			o.listen);
+		goto out;
+	}
+	fprintf(stderr,
+		"pktbench receive: counting on %s (%s XDP); API on http://%s (/v1/info, "
+		"/v1/runs/RUN_ID, /metrics)\n",
+		o.iface, pb_rx_mode(ag.rx), o.listen);
+	while (!__atomic_load_n(&agent_stop, __ATOMIC_RELAXED) &&
+	       (!o.duration_s || pb_now() - ag.t0 < o.duration_s))
+		nanosleep(&nap, NULL);
+	MHD_stop_daemon(d);
+	pb_rx_detach(ag.rx);
+	sig = __atomic_load_n(&agent_stop, __ATOMIC_RELAXED);
+	fprintf(stderr, "pktbench receive: stopped by %s after %.1f s; detached from %s\n",
+		sig == SIGINT	 ? "SIGINT"
+		: sig == SIGTERM ? "SIGTERM"
+				 : "--duration",
+		pb_now() - ag.t0, o.iface);
+	return 0;
+out:
+	pb_rx_detach(ag.rx);
+	return 1;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/* A `pktbench receive` agent read over HTTP with libcurl, as a struct pb_rx_source. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curl/curl.h>
+
+#include "client.h"
+#include "log.h"
+#include "pb_version.h"
+
+struct pb_agent {
+	char base[256]; /* http://HOST:PORT */
+	char what[272]; /* "agent http://HOST:PORT", for messages */
+	CURL *curl;	/* one handle, so the connection is kept between reads */
+	pthread_mutex_t mu;
+	char *buf; /* the answer being read, up to PB_API_MAX_BODY */
+	size_t len, cap;
+	bool too_big;
+	char curl_err[CURL_ERROR_SIZE];
+	char why[256]; /* the last failure */
+	bool curl_global;
+};
+
+static size_t agent_write(char *data, size_t size, size_t n, void *arg)
+{
+	struct pb_agent *a = arg;
+	size_t add = size * n;
+	char *nb;
+
+	if (add > PB_API_MAX_BODY - a->len) {
+		a->too_big = true;
+		return 0; /* curl stops: CURLE_WRITE_ERROR */
+	}
+	if (a->len + add + 1 > a->cap) {
+		size_t cap = (a->len + add + 1) * 2;
+
+		nb = realloc(a->buf, cap);
+		if (!nb)
+			return 0;
+		a->buf = nb;
+		a->cap = cap;
+	}
+	memcpy(a->buf + a->len, data, add);
+	a->len += add;
+	a->buf[a->len] = '\0';
+	return add;
+}
+
+/* libcurl's failure as the -errno the runner's message shows (strerror). */
+static int agent_errno(struct pb_agent *a, CURLcode c)
+{
+	long os = 0;
+
+	if (a->too_big)
+		return -EMSGSIZE;
+	curl_easy_getinfo(a->curl, CURLINFO_OS_ERRNO, &os);
+	switch (c) {
+	case CURLE_OPERATION_TIMEDOUT:
+		return -ETIMEDOUT;
+	case CURLE_COULDNT_RESOLVE_HOST:
+		return -EHOSTUNREACH;
+	case CURLE_COULDNT_CONNECT:
+		return os ? -(int)os : -ECONNREFUSED;
+	case CURLE_GOT_NOTHING:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+		return os ? -(int)os : -ECONNRESET;
+	case CURLE_OUT_OF_MEMORY:
+		return -ENOMEM;
+	default:
+		return -EIO;
+	}
+}
+
+/*
+ * GET base + path; 0 with the body in a->buf (a->len bytes), or -errno: the request failed
+ * (curl's reason in a->why), the answer was not 200 (-EPROTO) or too large (-EMSGSIZE).
+ * Called with a->mu held.
+ */
+static int agent_get(struct pb_agent *a, const char *path)
+{
+	char url[sizeof(a->base) + 32];
+	long code = 0;
+	CURLcode c;
+
+	snprintf(url, sizeof(url), "%s%s", a->base, path);
+	a->len = 0;
+	a->too_big = false;
+	a->curl_err[0] = '\0';
+	curl_easy_setopt(a->curl, CURLOPT_URL, url);
+	c = curl_easy_perform(a->curl);
+	if (c != CURLE_OK) {
+		snprintf(a->why, sizeof(a->why), "%s",
+			 a->curl_err[0] ? a->curl_err : curl_easy_strerror(c));
+		pr_debug("%s: GET %s: %s\n", a->what, path, a->why);
+		return agent_errno(a, c);
+	}
+	curl_easy_getinfo(a->curl, CURLINFO_RESPONSE_CODE, &code);
+	if (code != 200) {
+		snprintf(a->why, sizeof(a->why), "GET %s answered HTTP %ld", path, code);
+		pr_debug("%s: %s\n", a->what, a->why);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int pb_agent_open(struct pb_agent **out, const char *url, char *err, size_t errlen)
+{
+	static const char *const v = "pktbench/" PB_VERSION;
+	struct pb_agent *a;
+	int ret;
+
+	*out = NULL;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	pthread_mutex_init(&a->mu, NULL);
+	ret = pb_api_check_url(url, a->base, sizeof(a->base), err, errlen);
+	if (ret) {
+		pthread_mutex_destroy(&a->mu);
+		free(a);
+		return ret;
+	}
+	snprintf(a->what, sizeof(a->what), "agent %s", a->base);
+	/* before any thread of ours: curl's global set-up is not thread-safe */
+	a->curl_global = !curl_global_init(CURL_GLOBAL_DEFAULT);
+	a->curl = a->curl_global ? curl_easy_init() : NULL;
+	if (!a->curl) {
+		snprintf(err, errlen, "--receiver: cannot start libcurl");
+		pb_agent_close(a);
+		return -ENOMEM;
+	}
+	curl_easy_setopt(a->curl, CURLOPT_NOSIGNAL, 1L); /* no SIGALRM in a threaded program */
+	curl_easy_setopt(a->curl, CURLOPT_CONNECTTIMEOUT_MS, (long)PB_AGENT_CONNECT_MS);
+	curl_easy_setopt(a->curl, CURLOPT_TIMEOUT_MS, (long)PB_AGENT_REQUEST_MS);
+	curl_easy_setopt(a->curl, CURLOPT_PROTOCOLS_STR, "http");
+	curl_easy_setopt(a->curl, CURLOPT_FOLLOWLOCATION, 0L);
+	/* the agent is on the test network: never through a proxy from the environment */
+	curl_easy_setopt(a->curl, CURLOPT_PROXY, "");
+	curl_easy_setopt(a->curl, CURLOPT_USERAGENT, v);
+	curl_easy_setopt(a->curl, CURLOPT_ERRORBUFFER, a->curl_err);
+	curl_easy_setopt(a->curl, CURLOPT_WRITEFUNCTION, agent_write);
+	curl_easy_setopt(a->curl, CURLOPT_WRITEDATA, a);
+	*out = a;
+	return 0;
+}
+
+int pb_agent_info(struct pb_agent *a, struct pb_api_info *info, char *err, size_t errlen)
+{
+	char why[192];
+	int ret;
+
+	pthread_mutex_lock(&a->mu);
+	ret = agent_get(a, "/v1/info");
+	if (ret == -EPROTO || ret == -EBADMSG || ret == -EMSGSIZE) {
+		snprintf(err, errlen, "--receiver %s is not a pktbench agent (%s)", a->base,
+			 ret == -EPROTO ? a->why : "no answer of the right size");
+	} else if (ret) {
+		snprintf(err, errlen, "--receiver: cannot reach the agent at %s: %s (%s)", a->base,
+			 strerror(-ret), a->why);
+	} else {
+		ret = pb_api_parse_info(a->buf, a->len, info, why, sizeof(why));
+		if (ret)
+			snprintf(err, errlen,
+				 "--receiver %s: not an answer of a pktbench agent: /v1/info: %s",
+				 a->base, why);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return ret;
+}
+
+/* One run's answer; run 0 (never a run's id) when only the interface counters are wanted. */
+static int agent_read(struct pb_agent *a, uint32_t run_id, struct pb_api_run *r)
+{
+	char path[32], why[160];
+	int ret;
+
+	snprintf(path, sizeof(path), "/v1/runs/%u", run_id);
+	pthread_mutex_lock(&a->mu);
+	ret = agent_get(a, path);
+	if (!ret) {
+		ret = pb_api_parse_run(a->buf, a->len, run_id, r, why, sizeof(why));
+		if (ret)
+			pr_warn("%s: %s: %s\n", a->what, path, why);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return ret;
+}
+
+static int agent_source_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
+{
+	struct pb_api_run r;
+	int ret = agent_read(ctx, run_id, &r);
+
+	if (!ret)
+		*out = r.run;
+	return ret;
+}
+
+static int agent_source_ifstats(void *ctx, struct pb_rx_ifstats *out)
+{
+	struct pb_api_run r;
+	int ret = agent_read(ctx, 0, &r);
+
+	if (!ret)
+		*out = r.ifs;
+	return ret;
+}
+
+void pb_agent_source(struct pb_agent *a, struct pb_rx_source *src)
+{
+	*src = (struct pb_rx_source){
+		.ctx = a,
+		.what = a->what,
+		.read_run = agent_source_run,
+		.read_ifstats = agent_source_ifstats,
+	};
+}
+
+void pb_agent_close(struct pb_agent *a)
+{
+	if (!a)
+		return;
+	if (a->curl)
+		curl_easy_cleanup(a->curl);
+	if (a->curl_global)
+		curl_global_cleanup();
+	pthread_mutex_destroy(&a->mu);
+	free(a->buf);
+	free(a);
+}

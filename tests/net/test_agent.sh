@@ -1,0 +1,466 @@
+# SPDX-License-Identifier: MIT
+# `pktbench receive` and `--receiver`: an agent in one namespace, senders in another, over a
+# veth pair of our own (198.18.88.0/24). Every frame and socket method delivers --count
+# exactly through the agent; ping and an unsigned datagram pass and are not counted; two
+# senders at once get their own exact counts; the API answers as documented (404, 405, 400,
+# a run never seen) and /metrics parses as Prometheus and OpenMetrics text; garbage, an
+# oversized header and many idle connections leave it serving others, and idle ones are
+# closed; an agent SIGKILLed mid-run ends the sender with the reason, exit 1, in bounded
+# time; an unreachable agent is exit 2 at once; a program already on the interface is
+# refused without --force and is the same program (id) after a --force run; the lab and
+# the agent give the same fields.
+. "$(dirname "$0")/lib.sh"
+OBJ=$(dirname "$PB")/bpf/xdp_pass.bpf.o
+
+NTX=pbag-tx-$$
+NRX=pbag-rx-$$
+A=pbagA$$ # the senders' end, in $NTX
+B=pbagB$$ # the agent's end, in $NRX
+A=${A:0:15}
+B=${B:0:15}
+TX_IP=198.18.88.1
+TX_IP2=198.18.88.3 # a second client on the senders' side
+RX_IP=198.18.88.2
+PORT=9310
+URL=http://$RX_IP:$PORT
+N=20000
+AGENT_PID=
+test_ns_cleanup() {
+	[ -n "$AGENT_PID" ] && kill -KILL "$AGENT_PID" 2>/dev/null
+	ip netns del "$NTX" 2>/dev/null
+	ip netns del "$NRX" 2>/dev/null
+}
+trap 'test_ns_cleanup; cleanup' EXIT
+
+ip netns add "$NTX" && ip netns add "$NRX" &&
+	ip link add "$A" netns "$NTX" numtxqueues 2 numrxqueues 2 type veth \
+		peer name "$B" netns "$NRX" numtxqueues 2 numrxqueues 2 &&
+	for ns in "$NTX" "$NRX"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || exit 1
+		ip -n "$ns" link set lo up || exit 1
+	done &&
+	ip -n "$NTX" addr add $TX_IP/24 dev "$A" &&
+	ip -n "$NTX" addr add $TX_IP2/24 dev "$A" &&
+	ip -n "$NRX" addr add $RX_IP/24 dev "$B" &&
+	ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up &&
+	# as the lab does: GSO leaves as wire-size frames, not one super-frame
+	ip netns exec "$NTX" ethtool -K "$A" tx-udp-segmentation off >/dev/null
+check "namespaces $NTX, $NRX with $A/$B" [ $? = 0 ]
+MAC_B=$(ip -n "$NRX" -j link show dev "$B" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')
+
+xdp_of_b() { # "<mode> <id> <name>" of the program on $B, or "none"
+	ip -n "$NRX" -j link show dev "$B" | python3 -c '
+import json, sys
+x = json.load(sys.stdin)[0].get("xdp")
+print("%s %s %s" % (x["mode"], x["prog"]["id"], x["prog"]["name"]) if x else "none")'
+}
+
+# http [--src ADDR] [--accept TYPE] [--method M] PATH: "STATUS" on the first line, then the
+# body, from the senders' namespace
+cat >"$T/agent_http.py" <<'PY'
+import http.client, sys
+args, src, accept, method = sys.argv[1:], None, None, "GET"
+while args[0].startswith("--"):
+    opt, val, args = args[0], args[1], args[2:]
+    src, accept, method = (val if opt == "--src" else src, val if opt == "--accept" else accept,
+                           val if opt == "--method" else method)
+c = http.client.HTTPConnection("198.18.88.2", 9310, timeout=5,
+                               source_address=(src, 0) if src else None)
+c.request(method, args[0], headers={"Accept": accept} if accept else {})
+r = c.getresponse()
+print(r.status)
+print("content-type:", r.getheader("Content-Type"))
+sys.stdout.write(r.read().decode())
+PY
+http() { ip netns exec "$NTX" python3 "$T/agent_http.py" "$@" 2>&1; }
+status_of() { head -1 <<<"$1"; }
+body_of() { tail -n +3 <<<"$1"; }
+# jq-like: jget "BODY" EXPR (d = the parsed body)
+jget() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1" 2>/dev/null; }
+
+agent_start() { # agent_start [options]: until /v1/info answers (at most 5 s)
+	ip netns exec "$NRX" "$PB" receive --iface "$B" --listen $RX_IP:$PORT "$@" \
+		>"$T/agent.out" 2>"$T/agent.err" &
+	AGENT_PID=$!
+	PIDS+=("$AGENT_PID")
+	for _ in $(seq 50); do
+		[ "$(status_of "$(http /v1/info)")" = 200 ] && return 0
+		kill -0 "$AGENT_PID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+agent_term() {
+	kill -TERM "$AGENT_PID"
+	wait "$AGENT_PID"
+	AGENT_RC=$?
+	AGENT_PID=
+}
+SEND=(ip netns exec "$NTX" "$PB" --iface "$A" --srcip $TX_IP --dstip $RX_IP --receiver "$URL")
+result() { # result FILE EXPR: r = results[0]
+	python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; sys.exit(0 if ($2) else 1)" "$1"
+}
+
+# --- bad input: exit 2, one line, nothing attached ---------------------------------------------
+bad_receive() { # bad_receive WHAT ARGS...: exit 2 with one line
+	local what=$1 rc
+	shift
+	ip netns exec "$NRX" "$PB" receive "$@" >/dev/null 2>"$T/bad.err"
+	rc=$?
+	check "receive $what: exit 2, one line ($rc: $(cat "$T/bad.err"))" \
+		[ $rc = 2 -a "$(wc -l <"$T/bad.err")" = 1 ]
+}
+bad_receive "without --listen" --iface "$B"
+bad_receive "with --listen without a port" --iface "$B" --listen $RX_IP
+bad_receive "with --listen 0.0.0.0:0" --iface "$B" --listen 0.0.0.0:0
+bad_receive "--iface nope0" --iface nope0 --listen $RX_IP:$PORT
+bad_receive "with an unknown option" --iface "$B" --listen $RX_IP:$PORT --bogus
+"${SEND[@]}" --method udp_sendto --count 10 -q >/dev/null 2>"$T/unreach.err" &
+pid=$!
+PIDS+=("$pid")
+t0=$(date +%s.%N)
+wait "$pid"
+rc=$?
+dt=$(python3 -c "import time; print('%.1f' % (time.time() - $t0))")
+check "no agent yet: the sender exits 2 in $dt s ($(cat "$T/unreach.err"))" \
+	[ $rc = 2 -a "${dt%.*}" -lt 4 ]
+check "no agent yet: it says so" grep -q "cannot reach the agent at $URL" "$T/unreach.err"
+# an agent that accepts and never answers: given up on within the request bound (2 s)
+ip netns exec "$NRX" python3 -c '
+import socket, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("'$RX_IP'", '$PORT')); s.listen(8)
+c = s.accept()
+time.sleep(30)' &
+HUNG=$!
+PIDS+=("$HUNG")
+sleep 0.3
+t0=$(date +%s.%N)
+"${SEND[@]}" --method udp_sendto --count 10 -q >/dev/null 2>"$T/hung.err"
+rc=$?
+dt=$(python3 -c "import time; print('%.1f' % (time.time() - $t0))")
+kill -KILL "$HUNG" 2>/dev/null
+wait "$HUNG" 2>/dev/null
+check "an agent that never answers: exit 2 after $dt s ($(cat "$T/hung.err"))" \
+	[ $rc = 2 -a "${dt%.*}" -lt 4 ]
+check "... and says it timed out" grep -qi "timed out" "$T/hung.err"
+bad_send() { # bad_send WHAT ARGS...: exit 2 with one line
+	local what=$1 rc
+	shift
+	"$PB" --method udp_sendto --count 10 -q "$@" >/dev/null 2>"$T/bad.err"
+	rc=$?
+	check "sender $what: exit 2, one line ($rc: $(cat "$T/bad.err"))" \
+		[ $rc = 2 -a "$(wc -l <"$T/bad.err")" = 1 ]
+}
+bad_send "--receiver without --iface" --receiver "$URL"
+bad_send "--receiver https://" --iface lo --receiver "https://$RX_IP:$PORT"
+bad_send "--receiver with a path" --iface lo --receiver "$URL/v1/info"
+check "nothing attached to $B ($(xdp_of_b))" [ "$(xdp_of_b)" = none ]
+
+# --- the API -----------------------------------------------------------------------------------
+agent_start
+check "agent up ($(cat "$T/agent.err"))" [ $? = 0 ]
+check "agent: native XDP on $B ($(xdp_of_b))" bash -c "[[ '$(xdp_of_b)' == '1 '*' pb_receiver' ]]"
+info=$(body_of "$(http /v1/info)")
+echo "  /v1/info: $info"
+check "/v1/info: interface, MAC, queues, mode, address" [ "$(jget "$info" \
+	"d['api'] == 1 and d['interface'] == '$B' and d['mac'] == '$MAC_B' and d['rx_queues'] == 2 and d['xdp_mode'] == 'native' and '$RX_IP' in d['addresses'] and d['driver'] == 'veth' and d['clock'] == 'monotonic' and d['now_ns'] > 0 and d['uptime_s'] >= 0 and d['version'] != ''")" = True ]
+r=$(http /v1/runs/123)
+check "a run never seen: 200, seen false, zeros, the interface counters" [ "$(jget "$(body_of "$r")" \
+	"d['run_id'] == 123 and d['seen'] is False and d['frames'] == 0 and d['first_ns'] is None and d['queue_frames'] == [0, 0] and d['interface']['rx_packets'] > 0")" = True -a "$(status_of "$r")" = 200 ]
+check "HEAD /v1/info: 200" [ "$(status_of "$(http --method HEAD /v1/info)")" = 200 ]
+check "POST /v1/info: 405" [ "$(status_of "$(http --method POST /v1/info)")" = 405 ]
+check "DELETE /v1/runs/1: 405" [ "$(status_of "$(http --method DELETE /v1/runs/1)")" = 405 ]
+check "GET /nope: 404" [ "$(status_of "$(http /nope)")" = 404 ]
+check "GET /v1/runs/abc: 400" [ "$(status_of "$(http /v1/runs/abc)")" = 400 ]
+check "GET /v1/runs/4294967296: 400" [ "$(status_of "$(http /v1/runs/4294967296)")" = 400 ]
+check "errors are JSON with the reason" [ "$(jget "$(body_of "$(http /nope)")" "'error' in d")" = True ]
+
+# --- what is not pktbench's passes, and is not counted -----------------------------------------
+m0=$(body_of "$(http /metrics)")
+ip netns exec "$NRX" python3 - >"$T/udp.out" 2>&1 <<PY &
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("$RX_IP", 9999))
+s.settimeout(5)
+print(s.recv(64))
+PY
+UDP_PID=$!
+PIDS+=("$UDP_PID")
+sleep 0.3
+check "3 pings through the agent's interface are answered" icmp_ping "$NTX" $RX_IP
+ip netns exec "$NTX" python3 -c '
+import socket
+socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"hello", ("'$RX_IP'", 9999))'
+wait "$UDP_PID"
+check "an unsigned datagram arrives ($(cat "$T/udp.out"))" grep -q "hello" "$T/udp.out"
+m1=$(body_of "$(http /metrics)")
+runs_of() { sed -n 's/^pktbench_receiver_runs \([0-9]*\)$/\1/p' <<<"$1"; }
+foreign_of() { sed -n 's/^pktbench_receiver_foreign_frames_total{[^}]*} \([0-9]*\)$/\1/p' <<<"$1"; }
+check "not counted as any run (runs $(runs_of "$m0") -> $(runs_of "$m1"))" \
+	[ "$(runs_of "$m0")" = 0 -a "$(runs_of "$m1")" = 0 ]
+check "counted as foreign: the 3 pings and the datagram at least ($(foreign_of "$m0") -> $(foreign_of "$m1"))" \
+	[ $(($(foreign_of "$m1") - $(foreign_of "$m0"))) -ge 4 ]
+
+# --- every method, exactly, through the agent --------------------------------------------------
+methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' |
+	grep -v -e '^benchmark$' -e '^null$')
+for m in $methods; do
+	out=$T/$m.json
+	"${SEND[@]}" --method "$m" --count $N --format json --output "$out" -q 2>"$T/$m.err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		fail "$m: exit $rc: $(cat "$T/$m.err")"
+		continue
+	fi
+	check "$m: ok, exactly $N sent and $N delivered through the agent, accounted 100 %" \
+		result "$out" "r['status'] == 'ok' and r['frames_sent'] == $N and r['frames_delivered'] == $N and abs(r['accounted_pct'] - 100) < 1e-9"
+	# three points: the sending interface (with the API's traffic: shared), the receiver, the
+	# receiving interface's own counters
+	check "$m: three-point counters: tx_packets >= $N (shared), rx_packets >= $N, no drops" \
+		result "$out" "r['shared_iface'] and r['tx_packets'] >= $N and r['rx_packets'] >= $N and r['rx_dropped'] == 0 and r['rx_driver_drops'] == 0"
+	id=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0]['run_id'])" "$out")
+	check "$m: the agent's /v1/runs/$id says $N too" \
+		[ "$(jget "$(body_of "$(http /v1/runs/"$id")")" "d['seen'] and d['frames']")" = $N ]
+done
+
+# the live line shows the agent's delivered rate each second
+"${SEND[@]}" --method af_packet --duration 2.5 --pps 50k >/dev/null 2>"$T/live.err"
+check "the live line shows delivered from the agent ($(grep -m1 delivered "$T/live.err"))" \
+	grep -q "delivered *[1-9][0-9]* pps" "$T/live.err"
+
+# --- two senders at once, each with its own run id -----------------------------------------------
+"${SEND[@]}" --method af_packet --count $N --pps 40k --format json --output "$T/two1.json" -q \
+	2>"$T/two1.err" &
+p1=$!
+"${SEND[@]}" --method udp_sendto --count $N --pps 40k --format json --output "$T/two2.json" -q \
+	2>"$T/two2.err" &
+p2=$!
+PIDS+=("$p1" "$p2")
+wait "$p1"
+r1=$?
+wait "$p2"
+r2=$?
+check "two senders at once: both exit 0 ($r1 $(cat "$T/two1.err"); $r2 $(cat "$T/two2.err"))" \
+	[ $r1 = 0 -a $r2 = 0 ]
+check "two senders at once: af_packet delivered exactly $N" result "$T/two1.json" \
+	"r['frames_delivered'] == $N"
+check "two senders at once: udp_sendto delivered exactly $N" result "$T/two2.json" \
+	"r['frames_delivered'] == $N"
+check "two senders at once: their run ids differ" python3 -c "
+import json
+a, b = (json.load(open('$T/two%d.json' % i))['results'][0]['run_id'] for i in (1, 2))
+raise SystemExit(a == b)"
+
+# --- /metrics as Prometheus and OpenMetrics text ------------------------------------------------
+cat >"$T/prom.py" <<'PY'
+# A small parser of the text exposition formats: every line a comment, a sample or (OpenMetrics)
+# the closing # EOF; every sample in a family declared before it, families contiguous, no
+# series twice. Prints "name{labels} value" for the samples, or fails with the line.
+import re, sys
+om = sys.argv[1] == "om"
+text = sys.stdin.read()
+NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
+LABEL = r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"'
+SAMPLE = re.compile(r"^(%s)(\{(%s(,%s)*)?\})? (\S+)$" % (NAME, LABEL, LABEL))
+types, done, series, fam = {}, set(), set(), None
+lines = text.split("\n")
+if lines[-1] != "":
+    sys.exit("no newline at the end")
+lines = lines[:-1]
+if om:
+    if lines[-1] != "# EOF":
+        sys.exit("OpenMetrics text must end with # EOF")
+    lines = lines[:-1]
+def family_of(name):
+    for f, t in types.items():
+        sfx = {"counter": ["_total", "_created"], "info": ["_info"]}.get(t, [""]) if om else [""]
+        if any(name == f + s for s in sfx):
+            return f
+    return None
+for n, line in enumerate(lines, 1):
+    if line.startswith("#"):
+        m = re.match(r"^# (HELP|TYPE) (%s) (.*)$" % NAME, line)
+        if not m:
+            sys.exit("line %d: bad comment: %s" % (n, line))
+        if m.group(1) == "TYPE":
+            allowed = ("counter", "gauge", "histogram", "summary", "untyped") + (("info", "unknown", "stateset", "gaugehistogram") if om else ())
+            if m.group(3) not in allowed or m.group(2) in types:
+                sys.exit("line %d: bad or repeated TYPE: %s" % (n, line))
+            if om and m.group(3) == "counter" and m.group(2).endswith("_total"):
+                sys.exit("line %d: an OpenMetrics counter family is named without _total" % n)
+            types[m.group(2)] = m.group(3)
+        continue
+    m = SAMPLE.match(line)
+    if not m:
+        sys.exit("line %d: not a sample: %s" % (n, line))
+    try:
+        float(m.group(m.lastindex))
+    except ValueError:
+        sys.exit("line %d: bad value: %s" % (n, line))
+    f = family_of(m.group(1))
+    if f is None:
+        sys.exit("line %d: sample of an undeclared family: %s" % (n, line))
+    if f != fam:
+        if f in done:
+            sys.exit("line %d: family %s is not contiguous" % (n, f))
+        if fam:
+            done.add(fam)
+        fam = f
+    key = line.rsplit(" ", 1)[0]
+    if key in series:
+        sys.exit("line %d: series twice: %s" % (n, key))
+    series.add(key)
+    print(line)
+PY
+prom=$(http /metrics)
+check "/metrics: 200 as text/plain 0.0.4" bash -c "[[ '$(head -2 <<<"$prom" | tr '\n' ' ')' == '200 content-type: text/plain; version=0.0.4'* ]]"
+body_of "$prom" >"$T/metrics.txt"
+python3 "$T/prom.py" prom <"$T/metrics.txt" >"$T/metrics.samples" 2>"$T/metrics.err"
+check "/metrics parses as Prometheus text ($(cat "$T/metrics.err"))" [ $? = 0 ]
+om=$(http --accept "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5" /metrics)
+check "/metrics with Prometheus' Accept: OpenMetrics" bash -c "[[ '$(head -2 <<<"$om" | tr '\n' ' ')' == '200 content-type: application/openmetrics-text; version=1.0.0'* ]]"
+body_of "$om" >"$T/metrics.om"
+python3 "$T/prom.py" om <"$T/metrics.om" >/dev/null 2>"$T/metrics.om.err"
+check "... and parses as OpenMetrics text ($(cat "$T/metrics.om.err"))" [ $? = 0 ]
+id=$(python3 -c "import json; print(json.load(open('$T/two1.json'))['results'][0]['run_id'])")
+check "/metrics: the run's frames, $N" grep -qx "pktbench_run_frames_total{run_id=\"$id\"} $N" "$T/metrics.samples"
+check "/metrics: the interface counters" grep -q "^pktbench_interface_rx_dropped_total{interface=\"$B\"} 0$" "$T/metrics.samples"
+check "/metrics: one run per sender run ($(grep -c '^pktbench_run_frames_total' "$T/metrics.samples") >= $(($(wc -w <<<"$methods") + 3)))" \
+	[ "$(grep -c '^pktbench_run_frames_total' "$T/metrics.samples")" -ge $(($(wc -w <<<"$methods") + 3)) ]
+
+# --- malformed and hostile requests --------------------------------------------------------------
+ip netns exec "$NTX" python3 - "$RX_IP" $PORT >"$T/hostile.out" 2>&1 <<'PY'
+import os, socket, sys
+host, port = sys.argv[1], int(sys.argv[2])
+def conn(src="198.18.88.1"):
+    s = socket.create_connection((host, port), timeout=5, source_address=(src, 0))
+    return s
+def answer(s):
+    data = b""
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            data += b
+    except (socket.timeout, ConnectionResetError):
+        pass
+    return data
+# garbage bytes
+s = conn(); s.sendall(os.urandom(4096) + b"\r\n\r\n"); g = answer(s); s.close()
+print("garbage:", g.split(b"\r\n")[0].decode(errors="replace") or "(closed)")
+# a request line that is not HTTP
+s = conn(); s.sendall(b"HELLO\r\n\r\n"); g = answer(s); s.close()
+print("not-http:", g.split(b"\r\n")[0].decode(errors="replace") or "(closed)")
+# an oversized header: 64 KiB in one field
+s = conn(); s.sendall(b"GET /v1/info HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 65536 + b"\r\n\r\n")
+g = answer(s); s.close()
+print("oversized:", g.split(b"\r\n")[0].decode(errors="replace") or "(closed)")
+PY
+echo "  $(tr '\n' ';' <"$T/hostile.out")"
+check "garbage bytes: refused (400 or closed)" grep -qE "^garbage: (HTTP/1.1 400|\(closed\))" "$T/hostile.out"
+check "an oversized header: refused (4xx or closed)" grep -qE "^oversized: (HTTP/1.1 4[0-9][0-9]|\(closed\))" "$T/hostile.out"
+check "after them, /v1/info still answers" [ "$(status_of "$(http /v1/info)")" = 200 ]
+
+# many idle connections from one address: the others are still served, the idle ones closed
+ip netns exec "$NTX" python3 - "$RX_IP" $PORT $TX_IP $TX_IP2 >"$T/idle.out" 2>&1 <<'PY'
+import http.client, socket, sys, time
+host, port, src, other = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+idle = []
+for i in range(40):
+    try:
+        idle.append(socket.create_connection((host, port), timeout=5, source_address=(src, 0)))
+    except OSError as e:
+        print("connect %d: %s" % (i, e))
+time.sleep(0.5)
+c = http.client.HTTPConnection(host, port, timeout=5, source_address=(other, 0))
+c.request("GET", "/v1/info")
+print("other client while 40 sit idle:", c.getresponse().status)
+c.close()
+# the agent closes what it refused at once, and the rest after its idle time (10 s)
+t0, open_ = time.time(), list(idle)
+while open_ and time.time() - t0 < 15:
+    for s in list(open_):
+        s.settimeout(0.05)
+        try:
+            if s.recv(1) == b"":
+                open_.remove(s)
+        except socket.timeout:
+            pass
+        except OSError:
+            open_.remove(s)
+print("still open after %.0f s: %d" % (time.time() - t0, len(open_)))
+PY
+echo "  $(tr '\n' ';' <"$T/idle.out")"
+check "40 idle connections from one address: another client is served" \
+	grep -q "while 40 sit idle: 200" "$T/idle.out"
+check "... and the idle connections are closed within 15 s" grep -q "still open after .* s: 0$" "$T/idle.out"
+check "... and /v1/info answers the first address again" [ "$(status_of "$(http /v1/info)")" = 200 ]
+
+# --- lab and agent: the same fields --------------------------------------------------------------
+"$PB" --method udp_sendto --count 1000 --format json --output "$T/lab.json" -q 2>"$T/lab.err"
+check "the lab run and the agent run have the same fields" python3 -c "
+import json
+a, b = (json.load(open(f))['results'][0] for f in ('$T/lab.json', '$T/udp_sendto.json'))
+raise SystemExit(sorted(a) != sorted(b))"
+
+# --- SIGTERM: exit 0, detached -----------------------------------------------------------------
+agent_term
+check "SIGTERM: exit 0 ($AGENT_RC; $(tail -1 "$T/agent.err"))" [ "$AGENT_RC" = 0 ]
+check "SIGTERM: nothing attached to $B ($(xdp_of_b))" [ "$(xdp_of_b)" = none ]
+
+# --- the agent SIGKILLed mid-run -----------------------------------------------------------------
+agent_start
+check "agent up again" [ $? = 0 ]
+t0=$(date +%s.%N)
+"${SEND[@]}" --method af_packet --duration 4 --pps 100k --format json --output "$T/kill.json" \
+	-q 2>"$T/kill.err" &
+pid=$!
+PIDS+=("$pid")
+sleep 1.5
+kill -KILL "$AGENT_PID"
+wait "$AGENT_PID" 2>/dev/null
+AGENT_PID=
+wait "$pid"
+rc=$?
+dt=$(python3 -c "import time; print('%.1f' % (time.time() - $t0))")
+echo "  $(head -c 300 "$T/kill.err")"
+check "SIGKILLed agent: the sender exits 1 ($rc) after $dt s (4 s run + at most 6 s)" \
+	[ $rc = 1 -a "${dt%.*}" -lt 10 ]
+check "SIGKILLed agent: the row says delivered unknown, and why" result "$T/kill.json" \
+	"r['status'] == 'error' and 'delivered unknown' in r['reason'] and 'agent $URL' in r['receiver_error'] and r['frames_delivered'] is None"
+check "SIGKILLed agent: nothing attached after ($(xdp_of_b))" [ "$(xdp_of_b)" = none ]
+
+# --- a program already on the interface ---------------------------------------------------------
+if [ ! -f "$OBJ" ]; then
+	echo "note: no $OBJ (built without libxdp): the --force cases are not run"
+else
+	ip -n "$NRX" link set dev "$B" xdpdrv obj "$OBJ" sec xdp
+	before=$(xdp_of_b)
+	ip netns exec "$NRX" "$PB" receive --iface "$B" --listen $RX_IP:$PORT >/dev/null \
+		2>"$T/refuse.err"
+	rc=$?
+	check "a program there ($before): refused without --force, exit 1 ($rc)" [ $rc = 1 ]
+	check "the refusal says so and names --force ($(head -1 "$T/refuse.err"))" \
+		grep -q -- "already has an XDP program.*--force" "$T/refuse.err"
+	check "the same program is still there" [ "$(xdp_of_b)" = "$before" ]
+	agent_start --force --duration 8
+	check "--force: the agent runs ($(cat "$T/agent.err"))" [ $? = 0 ]
+	check "--force: ours during ($(xdp_of_b))" bash -c "[[ '$(xdp_of_b)' == *' pb_receiver' ]]"
+	"${SEND[@]}" --method udp_sendto --count 1000 --format json --output "$T/force.json" -q \
+		2>"$T/force.err"
+	check "--force: counts while it replaces" result "$T/force.json" "r['frames_delivered'] == 1000"
+	wait "$AGENT_PID"
+	rc=$?
+	AGENT_PID=
+	check "--duration: the agent ends by itself, exit 0 ($rc; $(tail -1 "$T/agent.err"))" [ $rc = 0 ]
+	check "--force: the same program is back ($(xdp_of_b), was $before)" [ "$(xdp_of_b)" = "$before" ]
+	ip -n "$NRX" link set dev "$B" xdpdrv off
+fi
+
+test_ns_cleanup
+check "test namespaces removed" bash -c "! ip netns list | grep -q -e '$NTX' -e '$NRX'"
+check "no veth left" bash -c "! ip -br link | grep -q -e '$A' -e '$B'"
+finish
