@@ -422,8 +422,10 @@ static int api_str(struct api_in *in, struct json_object *o, const char *key, ch
 {
 	struct json_object *v;
 
+	/* a NUL inside ("\u0000") would cut the string short: refused with the rest */
 	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string) ||
-	    (size_t)json_object_get_string_len(v) >= size)
+	    (size_t)json_object_get_string_len(v) >= size ||
+	    strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v))
 		return api_bad(in, "'%s': missing, not a string or longer than %zu", key, size - 1);
 	memcpy(buf, json_object_get_string(v), (size_t)json_object_get_string_len(v) + 1);
 	return 0;
@@ -481,7 +483,7 @@ int pb_api_parse_info(const char *text, size_t len, struct pb_api_info *out, cha
 	if (!ret)
 		ret = api_str(&in, in.root, "mac", mac, sizeof(mac));
 	if (!ret && pb_parse_mac(mac, out->mac))
-		ret = api_bad(&in, "'mac': '%s' is not a MAC address", mac);
+		ret = api_bad(&in, "'mac': not a MAC address (aa:bb:cc:dd:ee:ff)");
 	if (!ret)
 		ret = api_u32(&in, in.root, "mtu", &out->mtu);
 	if (!ret)
@@ -505,8 +507,8 @@ int pb_api_parse_info(const char *text, size_t len, struct pb_api_info *out, cha
 	if (!ret &&
 	    (!json_object_object_get_ex(in.root, "uptime_s", &v) ||
 	     !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) ||
-	     !(json_object_get_double(v) >= 0)))
-		ret = api_bad(&in, "'uptime_s': missing or not a number >= 0");
+	     !(json_object_get_double(v) >= 0 && json_object_get_double(v) < 1e12)))
+		ret = api_bad(&in, "'uptime_s': missing or not a number of seconds");
 	if (!ret)
 		out->uptime_s = json_object_get_double(v);
 	json_object_put(in.root);
@@ -569,6 +571,8 @@ int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_ap
 		ret = api_time(&in, "first_ns", r->frames, &r->first_ns);
 	if (!ret)
 		ret = api_time(&in, "last_ns", r->frames, &r->last_ns);
+	if (!r->frames)
+		r->first_ns = r->last_ns = 0; /* no frames, no arrival, whatever was written */
 	if (!ret)
 		ret = api_u64(&in, in.root, "now_ns", UINT64_MAX, &out->now_ns);
 	if (!ret && (!json_object_object_get_ex(in.root, "interface", &ifs) ||

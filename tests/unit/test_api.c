@@ -245,6 +245,18 @@ static void test_run(void)
 	CHECK(pb_api_parse_run(s, strlen(s), 99, &back, err, sizeof(err)) == 0 && !back.run.seen &&
 		      !back.run.frames && !back.run.first_ns && back.ifs.rx_packets == 20010,
 	      "unseen parses: %s", err);
+	{
+		/* times without frames mean nothing: read as none, as they are written */
+		char t[1024], *at = strstr(s, "\"first_ns\":null");
+
+		if (at) {
+			snprintf(t, sizeof(t), "%.*s\"first_ns\":5%s", (int)(at - s), s,
+				 at + strlen("\"first_ns\":null"));
+			CHECK(pb_api_parse_run(t, strlen(t), 99, &back, err, sizeof(err)) == 0 &&
+				      !back.run.first_ns,
+			      "a time without frames reads as none: %s", err);
+		}
+	}
 	json_object_put(o);
 	free(s);
 
@@ -366,6 +378,18 @@ static void test_bad_answers(void)
 		CHECK(pb_api_parse_info(buf, strlen(buf), &iback, err, sizeof(err)) == -EBADMSG &&
 			      strstr(err, "addresses"),
 		      "bad address: %s", err);
+		snprintf(buf, sizeof(buf), "%.*s\"i\\u0000e\"%s", (int)(strstr(is, "\"ice\"") - is),
+			 is, strstr(is, "\"ice\"") + 5);
+		CHECK(pb_api_parse_info(buf, strlen(buf), &iback, err, sizeof(err)) == -EBADMSG &&
+			      strstr(err, "driver"),
+		      "a NUL inside a string: %s", err);
+		snprintf(buf, sizeof(buf), "%s", is);
+		at = strstr(buf, "42.500");
+		if (at)
+			memcpy(at, "-1.000", 6);
+		CHECK(pb_api_parse_info(buf, strlen(buf), &iback, err, sizeof(err)) == -EBADMSG &&
+			      strstr(err, "uptime_s"),
+		      "negative uptime: %s", err);
 		snprintf(buf, sizeof(buf), "%s", is);
 		at = strstr(buf, "\"xdp_mode\"");
 		if (at)
