@@ -89,6 +89,23 @@ test_pair() {
 }
 test_pair_del() { [ -n "${NS:-}" ] && ip netns del "$NS" 2>/dev/null; }
 
+# ns_pair NETNS_A NETNS_B A B: two namespaces of the test's own joined by a veth pair A/B
+# with 2 queues each way, IPv6 off in both (no ND or MLD frames of their own), lo up.
+ns_pair() {
+	ip netns add "$1" && ip netns add "$2" &&
+		ip link add "$3" netns "$1" numtxqueues 2 numrxqueues 2 type veth \
+			peer name "$4" netns "$2" numtxqueues 2 numrxqueues 2 &&
+		for ns in "$1" "$2"; do
+			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
+			ip -n "$ns" link set lo up || return 1
+		done
+}
+
+# The methods this pktbench has (from --help), one a line; "benchmark" is not one.
+pb_methods() {
+	"$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' | grep -v '^benchmark$'
+}
+
 # icmp_ping NETNS ADDR: 3 echo requests from NETNS, all answered (no ping(8) needed).
 icmp_ping() {
 	ip netns exec "$1" python3 - "$2" <<'PY'

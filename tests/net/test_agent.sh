@@ -32,13 +32,7 @@ test_ns_cleanup() {
 }
 trap 'test_ns_cleanup; cleanup' EXIT
 
-ip netns add "$NTX" && ip netns add "$NRX" &&
-	ip link add "$A" netns "$NTX" numtxqueues 2 numrxqueues 2 type veth \
-		peer name "$B" netns "$NRX" numtxqueues 2 numrxqueues 2 &&
-	for ns in "$NTX" "$NRX"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || exit 1
-		ip -n "$ns" link set lo up || exit 1
-	done &&
+ns_pair "$NTX" "$NRX" "$A" "$B" &&
 	ip -n "$NTX" addr add $TX_IP/24 dev "$A" &&
 	ip -n "$NTX" addr add $TX_IP2/24 dev "$A" &&
 	ip -n "$NRX" addr add $RX_IP/24 dev "$B" &&
@@ -204,8 +198,7 @@ check "counted as foreign: the 3 pings and the datagram at least ($(foreign_of "
 	[ $(($(foreign_of "$m1") - $(foreign_of "$m0"))) -ge 4 ]
 
 # --- every method, exactly, through the agent --------------------------------------------------
-methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' |
-	grep -v -e '^benchmark$' -e '^null$')
+methods=$(pb_methods | grep -v '^null$')
 for m in $methods; do
 	out=$T/$m.json
 	"${SEND[@]}" --method "$m" --count $N --format json --output "$out" -q 2>"$T/$m.err"

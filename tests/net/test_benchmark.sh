@@ -8,7 +8,7 @@ out=$T/bench.json
 "$PB" --method benchmark --duration 1 --format json --output "$out" -q 2>"$T/err"
 rc=$?
 check "benchmark exits 0 (got $rc: $(tail -3 "$T/err"))" [ $rc = 0 ]
-nmethods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' | grep -vc '^benchmark$')
+nmethods=$(pb_methods | wc -l)
 check "a row per method ($nmethods)" json "$out" "len(d['results']) == $nmethods"
 check "lab is recorded" json "$out" "d['lab'] is True"
 python3 - "$out" <<'PY' && ok "every row: pps > 0, delivered >= 99 %, accounted 100 %, formulas" || fail "row checks"

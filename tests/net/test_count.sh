@@ -6,7 +6,7 @@ N=20000
 FIELDS='method mode status reason duration_s frame_bytes frames_sent frames_delivered
 frames_dropped accounted_pct pps app_mbps wire_gbps delivered_pct cpu_ns_per_pkt'
 
-methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' | grep -v '^benchmark$')
+methods=$(pb_methods)
 for m in $methods; do
 	out=$T/$m.json
 	"$PB" --method "$m" --count $N --format json --output "$out" -q 2>"$T/$m.err"

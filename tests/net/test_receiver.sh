@@ -24,14 +24,8 @@ test_ns_cleanup() {
 }
 trap 'test_ns_cleanup; cleanup' EXIT
 
-ip netns add "$NTX" && ip netns add "$NRX" &&
-	ip link add "$A" netns "$NTX" numtxqueues 2 numrxqueues 2 type veth \
-		peer name "$B" netns "$NRX" numtxqueues 2 numrxqueues 2 &&
-	for ns in "$NTX" "$NRX"; do
-		# no IPv6 (neighbour discovery, MLD) and no ARP: the only foreign frames are ours
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || exit 1
-		ip -n "$ns" link set lo up || exit 1
-	done &&
+# no IPv6 (neighbour discovery, MLD) and, below, no ARP: the only foreign frames are ours
+ns_pair "$NTX" "$NRX" "$A" "$B" &&
 	ip -n "$NTX" addr add 198.18.77.1/24 dev "$A" &&
 	ip -n "$NRX" addr add 198.18.77.2/24 dev "$B" &&
 	ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up

@@ -38,8 +38,7 @@ check "vlan: a socket method is skipped with the reason" json "$T/vlan2.json" \
 	"d['results'][0]['status'] == 'skipped' and 'vlan' in d['results'][0]['reason']"
 
 # IPv6 for every method that puts frames on the wire
-methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' |
-	grep -v -e '^benchmark$' -e '^null$')
+methods=$(pb_methods | grep -v '^null$')
 for m in $methods; do
 	rm -f "$T/v6.json"
 	"$PB" --method "$m" --srcip 2001:2::1 --dstip 2001:2::2 --count 2000 -q --format json \
