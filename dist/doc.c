@@ -62,7 +62,7 @@ static const struct {
 	{ "results[]", "target_pps", "--pps or --rate as packets/s; null when unlimited" },
 	{ "results[]", "frames_sent", "frames the kernel accepted or completed" },
 	{ "results[]", "has_receiver",
-	  "a receiver counted what arrived (false on a plain --iface)" },
+	  "a receiver counted what arrived (false on --iface without --receiver)" },
 	{ "results[]", "frames_delivered",
 	  "frames the receiver counted with this run's signature; null without a receiver" },
 	{ "results[]", "receiver_error",

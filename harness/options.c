@@ -39,7 +39,7 @@ static const struct pb_opt pb_opts[] = {
 	  .flags = PB_OPTF_IFACE },
 	{ "receiver", 0, OPT_STR, OFF(receiver), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->receiver), "URL",
-	  "with --iface: the `pktbench receive` agent that counts what arrives, e.g. "
+	  "with --iface: the pktbench receive agent that counts what arrives, e.g. "
 	  "http://198.18.0.2:9310 (default: none, delivered n/a)" },
 	{ "dstip", 0, OPT_ADDR, OFF(dstip), 0, "198.18.0.2", 0, 0, "ADDR",
 	  "destination IP address" },
