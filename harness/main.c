@@ -180,6 +180,8 @@ static int session_agent(struct pb_session *s, char *err, size_t errlen)
 	if (!cfg->dstmac_set) {
 		memcpy(cfg->dstmac, info.mac, 6);
 		cfg->dstmac_set = true;
+		pr_info("--dstmac %02x:%02x:%02x:%02x:%02x:%02x: the agent's\n", info.mac[0],
+			info.mac[1], info.mac[2], info.mac[3], info.mac[4], info.mac[5]);
 	}
 	for (i = 0; i < info.naddrs; i++)
 		if (info.addrs[i].family == cfg->dstip.family &&

@@ -218,6 +218,15 @@ for m in $methods; do
 		[ "$(jget "$(body_of "$(http /v1/runs/"$id")")" "d['seen'] and d['frames']")" = $N ]
 done
 
+# --dstmac is the agent's unless given; a --dstip the agent does not have is warned about
+"${SEND[@]}" --method af_packet --count 100 -v --dstip 198.18.88.9 --format json \
+	--output "$T/dst.json" >/dev/null 2>"$T/dst.err"
+check "--dstmac defaults to the agent's ($MAC_B)" grep -q -- "--dstmac $MAC_B: the agent's" "$T/dst.err"
+check "a --dstip that is not the agent's is warned about" \
+	grep -q -- "--dstip 198.18.88.9 is not an address of the agent's $B" "$T/dst.err"
+check "... and the frames still reach it (100 delivered)" result "$T/dst.json" \
+	"r['frames_delivered'] == 100"
+
 # the live line shows the agent's delivered rate each second
 "${SEND[@]}" --method af_packet --duration 2.5 --pps 50k >/dev/null 2>"$T/live.err"
 check "the live line shows delivered from the agent ($(grep -m1 delivered "$T/live.err"))" \
