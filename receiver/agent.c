@@ -119,11 +119,24 @@ static void agent_on_signal(int sig)
 	__atomic_store_n(&agent_stop, sig, __ATOMIC_RELAXED);
 }
 
+/*
+ * /metrics reads every run the receiver holds (a thousand map reads and more): its text is
+ * kept this long, so however often clients ask, the agent reads the maps for it at most
+ * once a second per format. Prometheus scrapes every few seconds.
+ */
+#define AGENT_METRICS_KEEP_S 1.0
+
 struct agent {
 	struct pb_rx *rx;
 	struct pb_api_info info; /* what does not change; addresses and clock per request */
 	double t0;		 /* attach time, CLOCK_MONOTONIC seconds */
 	bool log_requests;
+	/* the last /metrics text per format (0: Prometheus, 1: OpenMetrics); MHD's thread only */
+	struct {
+		char *text;
+		size_t len;
+		double at;
+	} metrics[2];
 };
 
 static uint64_t agent_now_ns(void)
@@ -191,6 +204,44 @@ static int agent_runs(struct agent *ag, struct pb_rx_run **out, uint32_t *n)
 	return 0;
 }
 
+/* /metrics text now, or as kept from less than AGENT_METRICS_KEEP_S ago; a copy to send. */
+static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
+{
+	struct pb_api_info info = ag->info;
+	struct pb_api_metrics m = { .info = &info };
+	struct pb_rx_run *runs = NULL;
+	char *text = NULL, *copy;
+	double now = pb_now();
+
+	*err = 0;
+	if (!ag->metrics[om].text || now - ag->metrics[om].at >= AGENT_METRICS_KEEP_S) {
+		info.now_ns = agent_now_ns();
+		info.uptime_s = now - ag->t0;
+		*err = agent_runs(ag, &runs, &m.nruns);
+		m.runs = runs;
+		if (!*err)
+			*err = pb_rx_read_ifstats(ag->rx, &m.ifs);
+		if (!*err)
+			*err = pb_rx_read_foreign(ag->rx, &m.foreign_frames, &m.foreign_bytes);
+		if (!*err)
+			*err = pb_rx_slot_switches(ag->rx, &m.slot_switches);
+		if (!*err)
+			text = pb_api_metrics_text(&m, om, len);
+		free(runs);
+		if (*err || !text)
+			return NULL;
+		free(ag->metrics[om].text);
+		ag->metrics[om].text = text;
+		ag->metrics[om].len = *len;
+		ag->metrics[om].at = now;
+	}
+	*len = ag->metrics[om].len;
+	copy = malloc(*len + 1);
+	if (copy)
+		memcpy(copy, ag->metrics[om].text, *len + 1);
+	return copy;
+}
+
 /* The answer's body (malloc'd), its status and type; NULL body: out of memory. */
 static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t run_id,
 			  bool openmetrics, unsigned int *status, const char **type, size_t *len)
@@ -221,30 +272,13 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 			body = pb_api_run_json(&r);
 		break;
 	}
-	case PB_API_METRICS: {
-		struct pb_api_metrics m = { .info = &info };
-		struct pb_rx_run *runs = NULL;
-
-		info = ag->info;
-		info.now_ns = agent_now_ns();
-		info.uptime_s = pb_now() - ag->t0;
-		err = agent_runs(ag, &runs, &m.nruns);
-		m.runs = runs;
-		if (!err)
-			err = pb_rx_read_ifstats(ag->rx, &m.ifs);
-		if (!err)
-			err = pb_rx_read_foreign(ag->rx, &m.foreign_frames, &m.foreign_bytes);
-		if (!err)
-			err = pb_rx_slot_switches(ag->rx, &m.slot_switches);
-		if (!err) {
-			body = pb_api_metrics_text(&m, openmetrics, len);
+	case PB_API_METRICS:
+		body = agent_metrics(ag, openmetrics, len, &err);
+		if (body) {
 			*type = pb_api_metrics_type(openmetrics);
-		}
-		free(runs);
-		if (body)
 			return body;
+		}
 		break;
-	}
 	case PB_API_NOT_FOUND:
 	case PB_API_BAD_METHOD:
 	case PB_API_BAD_REQUEST:
@@ -423,6 +457,8 @@ int pb_receive_main(int argc, char **argv)
 	       (!o.duration_s || pb_now() - ag.t0 < o.duration_s))
 		nanosleep(&nap, NULL);
 	MHD_stop_daemon(d);
+	free(ag.metrics[0].text);
+	free(ag.metrics[1].text);
 	pb_rx_detach(ag.rx);
 	sig = __atomic_load_n(&agent_stop, __ATOMIC_RELAXED);
 	fprintf(stderr, "pktbench receive: stopped by %s after %.1f s; detached from %s\n",

@@ -189,6 +189,7 @@ import socket
 socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"hello", ("'$RX_IP'", 9999))'
 wait "$UDP_PID"
 check "an unsigned datagram arrives ($(cat "$T/udp.out"))" grep -q "hello" "$T/udp.out"
+sleep 1.1 # /metrics is read from the maps at most once a second
 m1=$(body_of "$(http /metrics)")
 runs_of() { sed -n 's/^pktbench_receiver_runs \([0-9]*\)$/\1/p' <<<"$1"; }
 foreign_of() { sed -n 's/^pktbench_receiver_foreign_frames_total{[^}]*} \([0-9]*\)$/\1/p' <<<"$1"; }
