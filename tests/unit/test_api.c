@@ -478,7 +478,7 @@ static const char golden_prom[] =
 	"# TYPE pktbench_run_last_arrival_seconds gauge\n"
 	"pktbench_run_last_arrival_seconds{run_id=\"3617469498\"} 5.004\n";
 
-/* Replaces every "# HELP X h\n# TYPE X t\n" of the Prometheus text by OpenMetrics' order. */
+/* A hand-made agent's metrics: Prometheus text exactly, and what OpenMetrics does apart. */
 static void test_metrics(void)
 {
 	struct pb_api_info in = sample_info();
