@@ -100,6 +100,7 @@ struct pb_config {
 	enum pb_format format;
 	char output[256];
 	bool quiet;
+	bool show_counters; /* the table adds the three-point accounting */
 	int verbose;
 
 	/* resolved before the run, never set by the user */

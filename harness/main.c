@@ -546,6 +546,7 @@ int main(int argc, char **argv)
 	rep.results = s.results;
 	rep.n = s.n;
 	rep.sort_by_pps = n > 1 && !s.cfg.sweep.kind; /* a sweep reads in its own order */
+	rep.show_counters = s.cfg.show_counters;
 	/* take the lab down first: the results are already in memory */
 	session_teardown(&s);
 	if (s.n && pb_report_write(&rep, s.cfg.format, s.cfg.output)) {

@@ -105,6 +105,9 @@ static const struct pb_opt pb_opts[] = {
 	  "FILE", "write the results to FILE (atomically) instead of stdout",
 	  .flags = PB_OPTF_FILE },
 	{ "quiet", 'q', OPT_FLAG, OFF(quiet), 0, NULL, 0, 0, NULL, "no live per-second lines" },
+	{ "show-counters", 0, OPT_FLAG, OFF(show_counters), 0, NULL, 0, 0, NULL,
+	  "the table adds the three-point accounting of each row: sent, what left the sending "
+	  "interface, what the receiver counted, what each end dropped (the JSON always has it)" },
 	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL,
 	  "more log output (repeatable)" },
 	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },

@@ -587,6 +587,8 @@ static void run_counters_end(const struct pb_path *path, struct run_counters *k,
 		c->rx_missed_errors = k->rx1.rx_missed_errors - k->rx0.rx_missed_errors;
 		c->rx_fifo_errors = k->rx1.rx_fifo_errors - k->rx0.rx_fifo_errors;
 		c->rx_driver_drops = k->rx1.driver_drops - k->rx0.driver_drops;
+		/* not this run's: other traffic (ARP, ping, other senders) the receiver passed on */
+		res->frames_foreign = k->rx1.foreign_frames - k->rx0.foreign_frames;
 	}
 	res->shared_iface = path->shared;
 	res->veth_pair = path->veth_pair;

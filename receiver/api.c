@@ -289,7 +289,8 @@ static struct json_object *api_ifstats_json(const struct pb_rx_ifstats *s)
 	    api_add_u64(o, "rx_dropped", s->rx_dropped) &&
 	    api_add_u64(o, "rx_missed_errors", s->rx_missed_errors) &&
 	    api_add_u64(o, "rx_fifo_errors", s->rx_fifo_errors) &&
-	    api_add_u64(o, "driver_drops", s->driver_drops))
+	    api_add_u64(o, "driver_drops", s->driver_drops) &&
+	    api_add_u64(o, "foreign_frames", s->foreign_frames))
 		return o;
 	json_object_put(o);
 	return NULL;
@@ -588,6 +589,8 @@ int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_ap
 		ret = api_u64(&in, ifs, "rx_fifo_errors", UINT64_MAX, &out->ifs.rx_fifo_errors);
 	if (!ret)
 		ret = api_u64(&in, ifs, "driver_drops", UINT64_MAX, &out->ifs.driver_drops);
+	if (!ret)
+		ret = api_u64(&in, ifs, "foreign_frames", UINT64_MAX, &out->ifs.foreign_frames);
 	json_object_put(in.root);
 	return ret;
 }

@@ -321,6 +321,7 @@ static bool rx_drop_stat(const char *stat, size_t len, const void *arg)
 int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out)
 {
 	struct pb_link_stats ls;
+	uint64_t bytes;
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -336,7 +337,9 @@ int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out)
 	err = pb_ethtool_stats_sum(rx->ethtool_fd, rx->ifname, rx_drop_stat, NULL,
 				   &out->driver_drops);
 	/* a driver without statistics has no drop counters to add */
-	return err == -EOPNOTSUPP ? 0 : err;
+	if (err && err != -EOPNOTSUPP)
+		return err;
+	return pb_rx_read_foreign(rx, &out->foreign_frames, &bytes);
 }
 
 const char *pb_rx_mode(const struct pb_rx *rx)

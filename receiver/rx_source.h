@@ -30,6 +30,7 @@ struct pb_rx_run {
 struct pb_rx_ifstats {
 	uint64_t rx_packets, rx_dropped, rx_missed_errors, rx_fifo_errors;
 	uint64_t driver_drops; /* ethtool -S names with drop/discard/miss: reported raw only */
+	uint64_t foreign_frames; /* the receiver's: frames without a pktbench signature, passed */
 };
 
 struct pb_rx_source {

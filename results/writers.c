@@ -551,6 +551,88 @@ static void pb_trow_fill(struct pb_trow *t, const struct pb_result *r)
 		pb_box_cell(t->cell[9], PB_CELL, "n/a");
 }
 
+/*
+ * --show-counters: the three points of view of every row that ran, beside the netting
+ * that turns them into dropped and accounted: what pktbench counted as sent, what left
+ * the sending interface (its tx_packets, and its drop counters), what the receiver counted,
+ * and what the receiving interface counted as lost.
+ */
+#define PB_KCOLS 9
+
+static const struct pb_box_col pb_kcols[PB_KCOLS] = {
+	{ "Method", true },   { "Sent" },	   { "Retried" },
+	{ "TX iface pkts" },  { "TX drops" },	   { "Delivered" },
+	{ "RX iface drops" }, { "Dropped (net)" }, { "Accounted %" },
+};
+
+struct pb_krow {
+	char cell[PB_KCOLS][PB_CELL];
+};
+
+static void pb_kcount(char *cell, bool have, uint64_t v, const char *mark)
+{
+	if (have)
+		pb_box_cell(cell, PB_CELL, "%" PRIu64 "%s", v, mark);
+	else
+		pb_box_cell(cell, PB_CELL, "n/a");
+}
+
+static void pb_krow_fill(struct pb_krow *k, const struct pb_result *r)
+{
+	const struct pb_raw_counts *c = &r->raw;
+
+	pb_box_cell(k->cell[0], PB_CELL, "%.*s%s%.*s", (int)strnlen(r->method, sizeof(r->method)),
+		    r->method, r->point[0] ? " " : "", (int)strnlen(r->point, sizeof(r->point)),
+		    r->point);
+	pb_box_cell(k->cell[1], PB_CELL, "%" PRIu64, r->frames_sent);
+	pb_box_cell(k->cell[2], PB_CELL, "%" PRIu64, r->frames_retried);
+	pb_kcount(k->cell[3], c->have_tx, c->tx_packets, r->shared_iface ? "+" : "");
+	pb_kcount(k->cell[4], c->have_tx, c->tx_dropped + c->qdisc_drops, "");
+	pb_kcount(k->cell[5], r->has_receiver && r->delivered_known, r->frames_delivered, "");
+	pb_kcount(k->cell[6], c->have_rx, c->rx_dropped + c->rx_missed_errors + c->rx_fifo_errors,
+		  "");
+	pb_kcount(k->cell[7], r->netting != PB_NET_SKIPPED, r->frames_dropped,
+		  r->netting == PB_NET_NEGATIVE ? "!" : "");
+	if (pb_result_has_accounted(r))
+		pb_box_cell(k->cell[8], PB_CELL, "%.2f", r->accounted_pct);
+	else
+		pb_box_cell(k->cell[8], PB_CELL, "n/a");
+}
+
+static int pb_write_counters(FILE *f, const struct pb_result *res, const unsigned int *idx,
+			     unsigned int n)
+{
+	struct pb_box_col cols[PB_KCOLS];
+	struct pb_krow *rows = calloc(n ? n : 1, sizeof(*rows));
+	bool shared = false;
+	unsigned int i;
+
+	if (!rows)
+		return -ENOMEM;
+	memcpy(cols, pb_kcols, sizeof(cols));
+	for (i = 0; i < n; i++) {
+		pb_krow_fill(&rows[i], &res[idx[i]]);
+		shared |= res[idx[i]].shared_iface;
+	}
+	pb_box_fit(cols, PB_KCOLS, rows, sizeof(*rows), PB_CELL, n);
+	fputs("\n  Three-point accounting (--show-counters):\n", f);
+	pb_box_rule(f, cols, PB_KCOLS);
+	pb_box_head(f, cols, PB_KCOLS);
+	pb_box_rule(f, cols, PB_KCOLS);
+	for (i = 0; i < n; i++)
+		pb_box_row(f, cols, PB_KCOLS, &rows[i], PB_CELL);
+	pb_box_rule(f, cols, PB_KCOLS);
+	fputs("  TX iface pkts: the sending interface's tx_packets; TX drops: its tx_dropped + "
+	      "qdisc "
+	      "drops;\n  RX iface drops: the receiving interface's rx_dropped + missed + fifo; "
+	      "Dropped (net): see README\n",
+	      f);
+	if (shared)
+		fputs("  + the interface also carries traffic that is not this run's\n", f);
+	free(rows);
+	return 0;
+}
+
 /* Stable, so equal rates keep the caller's order; n is a handful of methods. */
 static void pb_sort_by_pps(unsigned int *idx, unsigned int n, const struct pb_result *res)
 {
@@ -660,6 +742,11 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 		}
 		pb_box_rule(f, cols, PB_TCOLS);
 		pb_table_footer(f, res, idx, nrows);
+		if (rep->show_counters && nreal) {
+			err = pb_write_counters(f, res, idx, nreal);
+			if (err)
+				goto out;
+		}
 	}
 
 	for (i = 0; i < rep->n; i++) {

@@ -27,6 +27,7 @@ struct pb_report {
 	const struct pb_result *results;
 	unsigned int n;
 	bool sort_by_pps; /* benchmark: fastest first, skipped and no-wire rows last */
+	bool show_counters; /* the table adds the three-point accounting of every row */
 };
 
 /*

@@ -189,7 +189,8 @@ static struct pb_api_run sample_run(void)
 					.rx_dropped = 1,
 					.rx_missed_errors = 2,
 					.rx_fifo_errors = 3,
-					.driver_drops = 4 };
+					.driver_drops = 4,
+					.foreign_frames = 5 };
 	r.now_ns = 6000000000ull;
 	return r;
 }
@@ -215,7 +216,8 @@ static void test_run(void)
 	      "vlans");
 	CHECK(json_object_object_get_ex(o, "interface", &ifs) && ju64(ifs, "rx_packets") == 20010 &&
 		      ju64(ifs, "rx_dropped") == 1 && ju64(ifs, "rx_missed_errors") == 2 &&
-		      ju64(ifs, "rx_fifo_errors") == 3 && ju64(ifs, "driver_drops") == 4,
+		      ju64(ifs, "rx_fifo_errors") == 3 && ju64(ifs, "driver_drops") == 4 &&
+		      ju64(ifs, "foreign_frames") == 5,
 	      "interface counters");
 	CHECK(pb_api_parse_run(s, strlen(s), r.run.run_id, &back, err, sizeof(err)) == 0,
 	      "parse: %s", err);
@@ -289,6 +291,7 @@ static void test_bad_answers(void)
 		{ "\"last_ns\":5004000000,", "", "last_ns" },
 		{ "\"rx_dropped\":1", "\"rx_dropped\":true", "rx_dropped" },
 		{ "\"driver_drops\":4", "\"driver_dropz\":4", "driver_drops" },
+		{ "\"foreign_frames\":5", "\"foreign_frames\":-5", "foreign_frames" },
 		{ "\"interface\":{", "\"interface\":[{",
 		  "" }, /* not JSON any more, or wrong type */
 	};

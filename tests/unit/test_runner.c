@@ -203,6 +203,7 @@ static int frx_read_ifstats(void *ctx, struct pb_rx_ifstats *out)
 	memset(out, 0, sizeof(*out));
 	pthread_mutex_lock(&fk.mu);
 	out->rx_dropped = fk.lost + (fk.veth_double ? fk.xdp_refused : 0);
+	out->foreign_frames = 77 + fk.sent / 10; /* others' traffic, passed on */
 	pthread_mutex_unlock(&fk.mu);
 	return 0;
 }
@@ -345,6 +346,8 @@ static void test_lost_on_path(void)
 	      (unsigned long long)r.frames_delivered, (unsigned long long)r.frames_dropped);
 	CHECK(fabs(r.accounted_pct - 100) < 1e-9 && fabs(r.delivered_pct - 98) < 1e-9,
 	      "lost: accounted %.6f delivered %.6f", r.accounted_pct, r.delivered_pct);
+	CHECK(r.frames_foreign == 1000, "foreign: the run's delta, 1000, got %llu",
+	      (unsigned long long)r.frames_foreign);
 	pb_result_release(&r);
 }
 

@@ -689,6 +689,37 @@ static void test_table(void)
 	free(t);
 }
 
+/* --show-counters: the three points of view of each row, and n/a where a side was not read */
+static void test_table_counters(void)
+{
+	struct pb_report rep = make_report(3);
+	const char *k;
+	char *t;
+
+	t = table(&rep);
+	CHECK(t && pos(t, "Three-point") < 0, "counters without --show-counters:\n%s", t);
+	free(t);
+	rep.show_counters = true;
+	t = table(&rep);
+	if (!t)
+		return;
+	k = strstr(t, "Three-point accounting");
+	CHECK(k != NULL, "no counters table:\n%s", t);
+	if (!k)
+		goto out;
+	/* the lab row: sent, retried 7, tx_packets, tx drops 20007, delivered, net 20000 */
+	CHECK(count_on_row(k, "af_packet", " 2000000 |") == 1 &&
+		      count_on_row(k, "af_packet", " 7 |") == 1 &&
+		      count_on_row(k, "af_packet", " 1980000 |") == 2 &&
+		      count_on_row(k, "af_packet", " 20007 |") == 1 &&
+		      count_on_row(k, "af_packet", " 20000 |") == 1,
+	      "lab row's counters:\n%s", k);
+	/* no receiver, no counters: unknown, never 0 */
+	CHECK(count_on_row(k, "udp_sendto", "n/a") == 6, "want n/a x6 on the bare row:\n%s", k);
+out:
+	free(t);
+}
+
 static void test_table_nowire(void)
 {
 	struct pb_report rep = make_report(4);
@@ -771,6 +802,7 @@ int main(void)
 	test_table();
 	test_table_nowire();
 	test_table_only_skipped();
+	test_table_counters();
 	test_atomic_failures();
 	remove_tmpdir();
 	return check_summary();
