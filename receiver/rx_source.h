@@ -10,8 +10,32 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PB_RX_MAX_QUEUES 64
-#define PB_RX_MAX_VLANS	 64
+#define PB_RX_MAX_QUEUES  64
+#define PB_RX_MAX_VLANS	  64
+#define PB_RX_MAX_STREAMS 64
+/* Buckets of the receiver's log-linear histograms (bpf/pb_lat.h has the bucket bounds). */
+#define PB_RX_HIST_BUCKETS 3584
+
+/*
+ * One stream's latency probes (--latency) and, in a paced run, the timing of all its frames,
+ * at the receiver. Nanoseconds are the receiver's own clock minus the probe's timestamp.
+ */
+struct pb_rx_stream {
+	uint32_t stream;    /* the stream id (0 .. 63) */
+	uint8_t probe_kind; /* the probes' kind: 'P' (CLOCK_MONOTONIC), 'T' (CLOCK_TAI); 0: none */
+	uint64_t probes;    /* distinct probes received */
+	uint64_t late, dup; /* probes that arrived after a later one (filled a gap), again */
+	uint64_t missing;   /* sequence numbers skipped and not filled (so far) */
+	uint32_t next_seq;  /* the highest sequence number seen, plus one */
+	uint64_t lat_n;	    /* probes whose one-way latency was taken, and its min, max, sum */
+	uint64_t lat_min_ns, lat_max_ns, lat_sum_ns;
+	uint64_t lat_bad;   /* probes whose latency could not be taken: sent "after" arrival, or
+			     * a 'T' probe at a receiver without CLOCK_TAI */
+	uint64_t jitter_ns; /* RFC 3550 interarrival jitter after jitter_n probes */
+	uint64_t jitter_n;
+	uint64_t gap_frames; /* paced run: frames whose arrival was timed, first and last */
+	uint64_t gap_first_ns, gap_last_ns;
+};
 
 /* One run id's counts at the receiver, summed over CPUs. */
 struct pb_rx_run {
@@ -24,6 +48,16 @@ struct pb_rx_run {
 	uint32_t flows_seen;	    /* distinct UDP source ports */
 	uint32_t nvlans;	    /* VLAN ids seen (0: untagged), ascending */
 	uint16_t vlans[PB_RX_MAX_VLANS];
+	bool rx_tai;	   /* the receiver reads CLOCK_TAI ('T' probes get a latency) */
+	uint32_t nstreams; /* streams with probes or timed frames, in streams[] */
+	struct pb_rx_stream streams[PB_RX_MAX_STREAMS];
+	/*
+	 * In: NULL, or room for PB_RX_HIST_BUCKETS counts that read_run fills, summed over the
+	 * streams: the probes' one-way latency, and (paced runs) the gaps between consecutive
+	 * frames of a stream, both in ns. read_run leaves these pointers as they were.
+	 */
+	uint64_t *lat_hist;
+	uint64_t *gap_hist;
 };
 
 /* The receiving interface's own counters: frames it lost before or after XDP saw them. */
@@ -36,6 +70,8 @@ struct pb_rx_ifstats {
 struct pb_rx_source {
 	void *ctx;
 	const char *what; /* "lab receiver", "agent http://..." for messages */
+	/* the receiver reads this host's CLOCK_MONOTONIC (the lab): probe latency needs no sync */
+	bool same_clock;
 	int (*read_run)(void *ctx, uint32_t run_id, struct pb_rx_run *out); /* 0 or -errno */
 	int (*read_ifstats)(void *ctx, struct pb_rx_ifstats *out);	    /* 0 or -errno */
 };
