@@ -11,14 +11,24 @@
 /*
  * The signature at the start of every UDP payload pktbench sends (PB_SIG_LEN = 8 bytes):
  *   bytes 0-1  "pb"
- *   byte  2    kind: PB_SIG_KIND_FRAME or PB_SIG_KIND_PROBE (a latency probe)
+ *   byte  2    kind: PB_SIG_KIND_FRAME, or a latency probe: PB_SIG_KIND_PROBE (its timestamp
+ *              is CLOCK_MONOTONIC) or PB_SIG_KIND_TAI (CLOCK_TAI, --synced-clocks); in lower
+ *              case (| PB_SIG_PACED) in a paced run, whose frames the receiver times one by one
  *   byte  3    stream id (0 .. 63)
  *   bytes 4-7  run id, big-endian
+ * and in a probe (PB_PROBE_LEN = 18 bytes at least):
+ *   bytes 8-11   the stream's probe sequence number, big-endian, from 0 in every run
+ *   bytes 12-17  the transmit time in ns modulo 2^48, big-endian
  */
 #define PB_SIG_P0	  'p'
 #define PB_SIG_P1	  'b'
 #define PB_SIG_KIND_FRAME 'N'
 #define PB_SIG_KIND_PROBE 'P'
+#define PB_SIG_KIND_TAI	  'T'
+#define PB_SIG_PACED	  0x20 /* ASCII's lower case bit */
+#define PB_PROBE_SEQ_OFF  8
+#define PB_PROBE_TS_OFF	  12
+#define PB_PROBE_LEN	  18
 
 #define PB_BPF_MAX_QUEUES 64
 #define PB_BPF_MAX_RUNS	  1024 /* run ids the receiver keeps at once (LRU beyond) */

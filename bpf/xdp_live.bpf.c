@@ -12,6 +12,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
+#include "pb_bpf.h"
+
 /* Set between open and load; the defaults send the frame exactly as given. */
 const volatile __u32 flows = 1;	    /* flows of this stream */
 const volatile __u32 flow_first;    /* this stream's first flow: k = first + i * step */
@@ -22,6 +24,20 @@ const volatile __u32 base_addr;	    /* IPv4 source, or IPv6's low 32 bits, host 
 const volatile __u8 vary_addr;
 const volatile __u8 ipv6;
 const volatile __u8 l3_off = 14; /* 18 with an 802.1Q tag */
+
+/*
+ * Latency probes (--latency, payload layout in pb_bpf.h): the frame whose countdown runs out
+ * carries the stream's next sequence number and the time now, then the countdown starts
+ * again from probe_every. Frames persist in the kernel's page pool from run to run, so a
+ * frame that was a probe is put back to an ordinary one (its kind) the next time it comes.
+ */
+const volatile __u8 probes; /* 0: no probes (and no per-frame work for them) */
+const volatile __u8 tai;    /* stamp CLOCK_TAI (--synced-clocks), else CLOCK_MONOTONIC */
+const volatile __u8 probe_kind = 'P';
+const volatile __u8 frame_kind = 'N';
+__u32 probe_every; /* frames from one probe to the next; set by the worker between runs */
+__u32 probe_left;  /* frames before the next probe */
+__u32 probe_seq;   /* the next sequence number; the worker counts its probes by it */
 
 static __always_inline __u16 csum_fold(__u32 s)
 {
@@ -42,6 +58,57 @@ static __always_inline __u16 csum_repl32(__u16 check, __u32 old, __u32 new)
 	return csum_repl16(check, (__u16)old, (__u16) new);
 }
 
+/* Stamps the probe into the payload pl (18 bytes there), keeping the UDP checksum right. */
+static __always_inline void probe_stamp(__u8 *pl, __u16 *check)
+{
+	__u16 *w = (__u16 *)pl, old[6], i;
+	__u64 ns = tai ? bpf_ktime_get_tai_ns() : bpf_ktime_get_ns();
+	__u32 seq = probe_seq++;
+
+	old[0] = w[1];
+#pragma unroll
+	for (i = 0; i < 5; i++)
+		old[i + 1] = w[4 + i];
+	pl[2] = probe_kind;
+	pl[8] = (__u8)(seq >> 24);
+	pl[9] = (__u8)(seq >> 16);
+	pl[10] = (__u8)(seq >> 8);
+	pl[11] = (__u8)seq;
+#pragma unroll
+	for (i = 0; i < 6; i++)
+		pl[12 + i] = (__u8)(ns >> (40 - 8 * i));
+	*check = csum_repl16(*check, old[0], w[1]);
+#pragma unroll
+	for (i = 0; i < 5; i++)
+		*check = csum_repl16(*check, old[i + 1], w[4 + i]);
+}
+
+/* One frame of the run: a probe when its turn comes, else an ordinary frame again. */
+static __always_inline void probe_frame(void *data, void *end)
+{
+	__u8 *l3 = data + l3_off;
+	__u8 *pl = l3 + (ipv6 ? 48 : 28);
+	__u16 *check = (__u16 *)(l3 + (ipv6 ? 46 : 26));
+	__u16 old;
+
+	if ((void *)(pl + PB_PROBE_LEN) > end)
+		return;
+	if (!probe_left) {
+		probe_left = probe_every ? probe_every - 1 : 0;
+		probe_stamp(pl, check);
+	} else {
+		probe_left--;
+		if (pl[2] == frame_kind)
+			return;
+		old = *(__u16 *)(pl + 2);
+		pl[2] = frame_kind;
+		*check = csum_repl16(*check, old, *(__u16 *)(pl + 2));
+	}
+	/* 0 means "no checksum" in UDP: its ones' complement twin says the same sum */
+	if (!*check)
+		*check = 0xffff;
+}
+
 SEC("xdp")
 int pb_xdp_live(struct xdp_md *ctx)
 {
@@ -52,6 +119,8 @@ int pb_xdp_live(struct xdp_md *ctx)
 	__u8 *l3 = data + l3_off;
 	__u8 *saddr;
 
+	if (probes)
+		probe_frame(data, end);
 	if (flows <= 1)
 		return XDP_TX;
 	k = flow_first + (bpf_get_prandom_u32() % flows) * flow_step;
@@ -104,8 +173,8 @@ int pb_xdp_live(struct xdp_md *ctx)
  * from_dev, to_dev, sent, drops, err). Counted for this worker's thread only, so the
  * method reports frames transmitted, not program runs.
  */
-__u32 tid;	       /* the worker's thread id, set before attach */
-__u64 xmit_sent;       /* written by this program only, read by the worker */
+__u32 tid;	 /* the worker's thread id, set before attach */
+__u64 xmit_sent; /* written by this program only, read by the worker */
 __u64 xmit_drops;
 
 SEC("raw_tracepoint/xdp_devmap_xmit")

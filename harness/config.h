@@ -44,6 +44,8 @@ enum pb_tristate {
 
 #define PB_MAX_SWEEP 32
 
+#define PB_LATENCY_PPS 1000.0 /* --latency-pps's default: probes per second over all streams */
+
 /* --sweep: one run per value, each a row of its own. */
 enum pb_sweep_kind {
 	PB_SWEEP_NONE,
@@ -77,6 +79,7 @@ struct pb_config {
 	/* where: an empty iface means the namespace lab */
 	char iface[IF_NAMESIZE];
 	bool keep_lab;
+	char lab_tx_setup[256]; /* a script run in the lab's sender namespace once it is up */
 	double link_timeout_s;
 	enum pb_xdp_mode xdp_mode;
 	enum pb_tristate zerocopy;
@@ -95,6 +98,11 @@ struct pb_config {
 	bool flows_src_ip;   /* flows vary the source address first, then the port */
 	uint32_t vlan;	     /* 802.1Q VLAN id, 0: untagged */
 	uint32_t vlan_prio;
+
+	/* latency probes (probe.h) */
+	bool latency;	    /* one frame in N of each stream is a probe */
+	double latency_pps; /* probes per second over all streams; 0: PB_LATENCY_PPS */
+	bool synced_clocks; /* the user asserts the clocks are synchronised: stamp CLOCK_TAI */
 
 	/* output */
 	enum pb_format format;
@@ -117,5 +125,11 @@ struct pb_config {
 	uint32_t run_id;
 	char command[1024];
 };
+
+/* A paced run (--pps, --rate): its frames carry the paced kinds, and the receiver times them. */
+static inline bool pb_config_paced(const struct pb_config *cfg)
+{
+	return cfg->pps > 0 || cfg->rate_gbps > 0;
+}
 
 #endif

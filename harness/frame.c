@@ -122,7 +122,8 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 
 	if (s->payload_len < PB_SIG_LEN || hdr + s->payload_len > PB_FRAME_MAX ||
 	    s->srcip.family != s->dstip.family || s->vlan_id > 4094 || s->vlan_prio > 7 ||
-	    s->stream_id >= PB_MAX_STREAMS)
+	    s->stream_id >= PB_MAX_STREAMS ||
+	    (s->kind && (s->kind | PB_SIG_PACED) != (PB_SIG_KIND_FRAME | PB_SIG_PACED)))
 		return -EINVAL;
 
 	memset(f, 0, sizeof(*f));
@@ -181,6 +182,8 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 	f->payload_len = s->payload_len;
 	memcpy(p + l4_off, &udp, sizeof(udp));
 	pb_payload_fill(p + f->payload_off, s->payload_len, s->run_id, s->stream_id);
+	if (s->kind)
+		p[f->payload_off + 2] = s->kind;
 	/* the checksum covers the header (its check field still 0) and the payload */
 	udp.check = frame_udp_csum(s, p + l4_off, udp_len);
 	memcpy(p + l4_off, &udp, sizeof(udp));

@@ -32,6 +32,8 @@ struct pb_frame_spec {
 	uint32_t payload_len;
 	uint32_t run_id;
 	uint8_t stream_id; /* 0 .. 63; pb_pool_build() sets its stream's */
+	uint8_t kind;	   /* the signature's kind: PB_SIG_KIND_FRAME (also when 0) or its
+			    * paced twin */
 	uint16_t vlan_id;  /* 802.1Q tag when 1..4094; 0: untagged */
 	uint8_t vlan_prio;
 };

@@ -370,10 +370,13 @@ static int run_repeated(struct pb_session *s, const struct pb_config *cfg,
 			runs[j - 1] = t;
 		}
 	if (n) {
-		*r = runs[runs[n - 1].status == PB_STATUS_OK ? n / 2 : n - 1];
+		/* the row owns the median run's lists; the other runs' go */
+		uint32_t k = runs[n - 1].status == PB_STATUS_OK ? n / 2 : n - 1;
+
+		*r = runs[k];
 		r->runs = n;
 		for (i = 0; i < n; i++)
-			if (runs[i].samples != r->samples)
+			if (i != k)
 				pb_result_release(&runs[i]);
 	}
 	free(runs);

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "frame.h"
+#include "probe.h"
 
 /* Capability flags: bit index, then mask. */
 enum {
@@ -50,6 +51,7 @@ struct pb_worker {
 	const struct pb_pool *pool;   /* this stream's frames (flows, sizes): cycle through them */
 	void *priv;		      /* the method's state, owned by open/close */
 	char mode[48];		      /* what open actually obtained, for the Mode column */
+	struct pb_probe probe; /* --latency: which frame is a probe, and its stamp (probe.h) */
 };
 
 struct pb_method;

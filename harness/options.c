@@ -83,6 +83,14 @@ static const struct pb_opt pb_opts[] = {
 	  "aggregate packets/s over all streams, e.g. 50k or 1.5M (default: as fast as it goes)" },
 	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",
 	  "aggregate rate as wire (L1) Gb/s instead of --pps" },
+	{ "latency", 0, OPT_FLAG, OFF(latency), 0, NULL, 0, 0, NULL,
+	  "latency probes: one frame in N of each stream carries a sequence number and its "
+	  "transmit time; the receiver reports one-way latency, jitter, loss and order" },
+	{ "latency-pps", 0, OPT_RATE, OFF(latency_pps), 0, NULL, 0, 0, "RATE",
+	  "with --latency: probes per second over all streams (default 1000)" },
+	{ "synced-clocks", 0, OPT_FLAG, OFF(synced_clocks), 0, NULL, 0, 0, NULL,
+	  "with --latency: the sender's and the receiver's clocks are synchronised (PTP): "
+	  "probes carry CLOCK_TAI, so a receiver on another host reports one-way latency" },
 	{ "cpus", 0, OPT_CPUS, OFF(cpus), OFF(ncpus), NULL, 0, PB_MAX_STREAMS, "LIST",
 	  "pin stream i to the i-th CPU of LIST (e.g. 0,1 or 0-3; default: several streams are "
 	  "spread over the CPUs, one stream is not pinned)",
@@ -91,6 +99,11 @@ static const struct pb_opt pb_opts[] = {
 	  "how long to wait for the carrier before giving up" },
 	{ "keep-lab", 0, OPT_FLAG, OFF(keep_lab), 0, NULL, 0, 0, NULL,
 	  "leave the namespace lab in place after the run (for debugging)" },
+	{ "lab-tx-setup", 0, OPT_STR, OFF(lab_tx_setup), 0, NULL, 0,
+	  sizeof(((struct pb_config *)0)->lab_tx_setup), "FILE",
+	  "a shell script run in the lab's sender namespace once the lab is up, before any "
+	  "method (PB_LAB_TX_IF names the sending end), e.g. a qdisc that shapes the path",
+	  .flags = PB_OPTF_FILE },
 	{ "xdp-mode", 0, OPT_ENUM, OFF(xdp_mode), 0, "auto", 0, 0, "auto|native|generic",
 	  "XDP attach / AF_XDP bind mode; auto tries native (driver) first", pb_xdp_mode_names },
 	{ "zerocopy", 0, OPT_ENUM, OFF(zerocopy), 0, "auto", 0, 0, "auto|on|off",
@@ -152,6 +165,52 @@ int pb_methods_select(const char *spec, struct pb_selected *out, unsigned int ma
 	return (int)n;
 }
 
+/* The smallest UDP payload the run sends, as far as the options tell. */
+static uint32_t opt_min_payload(const struct pb_config *cfg)
+{
+	uint32_t hdr = pb_frame_overhead(cfg->dstip.family), min = UINT32_MAX, i;
+
+	if (cfg->imix)
+		return 60 >= hdr + PB_PROBE_LEN ? 60 - hdr : PB_SIG_LEN; /* its 60-byte frames */
+	if (cfg->sweep.kind == PB_SWEEP_FRAME_SIZE) {
+		for (i = 0; i < cfg->sweep.n; i++)
+			if (cfg->sweep.values[i] < min)
+				min = cfg->sweep.values[i];
+		return min > hdr ? min - hdr : 0;
+	}
+	if (cfg->frame_size)
+		return cfg->frame_size > hdr ? cfg->frame_size - hdr : 0;
+	return cfg->payloadsize;
+}
+
+static int opt_validate_latency(const struct pb_config *cfg, char *err, size_t errlen)
+{
+	uint32_t min = opt_min_payload(cfg);
+
+	if (!cfg->latency && (cfg->latency_pps || cfg->synced_clocks)) {
+		snprintf(err, errlen, "--%s needs --latency",
+			 cfg->latency_pps ? "latency-pps" : "synced-clocks");
+		return -EINVAL;
+	}
+	if (!cfg->latency)
+		return 0;
+	if (min < PB_PROBE_LEN) {
+		snprintf(err, errlen,
+			 "--latency needs UDP payloads of %u bytes or more (signature, sequence "
+			 "number, timestamp); this run sends %u-byte ones",
+			 PB_PROBE_LEN, min);
+		return -EINVAL;
+	}
+	if (cfg->pps && cfg->latency_pps > cfg->pps) {
+		snprintf(err, errlen,
+			 "--latency-pps %.0f is more than --pps %.0f: at most every frame is a "
+			 "probe",
+			 cfg->latency_pps, cfg->pps);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Cross-field checks that no single row can make. */
 static int opt_validate(void *dst, char *err, size_t errlen)
 {
@@ -181,7 +240,7 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 		snprintf(err, errlen, "--pps and --rate both set a rate: give one");
 		return -EINVAL;
 	}
-	return 0;
+	return opt_validate_latency(cfg, err, errlen);
 }
 
 int pb_option_set(struct pb_config *cfg, const char *name, const char *value, char *err,

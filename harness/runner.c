@@ -16,6 +16,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "latency.h"
 #include "log.h"
 #include "pacer.h"
 #include "rx_source.h"
@@ -242,6 +243,8 @@ static void *worker_main(void *arg)
 		/* a zero budget with frames in flight only reaps them */
 		memset(&o, 0, sizeof(o));
 		o.inflight = (uint32_t)s->ctr.inflight;
+		if (__builtin_expect(s->w.probe.on, 0))
+			pb_probe_arm(&s->w.probe, pb_now());
 		err = m->send(&s->w, (unsigned int)budget, &o);
 		if (!worker_account(s, err, &o, async)) {
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
@@ -432,7 +435,7 @@ static void run_sample(struct run *run, struct pb_result *res)
 		}
 		if (t >= next) {
 			struct pb_sample smp = { .t = t - t0, .sent = run_sent(run) };
-			struct pb_rx_run c;
+			struct pb_rx_run c = { .lat_hist = NULL };
 			uint64_t d;
 
 			smp.delivered_known = res->has_receiver && run_rx_read(run, &c);
@@ -594,13 +597,52 @@ static void run_counters_end(const struct pb_path *path, struct run_counters *k,
 	res->veth_pair = path->veth_pair;
 }
 
+/*
+ * The probes' and the paced gaps' figures: the receiver's counts (c, with its histograms, or
+ * NULL without a receiver) and the probes each stream handed over.
+ */
+static void run_latency(const struct run *run, const struct pb_rx_run *c, struct pb_result *res)
+{
+	const struct pb_config *cfg = &run->cfg;
+	const struct pb_rx_source *rx = run->env->path ? run->env->path->rx : NULL;
+	uint64_t sent[PB_MAX_STREAMS], dropped[PB_MAX_STREAMS];
+	struct pb_lat_input in = {
+		.streams = cfg->streams,
+		.probes_sent = sent,
+		.probes_dropped = dropped,
+		.tai = cfg->synced_clocks,
+		.same_clock = rx && rx->same_clock,
+		.gap_target_s = run->target_pps ? cfg->streams / run->target_pps : 0,
+	};
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; i < cfg->streams; i++) {
+		sent[i] = run->slots[i].w.probe.sent;
+		dropped[i] = run->slots[i].w.probe.dropped;
+	}
+	res->latency.on = cfg->latency && !(run->m->flags & PB_M_NO_WIRE);
+	if (res->latency.on)
+		err = pb_latency_compute(&res->latency, c, &in);
+	res->gaps.on = run->target_pps > 0 && res->has_receiver;
+	if (!err && res->gaps.on)
+		err = pb_gaps_compute(&res->gaps, c, &in);
+	if (err)
+		pr_warn("%s: no room for the latency figures: %s\n", run->m->name, strerror(-err));
+}
+
 /* The receiver's count of this run, once it has settled. */
 static void run_delivered(const struct run *run, struct pb_result *res)
 {
-	struct pb_rx_run c;
+	struct pb_rx_run c = { 0 };
 	uint32_t i;
 	int err;
 
+	/* the histograms only where a figure needs them: 28 KB each */
+	if (run->cfg.latency)
+		c.lat_hist = calloc(PB_RX_HIST_BUCKETS, sizeof(*c.lat_hist));
+	if (run->target_pps)
+		c.gap_hist = calloc(PB_RX_HIST_BUCKETS, sizeof(*c.gap_hist));
 	err = run_settle(run, res->frames_sent, &c);
 	if (err) {
 		/* unknown, not zero: the row says why and is not a result */
@@ -608,7 +650,8 @@ static void run_delivered(const struct run *run, struct pb_result *res)
 			 strerror(-err));
 		res->status = PB_STATUS_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "delivered unknown: %s", res->rx_error);
-		return;
+		run_latency(run, NULL, res);
+		goto out;
 	}
 	res->delivered_known = true;
 	res->frames_delivered = c.frames;
@@ -618,6 +661,10 @@ static void run_delivered(const struct run *run, struct pb_result *res)
 	res->rx_queues = c.nqueues < PB_RESULT_QUEUES ? c.nqueues : PB_RESULT_QUEUES;
 	for (i = 0; i < res->rx_queues; i++)
 		res->rx_queue_frames[i] = c.queue_frames[i];
+	run_latency(run, &c, res);
+out:
+	free(c.lat_hist);
+	free(c.gap_hist);
 }
 
 /* Starts the workers and waits until each has opened (or failed to). */
@@ -780,6 +827,9 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		s->quota = cfg->count ? cfg->count / cfg->streams + (i < cfg->count % cfg->streams)
 				      : UINT64_MAX;
 		err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME), &s->pool);
+		if (!err)
+			err = pb_probe_init(&s->w.probe, cfg, pb_config_paced(cfg),
+					    s->pool.max_len);
 		if (err) {
 			res_error(res, "building the frames", err);
 			err = 0;
@@ -815,14 +865,18 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	run_collect(run, res);
 	if (res->has_receiver)
 		run_delivered(run, res);
+	else
+		run_latency(run, NULL, res);
 	run_counters_end(path, &k, res);
 	pb_result_compute(res);
 
 out_free:
 	pthread_cond_destroy(&run->cv);
 	pthread_mutex_destroy(&run->mu);
-	for (i = 0; i < cfg->streams; i++)
+	for (i = 0; i < cfg->streams; i++) {
 		pb_pool_free(&run->slots[i].pool);
+		pb_probe_free(&run->slots[i].w.probe);
+	}
 	free(run->slots);
 	free(run);
 	if (err)

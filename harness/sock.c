@@ -101,6 +101,16 @@ void pb_sock_wait(int fd)
 	poll(&p, 1, 10);
 }
 
+/* After the call that carried a probe copy: it went, it was dropped and we were told, or not. */
+static void sock_probe_done(struct pb_probe *p, int slot, int err)
+{
+	pb_probe_release(p, slot);
+	if (err == ENOBUFS)
+		pb_probe_dropped(p);
+	else if (err)
+		pb_probe_unsent(p);
+}
+
 int pb_frame_loop(struct pb_worker *w, uint32_t *next, unsigned int budget, struct pb_outcome *o,
 		  pb_send_one_fn one)
 {
@@ -109,8 +119,19 @@ int pb_frame_loop(struct pb_worker *w, uint32_t *next, unsigned int budget, stru
 	int fd = -1, err = 0;
 
 	for (a = 0; a < n; a++) {
-		err = one(w, &w->pool->frames[at], at, &fd);
+		const struct pb_frame *f = &w->pool->frames[at];
+		int slot = -1;
+
+		/* a probe goes as a stamped copy: the pool frame is sent again later */
+		if (pb_probe_due(&w->probe, a)) {
+			const struct pb_frame *c = pb_probe_copy(&w->probe, f, &slot);
+
+			f = c ? c : f;
+		}
+		err = one(w, f, at, &fd);
 		o->calls++;
+		if (slot >= 0)
+			sock_probe_done(&w->probe, slot, err);
 		if (!err) {
 			o->sent++;
 			at = at + 1 == w->pool->n ? 0 : at + 1;

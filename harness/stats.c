@@ -156,4 +156,6 @@ void pb_result_release(struct pb_result *r)
 	free(r->samples);
 	r->samples = NULL;
 	r->nsamples = 0;
+	pb_latency_release(&r->latency);
+	pb_gaps_release(&r->gaps);
 }

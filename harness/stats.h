@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "latency.h"
+
 #define PB_L1_OVERHEAD	 24 /* 4 FCS + 8 preamble/SFD + 12 inter-frame gap */
 #define PB_RESULT_QUEUES 16 /* RX queues a result reports one by one */
 
@@ -94,6 +96,8 @@ struct pb_result {
 	double target_pps;			    /* --pps / --rate as packets/s; 0: unlimited */
 	struct pb_sample *samples; /* one a second, owned: pb_result_release() frees them */
 	uint32_t nsamples;
+	struct pb_latency latency; /* --latency: the probes (owns its lists, released likewise) */
+	struct pb_gaps gaps;	   /* a paced run: the gaps between frames at the receiver */
 
 	/* derived by pb_result_compute() */
 	enum pb_netting netting;
@@ -128,7 +132,7 @@ bool pb_result_has_delivered(const struct pb_result *r);
 bool pb_result_has_accounted(const struct pb_result *r);
 const char *pb_netting_name(enum pb_netting n);
 const char *pb_status_name(enum pb_status s);
-/* Frees what a result owns (its samples); the struct itself stays valid and empty of them. */
+/* Frees what a result owns (samples, latency lists); the struct stays valid, empty of them. */
 void pb_result_release(struct pb_result *r);
 
 #endif

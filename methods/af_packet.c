@@ -33,6 +33,7 @@
 #define AF_PACKET_LINEAR_MAX (2048u) /* larger frames stay page fragments: no big copies */
 /* where the kernel reads frame data in a V3 TX slot: the header, without sockaddr_ll */
 #define AF_PACKET_DATA_OFF (TPACKET3_HDRLEN - sizeof(struct sockaddr_ll))
+#define AF_PACKET_PROBES   64u /* stamped slots in flight at once (--latency) */
 
 struct af_packet_priv {
 	int fd;
@@ -44,6 +45,9 @@ struct af_packet_priv {
 	uint32_t inflight; /* posted, not yet handed back */
 	uint32_t pending;  /* posted since the last successful kick */
 	uint32_t vnet;	   /* sizeof(struct virtio_net_hdr), or 0 */
+	/* slots stamped as probes, oldest first, to put back as built once handed back */
+	uint32_t probe_slot[AF_PACKET_PROBES];
+	uint32_t probe_head, nprobes;
 };
 
 static struct tpacket3_hdr *af_packet_slot(struct af_packet_priv *p, uint32_t i)
@@ -150,8 +154,21 @@ static int af_packet_open(struct pb_worker *w)
 	return 0;
 }
 
+static uint8_t *af_packet_frame(struct af_packet_priv *p, uint32_t i)
+{
+	return (uint8_t *)af_packet_slot(p, i) + AF_PACKET_DATA_OFF + p->vnet;
+}
+
+/* A probe's slot came back: it goes out as an ordinary frame next time. */
+static void af_packet_unprobe(struct pb_worker *w, struct af_packet_priv *p, uint32_t slot)
+{
+	pb_probe_restore(af_packet_frame(p, slot), &w->pool->frames[slot % w->pool->n]);
+	p->probe_head = (p->probe_head + 1) % AF_PACKET_PROBES;
+	p->nprobes--;
+}
+
 /* Slots the kernel has handed back since the last call. */
-static uint32_t af_packet_reap(struct af_packet_priv *p, int *err)
+static uint32_t af_packet_reap(struct pb_worker *w, struct af_packet_priv *p, int *err)
 {
 	uint32_t done = 0;
 
@@ -165,6 +182,8 @@ static uint32_t af_packet_reap(struct af_packet_priv *p, int *err)
 		}
 		if (st != TP_STATUS_AVAILABLE)
 			break;
+		if (__builtin_expect(p->nprobes, 0) && p->probe_slot[p->probe_head] == p->tail)
+			af_packet_unprobe(w, p, p->tail);
 		p->tail = (p->tail + 1) % p->frame_nr;
 		p->inflight--;
 		done++;
@@ -206,12 +225,20 @@ static int af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_ou
 	uint32_t room = budget < w->batch ? budget : w->batch, n = 0;
 	int err = 0;
 
-	o->sent = af_packet_reap(p, &err);
+	o->sent = af_packet_reap(w, p, &err);
 	if (err)
 		return err;
 	while (n < room && p->inflight < p->frame_nr) {
 		struct tpacket3_hdr *h = af_packet_slot(p, p->head);
 
+		/* a probe is stamped in its ring slot, put back when the slot comes back */
+		if (pb_probe_due(&w->probe, n) && p->nprobes < AF_PACKET_PROBES) {
+			pb_probe_stamp(&w->probe,
+				       af_packet_frame(p, p->head) +
+					       w->pool->frames[p->head % w->pool->n].payload_off,
+				       true);
+			p->probe_slot[(p->probe_head + p->nprobes++) % AF_PACKET_PROBES] = p->head;
+		}
 		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
 		p->head = (p->head + 1) % p->frame_nr;
 		p->inflight++;
@@ -224,7 +251,7 @@ static int af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_ou
 		struct pollfd pfd = { .fd = p->fd, .events = POLLOUT };
 
 		poll(&pfd, 1, 1);
-		o->sent = af_packet_reap(p, &err);
+		o->sent = af_packet_reap(w, p, &err);
 	}
 	o->inflight = p->inflight;
 	return err;

@@ -51,6 +51,7 @@
 #define AF_XDP_BUSY_MS	   1000u	 /* how long a queue may stay busy after the last socket */
 #define AF_XDP_DROP_NAP_US 20u /* pause after the device dropped a frame, see af_xdp_kick */
 #define AF_XDP_BATCH	   64u /* default --batch: 32..256 measured alike on the lab; 64 as xsktx */
+#define AF_XDP_PROBES	   64u /* --latency: UMEM chunks after the pool's for stamped copies */
 
 struct af_xdp_priv {
 	struct xsk_ring_prod fq, tx;
@@ -65,6 +66,9 @@ struct af_xdp_priv {
 	uint16_t len[AF_XDP_FRAMES]; /* each chunk's frame length, so sending looks up nothing */
 	uint32_t inflight;	     /* submitted, not yet completed */
 	uint32_t busy_drops;	     /* EBUSY kicks whose dropped frame is yet to complete */
+	uint32_t nprobe;	     /* probe chunks: AF_XDP_PROBES with --latency, else 0 */
+	uint32_t probes_busy;	     /* probe chunks in flight */
+	uint64_t probe_busy;	     /* bit k: probe chunk k is in flight */
 	bool zc;
 	bool prog_ref; /* holds a reference on af_xdp_prog */
 };
@@ -361,6 +365,43 @@ static int af_xdp_kick(struct af_xdp_priv *p, struct pb_outcome *o)
 	return -errno;
 }
 
+/* The probe chunks among n completions from idx are free again. */
+static void af_xdp_probes_done(struct af_xdp_priv *p, uint32_t idx, uint32_t n)
+{
+	uint64_t base = (uint64_t)AF_XDP_FRAMES * p->chunk;
+	uint32_t i;
+
+	for (i = 0; i < n && p->probes_busy; i++) {
+		uint64_t addr = *xsk_ring_cons__comp_addr(&p->cq, idx + i);
+
+		if (addr >= base) {
+			p->probe_busy &= ~(1ull << ((addr - base) / p->chunk));
+			p->probes_busy--;
+		}
+	}
+}
+
+/*
+ * A probe: a copy of chunk k's frame in a free probe chunk, stamped there; its address for
+ * the descriptor, or chunk k's own when every probe chunk is in flight (no probe this time).
+ */
+static uint64_t af_xdp_stamp(struct pb_worker *w, struct af_xdp_priv *p, uint32_t k)
+{
+	uint64_t addr = (uint64_t)k * p->chunk;
+	uint32_t c;
+	uint8_t *dst;
+
+	if (p->probe_busy == ~0ull >> (64 - p->nprobe))
+		return addr;
+	c = (uint32_t)__builtin_ctzll(~p->probe_busy);
+	p->probe_busy |= 1ull << c;
+	p->probes_busy++;
+	dst = (uint8_t *)p->area + (size_t)(AF_XDP_FRAMES + c) * p->chunk;
+	memcpy(dst, (uint8_t *)p->area + addr, p->len[k]);
+	pb_probe_stamp(&w->probe, dst + w->pool->frames[k % w->pool->n].payload_off, true);
+	return (uint64_t)(AF_XDP_FRAMES + c) * p->chunk;
+}
+
 /*
  * Completions since the last call, into o: sent, less the frames the device dropped and
  * reported (EBUSY), which are retried. Chunks are sent in order: no address to check.
@@ -372,6 +413,8 @@ static void af_xdp_reap(struct af_xdp_priv *p, struct pb_outcome *o)
 	n = xsk_ring_cons__peek(&p->cq, AF_XDP_COMP_RING, &idx);
 	if (!n)
 		return;
+	if (__builtin_expect(p->probes_busy, 0))
+		af_xdp_probes_done(p, idx, n);
 	xsk_ring_cons__release(&p->cq, n);
 	p->inflight -= n;
 	dropped = n < p->busy_drops ? n : p->busy_drops;
@@ -434,7 +477,8 @@ static int af_xdp_open(struct pb_worker *w)
 	 * chunks outright, so the send loop takes no lock and touches no other core's lines.
 	 * The pool's frames are written into the chunks once, here.
 	 */
-	p->area_len = (size_t)AF_XDP_FRAMES * p->chunk;
+	p->nprobe = w->probe.on ? AF_XDP_PROBES : 0;
+	p->area_len = (size_t)(AF_XDP_FRAMES + p->nprobe) * p->chunk;
 	p->area = mmap(NULL, p->area_len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (p->area == MAP_FAILED) {
@@ -542,6 +586,8 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 
 			/* chunk k holds pool frame k % n (flows, sizes), written at open */
 			d->addr = (uint64_t)p->next * p->chunk;
+			if (pb_probe_due(&w->probe, i))
+				d->addr = af_xdp_stamp(w, p, p->next);
 			d->len = p->len[p->next];
 			d->options = 0;
 			p->next = (p->next + 1) % AF_XDP_FRAMES;

@@ -105,17 +105,29 @@ static int gso_open(struct pb_worker *w)
 static int gso_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct gso_priv *p = w->priv;
-	uint32_t n = budget < p->seg ? budget : p->seg;
+	uint32_t n = budget < p->seg ? budget : p->seg, probe = pb_probe_in(&w->probe, n);
 	int fd = p->s.fds[p->s.next], err;
+	ssize_t ret;
 
+	/* a probe is one segment of the datagram, stamped in the buffer and put back after */
+	if (probe != PB_PROBE_NONE)
+		pb_probe_stamp(&w->probe, p->buf + (size_t)probe * w->cfg->payloadsize, false);
 	/* a short last call (for --count) is simply a smaller GSO datagram */
 	o->calls = 1;
-	if (send(fd, p->buf, (size_t)n * w->cfg->payloadsize, MSG_DONTWAIT) >= 0) {
+	ret = send(fd, p->buf, (size_t)n * w->cfg->payloadsize, MSG_DONTWAIT);
+	err = ret < 0 ? pb_send_errno(errno) : 0;
+	if (probe != PB_PROBE_NONE) {
+		memcpy(p->buf + (size_t)probe * w->cfg->payloadsize,
+		       w->frame->data + w->frame->payload_off, PB_PROBE_LEN);
+		/* a reported drop hit some segment, which one is unknown: the probe went */
+		if (err && err != -ENOBUFS)
+			pb_probe_unsent(&w->probe);
+	}
+	if (!err) {
 		pb_sock_advance(w, &p->s);
 		o->sent = n;
 		return 0;
 	}
-	err = pb_send_errno(errno);
 	if (err == -ENOBUFS) {
 		pb_sock_advance(w, &p->s);
 		o->sent = n;

@@ -32,10 +32,15 @@
 /* --zerocopy auto: SEND_ZC from this payload size up; below it, plain SEND */
 #define URING_ZC_MIN 4096u
 #define URING_BATCH  64u /* SQEs per io_uring_enter() without --batch */
-/* user_data of our sends; anything else on the CQ (liburing's own timeouts) is skipped */
+/*
+ * user_data of our sends (its low 16 bits); anything else on the CQ (liburing's own
+ * timeouts) is skipped. A latency probe's send carries its copy's slot + 1 above them.
+ */
 #define URING_UD_SEND	     0x7062u
 #define URING_UD_SEND_REPORT 0x7063u /* a SEND_ZC that asked for IORING_SEND_ZC_REPORT_USAGE */
-#define URING_WAIT_US	     1000    /* how long send() sleeps when every slot is in flight */
+#define URING_UD_KIND(ud)    ((ud)&0xffffu)
+#define URING_UD_PROBE(ud)   ((int)((ud) >> 16) - 1) /* the probe copy's slot, or -1 */
+#define URING_WAIT_US	     1000 /* how long send() sleeps when every slot is in flight */
 
 /* kernel 6.2 UAPI, newer than liburing 2.3's headers */
 #ifndef IORING_SEND_ZC_REPORT_USAGE
@@ -300,16 +305,25 @@ static int uring_open(struct pb_worker *w)
 }
 
 /* Counts one send's (first) CQE into o; keeps the first fatal error in p->err. */
-static void uring_complete(struct uring_priv *p, const struct io_uring_cqe *cqe,
-			   struct pb_outcome *o)
+static void uring_complete(struct pb_worker *w, struct uring_priv *p,
+			   const struct io_uring_cqe *cqe, struct pb_outcome *o)
 {
-	int err, res = cqe->res;
+	int err, res = cqe->res, slot = URING_UD_PROBE(cqe->user_data);
 
+	if (slot >= 0) {
+		/* a copy SEND_ZC still reads until its notification frees it */
+		if (!(cqe->flags & IORING_CQE_F_MORE))
+			pb_probe_release(&w->probe, slot);
+		if (res == -ENOBUFS)
+			pb_probe_dropped(&w->probe);
+		else if (res < 0)
+			pb_probe_untaken(&w->probe);
+	}
 	if (res >= 0) {
 		o->sent++;
 		return;
 	}
-	if (res == -EINVAL && cqe->user_data == URING_UD_SEND_REPORT) {
+	if (res == -EINVAL && URING_UD_KIND(cqe->user_data) == URING_UD_SEND_REPORT) {
 		/* 6.0 and 6.1 reject the usage report: stop asking; the frame was not sent */
 		p->zc_flags &= ~IORING_SEND_ZC_REPORT_USAGE;
 		return;
@@ -323,27 +337,31 @@ static void uring_complete(struct uring_priv *p, const struct io_uring_cqe *cqe,
 }
 
 /* Every CQE waiting now, counted into o. */
-static void uring_reap(struct uring_priv *p, struct pb_outcome *o)
+static void uring_reap(struct pb_worker *w, struct uring_priv *p, struct pb_outcome *o)
 {
 	struct io_uring_cqe *cqe;
 	unsigned int head, seen = 0;
 
 	io_uring_for_each_cqe(&p->ring, head, cqe)
 	{
+		uint64_t kind = URING_UD_KIND(cqe->user_data);
+
 		seen++;
-		if (cqe->user_data != URING_UD_SEND && cqe->user_data != URING_UD_SEND_REPORT)
+		if (kind != URING_UD_SEND && kind != URING_UD_SEND_REPORT)
 			continue;
 		if (cqe->flags & IORING_CQE_F_NOTIF) {
 			p->notifs--;
 			p->zc_notifs++;
 			if ((uint32_t)cqe->res & IORING_NOTIF_USAGE_ZC_COPIED)
 				p->zc_copied++;
+			if (URING_UD_PROBE(cqe->user_data) >= 0)
+				pb_probe_release(&w->probe, URING_UD_PROBE(cqe->user_data));
 			continue;
 		}
 		p->inflight--;
 		if (cqe->flags & IORING_CQE_F_MORE)
 			p->notifs++;
-		uring_complete(p, cqe, o);
+		uring_complete(w, p, cqe, o);
 	}
 	io_uring_cq_advance(&p->ring, seen);
 }
@@ -361,25 +379,39 @@ static uint32_t uring_room(const struct uring_priv *p)
 	return (uint32_t)free_cqes / per < sq ? (uint32_t)free_cqes / per : sq;
 }
 
-/* One SQE for pool frame i: its payload, on its flow's socket. */
-static void uring_prep(const struct pb_worker *w, struct uring_priv *p, struct io_uring_sqe *sqe,
-		       uint32_t i)
+/*
+ * One SQE for pool frame i: its payload, on its flow's socket. A probe (the call's frame k)
+ * sends a stamped copy instead, which is not in the registered buffer: SEND_ZC without it.
+ */
+static void uring_prep(struct pb_worker *w, struct uring_priv *p, struct io_uring_sqe *sqe,
+		       uint32_t i, uint32_t k)
 {
 	const struct pb_frame *f = &w->pool->frames[i];
-	const uint8_t *buf = f->data + f->payload_off;
 	bool zc = f->payload_len >= p->zc_min;
+	uint64_t probe = 0;
+	const uint8_t *buf;
+	int slot;
 
+	if (pb_probe_due(&w->probe, k)) {
+		const struct pb_frame *c = pb_probe_copy(&w->probe, f, &slot);
+
+		if (c) {
+			f = c;
+			probe = (uint64_t)(slot + 1) << 16;
+		}
+	}
+	buf = f->data + f->payload_off;
 	if (!zc)
 		io_uring_prep_send(sqe, p->file[i], buf, f->payload_len, 0);
-	else if (p->fixed_buf)
+	else if (p->fixed_buf && !probe)
 		io_uring_prep_send_zc_fixed(sqe, p->file[i], buf, f->payload_len, 0, p->zc_flags,
 					    0);
 	else
 		io_uring_prep_send_zc(sqe, p->file[i], buf, f->payload_len, 0, p->zc_flags);
 	sqe->flags |= p->sqe_flags;
-	io_uring_sqe_set_data64(sqe, zc && (p->zc_flags & IORING_SEND_ZC_REPORT_USAGE)
-					     ? URING_UD_SEND_REPORT
-					     : URING_UD_SEND);
+	io_uring_sqe_set_data64(sqe, probe | (zc && (p->zc_flags & IORING_SEND_ZC_REPORT_USAGE)
+						      ? URING_UD_SEND_REPORT
+						      : URING_UD_SEND));
 }
 
 /* Hands queued SQEs to the kernel and runs its pending completions: one io_uring_enter(). */
@@ -417,7 +449,7 @@ static int uring_send(struct pb_worker *w, unsigned int budget, struct pb_outcom
 
 	if (p->err)
 		return p->err;
-	uring_reap(p, o);
+	uring_reap(w, p, o);
 	if (room > uring_room(p))
 		room = uring_room(p);
 	for (; n < room; n++) {
@@ -425,7 +457,7 @@ static int uring_send(struct pb_worker *w, unsigned int budget, struct pb_outcom
 
 		if (!sqe)
 			break;
-		uring_prep(w, p, sqe, p->s.next);
+		uring_prep(w, p, sqe, p->s.next, n);
 		pb_sock_advance(w, &p->s);
 	}
 	p->inflight += (int)n;
@@ -440,7 +472,7 @@ static int uring_send(struct pb_worker *w, unsigned int budget, struct pb_outcom
 		o->calls++;
 		uring_wait(p, URING_WAIT_US);
 	}
-	uring_reap(p, o);
+	uring_reap(w, p, o);
 	o->inflight = (uint32_t)p->inflight;
 	return p->err;
 }

@@ -97,17 +97,39 @@ static bool sendmmsg_short_was_drop(const struct sendmmsg_priv *p, int fd, size_
 	return true;
 }
 
+/*
+ * After a batch that carried a probe copy: n datagrams went, and the next one was dropped
+ * and reported when drop. Only datagram 0 of a batch is ever the probe.
+ */
+static void sendmmsg_probe_done(struct pb_worker *w, int slot, uint32_t n, bool drop)
+{
+	pb_probe_release(&w->probe, slot);
+	if (w->probe.stamped < n)
+		return;
+	if (w->probe.stamped == n && drop)
+		pb_probe_dropped(&w->probe);
+	else
+		pb_probe_unsent(&w->probe);
+}
+
 static int sendmmsg_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct sendmmsg_priv *p = w->priv;
 	const struct pb_pool *pool = w->pool;
 	unsigned int k = budget < p->n ? budget : p->n, i;
 	uint32_t at = p->s.next;
-	int fd = p->s.fds[at], n, err;
+	int fd = p->s.fds[at], n, err, slot = -1;
+	bool drop;
 
 	for (i = 0; i < k; i++) {
 		const struct pb_frame *f = &pool->frames[at];
 
+		/* a probe goes as a stamped copy: one pool frame may be in the batch many times */
+		if (pb_probe_due(&w->probe, i)) {
+			const struct pb_frame *c = pb_probe_copy(&w->probe, f, &slot);
+
+			f = c ? c : f;
+		}
 		p->iov[i].iov_base = f->data + f->payload_off;
 		p->iov[i].iov_len = f->payload_len;
 		at = at + 1 == pool->n ? 0 : at + 1;
@@ -116,6 +138,8 @@ static int sendmmsg_send(struct pb_worker *w, unsigned int budget, struct pb_out
 	o->calls = 1;
 	if (n < 0) {
 		err = pb_send_errno(errno);
+		if (slot >= 0)
+			sendmmsg_probe_done(w, slot, 0, err == -ENOBUFS);
 		if (err == -ENOBUFS) {
 			o->retried = 1; /* the first datagram was dropped, and we were told */
 			return 0;
@@ -125,8 +149,11 @@ static int sendmmsg_send(struct pb_worker *w, unsigned int budget, struct pb_out
 		return err;
 	}
 	o->sent = (uint32_t)n;
-	if ((unsigned int)n < k && n > 0 && sendmmsg_short_was_drop(p, fd, p->iov[n].iov_len))
+	drop = (unsigned int)n < k && n > 0 && sendmmsg_short_was_drop(p, fd, p->iov[n].iov_len);
+	if (drop)
 		o->retried = 1;
+	if (slot >= 0)
+		sendmmsg_probe_done(w, slot, (uint32_t)n, drop);
 	/* the datagram that failed (if any) goes again first in the next call */
 	p->s.next = (uint32_t)((p->s.next + (uint32_t)n) % pool->n);
 	return 0;

@@ -93,6 +93,8 @@ struct xdp_live_priv {
 	struct bpf_test_run_opts opts;
 	uint32_t chunk;	 /* frames per BPF_PROG_RUN */
 	double chunk_ns; /* what one should take */
+	double run_pps;	 /* frames per second inside the last full chunk; 0: not known yet */
+	bool paced;
 	sigset_t oldmask;
 	bool masked;
 };
@@ -450,6 +452,14 @@ static int xdp_live_open(struct pb_worker *w)
 	}
 	xdp_live_flows(p->skel, cfg, w->id);
 	p->skel->bss->tid = (uint32_t)gettid();
+	if (w->probe.on) {
+		p->skel->rodata->probes = 1;
+		p->skel->rodata->tai = cfg->synced_clocks;
+		p->skel->rodata->probe_kind = w->probe.kind;
+		p->skel->rodata->frame_kind = w->probe.frame_kind;
+		p->skel->bss->probe_every = XDP_LIVE_CHUNK_FIRST; /* until a rate is known */
+		p->paced = pb_config_paced(cfg);
+	}
 	err = xdp_live__load(p->skel);
 	if (err) {
 		pr_err("xdp_live: cannot load the XDP program: %s\n", strerror(-err));
@@ -500,6 +510,30 @@ static int xdp_live_open(struct pb_worker *w)
 	return 0;
 }
 
+/*
+ * Where the program's next probes fall. A paced run's chunks are the few frames due: the
+ * first frame of the chunk the runner armed is the probe, as with every method. An unpaced
+ * run's chunk is milliseconds long: its probes are spaced by what the last chunk's rate
+ * makes of --latency-pps, the countdown carrying over from chunk to chunk.
+ */
+static void xdp_live_probes_plan(struct pb_worker *w, struct xdp_live_priv *p)
+{
+	struct xdp_live__bss *bss = p->skel->bss;
+	double every;
+
+	if (p->paced) {
+		bss->probe_every = UINT32_MAX;
+		bss->probe_left = pb_probe_in(&w->probe, 1) == 0 ? 0 : UINT32_MAX;
+		return;
+	}
+	if (!p->run_pps)
+		return;
+	every = p->run_pps * w->probe.interval;
+	bss->probe_every = every < 1 ? 1 : every > UINT32_MAX ? UINT32_MAX : (uint32_t)every;
+	if (bss->probe_left > bss->probe_every)
+		bss->probe_left = bss->probe_every;
+}
+
 /* Sizes the next chunk to take p->chunk_ns at the rate the last one ran at. */
 static void xdp_live_adapt(struct xdp_live_priv *p, uint32_t n, double ns)
 {
@@ -536,12 +570,20 @@ static int xdp_live_send(struct pb_worker *w, unsigned int budget, struct pb_out
 	o->calls = 1;
 	sent0 = p->skel->bss->xmit_sent;
 	drops0 = p->skel->bss->xmit_drops;
+	if (__builtin_expect(w->probe.on, 0))
+		xdp_live_probes_plan(w, p);
 	t0 = pb_now() * 1e9;
 	err = bpf_prog_test_run_opts(bpf_program__fd(p->skel->progs.pb_xdp_live), &p->opts);
+	if (__builtin_expect(w->probe.on, 0))
+		pb_probe_stamped(&w->probe, p->skel->bss->probe_seq - w->probe.seq);
 	if (err)
 		return err; /* -EINTR: the run was cut short and cannot say how far it got */
-	if (n == p->chunk)
-		xdp_live_adapt(p, n, pb_now() * 1e9 - t0);
+	if (n == p->chunk) {
+		double ns = pb_now() * 1e9 - t0;
+
+		xdp_live_adapt(p, n, ns);
+		p->run_pps = ns > 0 ? n * 1e9 / ns : p->run_pps;
+	}
 	o->sent = n;
 	if (p->xmit) {
 		/* what the device took and what it refused (reported: retried, netted) */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/* Latency probes, the sender's half: the schedule, the stamp, the copies. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "probe.h"
+
+int pb_probe_init(struct pb_probe *p, const struct pb_config *cfg, bool paced, uint32_t max_len)
+{
+	memset(p, 0, sizeof(*p));
+	p->at = PB_PROBE_NONE;
+	p->stamped = PB_PROBE_NONE;
+	if (!cfg->latency)
+		return 0;
+	p->on = true;
+	p->kind = cfg->synced_clocks ? PB_SIG_KIND_TAI : PB_SIG_KIND_PROBE;
+	p->frame_kind = PB_SIG_KIND_FRAME;
+	if (paced) {
+		p->kind |= PB_SIG_PACED;
+		p->frame_kind |= PB_SIG_PACED;
+	}
+	p->clock = cfg->synced_clocks ? CLOCK_TAI : CLOCK_MONOTONIC;
+	/* --latency-pps over all streams; each stream's first frame is a probe */
+	p->interval = cfg->streams / (cfg->latency_pps > 0 ? cfg->latency_pps : PB_LATENCY_PPS);
+	p->stride = (max_len + 63) & ~63u;
+	p->copies = aligned_alloc(64, (size_t)p->stride * PB_PROBE_COPIES);
+	return p->copies ? 0 : -ENOMEM;
+}
+
+void pb_probe_free(struct pb_probe *p)
+{
+	free(p->copies);
+	p->copies = NULL;
+}
+
+static uint64_t probe_clock_ns(int clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * RFC 1624 (eqn. 3): the checksum at check after the 16-bit words of a region changed from
+ * old to now (len even, the region starting at an even offset of the UDP datagram).
+ */
+static void probe_csum_fix(uint8_t *check, const uint8_t *old, const uint8_t *now, size_t len)
+{
+	uint32_t sum = (uint16_t) ~(check[0] << 8 | check[1]);
+	uint16_t c;
+	size_t i;
+
+	if (!check[0] && !check[1])
+		return; /* UDP over IPv4 without a checksum stays so */
+	for (i = 0; i + 1 < len; i += 2) {
+		uint16_t o = (uint16_t)(old[i] << 8 | old[i + 1]);
+		uint16_t n = (uint16_t)(now[i] << 8 | now[i + 1]);
+
+		if (o != n)
+			sum += (uint16_t)~o + (uint32_t)n;
+	}
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	c = (uint16_t)~sum;
+	/* 0 means "no checksum" in UDP: its ones' complement twin says the same sum */
+	if (!c)
+		c = 0xffff;
+	check[0] = (uint8_t)(c >> 8);
+	check[1] = (uint8_t)c;
+}
+
+void pb_probe_stamp(struct pb_probe *p, uint8_t *pl, bool csum)
+{
+	uint8_t old[PB_PROBE_LEN];
+	uint64_t ns = probe_clock_ns(p->clock);
+	double now;
+	int i;
+
+	if (csum)
+		memcpy(old, pl, sizeof(old));
+	pl[2] = p->kind;
+	for (i = 0; i < 4; i++)
+		pl[PB_PROBE_SEQ_OFF + i] = (uint8_t)(p->seq >> (24 - 8 * i));
+	for (i = 0; i < 6; i++)
+		pl[PB_PROBE_TS_OFF + i] = (uint8_t)(ns >> (40 - 8 * i));
+	if (csum)
+		probe_csum_fix(pl - 2, old, pl, sizeof(old));
+
+	p->seq++;
+	p->sent++;
+	p->stamped = p->at;
+	p->at = PB_PROBE_NONE;
+	/* an absolute schedule; a stream that fell more than a probe behind skips, never bursts */
+	now = p->clock == CLOCK_MONOTONIC ? ns / 1e9 : pb_now();
+	p->prev_t = p->next_t;
+	p->next_t += p->interval;
+	if (p->next_t <= now)
+		p->next_t = now + p->interval;
+}
+
+void pb_probe_stamped(struct pb_probe *p, uint32_t k)
+{
+	double now = pb_now();
+
+	if (!k)
+		return;
+	p->seq += k;
+	p->sent += k;
+	p->at = PB_PROBE_NONE;
+	p->next_t += k * p->interval;
+	if (p->next_t <= now)
+		p->next_t = now + p->interval;
+}
+
+void pb_probe_unsent(struct pb_probe *p)
+{
+	if (p->stamped == PB_PROBE_NONE)
+		return;
+	p->seq--;
+	p->sent--;
+	p->next_t = p->prev_t;
+	p->at = p->stamped; /* still due: the next frame of this call, or the next call's first */
+	p->stamped = PB_PROBE_NONE;
+}
+
+const struct pb_frame *pb_probe_copy(struct pb_probe *p, const struct pb_frame *f, int *slot)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < PB_PROBE_COPIES; i++) {
+		k = (p->next_copy + i) % PB_PROBE_COPIES;
+		if (!p->busy[k])
+			break;
+	}
+	if (i == PB_PROBE_COPIES)
+		return NULL;
+	p->next_copy = (k + 1) % PB_PROBE_COPIES;
+	p->busy[k] = 1;
+	*slot = (int)k;
+	p->copy = *f;
+	p->copy.data = p->copies + (size_t)k * p->stride;
+	memcpy(p->copy.data, f->data, f->len);
+	pb_probe_stamp(p, p->copy.data + f->payload_off, true);
+	return &p->copy;
+}
+
+void pb_probe_release(struct pb_probe *p, int slot)
+{
+	if (slot >= 0 && slot < PB_PROBE_COPIES)
+		p->busy[slot] = 0;
+}
+
+void pb_probe_restore(uint8_t *frame, const struct pb_frame *orig)
+{
+	uint32_t off = orig->payload_off - 2;
+
+	memcpy(frame + off, orig->data + off, 2 + PB_PROBE_LEN);
+}
