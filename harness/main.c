@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 
@@ -201,6 +202,39 @@ static int session_agent(struct pb_session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * --lab-tx-setup FILE: runs FILE with /bin/sh in the lab's sender namespace (where this
+ * thread is now), with PB_LAB_TX_IF and PB_LAB_RX_IF naming the ends and PB_LAB_TX_NS,
+ * PB_LAB_RX_NS the namespaces. 0, or -EINVAL with the reason in err when it fails.
+ */
+static int lab_tx_setup(const struct pb_lab *lab, const char *file, char *err, size_t errlen)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "--lab-tx-setup %s: fork: %s", file, strerror(errno));
+		return -EINVAL;
+	}
+	if (!pid) {
+		setenv("PB_LAB_TX_IF", lab->tx.name, 1);
+		setenv("PB_LAB_RX_IF", lab->rx.name, 1);
+		setenv("PB_LAB_TX_NS", lab->tx_ns, 1);
+		setenv("PB_LAB_RX_NS", lab->rx_ns, 1);
+		execl("/bin/sh", "sh", file, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	snprintf(err, errlen, "--lab-tx-setup %s: %s %d", file,
+		 WIFEXITED(status) ? "exit status" : "killed by signal",
+		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return -EINVAL;
+}
+
 /* Everything a run needs before the first method opens. 0, or -errno with a message given. */
 static int session_prepare(struct pb_session *s, bool need_wire, char *err, size_t errlen)
 {
@@ -218,6 +252,10 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		return 0;
 
 	if (cfg->iface[0]) {
+		if (cfg->lab_tx_setup[0]) {
+			snprintf(err, errlen, "--lab-tx-setup needs the lab: not with --iface");
+			return -EINVAL;
+		}
 		ret = pb_nl_open(&s->nl);
 		if (ret)
 			return ret;
@@ -282,6 +320,8 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			return ret;
 		/* from here on this thread, and every worker it starts, lives in the sender's ns */
 		ret = pb_lab_enter(&s->lab, PB_LAB_TX);
+		if (!ret && cfg->lab_tx_setup[0])
+			ret = lab_tx_setup(&s->lab, cfg->lab_tx_setup, err, errlen);
 		if (ret)
 			return ret;
 		nif = s->lab.tx;
@@ -290,6 +330,7 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		s->tx.nl = s->lab.tx_nl;
 		pb_path_netif(&s->path, &s->tx);
 		pb_rx_source_init(s->rx, &s->rxsrc);
+		s->rxsrc.same_clock = true; /* in this process: probes need no synchronised clock */
 		s->path.rx = &s->rxsrc;
 		s->path.veth_pair = true;
 	}

@@ -87,10 +87,10 @@ static const struct pb_opt pb_opts[] = {
 	  "latency probes: one frame in N of each stream carries a sequence number and its "
 	  "transmit time; the receiver reports one-way latency, jitter, loss and order" },
 	{ "latency-pps", 0, OPT_RATE, OFF(latency_pps), 0, NULL, 0, 0, "RATE",
-	  "with --latency: probes per second over all streams (default 1000)" },
+	  "latency probes per second over all streams (default 1000; implies --latency)" },
 	{ "synced-clocks", 0, OPT_FLAG, OFF(synced_clocks), 0, NULL, 0, 0, NULL,
-	  "with --latency: the sender's and the receiver's clocks are synchronised (PTP): "
-	  "probes carry CLOCK_TAI, so a receiver on another host reports one-way latency" },
+	  "the sender's and the receiver's clocks are synchronised (PTP): probes carry "
+	  "CLOCK_TAI, so a receiver on another host reports one-way latency (implies --latency)" },
 	{ "cpus", 0, OPT_CPUS, OFF(cpus), OFF(ncpus), NULL, 0, PB_MAX_STREAMS, "LIST",
 	  "pin stream i to the i-th CPU of LIST (e.g. 0,1 or 0-3; default: several streams are "
 	  "spread over the CPUs, one stream is not pinned)",
@@ -183,15 +183,12 @@ static uint32_t opt_min_payload(const struct pb_config *cfg)
 	return cfg->payloadsize;
 }
 
-static int opt_validate_latency(const struct pb_config *cfg, char *err, size_t errlen)
+static int opt_validate_latency(struct pb_config *cfg, char *err, size_t errlen)
 {
 	uint32_t min = opt_min_payload(cfg);
 
-	if (!cfg->latency && (cfg->latency_pps || cfg->synced_clocks)) {
-		snprintf(err, errlen, "--%s needs --latency",
-			 cfg->latency_pps ? "latency-pps" : "synced-clocks");
-		return -EINVAL;
-	}
+	/* either says what the probes are like: there are probes */
+	cfg->latency |= cfg->latency_pps > 0 || cfg->synced_clocks;
 	if (!cfg->latency)
 		return 0;
 	if (min < PB_PROBE_LEN) {
