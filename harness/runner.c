@@ -492,8 +492,18 @@ static int run_settle(const struct run *run, uint64_t sent, struct pb_rx_run *c)
 	uint64_t prev = UINT64_MAX;
 	int err;
 
+	uint64_t *lat = c->lat_hist, *gap = c->gap_hist;
+
 	for (;;) {
+		/* the histograms are filled afresh by each read; a reader that clears them loses
+		 * only the figures they give */
+		if (lat)
+			memset(lat, 0, sizeof(*lat) * PB_RX_HIST_BUCKETS);
+		if (gap)
+			memset(gap, 0, sizeof(*gap) * PB_RX_HIST_BUCKETS);
 		err = rx->read_run(rx->ctx, run->cfg.run_id, c);
+		c->lat_hist = lat;
+		c->gap_hist = gap;
 		if (err || c->frames >= sent || c->frames == prev || pb_now() >= until)
 			return err;
 		prev = c->frames;

@@ -167,6 +167,58 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, pb_fdbl("cpu_ns_per_pkt", r->cpu_ns_per_pkt));
 }
 
+/*
+ * The latency probes' figures (--latency): JSON's `latency` object, and CSV's latency_
+ * columns. Unknown is null: counts without a receiver, latency without comparable clocks.
+ */
+static void pb_latency_fields(const struct pb_result *r, struct pb_fields *fs)
+{
+	const struct pb_latency *l = &r->latency;
+	bool m = l->on && l->measured, t = m && l->timed;
+
+	fs->n = 0;
+	pb_add(fs, l->on ? pb_fu64("probes_sent", l->probes_sent) : pb_fnull("probes_sent"));
+	pb_add(fs, l->on ? pb_fu64("probes_dropped_reported", l->probes_dropped)
+			 : pb_fnull("probes_dropped_reported"));
+	pb_add(fs,
+	       m ? pb_fu64("probes_received", l->probes_received) : pb_fnull("probes_received"));
+	pb_add(fs, m ? pb_fu64("lost", l->lost) : pb_fnull("lost"));
+	pb_add(fs, m ? pb_fu64("reordered", l->reordered) : pb_fnull("reordered"));
+	pb_add(fs, m ? pb_fu64("duplicated", l->duplicated) : pb_fnull("duplicated"));
+	pb_add(fs, l->on ? pb_fstr("clock", l->tai ? "tai" : "monotonic", 0) : pb_fnull("clock"));
+	pb_add(fs, m ? pb_fu64("samples", l->samples) : pb_fnull("samples"));
+	pb_add(fs, m ? pb_fu64("clock_errors", l->clock_errors) : pb_fnull("clock_errors"));
+	pb_add(fs, t ? pb_fdbl("min_us", l->min_us) : pb_fnull("min_us"));
+	pb_add(fs, t ? pb_fdbl("mean_us", l->mean_us) : pb_fnull("mean_us"));
+	pb_add(fs, t ? pb_fdbl("p50_us", l->p50_us) : pb_fnull("p50_us"));
+	pb_add(fs, t ? pb_fdbl("p90_us", l->p90_us) : pb_fnull("p90_us"));
+	pb_add(fs, t ? pb_fdbl("p99_us", l->p99_us) : pb_fnull("p99_us"));
+	pb_add(fs, t ? pb_fdbl("p999_us", l->p999_us) : pb_fnull("p999_us"));
+	pb_add(fs, t ? pb_fdbl("max_us", l->max_us) : pb_fnull("max_us"));
+	pb_add(fs,
+	       m && l->jitter_known ? pb_fdbl("jitter_us", l->jitter_us) : pb_fnull("jitter_us"));
+	pb_add(fs, l->on && !t ? pb_fstr("null_reason", l->why, sizeof(l->why))
+			       : pb_fnull("null_reason"));
+}
+
+/* The gaps between a paced run's frames at the receiver: `gaps`, and CSV's gaps_ columns. */
+static void pb_gaps_fields(const struct pb_result *r, struct pb_fields *fs)
+{
+	const struct pb_gaps *g = &r->gaps;
+	bool m = g->on && g->measured;
+
+	fs->n = 0;
+	pb_add(fs, g->on ? pb_fdbl("target_us", g->target_us) : pb_fnull("target_us"));
+	pb_add(fs, m ? pb_fu64("gaps", g->n) : pb_fnull("gaps"));
+	pb_add(fs, m ? pb_fdbl("mean_us", g->mean_us) : pb_fnull("mean_us"));
+	pb_add(fs, m ? pb_fdbl("p1_us", g->p1_us) : pb_fnull("p1_us"));
+	pb_add(fs, m ? pb_fdbl("p50_us", g->p50_us) : pb_fnull("p50_us"));
+	pb_add(fs, m ? pb_fdbl("p99_us", g->p99_us) : pb_fnull("p99_us"));
+	pb_add(fs, m ? pb_fdbl("cv", g->cv) : pb_fnull("cv"));
+	pb_add(fs, g->on && !m ? pb_fstr("null_reason", g->why, sizeof(g->why))
+			       : pb_fnull("null_reason"));
+}
+
 #define PB_DBL_LEN 40
 
 /*
@@ -346,6 +398,126 @@ static int pb_json_add_receiver(struct json_object *o, const struct pb_result *r
 	return 0;
 }
 
+/* A histogram as [upper_bound_ns, count] pairs, added to o as key. */
+static int pb_json_add_hist(struct json_object *o, const char *key, const struct pb_hist_pair *h,
+			    uint32_t n)
+{
+	struct json_object *arr = json_object_new_array(), *pair, *v;
+	uint32_t i;
+
+	if (!arr || json_object_object_add(o, key, arr)) {
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		pair = json_object_new_array();
+		if (!pair || json_object_array_add(arr, pair)) {
+			json_object_put(pair);
+			return -ENOMEM;
+		}
+		v = json_object_new_int64((int64_t)h[i].upper_ns);
+		if (!v || json_object_array_add(pair, v)) {
+			json_object_put(v);
+			return -ENOMEM;
+		}
+		v = json_object_new_int64((int64_t)h[i].count);
+		if (!v || json_object_array_add(pair, v)) {
+			json_object_put(v);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* A new object under key in o; NULL when out of memory. */
+static struct json_object *pb_json_child(struct json_object *o, const char *key)
+{
+	struct json_object *c = json_object_new_object();
+
+	if (c && json_object_object_add(o, key, c)) {
+		json_object_put(c);
+		c = NULL;
+	}
+	return c;
+}
+
+/* Each stream's probes: where the row's sums come from. */
+static int pb_json_add_lat_streams(struct json_object *o, const struct pb_latency *l)
+{
+	struct json_object *arr = json_object_new_array(), *e;
+	struct pb_fields fs;
+	uint32_t i;
+	int err;
+
+	if (!arr || json_object_object_add(o, "streams", arr)) {
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	for (i = 0; i < l->nstreams; i++) {
+		const struct pb_lat_stream *st = &l->streams[i];
+		bool t = l->measured && l->timed && st->samples;
+
+		e = json_object_new_object();
+		if (!e || json_object_array_add(arr, e)) {
+			json_object_put(e);
+			return -ENOMEM;
+		}
+		fs.n = 0;
+		pb_add(&fs, pb_fu64("stream", st->stream));
+		pb_add(&fs, pb_fu64("probes_sent", st->sent));
+		pb_add(&fs, l->measured ? pb_fu64("probes_received", st->received)
+					: pb_fnull("probes_received"));
+		pb_add(&fs, l->measured ? pb_fu64("lost", st->lost) : pb_fnull("lost"));
+		pb_add(&fs,
+		       l->measured ? pb_fu64("reordered", st->reordered) : pb_fnull("reordered"));
+		pb_add(&fs, l->measured ? pb_fu64("duplicated", st->duplicated)
+					: pb_fnull("duplicated"));
+		pb_add(&fs, t ? pb_fdbl("min_us", st->min_us) : pb_fnull("min_us"));
+		pb_add(&fs, t ? pb_fdbl("mean_us", st->mean_us) : pb_fnull("mean_us"));
+		pb_add(&fs, t ? pb_fdbl("max_us", st->max_us) : pb_fnull("max_us"));
+		pb_add(&fs, l->measured && st->jitter_known ? pb_fdbl("jitter_us", st->jitter_us)
+							    : pb_fnull("jitter_us"));
+		err = pb_json_add_fields(e, &fs);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * With --latency a `latency` object, in a paced run a `gaps` object (JSON only, next to
+ * per_second): the figures, the histogram as [upper_bound_ns, count] pairs, and for the
+ * probes each stream's own counts.
+ */
+static int pb_json_add_latency(struct json_object *o, const struct pb_result *r)
+{
+	struct pb_fields fs;
+	struct json_object *c;
+	int err;
+
+	if (r->latency.on) {
+		c = pb_json_child(o, "latency");
+		if (!c)
+			return -ENOMEM;
+		pb_latency_fields(r, &fs);
+		err = pb_json_add_fields(c, &fs);
+		if (!err)
+			err = pb_json_add_hist(c, "histogram", r->latency.hist, r->latency.nhist);
+		if (!err)
+			err = pb_json_add_lat_streams(c, &r->latency);
+		if (err)
+			return err;
+	}
+	if (!r->gaps.on)
+		return 0;
+	c = pb_json_child(o, "gaps");
+	if (!c)
+		return -ENOMEM;
+	pb_gaps_fields(r, &fs);
+	err = pb_json_add_fields(c, &fs);
+	return err ? err : pb_json_add_hist(c, "histogram", r->gaps.hist, r->gaps.nhist);
+}
+
 /* What describes the whole set: JSON's top level, and the last columns of every CSV row. */
 static void pb_report_fields(const struct pb_report *rep, struct pb_fields *fs)
 {
@@ -404,6 +576,8 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 			err = pb_json_add_samples(o, &rep->results[i]);
 		if (!err)
 			err = pb_json_add_receiver(o, &rep->results[i]);
+		if (!err)
+			err = pb_json_add_latency(o, &rep->results[i]);
 		if (err)
 			goto out;
 		err = -ENOMEM;
@@ -463,6 +637,31 @@ static void pb_csv_field(FILE *f, const struct pb_field *fl)
 	}
 }
 
+/*
+ * The latency_ and gaps_ columns: the scalars of JSON's latency and gaps objects (null
+ * without --latency or pacing), so a CSV row carries what the table shows. header: names.
+ */
+static void pb_csv_latency(FILE *f, const struct pb_result *r, bool header)
+{
+	static const char *const prefix[2] = { "latency_", "gaps_" };
+	struct pb_fields fs;
+	unsigned int k, j;
+
+	for (k = 0; k < 2; k++) {
+		if (!k)
+			pb_latency_fields(r, &fs);
+		else
+			pb_gaps_fields(r, &fs);
+		for (j = 0; j < fs.n; j++) {
+			fputc(',', f);
+			if (header)
+				fprintf(f, "%s%s", prefix[k], fs.f[j].name);
+			else
+				pb_csv_field(f, &fs.f[j]);
+		}
+	}
+}
+
 int pb_write_csv(FILE *f, const struct pb_report *rep)
 {
 	static const struct pb_result blank;
@@ -476,6 +675,7 @@ int pb_write_csv(FILE *f, const struct pb_report *rep)
 	pb_report_fields(rep, &top);
 	for (j = 0; j < fs.n; j++)
 		fprintf(f, "%s%s", j ? "," : "", fs.f[j].name);
+	pb_csv_latency(f, &blank, true);
 	for (j = 0; j < top.n; j++)
 		fprintf(f, ",%s", top.f[j].name);
 	fputc('\n', f);
@@ -486,6 +686,7 @@ int pb_write_csv(FILE *f, const struct pb_report *rep)
 				fputc(',', f);
 			pb_csv_field(f, &fs.f[j]);
 		}
+		pb_csv_latency(f, &rep->results[i], false);
 		/* each row carries the set's description, so rows can be pooled across files */
 		for (j = 0; j < top.n; j++) {
 			fputc(',', f);
@@ -498,8 +699,9 @@ int pb_write_csv(FILE *f, const struct pb_report *rep)
 
 /* ---- table */
 
-#define PB_TCOLS 10
-#define PB_CELL	 48
+#define PB_TCOLS     14
+#define PB_TCOLS_LAT 10 /* the first of the latency columns, shown only with --latency */
+#define PB_CELL	     48
 
 struct pb_trow {
 	char cell[PB_TCOLS][PB_CELL];
@@ -507,14 +709,35 @@ struct pb_trow {
 
 /* Names read left to right; numbers align right so their digits line up. */
 static const struct pb_box_col pb_tcols[PB_TCOLS] = {
-	{ "Method", true },   { "Mode", true }, { "Packets/s" }, { "Mb/s (app)" },
-	{ "Gb/s (wire L1)" }, { "Sent" },	{ "Delivered" }, { "Delivered %" },
-	{ "Accounted %" },    { "CPU ns/pkt" },
+	{ "Method", true },   { "Mode", true },	 { "Packets/s" }, { "Mb/s (app)" },
+	{ "Gb/s (wire L1)" }, { "Sent" },	 { "Delivered" }, { "Delivered %" },
+	{ "Accounted %" },    { "CPU ns/pkt" },	 { "p50 us" },	  { "p99 us" },
+	{ "Max us" },	      { "Probes lost" },
 };
 
 static bool pb_nowire(const struct pb_result *r)
 {
 	return !strncmp(r->mode, PB_MODE_NOWIRE, sizeof(r->mode));
+}
+
+/* p50, p99 and max one-way latency, and lost of sent probes; n/a where unknown. */
+static void pb_trow_latency(struct pb_trow *t, const struct pb_result *r)
+{
+	const struct pb_latency *l = &r->latency;
+	const double us[3] = { l->p50_us, l->p99_us, l->max_us };
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		if (l->on && l->measured && l->timed)
+			pb_box_cell(t->cell[PB_TCOLS_LAT + i], PB_CELL, "%.1f", us[i]);
+		else
+			pb_box_cell(t->cell[PB_TCOLS_LAT + i], PB_CELL, "n/a");
+	}
+	if (l->on && l->measured)
+		pb_box_cell(t->cell[PB_TCOLS_LAT + 3], PB_CELL, "%" PRIu64 "/%" PRIu64, l->lost,
+			    l->probes_sent);
+	else
+		pb_box_cell(t->cell[PB_TCOLS_LAT + 3], PB_CELL, "n/a");
 }
 
 static void pb_trow_fill(struct pb_trow *t, const struct pb_result *r)
@@ -549,6 +772,7 @@ static void pb_trow_fill(struct pb_trow *t, const struct pb_result *r)
 		pb_box_cell(t->cell[9], PB_CELL, "%.1f", r->cpu_ns_per_pkt);
 	else
 		pb_box_cell(t->cell[9], PB_CELL, "n/a");
+	pb_trow_latency(t, r);
 }
 
 /*
@@ -651,6 +875,7 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 {
 	uint32_t lo = UINT32_MAX, hi = 0;
 	bool vlan = false, padded = false, partial = false, down = false, negative = false;
+	bool lat = false, untimed = false;
 	const struct pb_result *r;
 	unsigned int i;
 
@@ -663,6 +888,8 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 		partial |= r->interrupted;
 		down |= r->link_downs > 0;
 		negative |= r->netting == PB_NET_NEGATIVE;
+		lat |= r->latency.on;
+		untimed |= r->latency.on && !(r->latency.measured && r->latency.timed);
 	}
 	if (lo == hi)
 		fprintf(f, "  frame %" PRIu32 " bytes without FCS", lo);
@@ -683,6 +910,12 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 		fputs("  ! the path reported more drops than its counters show (JSON: "
 		      "netting_deficit): dropped counted as 0\n",
 		      f);
+	if (lat)
+		fputs("  latency: one-way, from the probe's stamp before the kernel took it to the "
+		      "receiver; probes lost: lost/sent\n",
+		      f);
+	if (untimed)
+		fputs("  n/a latency: see latency.null_reason in JSON\n", f);
 }
 
 int pb_write_table(FILE *f, const struct pb_report *rep)
@@ -718,7 +951,13 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 			idx[nrows++] = i;
 
 	if (nrows) {
+		bool lat = false;
+
 		memcpy(cols, pb_tcols, sizeof(cols));
+		for (i = 0; i < nrows; i++)
+			lat |= res[idx[i]].latency.on;
+		for (i = PB_TCOLS_LAT; i < PB_TCOLS; i++)
+			cols[i].hidden = !lat;
 		rows = calloc(nrows, sizeof(*rows));
 		if (!rows)
 			goto out;

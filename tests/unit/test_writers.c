@@ -218,6 +218,7 @@ static const struct want result_fields[] = {
 /* schema, pktbench_version, command, kernel, cpu_model, cpus, interface, driver, tx/rx_queues, lab
  */
 #define N_REPORT_FIELDS 11
+#define N_LAT_CSV	26 /* latency_ (18) and gaps_ (8) columns */
 
 /* Where a row differs from row 0's types. */
 /* a counter nobody read is unknown (null), not 0 */
@@ -411,7 +412,7 @@ static void test_json_null_strings(void)
 /* ---- CSV */
 
 #define MAX_REC 8
-#define MAX_FLD 64
+#define MAX_FLD 128
 
 struct csv {
 	char *f[MAX_REC][MAX_FLD];
@@ -521,9 +522,15 @@ static void test_csv(void)
 	CHECK(err == 0 && c.nrec == 4, "csv does not parse into 4 records (%u)", c.nrec);
 	if (err || c.nrec != 4)
 		goto out;
-	/* the result's fields, then the set's description (N_REPORT_FIELDS of them) */
-	CHECK(c.nf[0] == N_FIELDS + N_REPORT_FIELDS, "csv header has %u columns, want %zu", c.nf[0],
-	      N_FIELDS + N_REPORT_FIELDS);
+	/* the result's fields, the latency_ and gaps_ columns, then the set's description */
+	CHECK(c.nf[0] == N_FIELDS + N_LAT_CSV + N_REPORT_FIELDS,
+	      "csv header has %u columns, want %zu", c.nf[0],
+	      N_FIELDS + N_LAT_CSV + N_REPORT_FIELDS);
+	CHECK(c.nf[0] > N_FIELDS + N_LAT_CSV && !strcmp(c.f[0][N_FIELDS], "latency_probes_sent") &&
+		      !strcmp(c.f[0][N_FIELDS + N_LAT_CSV - 1], "gaps_null_reason"),
+	      "the latency_ and gaps_ columns follow the result's");
+	check_csv_field(&c, 1, "latency_p99_us", "");
+	check_csv_field(&c, 1, "gaps_p50_us", "");
 	for (i = 0; i < N_FIELDS && i < c.nf[0]; i++)
 		CHECK(!strcmp(c.f[0][i], result_fields[i].name), "csv column %u is %s, want %s", i,
 		      c.f[0][i], result_fields[i].name);
@@ -784,6 +791,203 @@ static void test_atomic_failures(void)
 	CHECK(n == 3 && !strstr(names, ".tmp."), "after an overwrite the dir holds: %s", names);
 }
 
+/* ---- latency probes and gaps */
+
+/* Row 0: the lab's probes, timed; row 1: another host, unsynchronised; both paced. */
+static void make_latency(struct pb_result *lr)
+{
+	static struct pb_hist_pair hist[2] = { { 40063, 190 }, { 1000447, 4 } };
+	static struct pb_hist_pair ghist[1] = { { 10047, 9999 } };
+	static struct pb_lat_stream streams[2] = {
+		{ .stream = 0,
+		  .sent = 100,
+		  .received = 100,
+		  .samples = 100,
+		  .min_us = 10,
+		  .mean_us = 50,
+		  .max_us = 1000,
+		  .jitter_known = true,
+		  .jitter_us = 3 },
+		{ .stream = 3,
+		  .sent = 100,
+		  .received = 95,
+		  .lost = 5,
+		  .samples = 94,
+		  .min_us = 20,
+		  .mean_us = 40,
+		  .max_us = 60,
+		  .jitter_known = true,
+		  .jitter_us = 1 },
+	};
+	unsigned int i;
+
+	memset(lr, 0, 2 * sizeof(*lr));
+	for (i = 0; i < 2; i++) {
+		struct pb_result *r = &lr[i];
+
+		snprintf(r->method, sizeof(r->method), i ? "af_xdp" : "udp_sendto");
+		snprintf(r->mode, sizeof(r->mode), "x");
+		r->status = PB_STATUS_OK;
+		r->duration_s = 1;
+		r->frame_bytes = 60;
+		r->frames_sent = 100000;
+		r->has_receiver = r->delivered_known = true;
+		r->frames_delivered = 100000;
+		r->raw.have_tx = r->raw.have_rx = true;
+		r->raw.tx_packets = 100000;
+		r->latency = (struct pb_latency){ .on = true,
+						  .measured = true,
+						  .timed = !i,
+						  .probes_sent = 200,
+						  .probes_received = 195,
+						  .lost = 5,
+						  .reordered = 2,
+						  .duplicated = 1,
+						  .samples = 194,
+						  .min_us = 10,
+						  .mean_us = 45.2,
+						  .p50_us = 40.063,
+						  .p90_us = 40.063,
+						  .p99_us = 1000,
+						  .p999_us = 1000,
+						  .max_us = 1000,
+						  .jitter_known = true,
+						  .jitter_us = 2,
+						  .hist = hist,
+						  .nhist = 2,
+						  .streams = streams,
+						  .nstreams = 2 };
+		if (i)
+			snprintf(r->latency.why, sizeof(r->latency.why), "not synchronised");
+		r->gaps = (struct pb_gaps){ .on = true,
+					    .measured = true,
+					    .target_us = 10,
+					    .n = 9999,
+					    .mean_us = 10,
+					    .p1_us = 9.9,
+					    .p50_us = 10.047,
+					    .p99_us = 10.1,
+					    .cv = 0.01,
+					    .hist = ghist,
+					    .nhist = 1 };
+		pb_result_compute(r);
+	}
+}
+
+static void test_latency(void)
+{
+	struct pb_result lr[2];
+	struct pb_report rep = make_report(2);
+	struct json_object *root, *r0, *r1, *l0, *l1, *g, *h, *st;
+	char *t, *buf = NULL;
+	size_t len = 0;
+	struct csv c;
+	FILE *f;
+
+	make_latency(lr);
+	rep.results = lr;
+	CHECK(pb_report_write(&rep, PB_FORMAT_JSON, path_in_tmp("lat.json")) == 0, "json");
+	root = json_object_from_file(path_in_tmp("lat.json"));
+	CHECK(root != NULL, "lat.json reads back");
+	if (!root)
+		return;
+	r0 = json_object_array_get_idx(get(root, "results"), 0);
+	r1 = json_object_array_get_idx(get(root, "results"), 1);
+	l0 = get(r0, "latency");
+	l1 = get(r1, "latency");
+	CHECK(json_object_is_type(l0, json_type_object) &&
+		      json_object_object_length(r0) == (int)N_FIELDS + 5,
+	      "a latency object and a gaps object next to per_second");
+	CHECK(json_object_get_int64(get(l0, "probes_sent")) == 200 &&
+		      json_object_get_int64(get(l0, "probes_received")) == 195 &&
+		      json_object_get_int64(get(l0, "lost")) == 5 &&
+		      json_object_get_int64(get(l0, "reordered")) == 2 &&
+		      json_object_get_int64(get(l0, "duplicated")) == 1,
+	      "the probe counts");
+	CHECK(json_object_get_double(get(l0, "p50_us")) == 40.063 &&
+		      json_object_get_double(get(l0, "p90_us")) == 40.063 &&
+		      json_object_get_double(get(l0, "p99_us")) == 1000 &&
+		      json_object_get_double(get(l0, "p999_us")) == 1000 &&
+		      json_object_get_double(get(l0, "min_us")) == 10 &&
+		      json_object_get_double(get(l0, "mean_us")) == 45.2 &&
+		      json_object_get_double(get(l0, "max_us")) == 1000 &&
+		      json_object_get_double(get(l0, "jitter_us")) == 2,
+	      "the latency figures");
+	check_str(l0, "clock", "monotonic");
+	CHECK(get(l0, "null_reason") == NULL && json_object_object_get_ex(l0, "null_reason", NULL),
+	      "timed: null_reason is null");
+	h = get(l0, "histogram");
+	CHECK(json_object_array_length(h) == 2 &&
+		      json_object_get_int64(json_object_array_get_idx(
+			      json_object_array_get_idx(h, 1), 0)) == 1000447 &&
+		      json_object_get_int64(
+			      json_object_array_get_idx(json_object_array_get_idx(h, 1), 1)) == 4,
+	      "the histogram as [upper_bound_ns, count] pairs");
+	st = get(l0, "streams");
+	CHECK(json_object_array_length(st) == 2 &&
+		      json_object_get_int64(get(json_object_array_get_idx(st, 1), "stream")) == 3 &&
+		      json_object_get_int64(get(json_object_array_get_idx(st, 1), "lost")) == 5,
+	      "each stream's counts");
+	/* untimed: the counts and jitter stay, the latency figures are null with the reason */
+	CHECK(get(l1, "p50_us") == NULL && get(l1, "max_us") == NULL &&
+		      json_object_get_int64(get(l1, "lost")) == 5 &&
+		      json_object_get_double(get(l1, "jitter_us")) == 2,
+	      "untimed: latency null, loss and jitter kept");
+	check_str(l1, "null_reason", "not synchronised");
+	g = get(r0, "gaps");
+	CHECK(json_object_get_double(get(g, "target_us")) == 10 &&
+		      json_object_get_double(get(g, "p1_us")) == 9.9 &&
+		      json_object_get_double(get(g, "p50_us")) == 10.047 &&
+		      json_object_get_double(get(g, "p99_us")) == 10.1 &&
+		      json_object_get_double(get(g, "cv")) == 0.01 &&
+		      json_object_get_int64(get(g, "gaps")) == 9999 &&
+		      json_object_array_length(get(g, "histogram")) == 1,
+	      "the gaps object");
+	json_object_put(root);
+
+	/* CSV: the same scalars in its latency_ and gaps_ columns */
+	f = open_memstream(&buf, &len);
+	if (f) {
+		pb_write_csv(f, &rep);
+		fclose(f);
+		if (!csv_parse(buf, &c) && c.nrec == 3) {
+			check_csv_field(&c, 1, "latency_p99_us", "1000.0");
+			check_csv_field(&c, 1, "latency_lost", "5");
+			check_csv_field(&c, 2, "latency_p99_us", "");
+			check_csv_field(&c, 2, "latency_null_reason", "not synchronised");
+			check_csv_field(&c, 2, "gaps_cv", "0.01");
+		} else {
+			CHECK(0, "the latency CSV does not parse");
+		}
+		csv_free(&c);
+		free(buf);
+	}
+
+	/* the table: p50, p99, max and lost/sent; n/a where untimed */
+	t = table(&rep);
+	if (t) {
+		check_box(t);
+		CHECK(pos(t, "p50 us") >= 0 && pos(t, "p99 us") >= 0 && pos(t, "Max us") >= 0 &&
+			      pos(t, "Probes lost") >= 0,
+		      "latency columns:\n%s", t);
+		CHECK(count_on_row(t, "udp_sendto", " 40.1 |") == 1 &&
+			      count_on_row(t, "udp_sendto", " 1000.0 |") == 2 &&
+			      count_on_row(t, "udp_sendto", " 5/200 |") == 1,
+		      "latency cells:\n%s", t);
+		CHECK(count_on_row(t, "af_xdp", "n/a") == 3 &&
+			      count_on_row(t, "af_xdp", " 5/200 |") == 1,
+		      "untimed: n/a latency, the loss known:\n%s", t);
+		CHECK(pos(t, "latency.null_reason") >= 0, "the footnote for n/a:\n%s", t);
+		free(t);
+	}
+	/* and no latency columns without --latency */
+	t = table(&(struct pb_report){ .results = results, .n = 1 });
+	if (t) {
+		CHECK(pos(t, "p50 us") < 0 && pos(t, "Probes lost") < 0, "no probes: no columns");
+		free(t);
+	}
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -804,6 +1008,7 @@ int main(void)
 	test_table_only_skipped();
 	test_table_counters();
 	test_atomic_failures();
+	test_latency();
 	remove_tmpdir();
 	return check_summary();
 }
