@@ -8,6 +8,8 @@
 
 #include <linux/types.h>
 
+#include "pb_lat.h"
+
 /*
  * The signature at the start of every UDP payload pktbench sends (PB_SIG_LEN = 8 bytes):
  *   bytes 0-1  "pb"
@@ -94,6 +96,47 @@ struct pb_rx_cache {
 /* Frames without a pktbench signature, per CPU. */
 struct pb_rx_foreign {
 	__u64 frames, bytes;
+};
+
+/*
+ * Latency probes and a paced run's frames, kept apart from the counts above: one entry per
+ * stream of a run, shared by the CPUs (a stream may arrive on several). The probe's sequence
+ * window, latency and jitter change only while busy is held (taken with a compare-and-swap:
+ * an LRU map cannot hold a bpf_spin_lock), the gap fields with atomics. Times are the precise
+ * clock (bpf_ktime_get_ns(), CLOCK_MONOTONIC; CLOCK_TAI for a 'T' probe's latency).
+ */
+#define PB_BPF_MAX_STREAMS 4096 /* streams kept at once (LRU beyond): 64 runs of 64 */
+#define PB_BPF_MAX_HISTS   64	/* histograms kept at once (LRU beyond): two per run */
+
+struct pb_rx_stream_key {
+	__u32 run_id;
+	__u32 stream;
+};
+
+struct pb_rx_stream_val {
+	__u32 busy; /* a CPU is updating the probe fields below */
+	__u32 kind; /* the probes' kind, 'P' or 'T'; 0: no probe yet */
+	struct pb_seq seq;
+	struct pb_jitter jitter; /* transit measured on CLOCK_MONOTONIC, whatever the probe's */
+	__u64 lat_n, lat_min_ns, lat_max_ns, lat_sum_ns;
+	__u64 lat_bad;	   /* no latency: sent "after" it arrived, or TAI with no TAI clock here */
+	__u64 busy_probes; /* arrived while another CPU held busy: received, nothing else taken */
+	__u64 gap_frames, gap_first_ns, gap_last_ns; /* paced: frames timed, first, last */
+};
+
+enum {
+	PB_BPF_HIST_LAT, /* probe latency */
+	PB_BPF_HIST_GAP, /* gaps between consecutive frames of a stream (paced runs) */
+};
+
+struct pb_rx_hist_key {
+	__u32 run_id;
+	__u32 which;
+};
+
+/* A log-linear histogram (pb_lat.h) of ns, summed over a run's streams. */
+struct pb_rx_hist_val {
+	__u64 counts[PB_HIST_BUCKETS];
 };
 
 #endif

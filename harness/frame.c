@@ -94,6 +94,8 @@ void pb_frame_spec_from_config(const struct pb_config *cfg, bool tagged, struct 
 		.run_id = cfg->run_id,
 		.vlan_id = tagged ? (uint16_t)cfg->vlan : 0,
 		.vlan_prio = (uint8_t)cfg->vlan_prio,
+		/* a paced run's frames say so: the receiver times each one */
+		.kind = pb_config_paced(cfg) ? PB_SIG_KIND_FRAME | PB_SIG_PACED : PB_SIG_KIND_FRAME,
 	};
 	memcpy(spec->dstmac, cfg->dstmac, 6);
 	memcpy(spec->srcmac, cfg->srcmac, 6);

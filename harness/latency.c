@@ -173,16 +173,16 @@ int pb_latency_compute(struct pb_latency *lat, const struct pb_rx_run *rx,
 	lat->min_us = lo / 1e3;
 	lat->max_us = hi / 1e3;
 	lat->mean_us = (double)sum / total / 1e3;
-	if (!rx->lat_hist)
+	if (!in->lat_hist)
 		return 0;
 	/* the histogram's own total: the streams' counts and it were read a moment apart */
 	for (b = 0, total = 0; b < PB_HIST_BUCKETS; b++)
-		total += rx->lat_hist[b];
-	lat->p50_us = pb_hist_quantile(rx->lat_hist, total, 0.50, lo, hi) / 1e3;
-	lat->p90_us = pb_hist_quantile(rx->lat_hist, total, 0.90, lo, hi) / 1e3;
-	lat->p99_us = pb_hist_quantile(rx->lat_hist, total, 0.99, lo, hi) / 1e3;
-	lat->p999_us = pb_hist_quantile(rx->lat_hist, total, 0.999, lo, hi) / 1e3;
-	return pb_hist_pairs(rx->lat_hist, &lat->hist, &lat->nhist);
+		total += in->lat_hist[b];
+	lat->p50_us = pb_hist_quantile(in->lat_hist, total, 0.50, lo, hi) / 1e3;
+	lat->p90_us = pb_hist_quantile(in->lat_hist, total, 0.90, lo, hi) / 1e3;
+	lat->p99_us = pb_hist_quantile(in->lat_hist, total, 0.99, lo, hi) / 1e3;
+	lat->p999_us = pb_hist_quantile(in->lat_hist, total, 0.999, lo, hi) / 1e3;
+	return pb_hist_pairs(in->lat_hist, &lat->hist, &lat->nhist);
 }
 
 int pb_gaps_compute(struct pb_gaps *g, const struct pb_rx_run *rx, const struct pb_lat_input *in)
@@ -200,13 +200,13 @@ int pb_gaps_compute(struct pb_gaps *g, const struct pb_rx_run *rx, const struct 
 		span += (double)(r->gap_last_ns - r->gap_first_ns);
 		n += r->gap_frames - 1;
 	}
-	if (!rx || !rx->gap_hist || !n) {
+	if (!rx || !in->gap_hist || !n) {
 		snprintf(g->why, sizeof(g->why), "%s",
 			 !rx ? "no receiver" : "the receiver timed no gap between frames");
 		return 0;
 	}
 	for (b = 0; b < PB_HIST_BUCKETS; b++)
-		total += rx->gap_hist[b];
+		total += in->gap_hist[b];
 	if (!total) {
 		snprintf(g->why, sizeof(g->why), "the receiver timed no gap between frames");
 		return 0;
@@ -219,14 +219,14 @@ int pb_gaps_compute(struct pb_gaps *g, const struct pb_rx_run *rx, const struct 
 	for (b = 0; b < PB_HIST_BUCKETS; b++) {
 		double mid = (pb_hist_lower(b) + pb_hist_upper(b)) / 2.0;
 
-		if (rx->gap_hist[b])
-			var += rx->gap_hist[b] * (mid - mean) * (mid - mean);
+		if (in->gap_hist[b])
+			var += in->gap_hist[b] * (mid - mean) * (mid - mean);
 	}
 	g->cv = mean > 0 ? sqrt(var / total) / mean : 0;
-	g->p1_us = pb_hist_quantile(rx->gap_hist, total, 0.01, 0, UINT64_MAX) / 1e3;
-	g->p50_us = pb_hist_quantile(rx->gap_hist, total, 0.50, 0, UINT64_MAX) / 1e3;
-	g->p99_us = pb_hist_quantile(rx->gap_hist, total, 0.99, 0, UINT64_MAX) / 1e3;
-	return pb_hist_pairs(rx->gap_hist, &g->hist, &g->nhist);
+	g->p1_us = pb_hist_quantile(in->gap_hist, total, 0.01, 0, UINT64_MAX) / 1e3;
+	g->p50_us = pb_hist_quantile(in->gap_hist, total, 0.50, 0, UINT64_MAX) / 1e3;
+	g->p99_us = pb_hist_quantile(in->gap_hist, total, 0.99, 0, UINT64_MAX) / 1e3;
+	return pb_hist_pairs(in->gap_hist, &g->hist, &g->nhist);
 }
 
 void pb_latency_release(struct pb_latency *lat)

@@ -70,8 +70,10 @@ struct pb_lat_input {
 	const uint64_t *probes_sent;	/* per stream */
 	const uint64_t *probes_dropped; /* per stream, may be NULL */
 	bool tai;			/* probes carried CLOCK_TAI */
-	bool same_clock;     /* the receiver reads the sender's CLOCK_MONOTONIC (the lab) */
-	double gap_target_s; /* paced: the per-stream gap; 0: not paced */
+	bool same_clock;	  /* the receiver reads the sender's CLOCK_MONOTONIC (the lab) */
+	double gap_target_s;	  /* paced: the per-stream gap; 0: not paced */
+	const uint64_t *lat_hist; /* the receiver's histograms (PB_HIST_BUCKETS), or NULL */
+	const uint64_t *gap_hist;
 };
 
 /*

@@ -330,7 +330,6 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		s->tx.nl = s->lab.tx_nl;
 		pb_path_netif(&s->path, &s->tx);
 		pb_rx_source_init(s->rx, &s->rxsrc);
-		s->rxsrc.same_clock = true; /* in this process: probes need no synchronised clock */
 		s->path.rx = &s->rxsrc;
 		s->path.veth_pair = true;
 	}

@@ -435,7 +435,7 @@ static void run_sample(struct run *run, struct pb_result *res)
 		}
 		if (t >= next) {
 			struct pb_sample smp = { .t = t - t0, .sent = run_sent(run) };
-			struct pb_rx_run c = { .lat_hist = NULL };
+			struct pb_rx_run c;
 			uint64_t d;
 
 			smp.delivered_known = res->has_receiver && run_rx_read(run, &c);
@@ -492,18 +492,8 @@ static int run_settle(const struct run *run, uint64_t sent, struct pb_rx_run *c)
 	uint64_t prev = UINT64_MAX;
 	int err;
 
-	uint64_t *lat = c->lat_hist, *gap = c->gap_hist;
-
 	for (;;) {
-		/* the histograms are filled afresh by each read; a reader that clears them loses
-		 * only the figures they give */
-		if (lat)
-			memset(lat, 0, sizeof(*lat) * PB_RX_HIST_BUCKETS);
-		if (gap)
-			memset(gap, 0, sizeof(*gap) * PB_RX_HIST_BUCKETS);
 		err = rx->read_run(rx->ctx, run->cfg.run_id, c);
-		c->lat_hist = lat;
-		c->gap_hist = gap;
 		if (err || c->frames >= sent || c->frames == prev || pb_now() >= until)
 			return err;
 		prev = c->frames;
@@ -615,7 +605,7 @@ static void run_latency(const struct run *run, const struct pb_rx_run *c, struct
 {
 	const struct pb_config *cfg = &run->cfg;
 	const struct pb_rx_source *rx = run->env->path ? run->env->path->rx : NULL;
-	uint64_t sent[PB_MAX_STREAMS], dropped[PB_MAX_STREAMS];
+	uint64_t sent[PB_MAX_STREAMS], dropped[PB_MAX_STREAMS], *hist[2] = { NULL, NULL };
 	struct pb_lat_input in = {
 		.streams = cfg->streams,
 		.probes_sent = sent,
@@ -632,27 +622,37 @@ static void run_latency(const struct run *run, const struct pb_rx_run *c, struct
 		dropped[i] = run->slots[i].w.probe.dropped;
 	}
 	res->latency.on = cfg->latency && !(run->m->flags & PB_M_NO_WIRE);
+	res->gaps.on = run->target_pps > 0 && res->has_receiver;
+	/* the histograms, once the counts have settled: 28 KB each, read only when needed */
+	for (i = 0; c && rx && rx->read_hist && i < 2; i++) {
+		if (!(i ? res->gaps.on : res->latency.on))
+			continue;
+		hist[i] = calloc(PB_RX_HIST_BUCKETS, sizeof(*hist[i]));
+		if (hist[i] && rx->read_hist(rx->ctx, cfg->run_id,
+					     i ? PB_RX_HIST_GAP : PB_RX_HIST_LAT, hist[i])) {
+			free(hist[i]);
+			hist[i] = NULL;
+		}
+	}
+	in.lat_hist = hist[0];
+	in.gap_hist = hist[1];
 	if (res->latency.on)
 		err = pb_latency_compute(&res->latency, c, &in);
-	res->gaps.on = run->target_pps > 0 && res->has_receiver;
 	if (!err && res->gaps.on)
 		err = pb_gaps_compute(&res->gaps, c, &in);
 	if (err)
 		pr_warn("%s: no room for the latency figures: %s\n", run->m->name, strerror(-err));
+	free(hist[0]);
+	free(hist[1]);
 }
 
 /* The receiver's count of this run, once it has settled. */
 static void run_delivered(const struct run *run, struct pb_result *res)
 {
-	struct pb_rx_run c = { 0 };
+	struct pb_rx_run c;
 	uint32_t i;
 	int err;
 
-	/* the histograms only where a figure needs them: 28 KB each */
-	if (run->cfg.latency)
-		c.lat_hist = calloc(PB_RX_HIST_BUCKETS, sizeof(*c.lat_hist));
-	if (run->target_pps)
-		c.gap_hist = calloc(PB_RX_HIST_BUCKETS, sizeof(*c.gap_hist));
 	err = run_settle(run, res->frames_sent, &c);
 	if (err) {
 		/* unknown, not zero: the row says why and is not a result */
@@ -661,7 +661,7 @@ static void run_delivered(const struct run *run, struct pb_result *res)
 		res->status = PB_STATUS_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "delivered unknown: %s", res->rx_error);
 		run_latency(run, NULL, res);
-		goto out;
+		return;
 	}
 	res->delivered_known = true;
 	res->frames_delivered = c.frames;
@@ -672,9 +672,6 @@ static void run_delivered(const struct run *run, struct pb_result *res)
 	for (i = 0; i < res->rx_queues; i++)
 		res->rx_queue_frames[i] = c.queue_frames[i];
 	run_latency(run, &c, res);
-out:
-	free(c.lat_hist);
-	free(c.gap_hist);
 }
 
 /* Starts the workers and waits until each has opened (or failed to). */

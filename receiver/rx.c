@@ -22,6 +22,8 @@
 #include "receiver.skel.h"
 
 _Static_assert(PB_RX_MAX_QUEUES == PB_BPF_MAX_QUEUES, "one queue limit on both sides");
+_Static_assert(PB_RX_HIST_BUCKETS == PB_HIST_BUCKETS, "one histogram on both sides");
+_Static_assert(PB_RX_MAX_STREAMS == PB_BPF_MAX_QUEUES, "a stream id is a byte below 64");
 
 struct pb_rx {
 	struct receiver *skel;
@@ -30,6 +32,7 @@ struct pb_rx {
 	int ifindex;
 	uint32_t nqueues; /* RX queues of the interface, up to PB_RX_MAX_QUEUES */
 	int ncpus;	  /* possible CPUs: per-CPU values come one per CPU */
+	bool have_tai;	  /* the program reads CLOCK_TAI for 'T' probes */
 	/*
 	 * Opened at attach, in the interface's namespace: netlink and ethtool requests act in
 	 * the namespace their socket was made in, so later reads find the right interface
@@ -107,9 +110,18 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 	err = pb_xdp_att_check(&rx->att, "receiver", rx->ifname, rx->ifindex, opts->force);
 	if (err)
 		goto out;
-	rx->skel = receiver__open_and_load();
+	rx->skel = receiver__open();
 	if (!rx->skel) {
 		err = -errno;
+		pr_err("receiver: cannot open the XDP program: %s\n", strerror(-err));
+		goto out;
+	}
+	/* 'T' probes need CLOCK_TAI here (Linux 6.1+); without it their latency is unknown */
+	rx->have_tai =
+		libbpf_probe_bpf_helper(BPF_PROG_TYPE_XDP, BPF_FUNC_ktime_get_tai_ns, NULL) > 0;
+	rx->skel->rodata->have_tai = rx->have_tai;
+	err = receiver__load(rx->skel);
+	if (err) {
 		pr_err("receiver: cannot load the XDP program: %s\n", strerror(-err));
 		goto out;
 	}
@@ -177,6 +189,65 @@ static int rx_read_slot(struct pb_rx *rx, struct pb_rx_slot *out)
 	return bpf_map_lookup_elem(bpf_map__fd(rx->skel->maps.slot), &zero, out) ? -errno : 0;
 }
 
+/* Each stream's probes and paced gaps (read once the run's frames have arrived). */
+static int rx_read_streams(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
+{
+	int fd = bpf_map__fd(rx->skel->maps.streams);
+	struct pb_rx_stream_key key = { .run_id = run_id };
+	struct pb_rx_stream_val v;
+
+	out->rx_tai = rx->have_tai;
+	for (key.stream = 0; key.stream < PB_RX_MAX_STREAMS; key.stream++) {
+		struct pb_rx_stream *o = &out->streams[out->nstreams];
+
+		if (bpf_map_lookup_elem(fd, &key, &v)) {
+			if (errno == ENOENT)
+				continue;
+			return -errno;
+		}
+		*o = (struct pb_rx_stream){
+			.stream = key.stream,
+			.probe_kind = (uint8_t)v.kind,
+			.probes = v.seq.received + v.busy_probes,
+			.late = v.seq.late,
+			.dup = v.seq.dup,
+			.missing = v.seq.missing,
+			.next_seq = v.seq.next,
+			.lat_n = v.lat_n,
+			.lat_min_ns = v.lat_min_ns,
+			.lat_max_ns = v.lat_max_ns,
+			.lat_sum_ns = v.lat_sum_ns,
+			.lat_bad = v.lat_bad,
+			.jitter_ns = v.jitter.j,
+			.jitter_n = v.jitter.n,
+			.gap_frames = v.gap_frames,
+			.gap_first_ns = v.gap_first_ns,
+			.gap_last_ns = v.gap_last_ns,
+		};
+		out->nstreams++;
+	}
+	return 0;
+}
+
+int pb_rx_read_hist(struct pb_rx *rx, uint32_t run_id, enum pb_rx_hist which, uint64_t *counts)
+{
+	struct pb_rx_hist_key key = { .run_id = run_id,
+				      .which = which == PB_RX_HIST_GAP ? PB_BPF_HIST_GAP
+								       : PB_BPF_HIST_LAT };
+	struct pb_rx_hist_val *h = malloc(sizeof(*h));
+	int err = 0;
+
+	if (!h)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(rx->skel->maps.hists), &key, h)) {
+		err = errno == ENOENT ? 0 : -errno;
+		memset(h, 0, sizeof(*h));
+	}
+	memcpy(counts, h->counts, sizeof(h->counts));
+	free(h);
+	return err;
+}
+
 int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
 {
 	size_t n = (size_t)rx->ncpus;
@@ -220,6 +291,8 @@ int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
 	pb_rx_sum_total(acc, rx->ncpus, rx->nqueues, out);
 	out->nqueues = rx->nqueues;
 	err = seen ? rx_read_vlans(rx, run_id, out) : 0;
+	if (!err && seen)
+		err = rx_read_streams(rx, run_id, out);
 out:
 	free(before);
 	free(after);
@@ -376,12 +449,20 @@ static int rx_source_ifstats(void *ctx, struct pb_rx_ifstats *out)
 	return pb_rx_read_ifstats(ctx, out);
 }
 
+static int rx_source_hist(void *ctx, uint32_t run_id, enum pb_rx_hist which, uint64_t *counts)
+{
+	return pb_rx_read_hist(ctx, run_id, which, counts);
+}
+
 void pb_rx_source_init(struct pb_rx *rx, struct pb_rx_source *src)
 {
 	*src = (struct pb_rx_source){
 		.ctx = rx,
 		.what = rx->what,
+		/* in this process, so on this host: both ends read one CLOCK_MONOTONIC */
+		.same_clock = true,
 		.read_run = rx_source_run,
 		.read_ifstats = rx_source_ifstats,
+		.read_hist = rx_source_hist,
 	};
 }

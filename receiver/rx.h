@@ -33,6 +33,8 @@ struct pb_rx_opts {
 int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts);
 /* One run id's counts since attach; a run id never seen: 0, seen false, zero counts. */
 int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out);
+/* One of the run's histograms: PB_RX_HIST_BUCKETS counts (all 0 for a run without it). */
+int pb_rx_read_hist(struct pb_rx *rx, uint32_t run_id, enum pb_rx_hist which, uint64_t *counts);
 /* Frames (and their bytes) without a pktbench signature, passed on since attach. */
 int pb_rx_read_foreign(struct pb_rx *rx, uint64_t *frames, uint64_t *bytes);
 /*

@@ -51,13 +51,6 @@ struct pb_rx_run {
 	bool rx_tai;	   /* the receiver reads CLOCK_TAI ('T' probes get a latency) */
 	uint32_t nstreams; /* streams with probes or timed frames, in streams[] */
 	struct pb_rx_stream streams[PB_RX_MAX_STREAMS];
-	/*
-	 * In: NULL, or room for PB_RX_HIST_BUCKETS counts that read_run fills, summed over the
-	 * streams: the probes' one-way latency, and (paced runs) the gaps between consecutive
-	 * frames of a stream, both in ns. read_run leaves these pointers as they were.
-	 */
-	uint64_t *lat_hist;
-	uint64_t *gap_hist;
 };
 
 /* The receiving interface's own counters: frames it lost before or after XDP saw them. */
@@ -67,6 +60,12 @@ struct pb_rx_ifstats {
 	uint64_t foreign_frames; /* the receiver's: frames without a pktbench signature, passed */
 };
 
+/* The histograms a receiver keeps per run (read_hist), summed over the streams, in ns. */
+enum pb_rx_hist {
+	PB_RX_HIST_LAT, /* the probes' one-way latency */
+	PB_RX_HIST_GAP, /* a paced run: the gaps between consecutive frames of a stream */
+};
+
 struct pb_rx_source {
 	void *ctx;
 	const char *what; /* "lab receiver", "agent http://..." for messages */
@@ -74,6 +73,11 @@ struct pb_rx_source {
 	bool same_clock;
 	int (*read_run)(void *ctx, uint32_t run_id, struct pb_rx_run *out); /* 0 or -errno */
 	int (*read_ifstats)(void *ctx, struct pb_rx_ifstats *out);	    /* 0 or -errno */
+	/*
+	 * One of the run's histograms as PB_RX_HIST_BUCKETS counts (a run without it: all 0).
+	 * 0 or -errno. Optional: NULL, the receiver keeps none (no percentiles then).
+	 */
+	int (*read_hist)(void *ctx, uint32_t run_id, enum pb_rx_hist which, uint64_t *counts);
 };
 
 #endif

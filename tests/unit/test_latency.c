@@ -301,7 +301,6 @@ static void fill_run(struct pb_rx_run *rx, uint64_t *hist)
 	memset(rx, 0, sizeof(*rx));
 	memset(hist, 0, sizeof(uint64_t) * PB_HIST_BUCKETS);
 	rx->seen = true;
-	rx->lat_hist = hist;
 	rx->nstreams = 2;
 	rx->streams[0] = (struct pb_rx_stream){ .stream = 0,
 						.probe_kind = 'P',
@@ -336,9 +335,11 @@ static void test_compute(void)
 {
 	static uint64_t hist[PB_HIST_BUCKETS], gh[PB_HIST_BUCKETS];
 	uint64_t sent[4] = { 100, 0, 0, 100 }, dropped[4] = { 0, 0, 0, 2 };
-	struct pb_lat_input in = {
-		.streams = 4, .probes_sent = sent, .probes_dropped = dropped, .same_clock = true
-	};
+	struct pb_lat_input in = { .streams = 4,
+				   .probes_sent = sent,
+				   .probes_dropped = dropped,
+				   .same_clock = true,
+				   .lat_hist = hist };
 	struct pb_latency lat = { .on = true };
 	struct pb_gaps g = { .on = true };
 	struct pb_rx_run rx;
@@ -392,8 +393,9 @@ static void test_compute(void)
 	pb_latency_release(&lat);
 	/* nothing arrived */
 	memset(&rx, 0, sizeof(rx));
-	rx.lat_hist = hist;
-	in = (struct pb_lat_input){ .streams = 4, .probes_sent = sent, .same_clock = true };
+	in = (struct pb_lat_input){
+		.streams = 4, .probes_sent = sent, .same_clock = true, .lat_hist = hist
+	};
 	lat = (struct pb_latency){ .on = true };
 	pb_latency_compute(&lat, &rx, &in);
 	CHECK(lat.measured && !lat.timed && lat.lost == 200 && strstr(lat.why, "no probe"),
@@ -403,7 +405,6 @@ static void test_compute(void)
 	/* gaps: 10 us apart, a few bursts of back-to-back frames */
 	memset(&rx, 0, sizeof(rx));
 	memset(gh, 0, sizeof(gh));
-	rx.gap_hist = gh;
 	rx.nstreams = 1;
 	rx.streams[0] = (struct pb_rx_stream){ .stream = 0,
 					       .gap_frames = 10001,
@@ -411,7 +412,7 @@ static void test_compute(void)
 					       .gap_last_ns = 1000000 + 10000 * 10000ull };
 	for (i = 0; i < 10000; i++)
 		gh[pb_hist_bucket(10000)]++;
-	in = (struct pb_lat_input){ .streams = 1, .gap_target_s = 10e-6 };
+	in = (struct pb_lat_input){ .streams = 1, .gap_target_s = 10e-6, .gap_hist = gh };
 	CHECK(pb_gaps_compute(&g, &rx, &in) == 0 && g.measured, "gaps computed (%s)", g.why);
 	CHECK(g.n == 10000 && g.mean_us == 10 && g.target_us == 10, "mean %g target %g", g.mean_us,
 	      g.target_us);
