@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Absolute-deadline pacing with a bounded catch-up; the arithmetic is pure and unit-tested. */
+/* Absolute-deadline pacing with a smooth, bounded catch-up; the arithmetic is pure and tested. */
 #include <math.h>
 
 #include "pacer.h"
@@ -10,29 +10,81 @@ void pb_pacer_init(struct pb_pacer *p, double rate, double t0, double burst_s)
 	p->t0 = t0;
 	p->burst = fmax(1.0, floor(p->rate * burst_s));
 	p->forgiven = 0;
+	p->peak_gap = p->rate ? 1.0 / (PB_PACE_PEAK * p->rate) : 0;
+	p->pk_t = t0;
+	p->pk_n = 0;
+	p->call_s = 0;
+	p->last_t = 0;
+}
+
+/* When frame done may go by the peak rule. */
+static double pacer_peak_due(const struct pb_pacer *p, uint64_t done)
+{
+	return p->pk_t + (double)(done - p->pk_n) * p->peak_gap;
+}
+
+/*
+ * The typical length of a send() call: every call is timed, from the allowance that let its
+ * frames go to the next allowance. It follows shorter calls at once and longer ones slowly,
+ * and a call PB_PACE_STALL times the usual is a stall, not a call.
+ */
+static void pacer_time_call(struct pb_pacer *p, double d)
+{
+	if (!p->call_s || d < p->call_s)
+		p->call_s = p->call_s ? (p->call_s + d) / 2 : d;
+	else if (d < PB_PACE_STALL * p->call_s)
+		p->call_s += (d - p->call_s) / 16;
 }
 
 uint64_t pb_pacer_allowance(struct pb_pacer *p, double t, uint64_t done)
 {
-	double due;
+	double due, owed, ncall, k, d;
 
 	if (!p->rate)
 		return UINT64_MAX;
 	if (t <= p->t0)
 		return 0;
+	/* the last call's length: from the allowance that let its frames go to this one */
+	d = p->last_t ? t - p->last_t : 0;
+	if (d)
+		pacer_time_call(p, d);
+	p->last_t = 0;
 	/* the epsilon keeps 14 ms at 1 kpps from flooring to 13.999 frames */
 	due = floor((t - p->t0) * p->rate + 1e-6) - p->forgiven;
 	if (due - (double)done > p->burst) {
-		/* too far behind: keep a short burst, forgive the rest */
+		/* too far behind: keep the catch-up window, forgive the rest */
 		p->forgiven += due - (double)done - p->burst;
 		due = (double)done + p->burst;
 	}
-	return due > (double)done ? (uint64_t)(due - (double)done) : 0;
+	owed = due - (double)done;
+	if (owed < 1)
+		return 0;
+	/*
+	 * The peak rule: frames a peak gap apart, bunched only into what the last call lasted,
+	 * and never more than a few usual calls' worth (a stall inside a call), so a path whose
+	 * calls take longer than a gap keeps its rate. A schedule that fell further behind than
+	 * that (a stall, a long sleep) starts again from now.
+	 */
+	d = fmin(d, PB_PACE_BUNCH * p->call_s);
+	ncall = fmax(1.0, ceil(d / p->peak_gap - 1e-9));
+	if (pacer_peak_due(p, done) < t - (ncall - 1) * p->peak_gap) {
+		p->pk_t = t - (ncall - 1) * p->peak_gap;
+		p->pk_n = done;
+	}
+	k = floor((t - pacer_peak_due(p, done)) / p->peak_gap + 1e-9) + 1;
+	k = fmin(k, owed);
+	if (k < 1)
+		return 0;
+	p->last_t = t;
+	return (uint64_t)k;
 }
 
 double pb_pacer_next(const struct pb_pacer *p, uint64_t done)
 {
+	double nominal;
+
 	if (!p->rate)
 		return p->t0;
-	return p->t0 + ((double)done + 1 + p->forgiven) / p->rate;
+	nominal = p->t0 + ((double)done + 1 + p->forgiven) / p->rate;
+	return fmax(nominal, pacer_peak_due(p, done));
 }

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Pacing: absolute deadlines on CLOCK_MONOTONIC. Each worker owns a share of the aggregate
- * rate; frame n is due at t0 + n / rate. A worker that falls behind may catch up in a short
- * burst, never more: debt beyond the burst is forgiven, so one stall cannot turn into a
- * second's worth of frames at line rate and the per-second rate stays flat.
+ * rate; frame n is due at t0 + n / rate. A worker that falls behind catches up smoothly, at
+ * most PB_PACE_PEAK times the rate, never in a burst: frames go one by one, a peak gap
+ * apart, or as many at once as one send() call lasts at that rate when calls are slower than
+ * a gap (so a path that needs batches to keep the rate still gets them). Debt beyond the
+ * catch-up window is forgiven, so one stall cannot turn into a second's worth of frames and
+ * the per-second rate stays flat.
+ *
+ * The gap histogram of a paced run (the receiver times every frame) is what showed the old
+ * catch-up: after a stall, up to 10 ms of frames went back to back.
  */
 #ifndef PB_PACER_H
 #define PB_PACER_H
@@ -12,18 +18,27 @@
 
 #include "clock.h"
 
+#define PB_PACE_PEAK  2.0 /* a late worker sends at most this much faster than its rate */
+#define PB_PACE_BUNCH 4.0 /* frames bunched into a call: what at most this many calls last */
+#define PB_PACE_STALL 8.0 /* a call this much longer than usual was a stall, not a call */
+
 struct pb_pacer {
 	double rate;	 /* frames per second; 0: unlimited */
 	double t0;	 /* the schedule's origin (the run's clock start) */
-	double burst;	 /* most frames a late worker may send at once to catch up */
+	double burst;	 /* most frames of debt a late worker may catch up */
 	double forgiven; /* frames of debt dropped because the worker fell too far behind */
+	double peak_gap; /* 1 / (PB_PACE_PEAK rate): the closest two frames go, unless batched */
+	double pk_t;	 /* the peak schedule: frame pk_n may go at pk_t, the next a gap later */
+	uint64_t pk_n;
+	double call_s; /* how long a send() call usually takes (stalls left out); 0: unknown */
+	double last_t; /* when the last allowance let frames go; 0: it let none */
 };
 
 /* rate 0 means unlimited; burst_s: the catch-up allowed, in seconds of the rate (>= 1 frame). */
 void pb_pacer_init(struct pb_pacer *p, double rate, double t0, double burst_s);
-/* Frames that may go by time t, given done sent so far; UINT64_MAX when unlimited. */
+/* Frames that may go by time t, given done handed over so far; UINT64_MAX when unlimited. */
 uint64_t pb_pacer_allowance(struct pb_pacer *p, double t, uint64_t done);
-/* When the next frame is due, given done sent so far. */
+/* When the next frame may go, given done handed over so far. */
 double pb_pacer_next(const struct pb_pacer *p, uint64_t done);
 
 #endif

@@ -1,15 +1,52 @@
 // SPDX-License-Identifier: MIT
-/* Pacing arithmetic: on schedule, ahead, a short stall caught up, a long stall forgiven. */
+/*
+ * Pacing arithmetic: on schedule, ahead, a stall caught up smoothly at the peak rate (never a
+ * burst), a long stall forgiven, calls slower than a gap batched just enough to keep the
+ * rate, fractional per-stream shares. Timelines are simulated: no clock is read.
+ */
 #include <math.h>
 #include <stdint.h>
 
 #include "pacer.h"
 #include "check.h"
 
+/*
+ * A worker on a simulated clock from t to until: ask, hand over what is allowed (a call
+ * taking call_s + per_s a frame), else sleep until the next frame is due. Records the
+ * smallest gap between consecutive frames handed over one call apart, how many frames went
+ * in one call at most, and returns the frames handed over.
+ */
+struct sim {
+	double t, min_gap, last;
+	uint64_t done, max_k;
+};
+
+static void simulate(struct pb_pacer *p, struct sim *s, double until, double call_s, double per_s)
+{
+	while (s->t < until) {
+		uint64_t k = pb_pacer_allowance(p, s->t, s->done);
+
+		if (!k) {
+			double next = pb_pacer_next(p, s->done);
+
+			s->t = next > s->t ? next : s->t + 1e-9;
+			continue;
+		}
+		if (s->last && s->t - s->last < s->min_gap)
+			s->min_gap = s->t - s->last;
+		s->last = s->t;
+		s->max_k = k > s->max_k ? k : s->max_k;
+		s->done += k;
+		s->t += call_s + per_s * (double)k;
+	}
+}
+
 int main(void)
 {
 	struct pb_pacer p;
+	struct sim s;
 	uint64_t a;
+	double gap;
 
 	pb_pacer_init(&p, 0, 10.0, 0.01);
 	CHECK(pb_pacer_allowance(&p, 11.0, 123) == UINT64_MAX, "rate 0 is unlimited");
@@ -19,42 +56,68 @@ int main(void)
 	CHECK(p.burst == 10, "burst is 10 frames, got %g", p.burst);
 	CHECK(pb_pacer_allowance(&p, 9.0, 0) == 0, "nothing before the clock starts");
 	CHECK(pb_pacer_allowance(&p, 10.0005, 0) == 0, "half a frame time: nothing yet");
-	CHECK(pb_pacer_allowance(&p, 10.005, 0) == 5, "5 ms in: 5 frames");
-	CHECK(pb_pacer_allowance(&p, 10.005, 5) == 0, "on schedule: nothing more");
-	CHECK(pb_pacer_allowance(&p, 10.005, 7) == 0, "ahead: nothing (never negative)");
-	CHECK(fabs(pb_pacer_next(&p, 5) - 10.006) < 1e-9, "frame 6 is due at 6 ms, got %.9f",
-	      pb_pacer_next(&p, 5));
+	CHECK(pb_pacer_allowance(&p, 10.001, 0) == 1, "1 ms in: the first frame");
+	CHECK(pb_pacer_allowance(&p, 10.0015, 1) == 0, "on schedule: nothing more");
+	CHECK(pb_pacer_allowance(&p, 10.0015, 3) == 0, "ahead: nothing (never negative)");
+	CHECK(fabs(pb_pacer_next(&p, 1) - 10.002) < 1e-9, "frame 2 is due at 2 ms, got %.9f",
+	      pb_pacer_next(&p, 1));
 
-	/* a 9 ms stall is within the burst: all of it may be caught up */
-	a = pb_pacer_allowance(&p, 10.014, 5);
-	CHECK(a == 9, "a 9 ms stall: 9 frames to catch up, got %llu", (unsigned long long)a);
+	/* 5 ms late: five frames owed, yet one at a time, a peak gap apart, not a burst */
+	pb_pacer_init(&p, 1000, 10.0, 0.01);
+	gap = 1.0 / (PB_PACE_PEAK * 1000);
+	a = pb_pacer_allowance(&p, 10.005, 0);
+	CHECK(a == 1, "5 frames owed: one now, got %llu", (unsigned long long)a);
+	CHECK(pb_pacer_allowance(&p, 10.005 + gap / 2, 1) == 0, "none half a peak gap later");
+	CHECK(fabs(pb_pacer_next(&p, 1) - (10.005 + gap)) < 1e-9,
+	      "the next one a peak gap (%g ms) later, got %.9f", gap * 1e3, pb_pacer_next(&p, 1));
+	CHECK(pb_pacer_allowance(&p, 10.005 + gap, 1) == 1, "and then it goes");
 
-	/* a 1 s stall: only the burst, the rest is forgiven, and the schedule moves on */
-	a = pb_pacer_allowance(&p, 11.014, 14);
-	CHECK(a == 10, "a 1 s stall: only the 10-frame burst, got %llu", (unsigned long long)a);
-	CHECK(p.forgiven == 990, "990 frames forgiven, got %g", p.forgiven);
-	a = pb_pacer_allowance(&p, 11.014, 24);
-	CHECK(a == 0, "after the burst the worker is on schedule, got %llu", (unsigned long long)a);
-	a = pb_pacer_allowance(&p, 11.015, 24);
-	CHECK(a == 1, "and then gets one frame per ms, got %llu", (unsigned long long)a);
+	/* a stall inside the window: caught up smoothly, the schedule back on time */
+	pb_pacer_init(&p, 1000, 0, 0.01);
+	s = (struct sim){ .min_gap = 1 };
+	simulate(&p, &s, 0.1, 1e-6, 0);
+	s.t += 0.009; /* a 9 ms stall */
+	simulate(&p, &s, 0.3, 1e-6, 0);
+	CHECK(s.min_gap > gap - 1e-9, "catching up: frames %.3f ms apart at least (peak gap %.3f)",
+	      s.min_gap * 1e3, gap * 1e3);
+	CHECK(s.max_k == 1, "cheap calls: one frame a call, got %llu", (unsigned long long)s.max_k);
+	CHECK(s.done >= 299 && s.done <= 300 && p.forgiven == 0,
+	      "all 9 caught up: %llu frames by 300 ms, %g forgiven", (unsigned long long)s.done,
+	      p.forgiven);
 
-	/* over a simulated second sending whatever is allowed every 64 us: exactly the rate */
-	{
-		uint64_t done = 0;
-		double t;
+	/* a 1 s stall: only the window's 10 frames are owed, the rest forgiven */
+	pb_pacer_init(&p, 1000, 10.0, 0.01);
+	a = pb_pacer_allowance(&p, 11.0, 0);
+	CHECK(a == 1 && p.forgiven == 990, "a 1 s stall: 990 forgiven (%g), one frame now",
+	      p.forgiven);
+	s = (struct sim){ .t = 11.0 + 1e-6, .done = 1, .min_gap = 1, .last = 11.0 };
+	simulate(&p, &s, 11.2, 1e-6, 0);
+	CHECK(s.done >= 209 && s.done <= 210 && s.min_gap > gap - 1e-9,
+	      "then caught up at the peak rate: %llu by 200 ms, gaps >= %.3f ms",
+	      (unsigned long long)s.done, s.min_gap * 1e3);
 
-		pb_pacer_init(&p, 50000, 0, 0.01);
-		for (t = 0; t < 1.0; t += 64e-6)
-			done += pb_pacer_allowance(&p, t, done);
-		CHECK(done >= 49990 && done <= 50000, "one second at 50 kpps sends %llu",
-		      (unsigned long long)done);
-	}
+	/* calls slower than a gap (a 64 us call at 50 kpps): batched just enough for the rate */
+	pb_pacer_init(&p, 50000, 0, 0.01);
+	s = (struct sim){ .min_gap = 1 };
+	simulate(&p, &s, 1.0, 64e-6, 0);
+	CHECK(s.done >= 49900 && s.done <= 50000, "one second at 50 kpps sends %llu",
+	      (unsigned long long)s.done);
+	CHECK(s.max_k >= 3 && s.max_k <= 8, "up to %llu frames a call (a call lasts 3.2 frames)",
+	      (unsigned long long)s.max_k);
+
+	/* a path that costs more per frame than the rate allows: it gets all it can take */
+	pb_pacer_init(&p, 1e6, 0, 0.01);
+	s = (struct sim){ .min_gap = 1 };
+	simulate(&p, &s, 0.1, 2e-6, 1.1e-6); /* 1.1 us a frame: at most ~900 kpps */
+	CHECK(s.done > 85000 && s.max_k > 16,
+	      "a slow path keeps its batches: %llu frames in 100 ms, up to %llu a call",
+	      (unsigned long long)s.done, (unsigned long long)s.max_k);
 
 	/* a fractional per-worker share (aggregate 1000 over 3 workers) */
 	pb_pacer_init(&p, 1000.0 / 3, 0, 0.01);
 	CHECK(p.burst == 3, "burst of a 333 pps share is 3 frames, got %g", p.burst);
-	CHECK(pb_pacer_allowance(&p, 3.0, 0) == 3 && p.forgiven == 997,
-	      "a late start is capped at the burst too");
+	CHECK(pb_pacer_allowance(&p, 3.0, 0) == 1 && p.forgiven == 997,
+	      "a late start is capped at the burst too, and caught up one by one");
 
 	return check_summary();
 }
