@@ -7,11 +7,17 @@
  *       it started in, prints "attached MODE", then answers one line per command on stdin:
  *       "run ID", "source ID" (the same through a struct pb_rx_source), "foreign", "runs",
  *       "ifstats"; EOF or "quit" detaches.
- *       "switches" (slot switches summed over CPUs);
+ *       "switches" (slot switches summed over CPUs); "probes ID" (one line per stream:
+ *       its probes and paced gaps), "hist ID lat|gap" (the histogram's count and p1/p50/p99);
  *   rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND [BURST GAP_MS]
  *       sends COUNT frames 198.18.77.1 -> 198.18.77.2 from IFACE inside NETNS over AF_PACKET,
  *       with run id RUN (hex), PORTS source ports from 10000, VLAN (0: untagged), kind N or P;
  *       with BURST, in bursts of BURST frames GAP_MS apart.
+ *   rx_probe probes NETNS IFACE DSTMAC RUN KIND DELAY_US[/DELAY2_US] GAP_US SEQ[,SEQ..]
+ *       sends one frame of kind KIND (P, T, p, t: probes; n: a paced run's ordinary frame)
+ *       per SEQ, GAP_US apart, on stream 0 of run RUN: a probe carries SEQ and a transmit
+ *       time DELAY_US before now (CLOCK_MONOTONIC, CLOCK_TAI for T and t), so its one-way
+ *       latency is DELAY_US plus the path's own; with DELAY2_US every other probe's is that.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +33,7 @@
 #include <sys/socket.h>
 
 #include "frame.h"
+#include "latency.h"
 #include "log.h"
 #include "netif.h"
 #include "rx.h"
@@ -69,6 +76,49 @@ static void print_run(const char *what, const struct pb_rx_run *r)
 			    (long long)r->last_ns) /
 				   1000000
 			 : -1);
+}
+
+/* Each stream's probes and paced frames, as the receiver counted them. */
+static void print_streams(const struct pb_rx_run *r)
+{
+	uint32_t i;
+
+	printf("streams %u tai=%d\n", r->nstreams, r->rx_tai);
+	for (i = 0; i < r->nstreams; i++) {
+		const struct pb_rx_stream *s = &r->streams[i];
+
+		printf("stream %u kind=%c probes=%llu late=%llu dup=%llu missing=%llu next=%u "
+		       "lat_n=%llu min_us=%llu max_us=%llu mean_us=%llu bad=%llu jitter_ns=%llu "
+		       "gap_frames=%llu\n",
+		       s->stream, s->probe_kind ? s->probe_kind : '-',
+		       (unsigned long long)s->probes, (unsigned long long)s->late,
+		       (unsigned long long)s->dup, (unsigned long long)s->missing, s->next_seq,
+		       (unsigned long long)s->lat_n, (unsigned long long)s->lat_min_ns / 1000,
+		       (unsigned long long)s->lat_max_ns / 1000,
+		       (unsigned long long)(s->lat_n ? s->lat_sum_ns / s->lat_n / 1000 : 0),
+		       (unsigned long long)s->lat_bad, (unsigned long long)s->jitter_ns,
+		       (unsigned long long)s->gap_frames);
+	}
+}
+
+/* One histogram of a run: how many samples, and its p1, p50 and p99 in us. */
+static int print_hist(struct pb_rx *rx, uint32_t id, enum pb_rx_hist which)
+{
+	static uint64_t counts[PB_RX_HIST_BUCKETS];
+	uint64_t n = 0;
+	uint32_t b;
+	int err;
+
+	err = pb_rx_read_hist(rx, id, which, counts);
+	if (err)
+		return err;
+	for (b = 0; b < PB_RX_HIST_BUCKETS; b++)
+		n += counts[b];
+	printf("hist n=%llu p1_us=%.1f p50_us=%.1f p99_us=%.1f\n", (unsigned long long)n,
+	       pb_hist_quantile(counts, n, 0.01, 0, UINT64_MAX) / 1e3,
+	       pb_hist_quantile(counts, n, 0.50, 0, UINT64_MAX) / 1e3,
+	       pb_hist_quantile(counts, n, 0.99, 0, UINT64_MAX) / 1e3);
+	return 0;
 }
 
 static int serve(struct pb_rx *rx)
@@ -126,6 +176,13 @@ static int serve(struct pb_rx *rx)
 			err = pb_rx_slot_switches(rx, &n);
 			if (!err)
 				printf("switches %llu\n", (unsigned long long)n);
+		} else if (sscanf(line, "probes %x", &id) == 1) {
+			err = pb_rx_read_run(rx, id, &r);
+			if (!err)
+				print_streams(&r);
+		} else if (sscanf(line, "hist %x", &id) == 1) {
+			err = print_hist(rx, id,
+					 strstr(line, "gap") ? PB_RX_HIST_GAP : PB_RX_HIST_LAT);
 		} else if (!strncmp(line, "quit", 4)) {
 			break;
 		} else {
@@ -240,6 +297,90 @@ static int do_send(int argc, char **argv)
 	return 0;
 }
 
+static uint64_t probes_now(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* rx_probe probes ...: hand-made probe sequences with a known delay, GAP_US apart. */
+static int do_probes(int argc, char **argv)
+{
+	struct pb_frame_spec spec = { .dstport = 9, .payload_len = 18, .srcport = 10000 };
+	static uint8_t buf[256];
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	struct pb_frame f = { .data = buf };
+	unsigned int mac[6], run, delay_us[2], gap_us, i, k = 0;
+	struct nl_sock *nl = NULL;
+	const char *p = argv[9];
+	struct pb_netif nif;
+	uint8_t kind;
+	clockid_t clk;
+	uint64_t next;
+	int fd;
+
+	if (argc != 10 ||
+	    sscanf(argv[4], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2], &mac[3], &mac[4],
+		   &mac[5]) != 6 ||
+	    sscanf(argv[5], "%x", &run) != 1 || !strchr("PTptn", argv[6][0]) || !argv[6][0] ||
+	    sscanf(argv[7], "%u", &delay_us[0]) != 1 || sscanf(argv[8], "%u", &gap_us) != 1) {
+		fprintf(stderr, "rx_probe probes: bad arguments\n");
+		return 2;
+	}
+	if (sscanf(argv[7], "%*u/%u", &delay_us[1]) != 1)
+		delay_us[1] = delay_us[0];
+	kind = (uint8_t)argv[6][0];
+	clk = (kind | 0x20) == 't' ? CLOCK_TAI : CLOCK_MONOTONIC;
+	if (enter_netns(argv[2]) || pb_nl_open(&nl) || pb_netif_get(nl, argv[3], &nif))
+		return 1;
+	pb_nl_close(nl);
+	for (i = 0; i < 6; i++)
+		spec.dstmac[i] = (uint8_t)mac[i];
+	memcpy(spec.srcmac, nif.mac, 6);
+	spec.srcip.family = spec.dstip.family = AF_INET;
+	inet_pton(AF_INET, "198.18.77.1", &spec.srcip.v4);
+	inet_pton(AF_INET, "198.18.77.2", &spec.dstip.v4);
+	spec.run_id = run;
+	if (pb_frame_build(&f, &spec))
+		return 1;
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		perror("rx_probe: AF_PACKET");
+		return 1;
+	}
+	sll.sll_ifindex = nif.ifindex;
+	sll.sll_halen = 6;
+	memcpy(sll.sll_addr, spec.dstmac, 6);
+	next = probes_now(CLOCK_MONOTONIC);
+	while (*p) {
+		uint8_t *pl = buf + f.payload_off;
+		unsigned long seq = strtoul(p, (char **)&p, 10);
+		uint64_t ts;
+
+		while (probes_now(CLOCK_MONOTONIC) < next)
+			;
+		next += (uint64_t)gap_us * 1000;
+		ts = probes_now(clk) - (uint64_t)delay_us[k++ % 2] * 1000;
+		/* written here by hand, not by pb_probe_stamp: the receiver is what is tested */
+		pl[2] = kind;
+		for (i = 0; i < 4; i++)
+			pl[8 + i] = (uint8_t)(seq >> (24 - 8 * i));
+		for (i = 0; i < 6; i++)
+			pl[12 + i] = (uint8_t)(ts >> (40 - 8 * i));
+		buf[f.payload_off - 2] = buf[f.payload_off - 1] = 0; /* no UDP checksum */
+		if (sendto(fd, buf, f.len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+			perror("rx_probe: sendto");
+			return 1;
+		}
+		if (*p == ',')
+			p++;
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pb_log_set_level(PB_LOG_WARN);
@@ -247,8 +388,12 @@ int main(int argc, char **argv)
 		return do_recv(argc, argv);
 	if (argc >= 4 && !strcmp(argv[1], "send"))
 		return do_send(argc, argv);
-	fprintf(stderr, "usage: rx_probe recv NETNS IFACE [auto|native|generic] [force]\n"
-			"       rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND [BURST "
-			"GAP_MS]\n");
+	if (argc >= 4 && !strcmp(argv[1], "probes"))
+		return do_probes(argc, argv);
+	fprintf(stderr,
+		"usage: rx_probe recv NETNS IFACE [auto|native|generic] [force]\n"
+		"       rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND [BURST "
+		"GAP_MS]\n"
+		"       rx_probe probes NETNS IFACE DSTMAC RUN KIND DELAY_US GAP_US SEQ,..\n");
 	return 2;
 }
