@@ -191,6 +191,10 @@ static void pb_cmp_delivery(const struct pb_compare_opts *o, struct pb_compare_l
 		    n->accounted_pct > 100.0 + PB_CMP_EPSILON)
 			why |= PB_CMP_WHY_ACCT_RANGE;
 	}
+	/* the probes' p99, where both runs timed probes (--latency): it may rise so far */
+	if (isfinite(b->p99_us) && isfinite(n->p99_us) &&
+	    n->p99_us > b->p99_us * (1.0 + o->latency_tol_pct / 100.0) + PB_CMP_EPSILON)
+		why |= PB_CMP_WHY_LATENCY;
 	if (why) {
 		l->verdict = PB_CMP_REGRESSED;
 		l->why |= why;
@@ -251,6 +255,12 @@ static int pb_cmp_check_opts(const struct pb_compare_opts *o, struct pb_compare_
 				   pct[i].v);
 			return -EINVAL;
 		}
+	}
+	if (!(o->latency_tol_pct >= 0 && o->latency_tol_pct <= PB_CMP_LATENCY_TOL_MAX)) {
+		pb_cmp_err(out->err, sizeof(out->err),
+			   "--latency-tolerance %g: a percentage from 0 to %d is needed",
+			   o->latency_tol_pct, PB_CMP_LATENCY_TOL_MAX);
+		return -EINVAL;
 	}
 	if (!memchr(o->normalize, '\0', sizeof(o->normalize))) {
 		pb_cmp_err(out->err, sizeof(out->err), "--normalize: the name is too long");

@@ -19,6 +19,7 @@
  *     NEW delivered % < BASE delivered % - delivered tolerance    (both have a receiver)
  *     NEW accounted % < BASE accounted % - accounted tolerance    (both have a receiver)
  *     NEW accounted % outside [accounted min, 100]                (both have a receiver)
+ *     NEW p99 latency > BASE p99 x (1 + latency tolerance/100)   (both have timed probes)
  *   ratio > 1 + tolerance/100 is reported as improved, never a failure.
  * - A row ok in both but partial in either (interrupted by Ctrl-C, or --count timed out) is not
  *   comparable: it fails, unless allow_interrupted says to compare it as if it were complete.
@@ -41,6 +42,8 @@
 #define PB_CMP_REASON_LEN 160
 #define PB_CMP_META_LEN	  64
 
+#define PB_CMP_LATENCY_TOL_MAX 100000 /* --latency-tolerance: a p99 1000 times BASE's */
+
 #define PB_CMP_EXIT_PASS     0
 #define PB_CMP_EXIT_FAIL     1
 #define PB_CMP_EXIT_BADINPUT 2
@@ -56,6 +59,7 @@ struct pb_compare_row {
 	double pps;			/* meaningful for ok rows only */
 	double delivered_pct;		/* NAN without a receiver */
 	double accounted_pct;		/* NAN without a receiver */
+	double p99_us;			/* latency.p99_us; NAN without timed probes */
 };
 
 /* One result set. */
@@ -79,6 +83,7 @@ struct pb_compare_opts {
 	double delivered_tol_pp;	   /* percentage points delivered % may fall */
 	double accounted_tol_pp;	   /* percentage points accounted % may fall */
 	double accounted_min_pct;	   /* NEW's accounted % must be >= this (0: off) */
+	double latency_tol_pct;		   /* p99 latency may rise this many % above BASE's */
 	bool allow_interrupted;		   /* compare interrupted rows as if complete */
 	int format;			   /* enum pb_cmp_format: the command's output */
 };
@@ -109,12 +114,14 @@ enum {
 	__PB_CMP_WHY_DELIVERED,	 /* delivered % fell beyond its tolerance */
 	__PB_CMP_WHY_ACCOUNTED,	 /* accounted % fell beyond its tolerance */
 	__PB_CMP_WHY_ACCT_RANGE, /* NEW's accounted % outside [min, 100] */
+	__PB_CMP_WHY_LATENCY,	 /* p99 latency rose beyond its tolerance */
 	__PB_CMP_WHY_N,
 };
 #define PB_CMP_WHY_PPS	      (1u << __PB_CMP_WHY_PPS)
 #define PB_CMP_WHY_DELIVERED  (1u << __PB_CMP_WHY_DELIVERED)
 #define PB_CMP_WHY_ACCOUNTED  (1u << __PB_CMP_WHY_ACCOUNTED)
 #define PB_CMP_WHY_ACCT_RANGE (1u << __PB_CMP_WHY_ACCT_RANGE)
+#define PB_CMP_WHY_LATENCY    (1u << __PB_CMP_WHY_LATENCY)
 
 /* One output line: a key seen in either set. */
 struct pb_compare_line {

@@ -32,6 +32,10 @@ static const struct pb_opt pb_cmp_opts[] = {
 	{ "accounted-min", 0, OPT_PCT, OFF(accounted_min_pct), 0, "99.9", 0, 100, "PCT",
 	  "with a receiver on both sides: a row regressed when NEW's accounted % is outside "
 	  "PCT .. 100 (frames nobody can account for; 0 turns the lower bound off)" },
+	{ "latency-tolerance", 0, OPT_PCT, OFF(latency_tol_pct), 0, "100", 0,
+	  PB_CMP_LATENCY_TOL_MAX, "PCT",
+	  "with timed latency probes on both sides (--latency): a row regressed when its p99 "
+	  "latency rose more than PCT % above BASE's (100: it may double)" },
 	{ "allow-interrupted", 0, OPT_FLAG, OFF(allow_interrupted), 0, NULL, 0, 0, NULL,
 	  "compare rows of partial runs (interrupted, or --count timed out) as if they were "
 	  "complete; without it they are not comparable and fail" },
@@ -49,7 +53,9 @@ const struct pb_cmd pb_cmd_compare = {
 		"when there is one. ratio = NEW packets/s / BASE packets/s.\n\n"
 		"A row regressed when its ratio fell below 1 - tolerance, or, with a receiver on "
 		"both sides, when its delivered % or accounted % fell more than their tolerances "
-		"below BASE's, or when NEW's accounted % is outside --accounted-min .. 100. A row "
+		"below BASE's, or when NEW's accounted % is outside --accounted-min .. 100, or, "
+		"with timed latency probes on both sides, when its p99 latency rose more than "
+		"--latency-tolerance above BASE's. A row "
 		"ok in BASE but missing, skipped or failed in NEW fails like a regression. A row "
 		"of a partial run (Ctrl-C: \"interrupted\": true, or a --count that timed out: "
 		"\"timed_out\": true) is not comparable and fails, unless --allow-interrupted. "

@@ -245,6 +245,20 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 		return -EINVAL;
 	}
 
+	/* latency.p99_us: a number, or null / absent (no timed probes) */
+	v = pb_cmp_get(o, "latency");
+	ret = v && !json_object_is_type(v, json_type_object)
+		      ? -EINVAL
+		      : pb_cmp_get_pct(v, "p99_us", &r->p99_us);
+	if (!v)
+		r->p99_us = NAN;
+	if (ret || (isfinite(r->p99_us) && r->p99_us < 0)) {
+		pb_cmp_err(err, errlen,
+			   "%s: results[%u] (%s): latency.p99_us is not a number or null", name, i,
+			   r->method);
+		return -EINVAL;
+	}
+
 	r->point[0] = '\0';
 	v = pb_cmp_get(o, "point");
 	if (v) {

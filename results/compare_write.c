@@ -50,6 +50,7 @@ const char *pb_compare_why_name(unsigned int bit)
 		[__PB_CMP_WHY_DELIVERED] = "delivered_pct",
 		[__PB_CMP_WHY_ACCOUNTED] = "accounted_pct",
 		[__PB_CMP_WHY_ACCT_RANGE] = "accounted_range",
+		[__PB_CMP_WHY_LATENCY] = "p99_latency",
 	};
 
 	return bit < __PB_CMP_WHY_N ? names[bit] : "unknown";
@@ -67,6 +68,18 @@ __attribute__((format(printf, 3, 4))) static void pb_cmp_cat(char *buf, size_t l
 	va_start(ap, fmt);
 	vsnprintf(buf + k, len - k, fmt, ap);
 	va_end(ap);
+}
+
+/* Whether any compared line has timed probes on both sides: the latency gate applied. */
+static bool pb_cmp_any_latency(const struct pb_compare_result *res)
+{
+	unsigned int i;
+
+	for (i = 0; i < res->n; i++)
+		if (res->lines[i].base && res->lines[i].new_ &&
+		    isfinite(res->lines[i].base->p99_us) && isfinite(res->lines[i].new_->p99_us))
+			return true;
+	return false;
 }
 
 static bool pb_cmp_partial(const struct pb_compare_row *r)
@@ -113,8 +126,12 @@ static void pb_cmp_why_text(const struct pb_compare_line *l, char *buf, size_t l
 			   n->accounted_pct - b->accounted_pct);
 		sep = ", ";
 	}
-	if (l->why & PB_CMP_WHY_ACCT_RANGE)
+	if (l->why & PB_CMP_WHY_ACCT_RANGE) {
 		pb_cmp_cat(buf, len, "%saccounted %.2f %% out of range", sep, n->accounted_pct);
+		sep = ", ";
+	}
+	if (l->why & PB_CMP_WHY_LATENCY)
+		pb_cmp_cat(buf, len, "%sp99 latency %.1f -> %.1f us", sep, b->p99_us, n->p99_us);
 }
 
 static const char *pb_cmp_reason(const struct pb_compare_row *r)
@@ -184,6 +201,7 @@ void pb_compare_summary(const struct pb_compare_result *res, char *buf, size_t l
 		[__PB_CMP_WHY_DELIVERED] = "delivered %",
 		[__PB_CMP_WHY_ACCOUNTED] = "accounted %",
 		[__PB_CMP_WHY_ACCT_RANGE] = "accounted % range",
+		[__PB_CMP_WHY_LATENCY] = "p99 latency",
 	};
 	const char *sep = "";
 	unsigned int k;
@@ -383,6 +401,11 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 			fprintf(f, " or outside %g .. 100 %%", res->opts.accounted_min_pct);
 		fputc('\n', f);
 	}
+	if (pb_cmp_any_latency(res))
+		fprintf(f,
+			"  with timed latency probes on both sides also when p99 latency rose more "
+			"than %g %%\n",
+			res->opts.latency_tol_pct);
 	pb_compare_summary(res, summary, sizeof(summary));
 	fprintf(f, "%s\n", summary);
 	return pb_stream_status(f);
@@ -514,6 +537,10 @@ static int pb_cmp_jline(struct json_object *o, const struct pb_compare_line *l)
 	if (!err)
 		err = pb_cmp_jdbl(o, "new_delivered_pct", n ? n->delivered_pct : NAN);
 	if (!err)
+		err = pb_cmp_jdbl(o, "base_p99_us", b ? b->p99_us : NAN);
+	if (!err)
+		err = pb_cmp_jdbl(o, "new_p99_us", n ? n->p99_us : NAN);
+	if (!err)
 		err = pb_cmp_jdbl(o, "base_accounted_pct", b ? b->accounted_pct : NAN);
 	if (!err)
 		err = pb_cmp_jdbl(o, "new_accounted_pct", n ? n->accounted_pct : NAN);
@@ -561,6 +588,8 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 		err = pb_cmp_jdbl(root, "accounted_tolerance_pp", res->opts.accounted_tol_pp);
 	if (!err)
 		err = pb_cmp_jdbl(root, "accounted_min_pct", res->opts.accounted_min_pct);
+	if (!err)
+		err = pb_cmp_jdbl(root, "latency_tolerance_pct", res->opts.latency_tol_pct);
 	if (!err)
 		err = pb_cmp_jbool(root, "allow_interrupted", res->opts.allow_interrupted);
 	if (!err)

@@ -85,9 +85,11 @@ static void remove_tmpdir(void)
 
 static struct pb_compare_row ok_row(const char *method, const char *point, double pps)
 {
-	struct pb_compare_row r = {
-		.status = PB_STATUS_OK, .pps = pps, .delivered_pct = NAN, .accounted_pct = NAN
-	};
+	struct pb_compare_row r = { .status = PB_STATUS_OK,
+				    .pps = pps,
+				    .delivered_pct = NAN,
+				    .accounted_pct = NAN,
+				    .p99_us = NAN };
 
 	snprintf(r.method, sizeof(r.method), "%s", method);
 	snprintf(r.point, sizeof(r.point), "%s", point);
@@ -97,7 +99,7 @@ static struct pb_compare_row ok_row(const char *method, const char *point, doubl
 static struct pb_compare_row bad_row(const char *method, enum pb_status st, const char *reason)
 {
 	struct pb_compare_row r = {
-		.status = st, .pps = 0, .delivered_pct = NAN, .accounted_pct = NAN
+		.status = st, .pps = 0, .delivered_pct = NAN, .accounted_pct = NAN, .p99_us = NAN
 	};
 
 	snprintf(r.method, sizeof(r.method), "%s", method);
@@ -790,6 +792,9 @@ static void test_parse_text(void)
 		{ "\"timed_out\":1", "timed_out is not true or false" },
 		{ "\"delivered_pct\":\"100\"", "delivered_pct is not a number or null" },
 		{ "\"accounted_pct\":[]", "accounted_pct is not a number or null" },
+		{ "\"latency\":{\"p99_us\":\"1\"}", "latency.p99_us is not a number or null" },
+		{ "\"latency\":7", "latency.p99_us is not a number or null" },
+		{ "\"latency\":{\"p99_us\":-1}", "latency.p99_us is not a number or null" },
 	};
 	struct pb_compare_input in;
 	char err[512];
@@ -1244,6 +1249,69 @@ static void test_main_json(void)
 	json_object_put(root);
 }
 
+/* With timed probes on both sides the p99 latency gates too; without, it cannot. */
+static void test_latency_gate(void)
+{
+	struct pb_compare_row b = ok_row("m", "", 1e6), n = ok_row("m", "", 1e6);
+	struct pb_compare_input in;
+	struct pb_compare_opts o;
+	struct pb_compare_line l;
+	unsigned int fails;
+	char err[512], text[256];
+	int ret;
+
+	pb_compare_opts_init(&o);
+	CHECK(o.latency_tol_pct == 100, "--latency-tolerance defaults to 100 %%: %g",
+	      o.latency_tol_pct);
+	b.p99_us = 100;
+	n.p99_us = 200;
+	l = pair(b, n, NULL, &fails);
+	CHECK(l.verdict == PB_CMP_OK && !fails, "p99 doubled: at the edge, passes (%d)", l.verdict);
+	n.p99_us = 200.5;
+	l = pair(b, n, NULL, &fails);
+	CHECK(l.verdict == PB_CMP_REGRESSED && l.why == PB_CMP_WHY_LATENCY && fails,
+	      "p99 beyond double: regressed on latency (%d, why %#x)", l.verdict, l.why);
+	l.base = &b;
+	l.new_ = &n;
+	pb_compare_verdict_text(&l, text, sizeof(text));
+	CHECK(strstr(text, "p99 latency 100.0 -> 200.5 us") != NULL, "the reason says so: %s",
+	      text);
+	o.latency_tol_pct = 10;
+	n.p99_us = 110;
+	l = pair(b, n, &o, &fails);
+	CHECK(l.verdict == PB_CMP_OK, "10 %%: 110 us passes (%d)", l.verdict);
+	n.p99_us = 111;
+	l = pair(b, n, &o, &fails);
+	CHECK(l.verdict == PB_CMP_REGRESSED && l.why == PB_CMP_WHY_LATENCY, "10 %%: 111 us fails");
+	n.p99_us = 50;
+	l = pair(b, n, &o, &fails);
+	CHECK(l.verdict == PB_CMP_OK, "lower latency is fine");
+	b.p99_us = NAN;
+	n.p99_us = 1e9;
+	l = pair(b, n, &o, &fails);
+	CHECK(l.verdict == PB_CMP_OK, "BASE without timed probes: no latency gate (%d)", l.verdict);
+	o.latency_tol_pct = -1;
+	{
+		struct pb_compare_input bi = input("B", &b, 1), ni = input("N", &n, 1);
+		struct pb_compare_result res;
+
+		CHECK(pb_compare(&bi, &ni, &o, &res) == -EINVAL && strstr(res.err, "--latency"),
+		      "a negative tolerance is refused: %s", res.err);
+		pb_compare_result_free(&res);
+	}
+	/* read from a result set: latency.p99_us, null and absent alike none */
+	ret = parse(
+		"{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
+		"\"latency\":{\"p99_us\":12.5}},{\"method\":\"b\",\"status\":\"ok\",\"pps\":1,"
+		"\"latency\":{\"p99_us\":null}},{\"method\":\"c\",\"status\":\"ok\",\"pps\":1}]}",
+		&in, err, sizeof(err));
+	CHECK(ret == 0 && in.n == 3 && in.rows[0].p99_us == 12.5 && isnan(in.rows[1].p99_us) &&
+		      isnan(in.rows[2].p99_us),
+	      "latency.p99_us read: %d %s", ret, err);
+	if (!ret)
+		pb_compare_input_free(&in);
+}
+
 int main(void)
 {
 	int err;
@@ -1267,6 +1335,7 @@ int main(void)
 	test_missing_rows();
 	test_errors();
 	test_delivery_gates();
+	test_latency_gate();
 	test_delivery_counts();
 	test_interrupted();
 	test_load_files();

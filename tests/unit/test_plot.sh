@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# scripts/plot turns a result set into a PNG: a bar chart, and a line chart for a sweep; without
+# scripts/plot turns a result set into a PNG: a bar chart (with latency probes, and a CDF of
+# each method's one-way latency), and a line chart for a sweep; without
 # matplotlib it says in one line which package to install.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,6 +42,18 @@ run() { # run "what" json
 	rm -f "$T/out.png"
 }
 run "bar chart of a benchmark" "$top/tests/unit/data/base.json"
+run "bar chart and latency CDF" "$top/tests/unit/data/latency.json"
+if "$top/scripts/plot" "$top/tests/unit/data/latency.json" -o "$T/lat.png" |
+	grep -q "with a latency CDF of 2 methods"; then
+	pass=$((pass + 1)); echo "ok: the CDF draws the two methods whose probes were timed"
+else
+	fail=$((fail + 1)); echo "FAIL: the latency CDF"
+fi
+if "$top/scripts/plot" "$top/tests/unit/data/base.json" -o "$T/b.png" | grep -q "latency"; then
+	fail=$((fail + 1)); echo "FAIL: a CDF without probes"
+else
+	pass=$((pass + 1)); echo "ok: no probes, no CDF"
+fi
 run "line chart of a sweep" "$top/tests/unit/data/base_points.json"
 if "$top/scripts/plot" "$top/tests/unit/data/not_json.json" -o "$T/x.png" 2>/dev/null; then
 	fail=$((fail + 1)); echo "FAIL: unreadable input is refused"
