@@ -147,6 +147,7 @@ worker_account(struct pb_slot *s, int err, const struct pb_outcome *o, bool asyn
 /*
  * How many frames the next call may hand over: what --count still wants and what the
  * pacer allows by now, both less what is in flight. 0 with *wait set: nothing is due yet.
+ * Also arms the stream's next probe when it is due.
  */
 static uint64_t worker_budget(struct pb_slot *s, double *wait)
 {
@@ -155,11 +156,14 @@ static uint64_t worker_budget(struct pb_slot *s, double *wait)
 			  : s->quota > handed	 ? s->quota - handed
 						 : 0;
 
+	double t = 0;
+
 	*wait = 0;
 	if (s->pacer.rate) {
-		double t = pb_now();
-		uint64_t allow = pb_pacer_allowance(&s->pacer, t, handed);
+		uint64_t allow;
 
+		t = pb_now();
+		allow = pb_pacer_allowance(&s->pacer, t, handed);
 		if (!allow) {
 			double next = pb_pacer_next(&s->pacer, handed);
 
@@ -167,6 +171,9 @@ static uint64_t worker_budget(struct pb_slot *s, double *wait)
 		}
 		budget = allow < budget ? allow : budget;
 	}
+	/* --latency: the stream's next probe is due by now; the call's first frame is it */
+	if (s->w.probe.on)
+		pb_probe_arm(&s->w.probe, t ? t : pb_now());
 	return budget < PB_BUDGET_MAX ? budget : PB_BUDGET_MAX;
 }
 
@@ -232,7 +239,8 @@ static void *worker_main(void *arg)
 	if (run->target_pps)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* paced sleeps end when asked, not 50 us later */
 
-	limited = s->quota != UINT64_MAX || s->pacer.rate;
+	/* what the loop has to ask before each call: nothing at all when unlimited */
+	limited = s->quota != UINT64_MAX || s->pacer.rate || s->w.probe.on;
 	while (!run_stopped(run) && s->ctr.sent < s->quota) {
 		budget = limited ? worker_budget(s, &wait) : PB_BUDGET_MAX;
 		if (!budget && !s->ctr.inflight) {
@@ -243,8 +251,6 @@ static void *worker_main(void *arg)
 		/* a zero budget with frames in flight only reaps them */
 		memset(&o, 0, sizeof(o));
 		o.inflight = (uint32_t)s->ctr.inflight;
-		if (__builtin_expect(s->w.probe.on, 0))
-			pb_probe_arm(&s->w.probe, pb_now());
 		err = m->send(&s->w, (unsigned int)budget, &o);
 		if (!worker_account(s, err, &o, async)) {
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
