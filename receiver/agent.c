@@ -272,6 +272,17 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 			body = pb_api_run_json(&r);
 		break;
 	}
+	case PB_API_HIST_LAT:
+	case PB_API_HIST_GAP: {
+		enum pb_rx_hist which = route == PB_API_HIST_GAP ? PB_RX_HIST_GAP : PB_RX_HIST_LAT;
+		uint64_t *counts = calloc(PB_RX_HIST_BUCKETS, sizeof(*counts));
+
+		err = counts ? pb_rx_read_hist(ag->rx, run_id, which, counts) : -ENOMEM;
+		if (!err)
+			body = pb_api_hist_json(run_id, which, counts);
+		free(counts);
+		break;
+	}
 	case PB_API_METRICS:
 		body = agent_metrics(ag, openmetrics, len, &err);
 		if (body) {

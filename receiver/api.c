@@ -11,31 +11,38 @@
 
 #include "api.h"
 #include "options.h"
+#include "pb_lat.h"
 
 /* ---- routes -------------------------------------------------------------------------------- */
 
-/* A run id as the JSON writes it: decimal, no sign, no leading zero, at most 2^32 - 1. */
-static int api_parse_run_id(const char *s, uint32_t *out)
+/*
+ * A run id as the JSON writes it: decimal, no sign, no leading zero, at most 2^32 - 1, up to
+ * the string's end or (with rest) a '/', where *rest is left pointing.
+ */
+static int api_parse_run_id(const char *s, uint32_t *out, const char **rest)
 {
 	uint64_t v = 0;
 	size_t i;
 
-	if (!s[0] || (s[0] == '0' && s[1]))
+	if (!s[0] || (s[0] == '0' && s[1] && !(rest && s[1] == '/')))
 		return -EINVAL;
-	for (i = 0; s[i]; i++) {
+	for (i = 0; s[i] && !(rest && s[i] == '/'); i++) {
 		if (s[i] < '0' || s[i] > '9' || i >= 10)
 			return -EINVAL;
 		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
-	if (v > UINT32_MAX)
+	if (!i || v > UINT32_MAX)
 		return -EINVAL;
 	*out = (uint32_t)v;
+	if (rest)
+		*rest = s + i;
 	return 0;
 }
 
 enum pb_api_route pb_api_route(const char *method, const char *path, uint32_t *run_id)
 {
 	static const char runs[] = "/v1/runs/";
+	const char *rest;
 
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return PB_API_BAD_METHOD;
@@ -45,7 +52,15 @@ enum pb_api_route pb_api_route(const char *method, const char *path, uint32_t *r
 		return PB_API_METRICS;
 	if (strncmp(path, runs, sizeof(runs) - 1))
 		return PB_API_NOT_FOUND;
-	return api_parse_run_id(path + sizeof(runs) - 1, run_id) ? PB_API_BAD_REQUEST : PB_API_RUN;
+	if (api_parse_run_id(path + sizeof(runs) - 1, run_id, &rest))
+		return PB_API_BAD_REQUEST;
+	if (!*rest)
+		return PB_API_RUN;
+	if (!strcmp(rest, "/hist/lat"))
+		return PB_API_HIST_LAT;
+	if (!strcmp(rest, "/hist/gap"))
+		return PB_API_HIST_GAP;
+	return PB_API_BAD_REQUEST;
 }
 
 unsigned int pb_api_status(enum pb_api_route r, const char **msg)
@@ -58,10 +73,13 @@ unsigned int pb_api_status(enum pb_api_route r, const char **msg)
 		*msg = "a run id is a decimal number from 0 to 4294967295";
 		return 400;
 	case PB_API_NOT_FOUND:
-		*msg = "no such path; there are /v1/info, /v1/runs/RUN_ID and /metrics";
+		*msg = "no such path; there are /v1/info, /v1/runs/RUN_ID, "
+		       "/v1/runs/RUN_ID/hist/lat|gap and /metrics";
 		return 404;
 	case PB_API_INFO:
 	case PB_API_RUN:
+	case PB_API_HIST_LAT:
+	case PB_API_HIST_GAP:
 	case PB_API_METRICS:
 		break;
 	}
@@ -296,6 +314,73 @@ static struct json_object *api_ifstats_json(const struct pb_rx_ifstats *s)
 	return NULL;
 }
 
+/* One stream's probes and paced frames (struct pb_rx_stream), field for field. */
+static struct json_object *api_stream_json(const struct pb_rx_stream *s)
+{
+	struct json_object *o = json_object_new_object();
+	char kind[2] = { (char)s->probe_kind, 0 };
+
+	if (o && api_add_u64(o, "stream", s->stream) &&
+	    (s->probe_kind ? api_add_str(o, "probe_kind", kind)
+			   : !json_object_object_add(o, "probe_kind", NULL)) &&
+	    api_add_u64(o, "probes", s->probes) && api_add_u64(o, "late", s->late) &&
+	    api_add_u64(o, "dup", s->dup) && api_add_u64(o, "missing", s->missing) &&
+	    api_add_u64(o, "next_seq", s->next_seq) && api_add_u64(o, "lat_n", s->lat_n) &&
+	    api_add_u64(o, "lat_min_ns", s->lat_min_ns) &&
+	    api_add_u64(o, "lat_max_ns", s->lat_max_ns) &&
+	    api_add_u64(o, "lat_sum_ns", s->lat_sum_ns) && api_add_u64(o, "lat_bad", s->lat_bad) &&
+	    api_add_u64(o, "jitter_ns", s->jitter_ns) && api_add_u64(o, "jitter_n", s->jitter_n) &&
+	    api_add_u64(o, "gap_frames", s->gap_frames) &&
+	    api_add_u64(o, "gap_first_ns", s->gap_first_ns) &&
+	    api_add_u64(o, "gap_last_ns", s->gap_last_ns))
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+/* The run's latency probes and paced frames: "rx_tai" and one object per stream. */
+static bool api_add_streams(struct json_object *o, const struct pb_rx_run *r)
+{
+	struct json_object *a = json_object_new_array();
+	uint32_t i, n = r->nstreams < PB_RX_MAX_STREAMS ? r->nstreams : PB_RX_MAX_STREAMS;
+	bool ok = a != NULL;
+
+	for (i = 0; ok && i < n; i++)
+		ok = api_push(a, api_stream_json(&r->streams[i]));
+	if (!ok) {
+		json_object_put(a);
+		return false;
+	}
+	return api_add(o, "rx_tai", json_object_new_boolean(r->rx_tai)) && api_add(o, "streams", a);
+}
+
+char *pb_api_hist_json(uint32_t run_id, enum pb_rx_hist which, const uint64_t *counts)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array(), *p;
+	bool ok = o && a;
+	uint32_t b;
+
+	for (b = 0; ok && b < PB_RX_HIST_BUCKETS; b++) {
+		if (!counts[b])
+			continue;
+		p = json_object_new_array();
+		ok = api_push(a, p) && api_push(p, json_object_new_uint64(pb_hist_upper(b))) &&
+		     api_push(p, json_object_new_uint64(counts[b]));
+	}
+	ok = ok && api_add_u64(o, "run_id", run_id) &&
+	     api_add_str(o, "which", which == PB_RX_HIST_GAP ? "gap" : "lat");
+	if (ok) {
+		ok = api_add(o, "histogram", a);
+		a = NULL;
+	}
+	json_object_put(a);
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return api_finish(o);
+}
+
 char *pb_api_run_json(const struct pb_api_run *in)
 {
 	const struct pb_rx_run *r = &in->run;
@@ -329,7 +414,7 @@ char *pb_api_run_json(const struct pb_api_run *in)
 			: !json_object_object_add(o, "first_ns", NULL) &&
 				  !json_object_object_add(o, "last_ns", NULL)) &&
 	     api_add_u64(o, "now_ns", in->now_ns) &&
-	     api_add(o, "interface", api_ifstats_json(&in->ifs));
+	     api_add(o, "interface", api_ifstats_json(&in->ifs)) && api_add_streams(o, r);
 	json_object_put(q);
 	json_object_put(vl);
 	if (!ok) {
@@ -516,6 +601,89 @@ int pb_api_parse_info(const char *text, size_t len, struct pb_api_info *out, cha
 	return ret;
 }
 
+/* Element i of array a as a whole number >= 0; -EINVAL when it is not one. */
+static int api_elem_u64(struct json_object *a, size_t i, uint64_t *out)
+{
+	struct json_object *v = json_object_array_get_idx(a, i);
+
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+		return -EINVAL;
+	*out = json_object_get_uint64(v);
+	return 0;
+}
+
+/*
+ * "rx_tai" and "streams" of a run answer (struct pb_rx_stream each). An agent that predates
+ * them sends neither: no streams then; one without the other is a bad answer.
+ */
+static int api_streams(struct api_in *in, struct pb_rx_run *r)
+{
+	static const char *const keys[] = { "probes",	    "late",	  "dup",
+					    "missing",	    "lat_n",	  "lat_min_ns",
+					    "lat_max_ns",   "lat_sum_ns", "lat_bad",
+					    "jitter_ns",    "jitter_n",	  "gap_frames",
+					    "gap_first_ns", "gap_last_ns" };
+	struct json_object *a, *t, *o, *k;
+	bool have_a = json_object_object_get_ex(in->root, "streams", &a);
+	bool have_t = json_object_object_get_ex(in->root, "rx_tai", &t);
+	uint64_t v[sizeof(keys) / sizeof(keys[0])], id = 0;
+	size_t i, j, n;
+	uint32_t next = 0;
+	int ret;
+
+	if (!have_a && !have_t)
+		return 0;
+	if (!have_t || !json_object_is_type(t, json_type_boolean))
+		return api_bad(in, "'rx_tai': missing or not true or false");
+	r->rx_tai = json_object_get_boolean(t);
+	if (!have_a || !json_object_is_type(a, json_type_array) ||
+	    (n = json_object_array_length(a)) > PB_RX_MAX_STREAMS)
+		return api_bad(in, "'streams': missing, not an array or more than %d long",
+			       PB_RX_MAX_STREAMS);
+	for (i = 0; i < n; i++) {
+		struct pb_rx_stream *s = &r->streams[i];
+		const char *kind;
+
+		o = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(o, json_type_object))
+			return api_bad(in, "'streams'[%zu]: not an object", i);
+		ret = api_u64(in, o, "stream", PB_RX_MAX_STREAMS - 1, &id);
+		if (!ret)
+			ret = api_u32(in, o, "next_seq", &next);
+		for (j = 0; !ret && j < sizeof(keys) / sizeof(keys[0]); j++)
+			ret = api_u64(in, o, keys[j], UINT64_MAX, &v[j]);
+		if (ret)
+			return ret;
+		if (!json_object_object_get_ex(o, "probe_kind", &k))
+			return api_bad(in, "'streams'[%zu]: 'probe_kind' missing", i);
+		kind = k && json_object_is_type(k, json_type_string) ? json_object_get_string(k)
+								     : NULL;
+		if (k && (!kind || (strcmp(kind, "P") && strcmp(kind, "T"))))
+			return api_bad(
+				in, "'streams'[%zu]: 'probe_kind' is not \"P\", \"T\" or null", i);
+		/* field by field: the struct was zeroed, padding and all */
+		s->stream = (uint32_t)id;
+		s->probe_kind = kind ? (uint8_t)kind[0] : 0;
+		s->next_seq = next;
+		s->probes = v[0];
+		s->late = v[1];
+		s->dup = v[2];
+		s->missing = v[3];
+		s->lat_n = v[4];
+		s->lat_min_ns = v[5];
+		s->lat_max_ns = v[6];
+		s->lat_sum_ns = v[7];
+		s->lat_bad = v[8];
+		s->jitter_ns = v[9];
+		s->jitter_n = v[10];
+		s->gap_frames = v[11];
+		s->gap_first_ns = v[12];
+		s->gap_last_ns = v[13];
+		r->nstreams++;
+	}
+	return 0;
+}
+
 /* first_ns / last_ns: a time, or null for a run without frames. */
 static int api_time(struct api_in *in, const char *key, bool frames, uint64_t *out)
 {
@@ -591,7 +759,63 @@ int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_ap
 		ret = api_u64(&in, ifs, "driver_drops", UINT64_MAX, &out->ifs.driver_drops);
 	if (!ret)
 		ret = api_u64(&in, ifs, "foreign_frames", UINT64_MAX, &out->ifs.foreign_frames);
+	if (!ret)
+		ret = api_streams(&in, r);
 	json_object_put(in.root);
+	return ret;
+}
+
+int pb_api_parse_hist(const char *text, size_t len, uint32_t run_id, enum pb_rx_hist which,
+		      uint64_t *counts, char *err, size_t errlen)
+{
+	struct api_in in = { .err = err, .errlen = errlen };
+	const char *want = which == PB_RX_HIST_GAP ? "gap" : "lat";
+	struct json_object *a, *p;
+	char got[8];
+	uint32_t id;
+	size_t i, n;
+	int ret;
+
+	memset(counts, 0, sizeof(*counts) * PB_RX_HIST_BUCKETS);
+	ret = api_open(&in, text, len);
+	if (ret)
+		return ret;
+	ret = api_u32(&in, in.root, "run_id", &id);
+	if (!ret && id != run_id)
+		ret = api_bad(&in, "the answer is for run %u, not %u", id, run_id);
+	if (!ret)
+		ret = api_str(&in, in.root, "which", got, sizeof(got));
+	if (!ret && strcmp(got, want))
+		ret = api_bad(&in, "'which': not \"%s\", the histogram asked for", want);
+	if (!ret && (!json_object_object_get_ex(in.root, "histogram", &a) ||
+		     !json_object_is_type(a, json_type_array) ||
+		     json_object_array_length(a) > PB_RX_HIST_BUCKETS))
+		ret = api_bad(&in, "'histogram': missing, not an array or more than %u long",
+			      PB_RX_HIST_BUCKETS);
+	n = ret ? 0 : json_object_array_length(a);
+	for (i = 0; !ret && i < n; i++) {
+		uint64_t upper, count;
+		uint32_t b;
+
+		p = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(p, json_type_array) || json_object_array_length(p) != 2 ||
+		    api_elem_u64(p, 0, &upper) || api_elem_u64(p, 1, &count)) {
+			ret = api_bad(&in, "'histogram'[%zu]: not a pair of whole numbers", i);
+			break;
+		}
+		b = pb_hist_bucket(upper);
+		if (pb_hist_upper(b) != upper || counts[b]) {
+			ret = api_bad(&in,
+				      "'histogram'[%zu]: %" PRIu64 " is not the bound of a bucket "
+				      "(or one given twice)",
+				      i, upper);
+			break;
+		}
+		counts[b] = count;
+	}
+	json_object_put(in.root);
+	if (ret)
+		memset(counts, 0, sizeof(*counts) * PB_RX_HIST_BUCKETS);
 	return ret;
 }
 

@@ -7,7 +7,10 @@
  *   GET /v1/info          what the agent is: version, interface, driver, MAC, addresses,
  *                         RX queues, XDP mode, clock
  *   GET /v1/runs/RUN_ID   one run's counts (RUN_ID decimal, 0 .. 4294967295) and the
- *                         interface's counters; a run never seen: 200, "seen": false, zeros
+ *                         interface's counters; a run never seen: 200, "seen": false, zeros;
+ *                         with latency probes or pacing, each stream's counts ("streams")
+ *   GET /v1/runs/RUN_ID/hist/lat   the run's probe latency histogram, and .../hist/gap
+ *                         the gaps between a paced run's frames: [[upper_bound_ns, count]]
  *   GET /metrics          every run and the interface, as Prometheus text
  * HEAD as GET; other paths 404, other methods 405, a malformed run id 400.
  */
@@ -31,6 +34,8 @@
 enum pb_api_route {
 	PB_API_INFO,
 	PB_API_RUN,
+	PB_API_HIST_LAT, /* /v1/runs/RUN_ID/hist/lat */
+	PB_API_HIST_GAP, /* /v1/runs/RUN_ID/hist/gap */
 	PB_API_METRICS,
 	PB_API_NOT_FOUND,   /* 404 */
 	PB_API_BAD_METHOD,  /* 405: only GET and HEAD */
@@ -82,6 +87,8 @@ unsigned int pb_api_status(enum pb_api_route r, const char **msg);
 /* The answers as JSON text, malloc'd (free them); NULL when out of memory. */
 char *pb_api_info_json(const struct pb_api_info *info);
 char *pb_api_run_json(const struct pb_api_run *r);
+/* A run's histogram (PB_RX_HIST_BUCKETS counts) as its buckets that hold samples. */
+char *pb_api_hist_json(uint32_t run_id, enum pb_rx_hist which, const uint64_t *counts);
 char *pb_api_error_json(const char *msg);
 /*
  * The metrics as text, malloc'd, *len its length. openmetrics: the OpenMetrics 1.0 form
@@ -113,5 +120,8 @@ int pb_api_parse_info(const char *text, size_t len, struct pb_api_info *out, cha
 		      size_t errlen);
 int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_api_run *out,
 		     char *err, size_t errlen);
+/* A histogram answer into PB_RX_HIST_BUCKETS counts; each pair's bound must be a bucket's. */
+int pb_api_parse_hist(const char *text, size_t len, uint32_t run_id, enum pb_rx_hist which,
+		      uint64_t *counts, char *err, size_t errlen);
 
 #endif

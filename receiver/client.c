@@ -201,6 +201,25 @@ static int agent_source_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
 	return ret;
 }
 
+static int agent_source_hist(void *ctx, uint32_t run_id, enum pb_rx_hist which, uint64_t *counts)
+{
+	struct pb_agent *a = ctx;
+	char path[48], why[160];
+	int ret;
+
+	snprintf(path, sizeof(path), "/v1/runs/%u/hist/%s", run_id,
+		 which == PB_RX_HIST_GAP ? "gap" : "lat");
+	pthread_mutex_lock(&a->mu);
+	ret = agent_get(a, path);
+	if (!ret) {
+		ret = pb_api_parse_hist(a->buf, a->len, run_id, which, counts, why, sizeof(why));
+		if (ret)
+			pr_warn("%s: %s: %s\n", a->what, path, why);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return ret;
+}
+
 static int agent_source_ifstats(void *ctx, struct pb_rx_ifstats *out)
 {
 	struct pb_api_run r;
@@ -218,6 +237,8 @@ void pb_agent_source(struct pb_agent *a, struct pb_rx_source *src)
 		.what = a->what,
 		.read_run = agent_source_run,
 		.read_ifstats = agent_source_ifstats,
+		/* another host: its CLOCK_MONOTONIC is not ours (same_clock stays false) */
+		.read_hist = agent_source_hist,
 	};
 }
 

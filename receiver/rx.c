@@ -200,11 +200,13 @@ static int rx_read_streams(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *
 	for (key.stream = 0; key.stream < PB_RX_MAX_STREAMS; key.stream++) {
 		struct pb_rx_stream *o = &out->streams[out->nstreams];
 
-		if (bpf_map_lookup_elem(fd, &key, &v)) {
-			if (errno == ENOENT)
-				continue;
-			return -errno;
-		}
+		/*
+		 * A run's streams are 0 .. n-1, and a stream without probes or pacing has no
+		 * entry: the first one missing ends the list, so a run without either costs one
+		 * lookup (the agent reads every run for /metrics)
+		 */
+		if (bpf_map_lookup_elem(fd, &key, &v))
+			return errno == ENOENT ? 0 : -errno;
 		*o = (struct pb_rx_stream){
 			.stream = key.stream,
 			.probe_kind = (uint8_t)v.kind,

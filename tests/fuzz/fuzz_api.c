@@ -2,7 +2,8 @@
 /*
  * libFuzzer target for what the receive agent and its client parse from the network or the
  * command line (receiver/api.c): the first line as a request's "METHOD PATH", as --listen
- * and as --receiver; the whole input as a /v1/runs answer and as a /v1/info answer. Nothing
+ * and as --receiver; the whole input as a /v1/runs answer, a /v1/info answer and a run's
+ * histogram (/v1/runs/RUN_ID/hist/lat). Nothing
  * may crash, leak or hang; a run id routed is the one the path spells; an answer that parses
  * is written back and parses to the same struct; what is refused is said in one line.
  */
@@ -95,6 +96,24 @@ static void fuzz_info(const char *text, size_t size)
 	free(json);
 }
 
+static void fuzz_hist(const char *text, size_t size)
+{
+	static uint64_t counts[PB_RX_HIST_BUCKETS], back[PB_RX_HIST_BUCKETS];
+	char err[256] = "", *json;
+
+	if (pb_api_parse_hist(text, size, 7, PB_RX_HIST_LAT, counts, err, sizeof(err))) {
+		fuzz_err("hist", err);
+		return;
+	}
+	json = pb_api_hist_json(7, PB_RX_HIST_LAT, counts);
+	if (!json)
+		return;
+	if (pb_api_parse_hist(json, strlen(json), 7, PB_RX_HIST_LAT, back, err, sizeof(err)) ||
+	    memcmp(counts, back, sizeof(counts)))
+		fuzz_fail("a histogram written back reads differently", json);
+	free(json);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1), *nl;
@@ -106,6 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the parsers take a length: give them the bytes without the NUL we added */
 	fuzz_run(text, size);
 	fuzz_info(text, size);
+	fuzz_hist(text, size);
 	nl = strchr(text, '\n');
 	if (nl)
 		*nl = '\0';

@@ -8,7 +8,8 @@
 # closed; an agent SIGKILLed mid-run ends the sender with the reason, exit 1, in bounded
 # time; an unreachable agent is exit 2 at once; a program already on the interface is
 # refused without --force and is the same program (id) after a --force run; the lab and
-# the agent give the same fields.
+# the agent give the same fields; latency probes and a paced run's gaps come through it (latency
+# null without --synced-clocks, timed with it).
 . "$(dirname "$0")/lib.sh"
 OBJ=$(dirname "$PB")/bpf/xdp_pass.bpf.o
 
@@ -218,6 +219,22 @@ for m in $methods; do
 	check "$m: the agent's /v1/runs/$id says $N too" \
 		[ "$(jget "$(body_of "$(http /v1/runs/"$id")")" "d['seen'] and d['frames']")" = $N ]
 done
+
+# --- latency probes and a paced run's gaps, through the agent ------------------------------------
+"${SEND[@]}" --method af_packet --latency --count $N --format json --output "$T/lat.json" -q
+check "--latency through the agent: every probe, none lost; jitter, no latency without --synced-clocks" \
+	result "$T/lat.json" "(lambda l: l['probes_sent'] > 0 and l['probes_received'] == l['probes_sent'] and l['lost'] == 0 and l['jitter_us'] is not None and l['p50_us'] is None and '--synced-clocks' in l['null_reason'])(r['latency'])"
+"${SEND[@]}" --method af_packet --synced-clocks --count $N --format json --output "$T/tai.json" -q
+check "--synced-clocks through the agent: CLOCK_TAI probes, timed ($(python3 -c "import json; l=json.load(open('$T/tai.json'))['results'][0]['latency']; print(l['p50_us'], l['null_reason'])"))" \
+	result "$T/tai.json" "(lambda l: l['clock'] == 'tai' and l['p50_us'] is not None and l['p99_us'] >= l['p50_us'] and len(l['histogram']) > 0)(r['latency'])"
+id=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0]['run_id'])" "$T/tai.json")
+h=$(http /v1/runs/"$id"/hist/lat)
+check "GET /v1/runs/$id/hist/lat: 200, the probes' histogram" [ "$(status_of "$h")" = 200 -a \
+	"$(jget "$(body_of "$h")" "d['run_id'] == $id and d['which'] == 'lat' and sum(c for _, c in d['histogram']) > 0")" = True ]
+check "GET /v1/runs/$id/hist/nope: 400" [ "$(status_of "$(http /v1/runs/"$id"/hist/nope)")" = 400 ]
+"${SEND[@]}" --method af_packet --pps 20k --duration 1 --format json --output "$T/gaps.json" -q
+check "--pps 20k through the agent: the gaps' p50 within 2 % of 50 us ($(python3 -c "import json; g=json.load(open('$T/gaps.json'))['results'][0]['gaps']; print(g['p50_us'], g['null_reason'])"))" \
+	result "$T/gaps.json" "abs(r['gaps']['p50_us'] - 50) <= 1"
 
 # --dstmac is the agent's unless given; a --dstip the agent does not have is warned about
 "${SEND[@]}" --method af_packet --count 100 -v --dstip 198.18.88.9 --format json \

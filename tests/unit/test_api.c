@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "api.h"
+#include "pb_lat.h"
 #include "check.h"
 
 static void test_routes(void)
@@ -52,6 +53,15 @@ static void test_routes(void)
 		{ "GET", "/v1/runs/0x10", PB_API_BAD_REQUEST, 0 },
 		{ "GET", "/v1/runs/1/", PB_API_BAD_REQUEST, 0 },
 		{ "GET", "/v1/runs/ 1", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/7/hist/lat", PB_API_HIST_LAT, 7 },
+		{ "HEAD", "/v1/runs/0/hist/gap", PB_API_HIST_GAP, 0 },
+		{ "GET", "/v1/runs/4294967295/hist/gap", PB_API_HIST_GAP, 4294967295u },
+		{ "GET", "/v1/runs/7/hist", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/7/hist/lat/", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/7/hist/jitter", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/07/hist/lat", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs//hist/lat", PB_API_BAD_REQUEST, 0 },
+		{ "POST", "/v1/runs/7/hist/lat", PB_API_BAD_METHOD, 0 },
 	};
 	size_t i;
 
@@ -61,7 +71,7 @@ static void test_routes(void)
 
 		CHECK(r == cases[i].want, "%s '%s': route %d, want %d", cases[i].method,
 		      cases[i].path, r, cases[i].want);
-		if (r == PB_API_RUN)
+		if (r == PB_API_RUN || r == PB_API_HIST_LAT || r == PB_API_HIST_GAP)
 			CHECK(id == cases[i].run_id, "'%s': run id %u", cases[i].path, id);
 	}
 	{
@@ -192,6 +202,27 @@ static struct pb_api_run sample_run(void)
 					.driver_drops = 4,
 					.foreign_frames = 5 };
 	r.now_ns = 6000000000ull;
+	/* latency probes on stream 0, a paced stream 5 without probes */
+	r.run.rx_tai = true;
+	r.run.nstreams = 2;
+	r.run.streams[0].stream = 0;
+	r.run.streams[0].probe_kind = 'P';
+	r.run.streams[0].probes = 1000;
+	r.run.streams[0].late = 2;
+	r.run.streams[0].dup = 1;
+	r.run.streams[0].missing = 3;
+	r.run.streams[0].next_seq = 1003;
+	r.run.streams[0].lat_n = 999;
+	r.run.streams[0].lat_min_ns = 1500;
+	r.run.streams[0].lat_max_ns = 90000;
+	r.run.streams[0].lat_sum_ns = 3000000;
+	r.run.streams[0].lat_bad = 1;
+	r.run.streams[0].jitter_ns = 250;
+	r.run.streams[0].jitter_n = 999;
+	r.run.streams[1].stream = 5;
+	r.run.streams[1].gap_frames = 20000;
+	r.run.streams[1].gap_first_ns = 5000000001ull;
+	r.run.streams[1].gap_last_ns = 5004000001ull;
 	return r;
 }
 
@@ -294,6 +325,15 @@ static void test_bad_answers(void)
 		{ "\"foreign_frames\":5", "\"foreign_frames\":-5", "foreign_frames" },
 		{ "\"interface\":{", "\"interface\":[{",
 		  "" }, /* not JSON any more, or wrong type */
+		{ "\"rx_tai\":true", "\"rx_tai\":1", "rx_tai" },
+		{ "\"rx_tai\":true,", "", "rx_tai" },
+		{ "\"probe_kind\":\"P\"", "\"probe_kind\":\"N\"", "probe_kind" },
+		{ "\"probe_kind\":\"P\"", "\"probe_kind\":80", "probe_kind" },
+		{ "\"stream\":5", "\"stream\":64", "stream" },
+		{ "\"lat_n\":999", "\"lat_n\":-999", "lat_n" },
+		{ "\"next_seq\":1003", "\"next_seq\":4294967296", "next_seq" },
+		{ "\"gap_last_ns\":5004000001", "\"gap_last\":5004000001", "gap_last_ns" },
+		{ "\"streams\":[", "\"streams\":{\"x\":[", "" },
 	};
 	struct pb_api_run r = sample_run(), back;
 	char *s = pb_api_run_json(&r), buf[4096], err[160];
@@ -625,12 +665,88 @@ static void test_url(void)
 	      "too long");
 }
 
+/* A run's histograms: the buckets that hold samples, as [upper_bound_ns, count]. */
+static void test_hist(void)
+{
+	static uint64_t counts[PB_RX_HIST_BUCKETS], back[PB_RX_HIST_BUCKETS];
+	static const struct {
+		const char *from, *to, *why;
+	} bad[] = {
+		{ "\"run_id\":7", "\"run_id\":8", "not 7" },
+		{ "\"which\":\"lat\"", "\"which\":\"gap\"", "the histogram asked for" },
+		{ "\"which\":\"lat\"", "\"which\":\"l\\nat\"", "not \"lat\"" },
+		{ "[1003519,3]", "[1003520,3]", "bound of a bucket" },
+		{ "[1003519,3]", "[1003519,-3]", "pair of whole numbers" },
+		{ "[1003519,3]", "[1003519]", "pair of whole numbers" },
+		{ "[1003519,3]", "[5,1]", "" }, /* 5 before 255: fine, order is not asked */
+		{ "[255,1]", "[1003519,1]", "given twice" },
+		{ "\"histogram\":[", "\"histogram\":{\"x\":[", "" },
+	};
+	char *s, buf[4096], err[160];
+	size_t i;
+	int ret;
+
+	counts[pb_hist_bucket(255)] = 1;
+	counts[pb_hist_bucket(1000000)] = 3;
+	counts[PB_RX_HIST_BUCKETS - 1] = 2;
+	s = pb_api_hist_json(7, PB_RX_HIST_LAT, counts);
+	CHECK(s && strstr(s, "\"histogram\":[[255,1],[1003519,3],[17179869183,2]]"),
+	      "the histogram's pairs: %s", s);
+	ret = pb_api_parse_hist(s, strlen(s), 7, PB_RX_HIST_LAT, back, err, sizeof(err));
+	CHECK(!ret && !memcmp(back, counts, sizeof(counts)), "histogram round trip: %s", err);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *at = strstr(s, bad[i].from);
+
+		CHECK(at, "case %zu: '%s' not in %s", i, bad[i].from, s);
+		if (!at)
+			continue;
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - s), s, bad[i].to,
+			 at + strlen(bad[i].from));
+		err[0] = '\0';
+		ret = pb_api_parse_hist(buf, strlen(buf), 7, PB_RX_HIST_LAT, back, err,
+					sizeof(err));
+		if (!bad[i].why[0] && !strcmp(bad[i].to, "[5,1]"))
+			CHECK(!ret && back[5] == 1, "case %zu: %d %s", i, ret, err);
+		else
+			CHECK(ret == -EBADMSG && strstr(err, bad[i].why) &&
+				      !back[pb_hist_bucket(1000000)],
+			      "case %zu (%s): %d '%s', nothing kept", i, bad[i].to, ret, err);
+	}
+	free(s);
+	/* an empty one, and the gap histogram's name */
+	memset(counts, 0, sizeof(counts));
+	s = pb_api_hist_json(9, PB_RX_HIST_GAP, counts);
+	CHECK(s && strstr(s, "\"which\":\"gap\"") && strstr(s, "\"histogram\":[]") &&
+		      !pb_api_parse_hist(s, strlen(s), 9, PB_RX_HIST_GAP, back, err, sizeof(err)),
+	      "an empty gap histogram: %s", s);
+	free(s);
+}
+
+/* An agent from before the probes sends neither rx_tai nor streams: a run without them. */
+static void test_run_without_streams(void)
+{
+	struct pb_api_run r = sample_run(), back;
+	char *s = pb_api_run_json(&r), buf[4096], err[160];
+	char *at = s ? strstr(s, ",\"rx_tai\"") : NULL;
+
+	CHECK(at != NULL, "rx_tai written: %s", s);
+	if (at) {
+		snprintf(buf, sizeof(buf), "%.*s}", (int)(at - s), s);
+		CHECK(!pb_api_parse_run(buf, strlen(buf), r.run.run_id, &back, err, sizeof(err)) &&
+			      !back.run.nstreams && !back.run.rx_tai && back.run.frames == 20000,
+		      "an older agent's answer: %s", err);
+	}
+	free(s);
+}
+
 int main(void)
 {
 	test_routes();
 	test_info();
 	test_run();
 	test_bad_answers();
+	test_hist();
+	test_run_without_streams();
 	test_metrics();
 	test_listen();
 	test_url();
