@@ -8,12 +8,13 @@
 #include "clock.h"
 #include "probe.h"
 
-int pb_probe_init(struct pb_probe *p, const struct pb_config *cfg, bool paced, uint32_t max_len)
+int pb_probe_init(struct pb_probe *p, const struct pb_config *cfg, bool on, bool paced,
+		  uint32_t max_len)
 {
 	memset(p, 0, sizeof(*p));
 	p->at = PB_PROBE_NONE;
 	p->stamped = PB_PROBE_NONE;
-	if (!cfg->latency)
+	if (!on)
 		return 0;
 	p->on = true;
 	p->kind = cfg->synced_clocks ? PB_SIG_KIND_TAI : PB_SIG_KIND_PROBE;

@@ -50,10 +50,12 @@ struct pb_probe {
 };
 
 /*
- * Sets up stream's probes for a run (or marks them off, without --latency): paced tells the
- * kinds' case; max_len is the longest frame of the stream's pool. 0 or -ENOMEM.
+ * Sets up a stream's probes for a run, or marks them off (on false: no --latency, or a
+ * method that puts nothing on a wire): paced tells the kinds' case; max_len is the longest
+ * frame of the stream's pool. 0 or -ENOMEM.
  */
-int pb_probe_init(struct pb_probe *p, const struct pb_config *cfg, bool paced, uint32_t max_len);
+int pb_probe_init(struct pb_probe *p, const struct pb_config *cfg, bool on, bool paced,
+		  uint32_t max_len);
 void pb_probe_free(struct pb_probe *p);
 
 /* The runner, before each send() call of a stream with probes; now is pb_now(). */

@@ -596,7 +596,8 @@ static void run_counters_end(const struct pb_path *path, struct run_counters *k,
 		c->rx_missed_errors = k->rx1.rx_missed_errors - k->rx0.rx_missed_errors;
 		c->rx_fifo_errors = k->rx1.rx_fifo_errors - k->rx0.rx_fifo_errors;
 		c->rx_driver_drops = k->rx1.driver_drops - k->rx0.driver_drops;
-		/* not this run's: other traffic (ARP, ping, other senders) the receiver passed on */
+		/* not this run's: other traffic (ARP, ping, other senders) the receiver passed on
+		 */
 		res->frames_foreign = k->rx1.foreign_frames - k->rx0.foreign_frames;
 	}
 	res->shared_iface = path->shared;
@@ -841,8 +842,9 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 				      : UINT64_MAX;
 		err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME), &s->pool);
 		if (!err)
-			err = pb_probe_init(&s->w.probe, cfg, pb_config_paced(cfg),
-					    s->pool.max_len);
+			err = pb_probe_init(&s->w.probe, cfg,
+					    cfg->latency && !(m->flags & PB_M_NO_WIRE),
+					    pb_config_paced(cfg), s->pool.max_len);
 		if (err) {
 			res_error(res, "building the frames", err);
 			err = 0;

@@ -64,7 +64,8 @@ static void test_off(void)
 	uint32_t i;
 	bool any = false;
 
-	CHECK(pb_probe_init(&p, &cfg, false, 60) == 0 && !p.on, "without --latency: off");
+	CHECK(pb_probe_init(&p, &cfg, cfg.latency, false, 60) == 0 && !p.on,
+	      "without --latency: off");
 	for (i = 0; i < 100000; i++)
 		any |= pb_probe_due(&p, i);
 	CHECK(!any && pb_probe_in(&p, UINT32_MAX - 1) == PB_PROBE_NONE, "off: nothing is due");
@@ -85,7 +86,7 @@ static void test_stamp(bool v6)
 	build(&f, buf, v6, 40);
 	memcpy(orig, buf, f.len);
 	pl = buf + f.payload_off;
-	CHECK(pb_probe_init(&p, &cfg, false, f.len) == 0 && p.on, "%s: on", fam);
+	CHECK(pb_probe_init(&p, &cfg, cfg.latency, false, f.len) == 0 && p.on, "%s: on", fam);
 	CHECK(p.kind == 'P' && p.frame_kind == 'N' && p.clock == CLOCK_MONOTONIC,
 	      "%s: monotonic probes 'P' among 'N' frames", fam);
 	CHECK(p.interval == 2.0 / 1000, "%s: 1000/s over 2 streams: 2 ms apart, got %g", fam,
@@ -173,7 +174,7 @@ static void test_kinds(void)
 	uint64_t tai;
 
 	build(&f, buf, false, 18);
-	pb_probe_init(&p, &cfg, true, f.len);
+	pb_probe_init(&p, &cfg, cfg.latency, true, f.len);
 	CHECK(p.kind == 't' && p.frame_kind == 'n' && p.clock == CLOCK_TAI,
 	      "--synced-clocks in a paced run: 't' probes among 'n' frames");
 	CHECK(p.interval == 4.0 / PB_LATENCY_PPS, "the default rate: 1000/s over 4 streams");
