@@ -49,6 +49,13 @@ if "$top/scripts/plot" "$top/tests/unit/data/latency.json" -o "$T/lat.png" |
 else
 	fail=$((fail + 1)); echo "FAIL: the latency CDF"
 fi
+if "$top/scripts/plot" --cdf "$top/tests/unit/data/latency.json" -o "$T/cdf.png" |
+	grep -q "a latency CDF of 2 methods" && png "$T/cdf.png" &&
+	! "$top/scripts/plot" --cdf "$top/tests/unit/data/base.json" -o "$T/x.png" 2>/dev/null; then
+	pass=$((pass + 1)); echo "ok: --cdf: the CDF alone; refused without probes"
+else
+	fail=$((fail + 1)); echo "FAIL: --cdf"
+fi
 if "$top/scripts/plot" "$top/tests/unit/data/base.json" -o "$T/b.png" | grep -q "latency"; then
 	fail=$((fail + 1)); echo "FAIL: a CDF without probes"
 else
