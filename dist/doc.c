@@ -108,6 +108,55 @@ static const struct {
 	{ "results[]", "rx_queue_frames",
 	  "delivered frames per RX queue; null without a receiver" },
 	{ "results[]", "rx_vlans", "VLAN ids that arrived (0: untagged); null without a receiver" },
+	{ "results[]", "latency", "--latency: the run's probes, below" },
+	{ "results[]", "gaps", "a paced run: the gaps between its frames at the receiver, below" },
+	{ "latency", "probes_sent", "probes handed to the kernel, by the sender's count" },
+	{ "latency", "probes_dropped_reported",
+	  "of those, dropped by the path and reported to the sender (where the method can tell "
+	  "which frame)" },
+	{ "latency", "probes_received", "distinct probes the receiver counted" },
+	{ "latency", "lost", "sent and never arrived: gaps that never filled, and a lost tail" },
+	{ "latency", "reordered", "arrived after a higher sequence number (filled a gap)" },
+	{ "latency", "duplicated", "arrived again" },
+	{ "latency", "clock", "monotonic, or tai with --synced-clocks" },
+	{ "latency", "samples", "probes whose one-way latency was taken" },
+	{ "latency", "clock_errors",
+	  "probes whose latency could not be taken: they arrived before they were sent by the "
+	  "clocks, or were TAI probes at a receiver without CLOCK_TAI" },
+	{ "latency", "min_us", "one-way latency, smallest, in us; null with null_reason" },
+	{ "latency", "mean_us", "its mean" },
+	{ "latency", "p50_us", "its median, from the histogram (within 0.78 %)" },
+	{ "latency", "p90_us", "its 90th percentile" },
+	{ "latency", "p99_us", "its 99th percentile (what compare --latency-tolerance gates on)" },
+	{ "latency", "p999_us", "its 99.9th percentile" },
+	{ "latency", "max_us", "its largest" },
+	{ "latency", "jitter_us",
+	  "RFC 3550 interarrival jitter, the mean over the streams; needs no synchronised "
+	  "clocks" },
+	{ "latency", "null_reason",
+	  "why the latency figures are null (another host without --synced-clocks, no probe "
+	  "arrived, no receiver); null when they are not" },
+	{ "latency", "histogram", "[upper_bound_ns, count] for every bucket that holds probes" },
+	{ "latency", "streams", "each stream's probes, below" },
+	{ "latency.streams[]", "stream", "the stream id" },
+	{ "latency.streams[]", "probes_sent", "its probes handed to the kernel" },
+	{ "latency.streams[]", "probes_received", "its distinct probes received" },
+	{ "latency.streams[]", "lost", "its probes that never arrived" },
+	{ "latency.streams[]", "reordered", "its late probes" },
+	{ "latency.streams[]", "duplicated", "its duplicated probes" },
+	{ "latency.streams[]", "min_us", "its smallest one-way latency, in us" },
+	{ "latency.streams[]", "mean_us", "its mean" },
+	{ "latency.streams[]", "max_us", "its largest" },
+	{ "latency.streams[]", "jitter_us", "its RFC 3550 jitter, in us" },
+	{ "gaps", "target_us", "what the pacer aims at: 1 / the stream's share of the rate" },
+	{ "gaps", "gaps", "gaps between consecutive frames of a stream the receiver timed" },
+	{ "gaps", "mean_us", "their mean, exact (first to last arrival over the gaps)" },
+	{ "gaps", "p1_us", "their 1st percentile: a burst shows here, far below the target" },
+	{ "gaps", "p50_us", "their median" },
+	{ "gaps", "p99_us", "their 99th percentile: a stall shows here" },
+	{ "gaps", "cv", "standard deviation / mean, from the histogram" },
+	{ "gaps", "null_reason", "why the figures are null; null when they are not" },
+	{ "gaps", "histogram", "[upper_bound_ns, count] for every bucket that holds gaps" },
 	{ "per_second[]", "t", "seconds since the clock started" },
 	{ "per_second[]", "sent", "frames sent by then" },
 	{ "per_second[]", "delivered", "frames delivered by then; null without a receiver" },
@@ -166,6 +215,10 @@ static unsigned int pb_doc_add_keys(struct json_object *o, const char *where,
 static struct json_object *pb_doc_sample_set(void)
 {
 	static struct pb_sample sample = { .t = 1, .sent = 1, .delivered = 1 };
+	static struct pb_hist_pair pair = { 1023, 1 };
+	static struct pb_lat_stream stream = {
+		.sent = 1, .received = 1, .samples = 1, .jitter_known = true
+	};
 	struct pb_result r = {
 		.method = "m",
 		.mode = "m",
@@ -183,6 +236,15 @@ static struct json_object *pb_doc_sample_set(void)
 		.target_pps = 1,
 		.samples = &sample,
 		.nsamples = 1,
+		.latency = { .on = true,
+			     .measured = true,
+			     .timed = true,
+			     .jitter_known = true,
+			     .hist = &pair,
+			     .nhist = 1,
+			     .streams = &stream,
+			     .nstreams = 1 },
+		.gaps = { .on = true, .measured = true, .hist = &pair, .nhist = 1 },
 	};
 	struct pb_report rep = {
 		.version = PB_VERSION,
@@ -226,6 +288,15 @@ int pb_doc_json_fields(struct pb_doc_field *out, unsigned int max)
 		    json_object_array_get_idx(ps, 0))
 			n = pb_doc_add_keys(json_object_array_get_idx(ps, 0), "per_second[]", out,
 					    n, max);
+		if (json_object_object_get_ex(row, "latency", &ps)) {
+			n = pb_doc_add_keys(ps, "latency", out, n, max);
+			if (json_object_object_get_ex(ps, "streams", &ps) &&
+			    json_object_array_get_idx(ps, 0))
+				n = pb_doc_add_keys(json_object_array_get_idx(ps, 0),
+						    "latency.streams[]", out, n, max);
+		}
+		if (json_object_object_get_ex(row, "gaps", &ps))
+			n = pb_doc_add_keys(ps, "gaps", out, n, max);
 	}
 	json_object_put(root);
 	return (int)n;
@@ -505,7 +576,8 @@ static void man_json(FILE *f)
 	fputs(".PP\n\\fB\\-\\-format json\\fR writes one object: the result set's fields, then "
 	      "\\fBresults\\fR, a list of rows. Counts are integers, rates and times numbers; a "
 	      "figure that does not exist (no receiver, nothing sent) is \\fBnull\\fR, never 0. "
-	      "\\fB\\-\\-format csv\\fR has the same row fields as columns, then the set's.\n",
+	      "\\fB\\-\\-format csv\\fR has the same row fields as columns, then the scalars of "
+	      "\\fBlatency\\fR and \\fBgaps\\fR as latency_ and gaps_ columns, then the set's.\n",
 	      f);
 	fputs(".SS \"The result set\"\n", f);
 	man_fields(f, "", fs, n);
@@ -513,6 +585,12 @@ static void man_json(FILE *f)
 	man_fields(f, "results[]", fs, n);
 	fputs(".SS \"Each entry of per_second\"\n", f);
 	man_fields(f, "per_second[]", fs, n);
+	fputs(".SS \"The latency object (\\-\\-latency)\"\n", f);
+	man_fields(f, "latency", fs, n);
+	fputs(".SS \"Each of latency's streams\"\n", f);
+	man_fields(f, "latency.streams[]", fs, n);
+	fputs(".SS \"The gaps object (a paced run)\"\n", f);
+	man_fields(f, "gaps", fs, n);
 }
 
 static void man_command(FILE *f, const struct pb_cmd *cmd)
