@@ -196,16 +196,22 @@ static __always_inline void *udp_payload(void *data, void *end, __u16 *sport, __
 #define SIG_MASK  bpf_htonl(0xffffff00)
 #define SIG_FRAME bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_FRAME << 8)
 
-/* This CPU's counters of run in the runs map, created at its first frame; NULL: no room. */
-static __always_inline struct pb_rx_val *run_entry(__u32 run)
+/* A map entry for key, created (from zero) at its first use; NULL: no room. */
+static __always_inline void *entry(void *map, const void *key, const void *zero)
 {
-	struct pb_rx_val *v = bpf_map_lookup_elem(&runs, &run);
+	void *v = bpf_map_lookup_elem(map, key);
 
 	if (v)
 		return v;
 	/* another CPU may insert it at the same time: either way, look it up again */
-	bpf_map_update_elem(&runs, &run, &rx_zero_val, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&runs, &run);
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
+/* This CPU's counters of run in the runs map, created at its first frame; NULL: no room. */
+static __always_inline struct pb_rx_val *run_entry(__u32 run)
+{
+	return entry(&runs, &run, &rx_zero_val);
 }
 
 /* Adds a slot's counts into the run's entry: the two hold one CPU's count between them. */
@@ -268,18 +274,6 @@ static __always_inline __u64 tick_now(struct pb_rx_slot *s)
 		s->tick_ns = ns;
 	}
 	return ns;
-}
-
-/* A map entry for key, created (from zero) at its first use; NULL: no room. */
-static __always_inline void *entry(void *map, const void *key, const void *zero)
-{
-	void *v = bpf_map_lookup_elem(map, key);
-
-	if (v)
-		return v;
-	/* another CPU may insert it at the same time: either way, look it up again */
-	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(map, key);
 }
 
 static __always_inline void hist_add(__u32 run, __u32 which, __u64 ns)

@@ -324,32 +324,47 @@ static int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
  * The per-second view, JSON only (it is a list, not a column): cumulative counts at t, so
  * readers take differences themselves and nothing is rounded away here.
  */
+/* A new list under key in o; NULL when out of memory. */
+static struct json_object *pb_json_list(struct json_object *o, const char *key)
+{
+	struct json_object *arr = json_object_new_array();
+
+	if (arr && json_object_object_add(o, key, arr)) {
+		json_object_put(arr);
+		arr = NULL;
+	}
+	return arr;
+}
+
+/* fs as a new object at the end of the list arr. */
+static int pb_json_append(struct json_object *arr, const struct pb_fields *fs)
+{
+	struct json_object *e = json_object_new_object();
+
+	if (!e || json_object_array_add(arr, e)) {
+		json_object_put(e);
+		return -ENOMEM;
+	}
+	return pb_json_add_fields(e, fs);
+}
+
 static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
 {
-	struct json_object *arr = json_object_new_array(), *e;
+	struct json_object *arr = pb_json_list(o, "per_second");
 	struct pb_fields fs;
 	uint32_t i;
 	int err;
 
 	if (!arr)
 		return -ENOMEM;
-	if (json_object_object_add(o, "per_second", arr)) {
-		json_object_put(arr);
-		return -ENOMEM;
-	}
 	for (i = 0; i < r->nsamples; i++) {
-		e = json_object_new_object();
-		if (!e || json_object_array_add(arr, e)) {
-			json_object_put(e);
-			return -ENOMEM;
-		}
 		fs.n = 0;
 		pb_add(&fs, pb_fdbl("t", r->samples[i].t));
 		pb_add(&fs, pb_fu64("sent", r->samples[i].sent));
 		pb_add(&fs, r->samples[i].delivered_known
 				    ? pb_fu64("delivered", r->samples[i].delivered)
 				    : pb_fnull("delivered"));
-		err = pb_json_add_fields(e, &fs);
+		err = pb_json_append(arr, &fs);
 		if (err)
 			return err;
 	}
@@ -402,13 +417,11 @@ static int pb_json_add_receiver(struct json_object *o, const struct pb_result *r
 static int pb_json_add_hist(struct json_object *o, const char *key, const struct pb_hist_pair *h,
 			    uint32_t n)
 {
-	struct json_object *arr = json_object_new_array(), *pair, *v;
+	struct json_object *arr = pb_json_list(o, key), *pair, *v;
 	uint32_t i;
 
-	if (!arr || json_object_object_add(o, key, arr)) {
-		json_object_put(arr);
+	if (!arr)
 		return -ENOMEM;
-	}
 	for (i = 0; i < n; i++) {
 		pair = json_object_new_array();
 		if (!pair || json_object_array_add(arr, pair)) {
@@ -444,24 +457,17 @@ static struct json_object *pb_json_child(struct json_object *o, const char *key)
 /* Each stream's probes: where the row's sums come from. */
 static int pb_json_add_lat_streams(struct json_object *o, const struct pb_latency *l)
 {
-	struct json_object *arr = json_object_new_array(), *e;
+	struct json_object *arr = pb_json_list(o, "streams");
 	struct pb_fields fs;
 	uint32_t i;
 	int err;
 
-	if (!arr || json_object_object_add(o, "streams", arr)) {
-		json_object_put(arr);
+	if (!arr)
 		return -ENOMEM;
-	}
 	for (i = 0; i < l->nstreams; i++) {
 		const struct pb_lat_stream *st = &l->streams[i];
 		bool t = l->measured && l->timed && st->samples;
 
-		e = json_object_new_object();
-		if (!e || json_object_array_add(arr, e)) {
-			json_object_put(e);
-			return -ENOMEM;
-		}
 		fs.n = 0;
 		pb_add(&fs, pb_fu64("stream", st->stream));
 		pb_add(&fs, pb_fu64("probes_sent", st->sent));
@@ -477,7 +483,7 @@ static int pb_json_add_lat_streams(struct json_object *o, const struct pb_latenc
 		pb_add(&fs, t ? pb_fdbl("max_us", st->max_us) : pb_fnull("max_us"));
 		pb_add(&fs, l->measured && st->jitter_known ? pb_fdbl("jitter_us", st->jitter_us)
 							    : pb_fnull("jitter_us"));
-		err = pb_json_add_fields(e, &fs);
+		err = pb_json_append(arr, &fs);
 		if (err)
 			return err;
 	}

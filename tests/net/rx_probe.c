@@ -229,6 +229,41 @@ static int do_recv(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * What both senders share: into NETNS, IFACE's MAC and index, the frame's addresses
+ * (198.18.77.1 -> 198.18.77.2, to DSTMAC) and run id, and an AF_PACKET socket to send on.
+ * The socket, or -1 (said why).
+ */
+static int sender_open(const char *netns, const char *ifname, const unsigned int mac[6],
+		       uint32_t run, struct pb_frame_spec *spec, struct sockaddr_ll *sll)
+{
+	struct nl_sock *nl = NULL;
+	struct pb_netif nif;
+	unsigned int i;
+	int fd;
+
+	if (enter_netns(netns) || pb_nl_open(&nl) || pb_netif_get(nl, ifname, &nif))
+		return -1;
+	pb_nl_close(nl);
+	for (i = 0; i < 6; i++)
+		spec->dstmac[i] = (uint8_t)mac[i];
+	memcpy(spec->srcmac, nif.mac, 6);
+	spec->srcip.family = spec->dstip.family = AF_INET;
+	inet_pton(AF_INET, "198.18.77.1", &spec->srcip.v4);
+	inet_pton(AF_INET, "198.18.77.2", &spec->dstip.v4);
+	spec->run_id = run;
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		perror("rx_probe: AF_PACKET");
+		return -1;
+	}
+	sll->sll_family = AF_PACKET;
+	sll->sll_ifindex = nif.ifindex;
+	sll->sll_halen = 6;
+	memcpy(sll->sll_addr, spec->dstmac, 6);
+	return fd;
+}
+
 static int do_send(int argc, char **argv)
 {
 	struct pb_frame_spec spec = { .dstport = 9, .payload_len = 18 };
@@ -236,8 +271,6 @@ static int do_send(int argc, char **argv)
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct pb_frame f = { .data = buf };
 	unsigned int mac[6], i, count, ports, vlan, run, burst = 0, gap_ms = 0;
-	struct nl_sock *nl = NULL;
-	struct pb_netif nif;
 	int fd, err;
 
 	if ((argc != 10 && argc != 12) ||
@@ -250,26 +283,10 @@ static int do_send(int argc, char **argv)
 		fprintf(stderr, "rx_probe send: bad arguments\n");
 		return 2;
 	}
-	if (enter_netns(argv[2]) || pb_nl_open(&nl) || pb_netif_get(nl, argv[3], &nif))
+	fd = sender_open(argv[2], argv[3], mac, run, &spec, &sll);
+	if (fd < 0)
 		return 1;
-	pb_nl_close(nl);
-	for (i = 0; i < 6; i++)
-		spec.dstmac[i] = (uint8_t)mac[i];
-	memcpy(spec.srcmac, nif.mac, 6);
-	spec.srcip.family = spec.dstip.family = AF_INET;
-	inet_pton(AF_INET, "198.18.77.1", &spec.srcip.v4);
-	inet_pton(AF_INET, "198.18.77.2", &spec.dstip.v4);
-	spec.run_id = run;
 	spec.vlan_id = (uint16_t)vlan;
-
-	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		perror("rx_probe: AF_PACKET");
-		return 1;
-	}
-	sll.sll_ifindex = nif.ifindex;
-	sll.sll_halen = 6;
-	memcpy(sll.sll_addr, spec.dstmac, 6);
 	for (i = 0; i < count; i++) {
 		spec.srcport = (uint16_t)(10000 + i % ports);
 		if (pb_frame_build(&f, &spec))
@@ -313,9 +330,7 @@ static int do_probes(int argc, char **argv)
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct pb_frame f = { .data = buf };
 	unsigned int mac[6], run, delay_us[2], gap_us, i, k = 0;
-	struct nl_sock *nl = NULL;
 	const char *p = argv[9];
-	struct pb_netif nif;
 	uint8_t kind;
 	clockid_t clk;
 	uint64_t next;
@@ -333,26 +348,9 @@ static int do_probes(int argc, char **argv)
 		delay_us[1] = delay_us[0];
 	kind = (uint8_t)argv[6][0];
 	clk = (kind | 0x20) == 't' ? CLOCK_TAI : CLOCK_MONOTONIC;
-	if (enter_netns(argv[2]) || pb_nl_open(&nl) || pb_netif_get(nl, argv[3], &nif))
+	fd = sender_open(argv[2], argv[3], mac, run, &spec, &sll);
+	if (fd < 0 || pb_frame_build(&f, &spec))
 		return 1;
-	pb_nl_close(nl);
-	for (i = 0; i < 6; i++)
-		spec.dstmac[i] = (uint8_t)mac[i];
-	memcpy(spec.srcmac, nif.mac, 6);
-	spec.srcip.family = spec.dstip.family = AF_INET;
-	inet_pton(AF_INET, "198.18.77.1", &spec.srcip.v4);
-	inet_pton(AF_INET, "198.18.77.2", &spec.dstip.v4);
-	spec.run_id = run;
-	if (pb_frame_build(&f, &spec))
-		return 1;
-	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		perror("rx_probe: AF_PACKET");
-		return 1;
-	}
-	sll.sll_ifindex = nif.ifindex;
-	sll.sll_halen = 6;
-	memcpy(sll.sll_addr, spec.dstmac, 6);
 	next = probes_now(CLOCK_MONOTONIC);
 	while (*p) {
 		uint8_t *pl = buf + f.payload_off;
