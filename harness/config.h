@@ -11,7 +11,8 @@
 #include <net/if.h>
 #include <netinet/in.h>
 
-#define PB_MAX_STREAMS 64
+#define PB_MAX_STREAMS	64
+#define PB_MAX_SEGMENTS 64 /* UDP_MAX_SEGMENTS: what one GSO datagram may carry */
 
 /* An IPv4 or IPv6 address; family is AF_INET or AF_INET6. */
 struct pb_addr {
@@ -51,6 +52,9 @@ enum pb_sweep_kind {
 	PB_SWEEP_NONE,
 	PB_SWEEP_FRAME_SIZE, /* frame bytes without FCS, as --frame-size */
 	PB_SWEEP_STREAMS,
+	PB_SWEEP_BATCH,	   /* as --batch */
+	PB_SWEEP_SEGMENTS, /* as --segments */
+	PB_SWEEP_RING,	   /* as --ring */
 };
 
 struct pb_sweep {
@@ -71,8 +75,9 @@ struct pb_config {
 	uint32_t batch;		/* 0: the method's default */
 	uint32_t streams;
 	uint32_t segments; /* gso: segments per sendmsg */
-	double pps;	   /* aggregate rate limit over all workers; 0: as fast as it goes */
-	double rate_gbps;  /* the same as wire (L1) Gb/s; turned into pps once the frame is known */
+	uint32_t ring;	  /* --ring: descriptors / slots / entries of a method's ring; 0: its own */
+	double pps;	  /* aggregate rate limit over all workers; 0: as fast as it goes */
+	double rate_gbps; /* the same as wire (L1) Gb/s; turned into pps once the frame is known */
 	uint32_t cpus[PB_MAX_STREAMS]; /* --cpus: worker i runs on cpus[i % ncpus] */
 	uint32_t ncpus;
 

@@ -24,6 +24,7 @@
 #include "pb_version.h"
 #include "rx.h"
 #include "runner.h"
+#include "tune.h"
 #include "writers.h"
 
 #define EXIT_BADINPUT	 2
@@ -463,12 +464,10 @@ static int session_run(struct pb_session *s, const struct pb_selected *list, uns
 
 	for (p = 0; p < npoints && !pb_stopped(); p++) {
 		pcfg = s->cfg;
-		if (sw->kind == PB_SWEEP_FRAME_SIZE) {
-			pcfg.frame_size = sw->values[p];
-			snprintf(point, sizeof(point), "frame-size=%u", sw->values[p]);
-		} else if (sw->kind == PB_SWEEP_STREAMS) {
-			pcfg.streams = sw->values[p];
-			snprintf(point, sizeof(point), "streams=%u", sw->values[p]);
+		if (sw->kind) {
+			pb_knob_set(&pcfg, sw->kind, sw->values[p]);
+			snprintf(point, sizeof(point), "%s=%u", pb_sweep_name(sw->kind),
+				 sw->values[p]);
 		}
 		if (resolve_size(&pcfg, err, sizeof(err))) {
 			/* a point that cannot be sent is a row that says why, not an abort */
@@ -484,7 +483,12 @@ static int session_run(struct pb_session *s, const struct pb_selected *list, uns
 			continue;
 		}
 		for (i = 0; i < n && !pb_stopped(); i++) {
-			ret = session_run_one(s, &pcfg, &list[i], point, ++k, n * npoints);
+			struct pb_selected sel = list[i];
+
+			/* a swept batch is the batch, also for an alias that implies its own */
+			if (sw->kind == PB_SWEEP_BATCH)
+				sel.batch = 0;
+			ret = session_run_one(s, &pcfg, &sel, point, ++k, n * npoints);
 			/*
 			 * What the method kept across its runs (an XDP attachment) goes before a
 			 * different method runs, so no method runs on another's leftovers.

@@ -16,9 +16,15 @@ static const char *const pb_format_names[] = { "table", "json", "csv", NULL };
 static const char *const pb_xdp_mode_names[] = { "auto", "native", "generic", NULL };
 static const char *const pb_tristate_names[] = { "auto", "on", "off", NULL };
 /* The rows --sweep may sweep, in enum pb_sweep_kind order from PB_SWEEP_FRAME_SIZE. */
-static const char *const pb_sweep_names[] = { "frame-size", "streams", NULL };
+static const char *const pb_sweep_names[] = { "frame-size", "streams", "batch",
+					      "segments",   "ring",    NULL };
 
 #define OFF(field) offsetof(struct pb_config, field)
+
+const char *pb_sweep_name(enum pb_sweep_kind kind)
+{
+	return kind > PB_SWEEP_NONE && kind <= PB_SWEEP_RING ? pb_sweep_names[kind - 1] : "";
+}
 
 static const struct pb_opt pb_opts[] = {
 	{ "method", 'm', OPT_METHODS, OFF(method), 0, "af_packet", 0,
@@ -56,7 +62,9 @@ static const struct pb_opt pb_opts[] = {
 	{ "frame-size", 0, OPT_U32, OFF(frame_size), 0, NULL, 60, PB_FRAME_MAX, "BYTES",
 	  "frame bytes without FCS, instead of --payloadsize (60 .. the MTU's frame)" },
 	{ "sweep", 0, OPT_SWEEP, OFF(sweep), 0, NULL, 0, 0, "NAME=V1,V2,..",
-	  "one run per value: frame-size=64,128,... or streams=1,2", pb_sweep_names },
+	  "one run per value: frame-size=64,128,..., streams=1,2, batch=32,64,..., "
+	  "segments=8,16,... or ring=256,1024,...",
+	  pb_sweep_names },
 	{ "config", 'C', OPT_CONFIG, OFF(config), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->config), "FILE",
 	  "a YAML scenario; keys are these long option names; options given here override it",
@@ -75,10 +83,15 @@ static const struct pb_opt pb_opts[] = {
 	{ "vlan-prio", 0, OPT_U32, OFF(vlan_prio), 0, NULL, 0, 7, "PCP", "the tag's priority" },
 	{ "streams", 's', OPT_U32, OFF(streams), 0, "1", 1, PB_MAX_STREAMS, "N",
 	  "sending threads, each its own flow (source port)" },
-	{ "segments", 0, OPT_U32, OFF(segments), 0, "8", 1, 128, "N",
-	  "gso: segments per sendmsg (payloadsize x segments <= 65507)" },
+	{ "segments", 0, OPT_U32, OFF(segments), 0, "8", 1, PB_MAX_SEGMENTS, "N",
+	  "GSO methods: segments per datagram, at most the kernel's UDP_MAX_SEGMENTS (64); "
+	  "payloadsize x segments <= 65507" },
 	{ "batch", 'b', OPT_U32, OFF(batch), 0, NULL, 1, 4096, "N",
-	  "frames per send call for batching methods (default: the method's own)" },
+	  "frames (GSO methods: datagrams) per send call for batching methods (default: the "
+	  "method's own)" },
+	{ "ring", 0, OPT_U32, OFF(ring), 0, NULL, 16, 65536, "N",
+	  "ring size of ring methods: af_xdp TX descriptors, af_packet slots, io_uring SQ "
+	  "entries (default: the method's own; the Mode column shows what it got)" },
 	{ "pps", 0, OPT_RATE, OFF(pps), 0, NULL, 0, 0, "RATE",
 	  "aggregate packets/s over all streams, e.g. 50k or 1.5M (default: as fast as it goes)" },
 	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",

@@ -149,4 +149,7 @@ int pb_option_set(struct pb_config *cfg, const char *name, const char *value, ch
 int pb_parse_addr(const char *s, struct pb_addr *out);
 int pb_parse_mac(const char *s, uint8_t mac[6]);
 
+/* The --sweep NAME of a sweep kind ("batch"); "" for PB_SWEEP_NONE. */
+const char *pb_sweep_name(enum pb_sweep_kind kind);
+
 #endif

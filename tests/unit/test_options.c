@@ -193,6 +193,17 @@ int main(void)
 	      "--sweep frame-size");
 	CHECK(PARSE("--sweep", "streams=1,2") == 0 && cfg.sweep.kind == PB_SWEEP_STREAMS,
 	      "--sweep streams");
+	CHECK(PARSE("--sweep", "batch=16,256") == 0 && cfg.sweep.kind == PB_SWEEP_BATCH &&
+		      cfg.sweep.values[1] == 256 && !strcmp(pb_sweep_name(cfg.sweep.kind), "batch"),
+	      "--sweep batch");
+	CHECK(PARSE("--sweep", "segments=1,64") == 0 && cfg.sweep.kind == PB_SWEEP_SEGMENTS,
+	      "--sweep segments up to the kernel's 64");
+	CHECK(PARSE("--sweep", "ring=64,4096") == 0 && cfg.sweep.kind == PB_SWEEP_RING &&
+		      !strcmp(pb_sweep_name(cfg.sweep.kind), "ring"),
+	      "--sweep ring");
+	CHECK(PARSE("--segments", "64", "--ring", "512") == 0 && cfg.segments == 64 &&
+		      cfg.ring == 512,
+	      "--segments 64 (UDP_MAX_SEGMENTS), --ring");
 	CHECK(PARSE("--method", "udp_sendto,af_packet") == 0, "a method list");
 	CHECK(PARSE("--pps", "1k", "--rate", "1") == -EINVAL, "--pps and --rate together");
 
@@ -225,6 +236,11 @@ int main(void)
 	bad("--sweep", "frame-size=64,x", "frame-size takes");
 	bad("--sweep", "frame-size=10", "frame-size takes");
 	bad("--sweep", "streams=", "no values");
+	bad("--sweep", "segments=8,65", "segments takes up to 32 values from 1 to 64");
+	bad("--sweep", "batch=0", "batch takes");
+	bad("--segments", "65", "--segments: '65' is not a whole number from 1 to 64");
+	bad("--segments", "128", "from 1 to 64");
+	bad("--ring", "8", "--ring");
 	bad("--frame-size", "59", "--frame-size");
 	bad("--method", "udp_sendto,warp", "unknown method 'warp'");
 	bad("--no-such-flag", NULL, "unknown option");

@@ -382,7 +382,9 @@ static void test_bad(void)
 	BAD("duration: [1, 2]\n", "1:11: duration: expected a number, not a list");
 	BAD("methods: udp_sendto\n", "1:10: methods: expected a list, not 'udp_sendto'");
 	BAD("sweep: [64]\n", "1:8: sweep: expected a mapping, not a list");
-	BAD("sweep: 64\n", "1:8: sweep: '64' is not frame-size=V1,V2,.. or streams=V1,V2,..");
+	BAD("sweep: 64\n",
+	    "1:8: sweep: '64' is not frame-size=V1,V2,.. or streams=V1,V2,.. or batch=V1,V2,.. or "
+	    "segments=V1,V2,.. or ring=V1,V2,..");
 	BAD("\n\ndstport: abc\n", "3:10: dstport: 'abc' is not a whole number from 1 to 65535");
 	BAD("# one\n# two\n# three\nduration: abc\n",
 	    "4:11: duration: 'abc' is not a positive number of seconds");
@@ -431,8 +433,9 @@ static void test_bad(void)
 	BAD("method: af_packet\nmethods: [sendmmsg]\n",
 	    "2:1: give 'method' or 'methods', not both");
 	BAD("sweep: {frame-size: [64], streams: [1]}\n",
-	    "1:27: sweep: give frame-size or streams, not both");
-	BAD("sweep: {}\n", "1:8: sweep: expected frame-size or streams with a list of values");
+	    "1:27: sweep: give frame-size, streams, batch, segments or ring, only one");
+	BAD("sweep: {}\n", "1:8: sweep: expected frame-size, streams, batch, segments or ring with "
+			   "a list of values");
 	BAD("sweep: {frame-size: {a: 1}}\n",
 	    "1:21: sweep: frame-size: expected a list, not a mapping");
 	BAD("sweep: {frame-size: }\n", "1:21: sweep: frame-size: no value given");
