@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * af_xdp: one AF_XDP socket per worker, bound to TX queue w->id, through libxdp's xsk API.
- * The UMEM is written once at open with this worker's frames (its pool, chunk k holding
- * frame k % n), so sending only writes descriptors. A frame counts as sent when its address comes
- * back on the completion ring. Zero-copy where the driver has it, copy mode otherwise.
+ * The UMEM is written once at open with this worker's frames (its pool, one chunk each), so
+ * sending only writes descriptors. A frame counts as sent when its descriptor comes back on
+ * the completion ring. Zero-copy where the driver has it, copy mode otherwise.
+ *
+ * What decides the rate, measured on the veth lab (copy mode, README "af_xdp: what decides
+ * it"): the memory each frame touches. Copy mode copies every frame into an skb; from a
+ * UMEM of 4096 chunks cycled in turn (8 MiB) that copy missed the cache every time and was
+ * 11 % of the CPU. So the UMEM holds only the pool (one 2 KiB chunk per frame; a chunk may
+ * be in several descriptors at once, since transmit only reads it), and the rings are
+ * small (--ring, 256 descriptors, completions twice that). Batch size, kick budget, busy
+ * polling and the EBUSY pause each moved the rate by less than the noise.
  *
  * Transmit needs no XDP program, so none is attached unless the user asks for one
  * (--xdp-mode native|generic: some drivers run their zero-copy TX path only with a program
@@ -42,14 +50,14 @@
 #define XDP_MAX_TX_SKB_BUDGET 9 /* Linux 6.17: frames one copy-mode kick may send */
 #endif
 
-#define AF_XDP_TX_RING	   2048u	 /* descriptors the kernel can take at once */
-#define AF_XDP_FRAMES	   4096u	 /* UMEM chunks, and the most frames ever in flight */
-#define AF_XDP_COMP_RING   AF_XDP_FRAMES /* holds every completion: the kernel never waits */
-#define AF_XDP_FILL_RING   64u		 /* required by bind; this socket never receives */
-#define AF_XDP_CHUNK_MAX   4096u	 /* one page: larger frames would need multi-buffer */
-#define AF_XDP_KICK_BUDGET 32u		 /* what a copy-mode kick sends unless told otherwise */
-#define AF_XDP_BUSY_MS	   1000u	 /* how long a queue may stay busy after the last socket */
-#define AF_XDP_DROP_NAP_US 20u /* pause after the device dropped a frame, see af_xdp_kick */
+#define AF_XDP_RING	   256u /* TX descriptors without --ring: 64..4096 measured, 256 best */
+#define AF_XDP_RING_MAX	   4096u
+#define AF_XDP_FRAMES	   4096u /* UMEM chunks at most: pool frames beyond are not sent */
+#define AF_XDP_FILL_RING   64u	 /* required by bind; this socket never receives */
+#define AF_XDP_CHUNK_MAX   4096u /* one page: larger frames would need multi-buffer */
+#define AF_XDP_KICK_BUDGET 32u	 /* what a copy-mode kick sends unless told otherwise */
+#define AF_XDP_BUSY_MS	   1000u /* how long a queue may stay busy after the last socket */
+#define AF_XDP_DROP_NAP_US 20u	 /* pause after the device dropped a frame, see af_xdp_kick */
 #define AF_XDP_BATCH	   64u /* default --batch: 32..256 measured alike on the lab; 64 as xsktx */
 #define AF_XDP_PROBES	   64u /* --latency: UMEM chunks after the pool's for stamped copies */
 
@@ -62,7 +70,11 @@ struct af_xdp_priv {
 	size_t area_len;
 	int fd;
 	uint32_t chunk;		     /* UMEM chunk size */
+	uint32_t nchunks;	     /* the pool's frames in the UMEM, one chunk each */
 	uint32_t next;		     /* next UMEM chunk to send */
+	uint32_t ring;		     /* TX ring descriptors */
+	uint32_t batch;		     /* descriptors per call: --batch, at most the ring */
+	uint32_t comp;		     /* completion ring entries: the most frames in flight */
 	uint16_t len[AF_XDP_FRAMES]; /* each chunk's frame length, so sending looks up nothing */
 	uint32_t inflight;	     /* submitted, not yet completed */
 	uint32_t busy_drops;	     /* EBUSY kicks whose dropped frame is yet to complete */
@@ -276,12 +288,12 @@ static int af_xdp_bind(struct pb_worker *w, struct af_xdp_priv *p, bool zc)
 {
 	const struct xsk_umem_config ucfg = {
 		.fill_size = AF_XDP_FILL_RING,
-		.comp_size = AF_XDP_COMP_RING,
+		.comp_size = p->comp,
 		.frame_size = p->chunk,
 		.frame_headroom = 0,
 	};
 	const struct xsk_socket_config scfg = {
-		.tx_size = AF_XDP_TX_RING,
+		.tx_size = p->ring,
 		/* transmit needs no program; libxdp would otherwise load its redirect one */
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 		.bind_flags = XDP_USE_NEED_WAKEUP | (zc ? XDP_ZEROCOPY : XDP_COPY),
@@ -368,7 +380,7 @@ static int af_xdp_kick(struct af_xdp_priv *p, struct pb_outcome *o)
 /* The probe chunks among n completions from idx are free again. */
 static void af_xdp_probes_done(struct af_xdp_priv *p, uint32_t idx, uint32_t n)
 {
-	uint64_t base = (uint64_t)AF_XDP_FRAMES * p->chunk;
+	uint64_t base = (uint64_t)p->nchunks * p->chunk;
 	uint32_t i;
 
 	for (i = 0; i < n && p->probes_busy; i++) {
@@ -396,10 +408,10 @@ static uint64_t af_xdp_stamp(struct pb_worker *w, struct af_xdp_priv *p, uint32_
 	c = (uint32_t)__builtin_ctzll(~p->probe_busy);
 	p->probe_busy |= 1ull << c;
 	p->probes_busy++;
-	dst = (uint8_t *)p->area + (size_t)(AF_XDP_FRAMES + c) * p->chunk;
+	dst = (uint8_t *)p->area + (size_t)(p->nchunks + c) * p->chunk;
 	memcpy(dst, (uint8_t *)p->area + addr, p->len[k]);
 	pb_probe_stamp(&w->probe, dst + w->pool->frames[k % w->pool->n].payload_off, true);
-	return (uint64_t)(AF_XDP_FRAMES + c) * p->chunk;
+	return (uint64_t)(p->nchunks + c) * p->chunk;
 }
 
 /*
@@ -410,7 +422,7 @@ static void af_xdp_reap(struct af_xdp_priv *p, struct pb_outcome *o)
 {
 	uint32_t idx, n, dropped;
 
-	n = xsk_ring_cons__peek(&p->cq, AF_XDP_COMP_RING, &idx);
+	n = xsk_ring_cons__peek(&p->cq, p->comp, &idx);
 	if (!n)
 		return;
 	if (__builtin_expect(p->probes_busy, 0))
@@ -450,6 +462,24 @@ static int af_xdp_zc_wakeup(struct pb_worker *w, struct af_xdp_priv *p)
 	return 0;
 }
 
+/*
+ * The rings: --ring TX descriptors (a power of two, at least a batch), and a completion ring
+ * twice that, which bounds the frames in flight so the kernel always has room to complete.
+ */
+static void af_xdp_rings(struct pb_worker *w, struct af_xdp_priv *p)
+{
+	uint32_t want = w->cfg->ring ? w->cfg->ring : AF_XDP_RING;
+
+	if (want < w->batch)
+		want = w->batch;
+	if (want > AF_XDP_RING_MAX)
+		want = AF_XDP_RING_MAX;
+	for (p->ring = 64; p->ring < want; p->ring <<= 1)
+		;
+	p->batch = w->batch < p->ring ? w->batch : p->ring;
+	p->comp = 2 * p->ring;
+}
+
 static int af_xdp_open(struct pb_worker *w)
 {
 	const struct pb_config *cfg = w->cfg;
@@ -468,25 +498,28 @@ static int af_xdp_open(struct pb_worker *w)
 	if (w->pool->max_len > AF_XDP_CHUNK_MAX)
 		return -EMSGSIZE;
 	p->chunk = w->pool->max_len <= 2048 ? 2048 : AF_XDP_CHUNK_MAX;
+	p->nchunks = w->pool->n < AF_XDP_FRAMES ? w->pool->n : AF_XDP_FRAMES;
 	if (w->pool->n > AF_XDP_FRAMES)
 		pr_warn("af_xdp: %u flows per stream, the UMEM holds %u: only those are sent\n",
 			w->pool->n, AF_XDP_FRAMES);
+	af_xdp_rings(w, p);
 
 	/*
 	 * One UMEM per socket, not one shared by all: each worker thread owns its rings and
 	 * chunks outright, so the send loop takes no lock and touches no other core's lines.
-	 * The pool's frames are written into the chunks once, here.
+	 * The pool's frames are written into the chunks once, here; the area is whole pages.
 	 */
 	p->nprobe = w->probe.on ? AF_XDP_PROBES : 0;
-	p->area_len = (size_t)(AF_XDP_FRAMES + p->nprobe) * p->chunk;
+	p->area_len = ((size_t)(p->nchunks + p->nprobe) * p->chunk + AF_XDP_CHUNK_MAX - 1) &
+		      ~(size_t)(AF_XDP_CHUNK_MAX - 1);
 	p->area = mmap(NULL, p->area_len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (p->area == MAP_FAILED) {
 		p->area = NULL;
 		return -errno;
 	}
-	for (i = 0; i < AF_XDP_FRAMES; i++) {
-		const struct pb_frame *f = &w->pool->frames[i % w->pool->n];
+	for (i = 0; i < p->nchunks; i++) {
+		const struct pb_frame *f = &w->pool->frames[i];
 
 		memcpy((uint8_t *)p->area + (size_t)i * p->chunk, f->data, f->len);
 		p->len[i] = (uint16_t)f->len;
@@ -546,18 +579,19 @@ static int af_xdp_open(struct pb_worker *w)
 			return err;
 	} else {
 		/* Linux >= 6.17: a kick may send a whole batch instead of 32 frames */
-		budget = w->batch;
+		budget = p->batch;
 		if (budget < AF_XDP_KICK_BUDGET)
 			budget = AF_XDP_KICK_BUDGET;
-		if (budget > AF_XDP_TX_RING)
-			budget = AF_XDP_TX_RING;
+		if (budget > p->ring)
+			budget = p->ring;
 		if (setsockopt(p->fd, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, &budget, sizeof(budget)))
 			pr_debug("af_xdp: XDP_MAX_TX_SKB_BUDGET: %s\n", strerror(errno));
 	}
 
 	pthread_mutex_lock(&af_xdp_prog.mu);
-	snprintf(w->mode, sizeof(w->mode), "%s/%s",
-		 p->prog_ref ? af_xdp_mode_name(af_xdp_prog.mode) : "none", p->zc ? "zc" : "copy");
+	snprintf(w->mode, sizeof(w->mode), "%s/%s, batch %u, ring %u",
+		 p->prog_ref ? af_xdp_mode_name(af_xdp_prog.mode) : "none", p->zc ? "zc" : "copy",
+		 p->batch, p->ring);
 	pthread_mutex_unlock(&af_xdp_prog.mu);
 	return 0;
 }
@@ -569,12 +603,12 @@ static int af_xdp_open(struct pb_worker *w)
 static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct af_xdp_priv *p = w->priv;
-	uint32_t idx, i, n = 0, room = budget < w->batch ? budget : w->batch;
+	uint32_t idx, i, n = 0, room = budget < p->batch ? budget : p->batch;
 	int err;
 
 	af_xdp_reap(p, o);
-	if (AF_XDP_FRAMES - p->inflight < room)
-		room = AF_XDP_FRAMES - p->inflight;
+	if (p->comp - p->inflight < room)
+		room = p->comp - p->inflight;
 	if (room) {
 		n = xsk_prod_nb_free(&p->tx, room);
 		if (n > room)
@@ -584,13 +618,13 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 		for (i = 0; i < n; i++) {
 			struct xdp_desc *d = xsk_ring_prod__tx_desc(&p->tx, idx + i);
 
-			/* chunk k holds pool frame k % n (flows, sizes), written at open */
+			/* chunk k holds pool frame k (flows, sizes), written at open */
 			d->addr = (uint64_t)p->next * p->chunk;
 			if (pb_probe_due(&w->probe, i))
 				d->addr = af_xdp_stamp(w, p, p->next);
 			d->len = p->len[p->next];
 			d->options = 0;
-			p->next = (p->next + 1) % AF_XDP_FRAMES;
+			p->next = p->next + 1 == p->nchunks ? 0 : p->next + 1;
 		}
 		xsk_ring_prod__submit(&p->tx, n);
 		p->inflight += n;
@@ -616,7 +650,7 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 const struct pb_method pb_method_af_xdp = {
 	.name = "af_xdp",
 	.help = "AF_XDP socket per queue, UMEM written once, need_wakeup, completion-counted; "
-		"zero-copy where the driver has it (batch 64)",
+		"zero-copy where the driver has it (batch 64, --ring 256)",
 	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC,
 	.default_batch = AF_XDP_BATCH,
 	.probe = af_xdp_probe,
