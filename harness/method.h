@@ -39,7 +39,7 @@ struct pb_outcome {
 	uint32_t sent;	   /* frames accepted (or completed) and not reported dropped */
 	uint32_t retried;  /* attempts the path dropped and reported, to be sent again */
 	uint32_t inflight; /* PB_M_ASYNC: frames handed over and not completed, after the call */
-	uint32_t calls;	   /* system calls made (kicks, submits, sends) */
+	uint32_t calls;	   /* system calls made (kicks, submits, sends, and waits: poll, sleep) */
 };
 
 /* One sending thread's view. The harness fills everything but priv and mode. */

@@ -94,10 +94,11 @@ int pb_send_errno(int err)
 	}
 }
 
-void pb_sock_wait(int fd)
+void pb_sock_wait(int fd, struct pb_outcome *o)
 {
 	struct pollfd p = { .fd = fd, .events = POLLOUT };
 
+	o->calls++;
 	poll(&p, 1, 10);
 }
 
@@ -148,7 +149,7 @@ int pb_frame_loop(struct pb_worker *w, uint32_t *next, unsigned int budget, stru
 	}
 	*next = at;
 	if (err == -EAGAIN && fd >= 0)
-		pb_sock_wait(fd);
+		pb_sock_wait(fd, o);
 	/* what went is in o either way; a full socket is counted (send_errors) even then */
 	return err;
 }

@@ -59,8 +59,8 @@ socklen_t pb_sockaddr(const struct pb_addr *addr, uint16_t port, struct sockaddr
 int pb_udp_socket(const struct pb_worker *w, uint16_t srcport, bool connect_it, int *fd);
 /* -errno of a failed send, mapped so the harness retries only what is transient. */
 int pb_send_errno(int err);
-/* Sleeps until fd can take more (or 10 ms): the socket was full. */
-void pb_sock_wait(int fd);
+/* Sleeps until fd can take more (or 10 ms): the socket was full. The poll counts in o. */
+void pb_sock_wait(int fd, struct pb_outcome *o);
 
 /*
  * One frame handed to the kernel by a one-call-per-frame method: 0, or the errno of the

@@ -250,6 +250,7 @@ static int af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_ou
 		/* ring full (or draining): sleep until the kernel hands a slot back */
 		struct pollfd pfd = { .fd = p->fd, .events = POLLOUT };
 
+		o->calls++;
 		poll(&pfd, 1, 1);
 		o->sent = af_packet_reap(w, p, &err);
 	}

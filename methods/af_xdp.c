@@ -366,6 +366,7 @@ static int af_xdp_kick(struct af_xdp_priv *p, struct pb_outcome *o)
 		 * none with it, at the same delivered rate).
 		 */
 		p->busy_drops++;
+		o->calls++;
 		nanosleep(&nap, NULL);
 		return 0;
 	case EAGAIN:
@@ -637,9 +638,11 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 			/* ring full: sleep until the driver completes something */
 			struct pollfd pfd = { .fd = p->fd, .events = POLLOUT };
 
+			o->calls++;
 			poll(&pfd, 1, 1);
 		} else if (!af_xdp_tx_pending(p)) {
 			/* all in the stack: let the softirq that completes them run */
+			o->calls++;
 			sched_yield();
 		}
 	}

@@ -134,7 +134,7 @@ static int gso_send(struct pb_worker *w, unsigned int budget, struct pb_outcome 
 		return 0;
 	}
 	if (err == -EAGAIN)
-		pb_sock_wait(fd);
+		pb_sock_wait(fd, o);
 	if (err == -EINVAL && n > 1)
 		pr_err("gso: the kernel refused %u segments per send (its limit may be lower)\n",
 		       n);

@@ -77,8 +77,12 @@ static int sendmmsg_open(struct pb_worker *w)
 	return 0;
 }
 
-/* Why datagram k of a short batch on fd failed: true when it was a reported drop. */
-static bool sendmmsg_short_was_drop(const struct sendmmsg_priv *p, int fd, size_t next_len)
+/*
+ * Why datagram k of a short batch on fd failed: true when it was a reported drop. Its
+ * system calls count in o.
+ */
+static bool sendmmsg_short_was_drop(const struct sendmmsg_priv *p, int fd, size_t next_len,
+				    struct pb_outcome *o)
 {
 	char buf[256];
 	struct iovec iov = { buf, sizeof(buf) };
@@ -87,10 +91,11 @@ static bool sendmmsg_short_was_drop(const struct sendmmsg_priv *p, int fd, size_
 	int outq = 0;
 
 	/* an ICMP error (port unreachable, ...) stopped it: the datagram never left */
-	while (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) >= 0)
+	for (o->calls++; recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) >= 0; o->calls++)
 		icmp = true;
 	if (icmp)
 		return false;
+	o->calls++;
 	if (!ioctl(fd, SIOCOUTQ, &outq) &&
 	    (size_t)outq + next_len + SENDMMSG_FULL >= (size_t)p->sndbuf)
 		return false; /* the socket was full */
@@ -145,11 +150,12 @@ static int sendmmsg_send(struct pb_worker *w, unsigned int budget, struct pb_out
 			return 0;
 		}
 		if (err == -EAGAIN)
-			pb_sock_wait(fd);
+			pb_sock_wait(fd, o);
 		return err;
 	}
 	o->sent = (uint32_t)n;
-	drop = (unsigned int)n < k && n > 0 && sendmmsg_short_was_drop(p, fd, p->iov[n].iov_len);
+	drop = (unsigned int)n < k && n > 0 &&
+	       sendmmsg_short_was_drop(p, fd, p->iov[n].iov_len, o);
 	if (drop)
 		o->retried = 1;
 	if (slot >= 0)

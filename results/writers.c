@@ -705,8 +705,8 @@ int pb_write_csv(FILE *f, const struct pb_report *rep)
 
 /* ---- table */
 
-#define PB_TCOLS     14
-#define PB_TCOLS_LAT 10 /* the first of the latency columns, shown only with --latency */
+#define PB_TCOLS     15
+#define PB_TCOLS_LAT 11 /* the first of the latency columns, shown only with --latency */
 #define PB_CELL	     48
 
 struct pb_trow {
@@ -717,8 +717,8 @@ struct pb_trow {
 static const struct pb_box_col pb_tcols[PB_TCOLS] = {
 	{ "Method", true },   { "Mode", true },	 { "Packets/s" }, { "Mb/s (app)" },
 	{ "Gb/s (wire L1)" }, { "Sent" },	 { "Delivered" }, { "Delivered %" },
-	{ "Accounted %" },    { "CPU ns/pkt" },	 { "p50 us" },	  { "p99 us" },
-	{ "Max us" },	      { "Probes lost" },
+	{ "Accounted %" },    { "CPU ns/pkt" },	 { "Syscalls/frame" }, { "p50 us" },
+	{ "p99 us" },	      { "Max us" },	 { "Probes lost" },
 };
 
 static bool pb_nowire(const struct pb_result *r)
@@ -774,10 +774,13 @@ static void pb_trow_fill(struct pb_trow *t, const struct pb_result *r)
 			    r->netting == PB_NET_NEGATIVE ? "!" : "");
 	else
 		pb_box_cell(t->cell[8], PB_CELL, "n/a");
-	if (r->frames_sent)
+	if (r->frames_sent) {
 		pb_box_cell(t->cell[9], PB_CELL, "%.1f", r->cpu_ns_per_pkt);
-	else
+		pb_box_cell(t->cell[10], PB_CELL, "%.4f", r->syscalls_per_frame);
+	} else {
 		pb_box_cell(t->cell[9], PB_CELL, "n/a");
+		pb_box_cell(t->cell[10], PB_CELL, "n/a");
+	}
 	pb_trow_latency(t, r);
 }
 

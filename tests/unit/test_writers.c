@@ -680,6 +680,10 @@ static void test_table(void)
 	CHECK(pos(t, " 480.0 |") >= 0, "app Mb/s not one decimal:\n%s", t);
 	CHECK(pos(t, " 0.672 |") >= 0, "wire Gb/s not three decimals:\n%s", t);
 	CHECK(pos(t, " 99.00 |") >= 0 && pos(t, " 100.00 |") >= 0, "percentages:\n%s", t);
+	/* system calls per frame beside the CPU cost: 4000 calls for 2 M frames */
+	CHECK(pos(t, "| Syscalls/frame |") > pos(t, "| CPU ns/pkt ") &&
+		      count_on_row(t, "af_packet", " 0.0020 |") == 1,
+	      "syscalls per frame:\n%s", t);
 	CHECK(pos(t, "\n  skipped  pcap: " SKIP_REASON "\n") >= 0, "skipped line missing:\n%s", t);
 	CHECK(pos(t, "| pcap") < 0, "a skipped row is in the table:\n%s", t);
 	CHECK(pos(t, "udp_sendto*") >= 0 && pos(t, "partial: interrupted by signal") >= 0,
