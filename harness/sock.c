@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 
 #include "log.h"
 #include "sock.h"
@@ -110,6 +112,36 @@ static void sock_probe_done(struct pb_probe *p, int slot, int err)
 		pb_probe_dropped(p);
 	else if (err)
 		pb_probe_unsent(p);
+}
+
+int pb_sock_big_sndbuf(int fd)
+{
+	int want = PB_SOCK_SNDBUF, got = 0;
+	socklen_t len = sizeof(got);
+
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)))
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
+	getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &got, &len);
+	return got;
+}
+
+bool pb_sock_short_was_drop(int fd, int sndbuf, size_t next_len, struct pb_outcome *o)
+{
+	char buf[256];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	bool icmp = false;
+	int outq = 0;
+
+	/* an ICMP error (port unreachable, ...) stopped it: the datagram never left */
+	for (o->calls++; recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) >= 0; o->calls++)
+		icmp = true;
+	if (icmp)
+		return false;
+	o->calls++;
+	if (!ioctl(fd, SIOCOUTQ, &outq) && (size_t)outq + next_len + PB_SOCK_FULL >= (size_t)sndbuf)
+		return false; /* the socket was full */
+	return true;
 }
 
 int pb_frame_loop(struct pb_worker *w, uint32_t *next, unsigned int budget, struct pb_outcome *o,

@@ -59,6 +59,24 @@ socklen_t pb_sockaddr(const struct pb_addr *addr, uint16_t port, struct sockaddr
 int pb_udp_socket(const struct pb_worker *w, uint16_t srcport, bool connect_it, int *fd);
 /* -errno of a failed send, mapped so the harness retries only what is transient. */
 int pb_send_errno(int err);
+/*
+ * A short sendmmsg() count hides an error: when datagram k > 0 of a batch fails, the kernel
+ * returns k and drops the errno. It was either a full socket (EAGAIN: not a drop) or a drop
+ * the device or qdisc reported (ENOBUFS: counted in their drop counters, so it must be
+ * counted as retried), or an ICMP error queued by IP_RECVERR. The send buffer is made large
+ * enough (pb_sock_big_sndbuf: SO_SNDBUFFORCE, root) that a full socket means megabytes
+ * queued, which SIOCOUTQ shows; a pending ICMP error shows on the error queue; anything else
+ * was a reported drop.
+ */
+#define PB_SOCK_SNDBUF (16u << 20)
+#define PB_SOCK_FULL   4096u /* SIOCOUTQ within this of the buffer: the socket was full */
+/* Asks for a PB_SOCK_SNDBUF send buffer on fd; returns what the kernel gave. */
+int pb_sock_big_sndbuf(int fd);
+/*
+ * Whether the datagram (next_len bytes) after a short sendmmsg() count on fd, whose send
+ * buffer is sndbuf, was a reported drop (see above). Its system calls count in o.
+ */
+bool pb_sock_short_was_drop(int fd, int sndbuf, size_t next_len, struct pb_outcome *o);
 /* Sleeps until fd can take more (or 10 ms): the socket was full. The poll counts in o. */
 void pb_sock_wait(int fd, struct pb_outcome *o);
 

@@ -11,26 +11,16 @@
 #include <netinet/in.h>
 #include <netinet/udp.h>
 
+#include "gso.h"
 #include "log.h"
 #include "method.h"
-#include "sock.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
 #endif
 #define GSO_MAX_BYTES 65507u /* one UDP datagram over IPv4 */
 
-/*
- * All segments of one send share its socket's source port, so with --flows the flow changes
- * per send (the next pool frame's socket), not per segment.
- */
-struct gso_priv {
-	struct pb_sock_priv s; /* first: pb_sock_priv_close frees the whole struct */
-	uint8_t *buf;	       /* --segments copies of the payload, each with the signature */
-	uint32_t seg;
-};
-
-static int gso_probe(const struct pb_config *cfg, char *reason, size_t len)
+int pb_gso_probe(const struct pb_config *cfg, char *reason, size_t len)
 {
 	int fd, val = (int)cfg->payloadsize, err = 0;
 
@@ -56,9 +46,9 @@ static int gso_probe(const struct pb_config *cfg, char *reason, size_t len)
 	return err ? -EOPNOTSUPP : 0;
 }
 
-static void gso_close(struct pb_worker *w)
+void pb_gso_close(struct pb_worker *w)
 {
-	struct gso_priv *p = w->priv;
+	struct pb_gso *p = w->priv;
 
 	if (!p)
 		return;
@@ -66,10 +56,10 @@ static void gso_close(struct pb_worker *w)
 	pb_sock_priv_close(w);
 }
 
-static int gso_open(struct pb_worker *w)
+int pb_gso_open(struct pb_worker *w, size_t size)
 {
 	const struct pb_config *cfg = w->cfg;
-	struct gso_priv *p = calloc(1, sizeof(*p));
+	struct pb_gso *p = calloc(1, size);
 	int val = (int)cfg->payloadsize, err;
 	uint32_t i;
 
@@ -78,7 +68,8 @@ static int gso_open(struct pb_worker *w)
 	w->priv = p;
 	p->s.fd = -1;
 	p->seg = cfg->segments;
-	p->buf = malloc((size_t)p->seg * cfg->payloadsize);
+	p->bytes = (size_t)p->seg * cfg->payloadsize;
+	p->buf = malloc(p->bytes);
 	if (!p->buf)
 		return -ENOMEM;
 	/* each segment becomes its own datagram, so each carries the signature */
@@ -95,6 +86,11 @@ static int gso_open(struct pb_worker *w)
 	return 0;
 }
 
+static int gso_open(struct pb_worker *w)
+{
+	return pb_gso_open(w, sizeof(struct pb_gso));
+}
+
 /*
  * ENOBUFS on a GSO send means at least one of its segments was dropped and reported, but
  * not which or how many (the stack segments before the device and returns the last
@@ -104,7 +100,7 @@ static int gso_open(struct pb_worker *w)
  */
 static int gso_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
-	struct gso_priv *p = w->priv;
+	struct pb_gso *p = w->priv;
 	uint32_t n = budget < p->seg ? budget : p->seg, probe = pb_probe_in(&w->probe, n);
 	int fd = p->s.fds[p->s.next], err;
 	ssize_t ret;
@@ -145,9 +141,9 @@ const struct pb_method pb_method_gso = {
 	.name = "gso",
 	.help = "UDP socket with UDP_SEGMENT: --segments datagrams per sendmsg(), counted as "
 		"frames",
-	.probe = gso_probe,
+	.probe = pb_gso_probe,
 	.default_batch = 64,
 	.open = gso_open,
 	.send = gso_send,
-	.close = gso_close,
+	.close = pb_gso_close,
 };

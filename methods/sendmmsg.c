@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <linux/sockios.h>
-#include <sys/ioctl.h>
 
 #include "method.h"
 #include "sock.h"
@@ -13,17 +11,8 @@
 /*
  * A socket's source port is fixed, so with --flows each call goes out on the next frame's
  * socket: flows vary per batch here, not per datagram; sizes (--imix) vary per datagram.
- *
- * A short count hides an error: when datagram k > 0 of a batch fails, the kernel returns k
- * and drops the errno. It was either a full socket (EAGAIN: not a drop) or a drop the
- * device or qdisc reported (ENOBUFS: counted in their drop counters, so it must be counted
- * as retried), or an ICMP error queued by IP_RECVERR. The send buffer is made large enough
- * (SO_SNDBUFFORCE, root) that a full socket means megabytes queued, which SIOCOUTQ shows;
- * a pending ICMP error shows on the error queue; anything else was a reported drop.
+ * A short count is classified by pb_sock_short_was_drop() (sock.h).
  */
-#define SENDMMSG_SNDBUF (16u << 20)
-#define SENDMMSG_FULL	4096u /* SIOCOUTQ within this of the buffer: the socket was full */
-
 struct sendmmsg_priv {
 	struct pb_sock_priv s; /* first: pb_sock_priv_close frees the whole struct */
 	unsigned int n;
@@ -66,40 +55,9 @@ static int sendmmsg_open(struct pb_worker *w)
 	err = pb_udp_sockets(w, true, &p->s);
 	if (err)
 		return err;
-	for (i = 0; i < p->s.nsocks; i++) {
-		int want = SENDMMSG_SNDBUF;
-		socklen_t len = sizeof(p->sndbuf);
-
-		if (setsockopt(p->s.socks[i], SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)))
-			setsockopt(p->s.socks[i], SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
-		getsockopt(p->s.socks[i], SOL_SOCKET, SO_SNDBUF, &p->sndbuf, &len);
-	}
+	for (i = 0; i < p->s.nsocks; i++)
+		p->sndbuf = pb_sock_big_sndbuf(p->s.socks[i]);
 	return 0;
-}
-
-/*
- * Why datagram k of a short batch on fd failed: true when it was a reported drop. Its
- * system calls count in o.
- */
-static bool sendmmsg_short_was_drop(const struct sendmmsg_priv *p, int fd, size_t next_len,
-				    struct pb_outcome *o)
-{
-	char buf[256];
-	struct iovec iov = { buf, sizeof(buf) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	bool icmp = false;
-	int outq = 0;
-
-	/* an ICMP error (port unreachable, ...) stopped it: the datagram never left */
-	for (o->calls++; recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) >= 0; o->calls++)
-		icmp = true;
-	if (icmp)
-		return false;
-	o->calls++;
-	if (!ioctl(fd, SIOCOUTQ, &outq) &&
-	    (size_t)outq + next_len + SENDMMSG_FULL >= (size_t)p->sndbuf)
-		return false; /* the socket was full */
-	return true;
 }
 
 /*
@@ -155,7 +113,7 @@ static int sendmmsg_send(struct pb_worker *w, unsigned int budget, struct pb_out
 	}
 	o->sent = (uint32_t)n;
 	drop = (unsigned int)n < k && n > 0 &&
-	       sendmmsg_short_was_drop(p, fd, p->iov[n].iov_len, o);
+	       pb_sock_short_was_drop(fd, p->sndbuf, p->iov[n].iov_len, o);
 	if (drop)
 		o->retried = 1;
 	if (slot >= 0)

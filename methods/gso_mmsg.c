@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gso_mmsg: UDP_SEGMENT datagrams, --batch of them per sendmmsg(): gso's one system call per
+ * --segments frames becomes one per batch x segments. All datagrams of a call go out on the
+ * one socket of the pool frame the call starts at, so flows change per call.
+ *
+ * Counting follows gso: a datagram the kernel reported a drop in (ENOBUFS) counts as sent
+ * in full, since which of its segments were lost is unknown and re-sending it would send
+ * the others twice; the device's drop counters say how many went. A short count is
+ * classified as sendmmsg does (pb_sock_short_was_drop): a reported drop in datagram k means
+ * it was sliced and (partly) sent, so it counts and the next call starts after it; a full
+ * socket means it was not, and it goes again.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gso.h"
+#include "method.h"
+#include "sock.h"
+
+#define GSO_MMSG_BATCH 16u /* datagrams per call without --batch: see the README's table */
+
+struct gso_mmsg_priv {
+	struct pb_gso g; /* first: pb_gso_close frees the whole struct */
+	struct mmsghdr *msgs;
+	struct iovec iov; /* every datagram is the same buffer */
+	unsigned int n;
+	int sndbuf;
+};
+
+static void gso_mmsg_close(struct pb_worker *w)
+{
+	struct gso_mmsg_priv *p = w->priv;
+
+	if (p)
+		free(p->msgs);
+	pb_gso_close(w);
+}
+
+static int gso_mmsg_open(struct pb_worker *w)
+{
+	struct gso_mmsg_priv *p;
+	unsigned int i;
+	int err;
+
+	err = pb_gso_open(w, sizeof(*p));
+	p = w->priv;
+	if (err)
+		return err;
+	p->n = w->batch;
+	p->msgs = calloc(p->n, sizeof(*p->msgs));
+	if (!p->msgs)
+		return -ENOMEM;
+	p->iov.iov_base = p->g.buf;
+	p->iov.iov_len = p->g.bytes;
+	for (i = 0; i < p->n; i++) {
+		p->msgs[i].msg_hdr.msg_iov = &p->iov;
+		p->msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	for (i = 0; i < p->g.s.nsocks; i++)
+		p->sndbuf = pb_sock_big_sndbuf(p->g.s.socks[i]);
+	snprintf(w->mode, sizeof(w->mode), "x%u segments, batch %u", p->g.seg, p->n);
+	return 0;
+}
+
+/*
+ * Up to batch full datagrams, as many as the budget holds; a budget below one datagram (the
+ * end of a --count) is one shorter datagram, sent alone.
+ */
+static int gso_mmsg_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
+{
+	struct gso_mmsg_priv *p = w->priv;
+	uint32_t seg = p->g.seg, k = budget / seg, last = seg;
+	int fd = p->g.s.fds[p->g.s.next], n, err;
+
+	if (k > p->n)
+		k = p->n;
+	if (!k) {
+		k = 1;
+		last = budget;
+	}
+	p->iov.iov_len = (size_t)last * w->cfg->payloadsize;
+	n = sendmmsg(fd, p->msgs, k, MSG_DONTWAIT);
+	p->iov.iov_len = p->g.bytes;
+	o->calls = 1;
+	if (n < 0) {
+		err = pb_send_errno(errno);
+		if (err == -EAGAIN)
+			pb_sock_wait(fd, o);
+		if (err != -ENOBUFS)
+			return err;
+		n = 1; /* the first datagram was sliced and (partly) dropped: it went */
+	} else if ((uint32_t)n < k && n > 0 &&
+		   pb_sock_short_was_drop(fd, p->sndbuf, p->g.bytes, o)) {
+		n++; /* datagram n went too, with a reported drop in it */
+	}
+	o->sent = (uint32_t)(n - 1) * seg + ((uint32_t)n == k ? last : seg);
+	pb_sock_advance(w, &p->g.s);
+	return 0;
+}
+
+const struct pb_method pb_method_gso_mmsg = {
+	.name = "gso_mmsg",
+	.help = "UDP_SEGMENT datagrams of --segments, a --batch of them per sendmmsg() "
+		"(default 16)",
+	.probe = pb_gso_probe,
+	.default_batch = GSO_MMSG_BATCH,
+	.open = gso_mmsg_open,
+	.send = gso_mmsg_send,
+	.close = gso_mmsg_close,
+};
