@@ -4,6 +4,8 @@
  * is written once at open; sending re-posts slots (length + status) and kicks the kernel
  * once per batch. A frame counts as sent when the kernel hands its slot back
  * (TP_STATUS_AVAILABLE), i.e. when the skb built from it was freed after transmission.
+ * The same ring, TPACKET_V2 (af_packet_v2) or through the interface's qdisc
+ * (af_packet_qdisc), is what methods/af_packet.h shares with those two.
  *
  * Each slot carries a virtio_net_hdr whose hdr_len covers the whole frame (PACKET_VNET_HDR):
  * the kernel then copies small frames into the skb's linear area instead of attaching ring
@@ -12,6 +14,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 
+#include "af_packet.h"
 #include "log.h"
 #include "method.h"
 #include "sock.h"
@@ -31,31 +35,36 @@
 #define AF_PACKET_RING_BYTES (1u << 20)
 #define AF_PACKET_BLOCK	     (1u << 16)
 #define AF_PACKET_LINEAR_MAX (2048u) /* larger frames stay page fragments: no big copies */
-/* where the kernel reads frame data in a V3 TX slot: the header, without sockaddr_ll */
-#define AF_PACKET_DATA_OFF (TPACKET3_HDRLEN - sizeof(struct sockaddr_ll))
-#define AF_PACKET_PROBES   64u /* stamped slots in flight at once (--latency) */
+#define AF_PACKET_PROBES 64u /* stamped slots in flight at once (--latency) */
 
 struct af_packet_priv {
 	int fd;
 	uint8_t *ring;
 	size_t ring_len;
 	uint32_t frame_size, frame_nr;
-	uint32_t head;	   /* next slot to post */
-	uint32_t tail;	   /* oldest posted slot */
-	uint32_t inflight; /* posted, not yet handed back */
-	uint32_t pending;  /* posted since the last successful kick */
-	uint32_t vnet;	   /* sizeof(struct virtio_net_hdr), or 0 */
+	uint32_t data_off;   /* where the kernel reads a TX slot's frame: its header's length */
+	uint32_t status_off; /* where a slot's tp_status is: V2 and V3 headers differ */
+	uint32_t head;	     /* next slot to post */
+	uint32_t tail;	     /* oldest posted slot */
+	uint32_t inflight;   /* posted, not yet handed back */
+	uint32_t pending;    /* posted since the last successful kick */
+	uint32_t vnet;	     /* sizeof(struct virtio_net_hdr), or 0 */
 	/* slots stamped as probes, oldest first, to put back as built once handed back */
 	uint32_t probe_slot[AF_PACKET_PROBES];
 	uint32_t probe_head, nprobes;
 };
 
-static struct tpacket3_hdr *af_packet_slot(struct af_packet_priv *p, uint32_t i)
+static uint8_t *af_packet_slot(struct af_packet_priv *p, uint32_t i)
 {
-	return (struct tpacket3_hdr *)(p->ring + (size_t)i * p->frame_size);
+	return p->ring + (size_t)i * p->frame_size;
 }
 
-static void af_packet_close(struct pb_worker *w)
+static uint32_t *af_packet_status(struct af_packet_priv *p, uint32_t i)
+{
+	return (uint32_t *)(af_packet_slot(p, i) + p->status_off);
+}
+
+void pb_af_packet_close(struct pb_worker *w)
 {
 	struct af_packet_priv *p = w->priv;
 
@@ -69,15 +78,45 @@ static void af_packet_close(struct pb_worker *w)
 	w->priv = NULL;
 }
 
-static int af_packet_open(struct pb_worker *w)
+/* Writes slot i's header for frame bytes (virtio header included) and makes it available. */
+static void af_packet_slot_init(struct af_packet_priv *p, int version, uint32_t i, uint32_t bytes)
+{
+	if (version == TPACKET_V3) {
+		struct tpacket3_hdr *h = (struct tpacket3_hdr *)af_packet_slot(p, i);
+
+		h->tp_len = bytes;
+		h->tp_snaplen = bytes;
+		h->tp_next_offset = 0;
+	} else {
+		struct tpacket2_hdr *h = (struct tpacket2_hdr *)af_packet_slot(p, i);
+
+		h->tp_len = bytes;
+		h->tp_snaplen = bytes;
+	}
+	*af_packet_status(p, i) = TP_STATUS_AVAILABLE;
+}
+
+/*
+ * --ring slots (at least one per pool frame), or AF_PACKET_RING_BYTES of them, in whole
+ * blocks: how many blocks that is.
+ */
+static unsigned int af_packet_blocks(const struct pb_worker *w, uint32_t frame_size)
+{
+	size_t ring = w->cfg->ring ? (size_t)w->cfg->ring * frame_size : AF_PACKET_RING_BYTES;
+
+	if (ring < (size_t)frame_size * w->pool->n)
+		ring = (size_t)frame_size * w->pool->n;
+	return (unsigned int)((ring + AF_PACKET_BLOCK - 1) / AF_PACKET_BLOCK);
+}
+
+int pb_af_packet_open(struct pb_worker *w, int version, bool bypass)
 {
 	struct af_packet_priv *p = calloc(1, sizeof(*p));
 	struct tpacket_req3 req = { 0 };
 	struct sockaddr_ll sll = { 0 };
-	int one = 1, ver = TPACKET_V3;
+	int one = 1, ver = version;
 	const struct pb_pool *pool = w->pool;
 	uint32_t i, need;
-	size_t ring;
 
 	if (!p)
 		return -ENOMEM;
@@ -88,8 +127,17 @@ static int af_packet_open(struct pb_worker *w)
 		return -errno;
 	if (setsockopt(p->fd, SOL_PACKET, PACKET_VERSION, &ver, sizeof(ver)))
 		return -errno;
-	if (setsockopt(p->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)))
+	/* without the bypass every frame goes through dev_queue_xmit() and the root qdisc */
+	if (bypass && setsockopt(p->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)))
 		return -errno;
+	/* the kernel reads a TX slot's frame right after its header (no PACKET_TX_HAS_OFF) */
+	if (version == TPACKET_V3) {
+		p->data_off = TPACKET3_HDRLEN - sizeof(struct sockaddr_ll);
+		p->status_off = offsetof(struct tpacket3_hdr, tp_status);
+	} else {
+		p->data_off = TPACKET2_HDRLEN - sizeof(struct sockaddr_ll);
+		p->status_off = offsetof(struct tpacket2_hdr, tp_status);
+	}
 	/*
 	 * No PACKET_LOSS: with it the kernel would mark a malformed slot available again, so
 	 * it would count as sent. Without it the slot comes back TP_STATUS_WRONG_FORMAT and
@@ -100,22 +148,20 @@ static int af_packet_open(struct pb_worker *w)
 	    !setsockopt(p->fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)))
 		p->vnet = sizeof(struct virtio_net_hdr);
 
-	need = AF_PACKET_DATA_OFF + p->vnet + pool->max_len;
+	need = p->data_off + p->vnet + pool->max_len;
 	for (p->frame_size = TPACKET_ALIGNMENT; p->frame_size < need; p->frame_size <<= 1)
 		;
 	if (p->frame_size > AF_PACKET_BLOCK)
 		return -EMSGSIZE;
+	/* the V3 request starts with V2's, which is all a V2 ring reads */
 	req.tp_block_size = AF_PACKET_BLOCK;
-	/* at least every pool frame (flow) once in the ring */
-	ring = (size_t)p->frame_size * pool->n;
-	ring = ring > AF_PACKET_RING_BYTES ? ring : AF_PACKET_RING_BYTES;
-	req.tp_block_nr = (unsigned int)((ring + AF_PACKET_BLOCK - 1) / AF_PACKET_BLOCK);
+	req.tp_block_nr = af_packet_blocks(w, p->frame_size);
 	req.tp_frame_size = p->frame_size;
 	req.tp_frame_nr = req.tp_block_nr * (AF_PACKET_BLOCK / p->frame_size);
 	if (setsockopt(p->fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req))) {
 		int err = -errno;
 
-		pr_err("af_packet: PACKET_TX_RING (TPACKET_V3): %s\n", strerror(-err));
+		pr_err("af_packet: PACKET_TX_RING (TPACKET_V%d): %s\n", version, strerror(-err));
 		return err;
 	}
 	p->frame_nr = req.tp_frame_nr;
@@ -134,8 +180,7 @@ static int af_packet_open(struct pb_worker *w)
 
 	/* the pool is written once into the slots, in order; sending only re-posts slots */
 	for (i = 0; i < p->frame_nr; i++) {
-		struct tpacket3_hdr *h = af_packet_slot(p, i);
-		uint8_t *data = (uint8_t *)h + AF_PACKET_DATA_OFF;
+		uint8_t *data = af_packet_slot(p, i) + p->data_off;
 		const struct pb_frame *f = &pool->frames[i % pool->n];
 
 		if (p->vnet) {
@@ -145,18 +190,22 @@ static int af_packet_open(struct pb_worker *w)
 			memcpy(data, &vh, sizeof(vh));
 		}
 		memcpy(data + p->vnet, f->data, f->len);
-		h->tp_len = p->vnet + f->len;
-		h->tp_snaplen = h->tp_len;
-		h->tp_next_offset = 0;
-		h->tp_status = TP_STATUS_AVAILABLE;
+		af_packet_slot_init(p, version, i, p->vnet + f->len);
 	}
-	snprintf(w->mode, sizeof(w->mode), "v3 ring, bypass%s", p->vnet ? ", linear" : "");
+	snprintf(w->mode, sizeof(w->mode), "v%d, %u slots, %s%s, batch %u",
+		 version == TPACKET_V3 ? 3 : 2, p->frame_nr, bypass ? "bypass" : "qdisc",
+		 p->vnet ? ", linear" : "", w->batch);
 	return 0;
+}
+
+static int af_packet_open(struct pb_worker *w)
+{
+	return pb_af_packet_open(w, TPACKET_V3, true);
 }
 
 static uint8_t *af_packet_frame(struct af_packet_priv *p, uint32_t i)
 {
-	return (uint8_t *)af_packet_slot(p, i) + AF_PACKET_DATA_OFF + p->vnet;
+	return af_packet_slot(p, i) + p->data_off + p->vnet;
 }
 
 /* A probe's slot came back: it goes out as an ordinary frame next time. */
@@ -173,8 +222,7 @@ static uint32_t af_packet_reap(struct pb_worker *w, struct af_packet_priv *p, in
 	uint32_t done = 0;
 
 	while (p->inflight) {
-		struct tpacket3_hdr *h = af_packet_slot(p, p->tail);
-		uint32_t st = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
+		uint32_t st = __atomic_load_n(af_packet_status(p, p->tail), __ATOMIC_ACQUIRE);
 
 		if (st & TP_STATUS_WRONG_FORMAT) {
 			*err = -EINVAL;
@@ -219,7 +267,7 @@ static int af_packet_kick(struct af_packet_priv *p, struct pb_outcome *o)
  * Reaps the slots the kernel handed back, posts up to min(budget, batch) more and kicks.
  * With budget 0 (the harness draining) it only kicks what is pending and reaps.
  */
-static int af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
+int pb_af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct af_packet_priv *p = w->priv;
 	uint32_t room = budget < w->batch ? budget : w->batch, n = 0;
@@ -229,8 +277,6 @@ static int af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_ou
 	if (err)
 		return err;
 	while (n < room && p->inflight < p->frame_nr) {
-		struct tpacket3_hdr *h = af_packet_slot(p, p->head);
-
 		/* a probe is stamped in its ring slot, put back when the slot comes back */
 		if (pb_probe_due(&w->probe, n) && p->nprobes < AF_PACKET_PROBES) {
 			pb_probe_stamp(&w->probe,
@@ -239,7 +285,8 @@ static int af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_ou
 				       true);
 			p->probe_slot[(p->probe_head + p->nprobes++) % AF_PACKET_PROBES] = p->head;
 		}
-		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
+		__atomic_store_n(af_packet_status(p, p->head), TP_STATUS_SEND_REQUEST,
+				 __ATOMIC_RELEASE);
 		p->head = (p->head + 1) % p->frame_nr;
 		p->inflight++;
 		p->pending++;
@@ -264,6 +311,6 @@ const struct pb_method pb_method_af_packet = {
 	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC,
 	.default_batch = 256,
 	.open = af_packet_open,
-	.send = af_packet_send,
-	.close = af_packet_close,
+	.send = pb_af_packet_send,
+	.close = pb_af_packet_close,
 };

@@ -41,13 +41,14 @@ PB_NOT_BUILT(pb_method_pcap, "pcap", "libpcap-dev", PB_M_FRAME | PB_M_NEEDS_RAW,
 #endif
 extern const struct pb_method pb_method_xdp_live, pb_method_udp_sendto, pb_method_udp_connected,
 	pb_method_sendmmsg, pb_method_gso, pb_method_gso_mmsg, pb_method_raw_socket,
-	pb_method_af_packet, pb_method_null;
+	pb_method_af_packet, pb_method_af_packet_v2, pb_method_af_packet_qdisc, pb_method_null;
 
 const struct pb_method *const pb_methods[] = {
-	&pb_method_af_xdp,	  &pb_method_xdp_live, &pb_method_udp_sendto,
-	&pb_method_udp_connected, &pb_method_sendmmsg, &pb_method_io_uring,
-	&pb_method_gso,		  &pb_method_gso_mmsg, &pb_method_raw_socket,
-	&pb_method_af_packet,	  &pb_method_pcap,     &pb_method_null,
+	&pb_method_af_xdp,	  &pb_method_xdp_live,	   &pb_method_udp_sendto,
+	&pb_method_udp_connected, &pb_method_sendmmsg,	   &pb_method_io_uring,
+	&pb_method_gso,		  &pb_method_gso_mmsg,	   &pb_method_raw_socket,
+	&pb_method_af_packet,	  &pb_method_af_packet_v2, &pb_method_af_packet_qdisc,
+	&pb_method_pcap,	  &pb_method_null,
 };
 
 const unsigned int pb_methods_count = sizeof(pb_methods) / sizeof(pb_methods[0]);

@@ -19,7 +19,7 @@ run() { ip netns exec $NS "$PB" --iface $A --srcip 198.18.98.1 --dstip 198.18.98
 	--dstmac "$BMAC" -q --format json "$@"; }
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0][sys.argv[2]])" "$1" "$2"; }
 
-for m in udp_sendto udp_connected sendmmsg raw_socket io_uring gso; do
+for m in udp_sendto udp_connected sendmmsg raw_socket io_uring gso gso_mmsg af_packet_qdisc; do
 	out=$T/$m.json
 	run --method $m --count $N --output "$out" 2>"$T/$m.err"
 	rc=$?
@@ -32,10 +32,10 @@ for m in udp_sendto udp_connected sendmmsg raw_socket io_uring gso; do
 	check "$m: the qdisc dropped some (the test exercises drops)" json "$out" \
 		"d['results'][0]['qdisc_drops'] > 100"
 	check "$m: netting ok" json "$out" "d['results'][0]['netting'] == 'ok'"
-	if [ $m = gso ]; then
+	if [ $m = gso ] || [ $m = gso_mmsg ]; then
 		# which segments of a datagram a drop hit is unknown: they count as sent, and
 		# the qdisc's counter says how many were lost
-		check "gso: sent = left the device + dropped by the qdisc, none retried" \
+		check "$m: sent = left the device + dropped by the qdisc, none retried" \
 			json "$out" "d['results'][0]['frames_sent'] == d['results'][0]['tx_packets'] + d['results'][0]['qdisc_drops'] and d['results'][0]['frames_retried'] == 0 and d['results'][0]['frames_dropped'] == d['results'][0]['qdisc_drops']"
 	else
 		check "$m: sent = what left the device (tx_packets)" json "$out" \

@@ -28,7 +28,7 @@ check "options" "$(complete_words pktbench --meth)" "--method"
 check "subcommands" "$(complete_words pktbench co)" "compare"
 methods=$("$1" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' | grep '^af_' | sort | paste -sd" " -)
 check "methods from the registry" "$(complete_words pktbench --method af_)" "$methods"
-check "a method list" "$(complete_words pktbench -m udp_sendto,af_pa)" "udp_sendto,af_packet"
+check "a method list" "$(complete_words pktbench -m udp_sendto,af_x)" "udp_sendto,af_xdp"
 check "enum values" "$(complete_words pktbench --format '')" "csv json table"
 check "--opt=value" "$(complete_words pktbench --xdp-mode = n)" "native"
 check "a value with nothing to offer" "$(complete_words pktbench --duration '')" ""
