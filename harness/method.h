@@ -88,6 +88,12 @@ struct pb_method {
 	/* Undo whatever open did, also after a failed open. Must tolerate w->priv == NULL. */
 	void (*close)(struct pb_worker *w);
 	/*
+	 * CPU seconds used so far by a kernel thread that sends for this worker (io_uring's
+	 * SQPOLL thread), which the worker's own CPU clock does not see; the harness adds what
+	 * it used over the window to the worker's CPU time. Optional.
+	 */
+	double (*helper_cpu_s)(struct pb_worker *w);
+	/*
 	 * After the method's last run in a row of runs (its repeats, or its sweep points when
 	 * it runs alone), on every exit path (Ctrl-C included), in the sender's namespace:
 	 * undo what the method keeps across runs, such as an XDP attachment that consecutive

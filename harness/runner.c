@@ -234,7 +234,7 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&run->mu);
 	if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED))
 		goto out;
-	cpu0 = thread_cpu_s();
+	cpu0 = thread_cpu_s() + (m->helper_cpu_s ? m->helper_cpu_s(&s->w) : 0);
 	pb_pacer_init(&s->pacer, run->target_pps / run->cfg.streams, run->t0, PB_BURST_S);
 	if (run->target_pps)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* paced sleeps end when asked, not 50 us later */
@@ -261,7 +261,7 @@ static void *worker_main(void *arg)
 	if (async)
 		worker_drain(s);
 	s->end = pb_now();
-	s->cpu_s = thread_cpu_s() - cpu0;
+	s->cpu_s = thread_cpu_s() + (m->helper_cpu_s ? m->helper_cpu_s(&s->w) : 0) - cpu0;
 	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 out:
 	if (m->close)

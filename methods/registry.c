@@ -30,9 +30,13 @@ extern const struct pb_method pb_method_af_xdp;
 PB_NOT_BUILT(pb_method_af_xdp, "af_xdp", "libxdp-dev", PB_M_FRAME | PB_M_NEEDS_RAW);
 #endif
 #ifdef PB_HAVE_IO_URING
-extern const struct pb_method pb_method_io_uring;
+extern const struct pb_method pb_method_io_uring, pb_method_io_uring_fixed,
+	pb_method_io_uring_sqpoll, pb_method_io_uring_gso;
 #else
 PB_NOT_BUILT(pb_method_io_uring, "io_uring", "liburing-dev", 0);
+PB_NOT_BUILT(pb_method_io_uring_fixed, "io_uring_fixed", "liburing-dev", 0);
+PB_NOT_BUILT(pb_method_io_uring_sqpoll, "io_uring_sqpoll", "liburing-dev", 0);
+PB_NOT_BUILT(pb_method_io_uring_gso, "io_uring_gso", "liburing-dev", 0);
 #endif
 #ifdef PB_HAVE_PCAP
 extern const struct pb_method pb_method_pcap;
@@ -44,11 +48,23 @@ extern const struct pb_method pb_method_xdp_live, pb_method_udp_sendto, pb_metho
 	pb_method_af_packet, pb_method_af_packet_v2, pb_method_af_packet_qdisc, pb_method_null;
 
 const struct pb_method *const pb_methods[] = {
-	&pb_method_af_xdp,	  &pb_method_xdp_live,	   &pb_method_udp_sendto,
-	&pb_method_udp_connected, &pb_method_sendmmsg,	   &pb_method_io_uring,
-	&pb_method_gso,		  &pb_method_gso_mmsg,	   &pb_method_raw_socket,
-	&pb_method_af_packet,	  &pb_method_af_packet_v2, &pb_method_af_packet_qdisc,
-	&pb_method_pcap,	  &pb_method_null,
+	&pb_method_af_xdp,
+	&pb_method_xdp_live,
+	&pb_method_udp_sendto,
+	&pb_method_udp_connected,
+	&pb_method_sendmmsg,
+	&pb_method_io_uring,
+	&pb_method_io_uring_fixed,
+	&pb_method_io_uring_sqpoll,
+	&pb_method_io_uring_gso,
+	&pb_method_gso,
+	&pb_method_gso_mmsg,
+	&pb_method_raw_socket,
+	&pb_method_af_packet,
+	&pb_method_af_packet_v2,
+	&pb_method_af_packet_qdisc,
+	&pb_method_pcap,
+	&pb_method_null,
 };
 
 const unsigned int pb_methods_count = sizeof(pb_methods) / sizeof(pb_methods[0]);
