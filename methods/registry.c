@@ -44,8 +44,9 @@ extern const struct pb_method pb_method_pcap;
 PB_NOT_BUILT(pb_method_pcap, "pcap", "libpcap-dev", PB_M_FRAME | PB_M_NEEDS_RAW, { "af_pcap" });
 #endif
 extern const struct pb_method pb_method_xdp_live, pb_method_udp_sendto, pb_method_udp_connected,
-	pb_method_sendmmsg, pb_method_gso, pb_method_gso_mmsg, pb_method_raw_socket,
-	pb_method_af_packet, pb_method_af_packet_v2, pb_method_af_packet_qdisc, pb_method_null;
+	pb_method_sendmmsg, pb_method_gso, pb_method_gso_mmsg, pb_method_udp_zerocopy,
+	pb_method_gso_zerocopy, pb_method_raw_socket, pb_method_af_packet, pb_method_af_packet_v2,
+	pb_method_af_packet_qdisc, pb_method_null;
 
 const struct pb_method *const pb_methods[] = {
 	&pb_method_af_xdp,
@@ -59,6 +60,8 @@ const struct pb_method *const pb_methods[] = {
 	&pb_method_io_uring_gso,
 	&pb_method_gso,
 	&pb_method_gso_mmsg,
+	&pb_method_udp_zerocopy,
+	&pb_method_gso_zerocopy,
 	&pb_method_raw_socket,
 	&pb_method_af_packet,
 	&pb_method_af_packet_v2,

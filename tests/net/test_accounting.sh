@@ -19,7 +19,8 @@ run() { ip netns exec $NS "$PB" --iface $A --srcip 198.18.98.1 --dstip 198.18.98
 	--dstmac "$BMAC" -q --format json "$@"; }
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0][sys.argv[2]])" "$1" "$2"; }
 
-for m in udp_sendto udp_connected sendmmsg raw_socket io_uring gso gso_mmsg af_packet_qdisc; do
+for m in udp_sendto udp_connected sendmmsg raw_socket io_uring gso gso_mmsg af_packet_qdisc \
+	udp_zerocopy gso_zerocopy io_uring_gso; do
 	out=$T/$m.json
 	run --method $m --count $N --output "$out" 2>"$T/$m.err"
 	rc=$?
@@ -32,7 +33,7 @@ for m in udp_sendto udp_connected sendmmsg raw_socket io_uring gso gso_mmsg af_p
 	check "$m: the qdisc dropped some (the test exercises drops)" json "$out" \
 		"d['results'][0]['qdisc_drops'] > 100"
 	check "$m: netting ok" json "$out" "d['results'][0]['netting'] == 'ok'"
-	if [ $m = gso ] || [ $m = gso_mmsg ]; then
+	if [ "${m#gso}" != $m ] || [ $m = io_uring_gso ]; then
 		# which segments of a datagram a drop hit is unknown: they count as sent, and
 		# the qdisc's counter says how many were lost
 		check "$m: sent = left the device + dropped by the qdisc, none retried" \
