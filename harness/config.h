@@ -76,6 +76,7 @@ struct pb_config {
 	uint32_t streams;
 	uint32_t segments; /* gso: segments per sendmsg */
 	uint32_t ring;	  /* --ring: descriptors / slots / entries of a method's ring; 0: its own */
+	bool tune;	  /* --tune: search each method's knobs first, then run at the best */
 	double pps;	  /* aggregate rate limit over all workers; 0: as fast as it goes */
 	double rate_gbps; /* the same as wire (L1) Gb/s; turned into pps once the frame is known */
 	uint32_t cpus[PB_MAX_STREAMS]; /* --cpus: worker i runs on cpus[i % ncpus] */

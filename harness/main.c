@@ -453,6 +453,45 @@ static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 	return 0;
 }
 
+/* --tune's trial: one short run, nothing printed, its row not kept. */
+static int tune_trial(void *ctx, const struct pb_method *m, const struct pb_config *cfg,
+		      struct pb_result *res)
+{
+	struct pb_session *s = ctx;
+	struct pb_config t = *cfg;
+	int ret;
+
+	t.quiet = true;
+	ret = pb_run_method(m, 0, &t, &s->env, res);
+	return ret == -EINTR || pb_stopped() ? -EINTR : ret;
+}
+
+/* --tune: each method's knobs searched, then the method run at its best; one row each. */
+static int session_tune(struct pb_session *s, const struct pb_selected *list, unsigned int n)
+{
+	static struct pb_config best;
+	unsigned int i, trials = 0;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		trials += pb_tune_trials(list[i].m, list[i].batch, &s->cfg);
+	fprintf(stderr, "tune: %u trials of %.1f s, then each method at its best setting\n", trials,
+		pb_tune_trial_s(&s->cfg));
+	for (i = 0; i < n && !pb_stopped(); i++) {
+		struct pb_selected sel = { list[i].m, 0 };
+
+		s->env.label = list[i].m->name;
+		ret = pb_tune(list[i].m, list[i].batch, &s->cfg, tune_trial, s, &best, stderr);
+		if (!ret)
+			ret = session_run_one(s, &best, &sel, "", i + 1, n);
+		if (list[i].m->finish)
+			list[i].m->finish();
+		if (ret && ret != -EINTR)
+			return ret;
+	}
+	return 0;
+}
+
 /* Every method at every sweep point (or just once): one row each, in that order. */
 static int session_run(struct pb_session *s, const struct pb_selected *list, unsigned int n)
 {
@@ -575,7 +614,7 @@ int main(int argc, char **argv)
 		return ret == -EINVAL ? EXIT_BADINPUT : 1;
 	}
 
-	ret = session_run(&s, list, n);
+	ret = s.cfg.tune ? session_tune(&s, list, n) : session_run(&s, list, n);
 	if (ret)
 		fprintf(stderr, "pktbench: %s\n", strerror(-ret));
 

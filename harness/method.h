@@ -25,6 +25,16 @@ enum {
 #define PB_M_NEEDS_RAW (1u << __PB_M_NEEDS_RAW)
 #define PB_M_ASYNC     (1u << __PB_M_ASYNC)
 
+/* The knobs a method reads from the configuration, which --tune searches (tune.h). */
+enum {
+	__PB_K_BATCH,	 /* --batch: frames (GSO: datagrams) per call */
+	__PB_K_SEGMENTS, /* --segments: frames per GSO datagram */
+	__PB_K_RING,	 /* --ring: its ring's descriptors, slots or entries */
+};
+#define PB_K_BATCH    (1u << __PB_K_BATCH)
+#define PB_K_SEGMENTS (1u << __PB_K_SEGMENTS)
+#define PB_K_RING     (1u << __PB_K_RING)
+
 /*
  * What one send() call did, reported to the harness, which zeroes it before the call and
  * does all the counting. The one rule for every method: a frame is sent when the kernel
@@ -68,6 +78,7 @@ struct pb_method {
 	const char *help;	    /* one line for --help */
 	unsigned int flags;
 	unsigned int default_batch; /* frames per send() call when --batch is not given */
+	unsigned int knobs;	    /* PB_K_*: what --tune may search; its Mode shows them */
 
 	/*
 	 * Can it run here? 0, or -EOPNOTSUPP / -EPERM with a reason written to reason.

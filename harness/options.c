@@ -92,6 +92,9 @@ static const struct pb_opt pb_opts[] = {
 	{ "ring", 0, OPT_U32, OFF(ring), 0, NULL, 16, 65536, "N",
 	  "ring size of ring methods: af_xdp TX descriptors, af_packet slots, io_uring SQ "
 	  "entries (default: the method's own; the Mode column shows what it got)" },
+	{ "tune", 0, OPT_FLAG, OFF(tune), 0, NULL, 0, 0, NULL,
+	  "first search each method's own knobs (batch, segments, ring) in short trials, then "
+	  "run it at its best setting (the Mode column shows it)" },
 	{ "pps", 0, OPT_RATE, OFF(pps), 0, NULL, 0, 0, "RATE",
 	  "aggregate packets/s over all streams, e.g. 50k or 1.5M (default: as fast as it goes)" },
 	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",
@@ -244,6 +247,10 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	}
 	if (cfg->imix && cfg->sweep.kind == PB_SWEEP_FRAME_SIZE) {
 		snprintf(err, errlen, "--imix cannot be swept over frame sizes");
+		return -EINVAL;
+	}
+	if (cfg->tune && cfg->sweep.kind) {
+		snprintf(err, errlen, "--tune and --sweep both choose the settings: give one");
 		return -EINVAL;
 	}
 	if (cfg->pps && cfg->rate_gbps) {

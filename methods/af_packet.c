@@ -310,6 +310,7 @@ const struct pb_method pb_method_af_packet = {
 	.help = "AF_PACKET TPACKET_V3 TX ring (mmap), PACKET_QDISC_BYPASS, a batch per send()",
 	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC,
 	.default_batch = 256,
+	.knobs = PB_K_BATCH | PB_K_RING,
 	.open = af_packet_open,
 	.send = pb_af_packet_send,
 	.close = pb_af_packet_close,

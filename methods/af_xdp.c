@@ -656,6 +656,7 @@ const struct pb_method pb_method_af_xdp = {
 		"zero-copy where the driver has it (batch 64, --ring 256)",
 	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC,
 	.default_batch = AF_XDP_BATCH,
+	.knobs = PB_K_BATCH | PB_K_RING,
 	.probe = af_xdp_probe,
 	.open = af_xdp_open,
 	.send = af_xdp_send,

@@ -143,6 +143,7 @@ const struct pb_method pb_method_gso = {
 		"frames",
 	.probe = pb_gso_probe,
 	.default_batch = 64,
+	.knobs = PB_K_SEGMENTS,
 	.open = gso_open,
 	.send = gso_send,
 	.close = pb_gso_close,

@@ -106,6 +106,7 @@ const struct pb_method pb_method_gso_mmsg = {
 		"(default 16)",
 	.probe = pb_gso_probe,
 	.default_batch = GSO_MMSG_BATCH,
+	.knobs = PB_K_BATCH | PB_K_SEGMENTS,
 	.open = gso_mmsg_open,
 	.send = gso_mmsg_send,
 	.close = gso_mmsg_close,

@@ -22,6 +22,7 @@ const struct pb_method pb_method_gso_zerocopy = {
 		"error queue says the kernel let go (for large payloads)",
 	.flags = PB_M_ASYNC,
 	.default_batch = 16,
+	.knobs = PB_K_SEGMENTS,
 	.probe = gso_zerocopy_probe,
 	.open = gso_zerocopy_open,
 	.send = pb_zc_send,

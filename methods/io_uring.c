@@ -731,6 +731,7 @@ const struct pb_method pb_method_io_uring = {
 	.help = "UDP sockets, batches of IORING_OP_SEND via io_uring (--batch, default 64; "
 		"SEND_ZC from 4 KiB or --zerocopy on)",
 	.default_batch = URING_BATCH,
+	.knobs = PB_K_BATCH | PB_K_RING,
 	.probe = uring_probe,
 	.flags = PB_M_ASYNC,
 	.open = uring_open,

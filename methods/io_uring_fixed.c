@@ -25,6 +25,7 @@ const struct pb_method pb_method_io_uring_fixed = {
 	.help = "io_uring, registered files and a registered buffer for every datagram (SEND_ZC "
 		"where SEND takes none; --batch, default 64)",
 	.default_batch = 64,
+	.knobs = PB_K_BATCH | PB_K_RING,
 	.flags = PB_M_ASYNC,
 	.probe = io_uring_fixed_probe,
 	.open = io_uring_fixed_open,

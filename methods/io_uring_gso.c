@@ -23,6 +23,7 @@ const struct pb_method pb_method_io_uring_gso = {
 	.help = "io_uring sending UDP_SEGMENT datagrams of --segments frames (--batch datagrams, "
 		"default 16)",
 	.default_batch = 16,
+	.knobs = PB_K_BATCH | PB_K_SEGMENTS,
 	.flags = PB_M_ASYNC,
 	.probe = io_uring_gso_probe,
 	.open = io_uring_gso_open,

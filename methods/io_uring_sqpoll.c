@@ -25,6 +25,7 @@ const struct pb_method pb_method_io_uring_sqpoll = {
 	.help = "io_uring with SQPOLL: a kernel thread submits the sends, no system call per "
 		"batch (--batch, default 64)",
 	.default_batch = 64,
+	.knobs = PB_K_BATCH | PB_K_RING,
 	.flags = PB_M_ASYNC,
 	.probe = io_uring_sqpoll_probe,
 	.open = io_uring_sqpoll_open,

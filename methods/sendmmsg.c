@@ -128,6 +128,7 @@ const struct pb_method pb_method_sendmmsg = {
 	.aliases = { { "pkt_conn", 128 } }, /* go-pktgen's WriteBatch: 128 a call */
 	.help = "UDP socket, a batch of datagrams per sendmmsg() (--batch, default 64)",
 	.default_batch = 64,
+	.knobs = PB_K_BATCH,
 	.open = sendmmsg_open,
 	.send = sendmmsg_send,
 	.close = sendmmsg_close,

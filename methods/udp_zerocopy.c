@@ -330,6 +330,7 @@ const struct pb_method pb_method_udp_zerocopy = {
 		"queue says the kernel let go (for large payloads)",
 	.flags = PB_M_ASYNC,
 	.default_batch = ZC_BATCH,
+	.knobs = PB_K_BATCH,
 	.probe = udp_zerocopy_probe,
 	.open = udp_zerocopy_open,
 	.send = pb_zc_send,

@@ -610,6 +610,7 @@ const struct pb_method pb_method_xdp_live = {
 		"(--batch: the kernel's batch, 1-256, default 64)",
 	.flags = PB_M_FRAME,
 	.default_batch = XDP_LIVE_BATCH,
+	.knobs = PB_K_BATCH,
 	.probe = xdp_live_probe,
 	.open = xdp_live_open,
 	.send = xdp_live_send,
