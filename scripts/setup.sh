@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 PKGS="build-essential cmake pkg-config clang llvm bpftool libbpf-dev libxdp-dev libpcap-dev
 liburing-dev libyaml-dev libnl-3-dev libnl-route-3-dev libjson-c-dev libcmocka-dev
 libclang-rt-14-dev libelf-dev zlib1g-dev libmicrohttpd-dev libcurl4-openssl-dev iproute2 ethtool
-util-linux python3 python3-matplotlib git dpkg-dev man-db"
+util-linux python3 python3-matplotlib git dpkg-dev man-db strace"
 
 missing=""
 for p in $PKGS; do
