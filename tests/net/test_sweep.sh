@@ -13,6 +13,21 @@ check "sweep: a row per method and point, in order" json "$T/sweep.json" \
 check "sweep: each row's frames are the point's size, all delivered" json "$T/sweep.json" \
 	"all(r['frame_bytes'] == int(r['point'].split('=')[1]) and r['frames_delivered'] == 2000 for r in d['results'])"
 
+# the methods' own knobs: a swept batch wins over an alias's (pkt_conn's 128), segments, rings
+"$PB" --method pkt_conn,gso_mmsg --sweep batch=8,32 --count 2000 -q --format json \
+	-o "$T/batch.json" 2>"$T/err"
+check "sweep batch: exit 0 ($(head -c 200 "$T/err"))" [ $? = 0 ]
+check "sweep batch: each row at the point's batch, all delivered" json "$T/batch.json" \
+	"[(r['point'], r['mode']) for r in d['results']] == [('batch=8','batch 8'), ('batch=8','x8 segments, batch 8'), ('batch=32','batch 32'), ('batch=32','x8 segments, batch 32')] and all(r['frames_delivered'] == 2000 for r in d['results'])"
+"$PB" --method gso --sweep segments=4,64 --count 2000 -q --format json -o "$T/seg.json" 2>"$T/err"
+check "sweep segments: up to the kernel's 64, all delivered ($(head -c 200 "$T/err"))" \
+	json "$T/seg.json" \
+	"[r['mode'] for r in d['results']] == ['x4 segments', 'x64 segments'] and all(r['frames_delivered'] == 2000 for r in d['results'])"
+"$PB" --method af_xdp --sweep ring=64,1024 --count 2000 -q --format json -o "$T/ring.json" \
+	2>"$T/err"
+check "sweep ring: the Mode says each ring ($(head -c 200 "$T/err"))" json "$T/ring.json" \
+	"[r['mode'].split(', ')[-1] for r in d['results']] == ['ring 64', 'ring 1024'] and all(r['frames_delivered'] + r['frames_dropped'] == 2000 for r in d['results'])"
+
 "$PB" --method udp_sendto --sweep frame-size=64,512 --count 100 -q --format csv \
 	-o "$T/sweep.csv" 2>/dev/null
 check "sweep: CSV has the point column" bash -c "head -1 '$T/sweep.csv' | grep -q ',point,' && grep -c 'frame-size=' '$T/sweep.csv' | grep -qx 2"
