@@ -10,10 +10,15 @@
  * classified as sendmmsg does (pb_sock_short_was_drop): a reported drop in datagram k means
  * it was sliced and (partly) sent, so it counts and the next call starts after it; a full
  * socket means it was not, and it goes again.
+ *
+ * Every datagram of a call is the one GSO buffer, so a latency probe (the call's first frame)
+ * is not stamped there: datagram 0 then starts with a stamped copy of its first segment (a
+ * second iovec carries the rest), and the buffer stays as it was.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gso.h"
 #include "method.h"
@@ -24,7 +29,9 @@
 struct gso_mmsg_priv {
 	struct pb_gso g; /* first: pb_gso_close frees the whole struct */
 	struct mmsghdr *msgs;
-	struct iovec iov; /* every datagram is the same buffer */
+	struct iovec iov;	   /* every datagram is the same buffer */
+	struct iovec probe_iov[2]; /* datagram 0 of a call with a probe: the copy, the rest */
+	uint8_t *probe_buf;	   /* that copy: one payload, stamped */
 	unsigned int n;
 	int sndbuf;
 };
@@ -33,8 +40,10 @@ static void gso_mmsg_close(struct pb_worker *w)
 {
 	struct gso_mmsg_priv *p = w->priv;
 
-	if (p)
+	if (p) {
 		free(p->msgs);
+		free(p->probe_buf);
+	}
 	pb_gso_close(w);
 }
 
@@ -50,7 +59,8 @@ static int gso_mmsg_open(struct pb_worker *w)
 		return err;
 	p->n = w->batch;
 	p->msgs = calloc(p->n, sizeof(*p->msgs));
-	if (!p->msgs)
+	p->probe_buf = malloc(w->cfg->payloadsize);
+	if (!p->msgs || !p->probe_buf)
 		return -ENOMEM;
 	p->iov.iov_base = p->g.buf;
 	p->iov.iov_len = p->g.bytes;
@@ -62,6 +72,19 @@ static int gso_mmsg_open(struct pb_worker *w)
 		p->sndbuf = pb_sock_big_sndbuf(p->g.s.socks[i]);
 	snprintf(w->mode, sizeof(w->mode), "x%u segments, batch %u", p->g.seg, p->n);
 	return 0;
+}
+
+/* Datagram 0 of this call (last segments if it is the only one) carries the probe. */
+static void gso_mmsg_probe(struct pb_worker *w, struct gso_mmsg_priv *p, uint32_t segs)
+{
+	size_t one = w->cfg->payloadsize;
+
+	memcpy(p->probe_buf, p->g.buf, one);
+	pb_probe_stamp(&w->probe, p->probe_buf, false);
+	p->probe_iov[0] = (struct iovec){ p->probe_buf, one };
+	p->probe_iov[1] = (struct iovec){ p->g.buf + one, (segs - 1) * one };
+	p->msgs[0].msg_hdr.msg_iov = p->probe_iov;
+	p->msgs[0].msg_hdr.msg_iovlen = segs > 1 ? 2 : 1;
 }
 
 /*
@@ -81,11 +104,20 @@ static int gso_mmsg_send(struct pb_worker *w, unsigned int budget, struct pb_out
 		last = budget;
 	}
 	p->iov.iov_len = (size_t)last * w->cfg->payloadsize;
+	if (pb_probe_due(&w->probe, 0))
+		gso_mmsg_probe(w, p, k == 1 ? last : seg);
 	n = sendmmsg(fd, p->msgs, k, MSG_DONTWAIT);
+	err = n < 0 ? pb_send_errno(errno) : 0;
 	p->iov.iov_len = p->g.bytes;
+	if (p->msgs[0].msg_hdr.msg_iov != &p->iov) {
+		p->msgs[0].msg_hdr.msg_iov = &p->iov;
+		p->msgs[0].msg_hdr.msg_iovlen = 1;
+		/* a reported drop hit some segment of datagram 0, which one is unknown: it went */
+		if (err && err != -ENOBUFS)
+			pb_probe_unsent(&w->probe);
+	}
 	o->calls = 1;
 	if (n < 0) {
-		err = pb_send_errno(errno);
 		if (err == -EAGAIN)
 			pb_sock_wait(fd, o);
 		if (err != -ENOBUFS)

@@ -18,6 +18,10 @@
  * notifications, was full: no number was used; the send is simply tried again later. The
  * error queue, read right then, tells which. Keeping at most ZC_INFLIGHT sends in flight per
  * socket keeps the second one rare.
+ *
+ * A latency probe (a call's first frame) is a stamped copy (pb_probe_copy), since the kernel
+ * reads the pages until the notification: the copy is released then. With GSO it goes as a
+ * datagram of one segment, so the shared GSO buffer is never written.
  */
 #include <errno.h>
 #include <poll.h>
@@ -52,6 +56,7 @@ struct zc_sock {
 	uint32_t done;		    /* sends whose notification arrived */
 	uint32_t seen;		    /* one past the highest number a notification named */
 	int8_t frames[ZC_INFLIGHT]; /* frames send k counts when it completes; -1: a free slot */
+	int8_t probe[ZC_INFLIGHT];  /* the probe copy send k reads (-1: none), freed with it */
 };
 
 struct zc_priv {
@@ -121,8 +126,10 @@ static int zc_index(struct pb_worker *w, struct zc_priv *p)
 	for (i = 0; i < w->pool->n; i++)
 		p->sock_of[i] = (uint32_t)slot[p->g.s.fds[i]];
 	free(slot);
-	for (i = 0; i < p->g.s.nsocks; i++)
+	for (i = 0; i < p->g.s.nsocks; i++) {
 		memset(p->zs[i].frames, 0xff, sizeof(p->zs[i].frames));
+		memset(p->zs[i].probe, 0xff, sizeof(p->zs[i].probe));
+	}
 	return 0;
 }
 
@@ -160,16 +167,20 @@ int pb_zc_open(struct pb_worker *w, bool gso)
 }
 
 /* Sends [lo, hi] of socket z completed: what they carried counts as sent now. */
-static void zc_completed(struct zc_priv *p, struct zc_sock *z, uint32_t lo, uint32_t hi,
-			 bool copied, struct pb_outcome *o)
+static void zc_completed(struct pb_worker *w, struct zc_priv *p, struct zc_sock *z, uint32_t lo,
+			 uint32_t hi, bool copied, struct pb_outcome *o)
 {
 	uint32_t k;
 
 	for (k = lo; k != hi + 1; k++) {
-		int8_t *slot = &z->frames[k % ZC_INFLIGHT];
+		int8_t *slot = &z->frames[k % ZC_INFLIGHT], *probe = &z->probe[k % ZC_INFLIGHT];
 
 		if (*slot < 0)
 			continue; /* not a number we used: nothing to count twice */
+		if (*probe >= 0) {
+			pb_probe_release(&w->probe, *probe);
+			*probe = -1;
+		}
 		o->sent += (uint32_t)*slot;
 		p->inflight -= (uint32_t)*slot;
 		*slot = -1;
@@ -182,7 +193,7 @@ static void zc_completed(struct zc_priv *p, struct zc_sock *z, uint32_t lo, uint
 }
 
 /* Reads socket j's error queue empty: its notifications, counted into o. */
-static void zc_reap_one(struct zc_priv *p, uint32_t j, struct pb_outcome *o)
+static void zc_reap_one(struct pb_worker *w, struct zc_priv *p, uint32_t j, struct pb_outcome *o)
 {
 	int fd = p->g.s.socks[j];
 
@@ -204,19 +215,19 @@ static void zc_reap_one(struct zc_priv *p, uint32_t j, struct pb_outcome *o)
 			/* anything else (an ICMP error) is not ours to count */
 			if (ee->ee_errno || ee->ee_origin != SO_EE_ORIGIN_ZEROCOPY)
 				continue;
-			zc_completed(p, &p->zs[j], ee->ee_info, ee->ee_data,
+			zc_completed(w, p, &p->zs[j], ee->ee_info, ee->ee_data,
 				     ee->ee_code & SO_EE_CODE_ZEROCOPY_COPIED, o);
 		}
 	}
 }
 
-static void zc_reap(struct zc_priv *p, struct pb_outcome *o)
+static void zc_reap(struct pb_worker *w, struct zc_priv *p, struct pb_outcome *o)
 {
 	uint32_t j;
 
 	for (j = 0; j < p->g.s.nsocks; j++)
 		if (p->zs[j].done != p->zs[j].next)
-			zc_reap_one(p, j, o);
+			zc_reap_one(w, p, j, o);
 }
 
 /* Waits (up to 1 ms) for a notification on the first socket with sends in flight. */
@@ -239,20 +250,23 @@ static void zc_wait(struct zc_priv *p, struct pb_outcome *o)
  * After ENOBUFS on socket j: whether that send used number z->next, i.e. the device dropped
  * it (its notification is queued by now), rather than finding the option memory full.
  */
-static bool zc_was_drop(struct zc_priv *p, uint32_t j, uint32_t frames, struct pb_outcome *o)
+static bool zc_was_drop(struct pb_worker *w, struct zc_priv *p, uint32_t j, uint32_t frames,
+			int probe, struct pb_outcome *o)
 {
 	struct zc_sock *z = &p->zs[j];
 	int8_t *slot = &z->frames[z->next % ZC_INFLIGHT];
 
 	*slot = (int8_t)frames; /* what it counts if it was numbered and completes */
+	z->probe[z->next % ZC_INFLIGHT] = (int8_t)probe;
 	p->inflight += frames;
 	z->next++;
-	zc_reap_one(p, j, o);
+	zc_reap_one(w, p, j, o);
 	if ((int32_t)(z->seen - z->next) >= 0)
 		return true;
 	z->next--; /* no number was used: the option memory was full */
 	p->inflight -= frames;
 	*slot = -1;
+	z->probe[z->next % ZC_INFLIGHT] = -1;
 	return false;
 }
 
@@ -267,18 +281,29 @@ int pb_zc_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 	uint32_t seg = p->g.buf ? p->g.seg : 1, left = budget, a;
 	int err = 0;
 
-	zc_reap(p, o);
+	zc_reap(w, p, o);
 	for (a = 0; a < w->batch && left; a++) {
 		uint32_t i = p->g.s.next, j = p->sock_of[i], frames = left < seg ? left : seg;
 		struct zc_sock *z = &p->zs[j];
 		const struct pb_frame *f = &w->pool->frames[i];
 		const void *buf = p->g.buf ? p->g.buf : f->data + f->payload_off;
 		size_t len = p->g.buf ? (size_t)frames * w->cfg->payloadsize : f->payload_len;
+		int probe = -1;
 
 		if (z->frames[z->next % ZC_INFLIGHT] >= 0)
 			break; /* ZC_INFLIGHT sends of this socket in flight: wait for one */
+		if (pb_probe_due(&w->probe, budget - left)) {
+			const struct pb_frame *c = pb_probe_copy(&w->probe, f, &probe);
+
+			if (c) {
+				buf = c->data + c->payload_off;
+				len = c->payload_len;
+				frames = 1;
+			}
+		}
 		o->calls++;
 		if (send(p->g.s.fds[i], buf, len, MSG_ZEROCOPY | MSG_DONTWAIT) >= 0) {
+			z->probe[z->next % ZC_INFLIGHT] = (int8_t)probe;
 			z->frames[z->next++ % ZC_INFLIGHT] = (int8_t)frames;
 			p->inflight += frames;
 			left -= frames;
@@ -291,7 +316,9 @@ int pb_zc_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 		 * full when its notification comes (already, as a rule); a plain one was not,
 		 * counts nothing then, and the same frame goes again.
 		 */
-		if (err == -ENOBUFS && zc_was_drop(p, j, p->g.buf ? frames : 0, o)) {
+		if (err == -ENOBUFS && zc_was_drop(w, p, j, p->g.buf ? frames : 0, probe, o)) {
+			if (probe >= 0)
+				pb_probe_dropped(&w->probe);
 			err = 0;
 			if (p->g.buf) {
 				left -= frames;
@@ -300,6 +327,10 @@ int pb_zc_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 				o->retried++;
 			}
 			continue;
+		}
+		if (probe >= 0) {
+			pb_probe_release(&w->probe, probe);
+			pb_probe_unsent(&w->probe);
 		}
 		if (err == -EAGAIN)
 			pb_sock_wait(p->g.s.fds[i], o);
