@@ -42,6 +42,13 @@ enum pb_tristate {
 	PB_OFF,
 };
 
+/* --lab: what sits between the lab's sender and receiver. */
+enum pb_lab_kind {
+	PB_LAB_DIRECT, /* nothing: one veth pair */
+	PB_LAB_ROUTER, /* a namespace that routes IPv4 and IPv6 between two prefixes */
+	PB_LAB_BRIDGE, /* a namespace with a Linux bridge joining two veths */
+};
+
 #define PB_MAX_SWEEP 32
 
 #define PB_LATENCY_PPS 1000.0 /* --latency-pps's default: probes per second over all streams */
@@ -78,6 +85,8 @@ struct pb_config {
 
 	/* where: an empty iface means the namespace lab */
 	char iface[IF_NAMESIZE];
+	enum pb_lab_kind lab_kind; /* --lab: direct, router or bridge */
+	char lab_dut_setup[256];   /* --lab-dut-setup: a script run in the DUT's namespace */
 	bool keep_lab;
 	char lab_tx_setup[256]; /* a script run in the lab's sender namespace once it is up */
 	double link_timeout_s;
@@ -88,6 +97,7 @@ struct pb_config {
 
 	/* the traffic */
 	struct pb_addr srcip, dstip;
+	bool dstip_set; /* --dstip was given: the router lab's default lies in 198.19.0.0/24 */
 	uint8_t srcmac[6], dstmac[6];
 	bool srcmac_set, dstmac_set;
 	uint16_t srcport, dstport;

@@ -4,6 +4,7 @@
  * them, hand the results to a writer, and take everything down again, on every path.
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,7 @@ struct pb_session {
 	struct pb_rx_source rxsrc; /* how the runner reads either */
 	struct pb_path path;
 	struct pb_path_netif tx;
+	struct pb_path_dut dut; /* --lab router|bridge: the DUT's drop counters */
 	struct pb_env env;
 	char driver[32];
 	uint32_t rx_queues;
@@ -235,6 +237,37 @@ static int lab_tx_setup(const struct pb_lab *lab, const char *file, char *err, s
 	return -EINVAL;
 }
 
+/*
+ * The lab DUT's own CPU: the highest one we may use that --cpus leaves free, and without
+ * --cpus the sender's streams are pinned to the others, so the DUT forwards beside the
+ * sender rather than inside its softirq. -1 when there is no CPU to spare.
+ */
+static int lab_dut_cpu(struct pb_config *cfg)
+{
+	cpu_set_t allowed, used;
+	int c, dut = -1;
+	uint32_t i;
+
+	CPU_ZERO(&used);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -1;
+	for (i = 0; i < cfg->ncpus; i++)
+		CPU_SET(cfg->cpus[i], &used);
+	for (c = CPU_SETSIZE - 1; c >= 0 && dut < 0; c--)
+		if (CPU_ISSET(c, &allowed) && !CPU_ISSET(c, &used))
+			dut = c;
+	if (dut < 0 || (!cfg->ncpus && CPU_COUNT(&allowed) < 2)) {
+		pr_warn("lab: no CPU to spare for the DUT: it forwards in the sender's context, "
+			"and a DUT that queues slows the sender down instead of dropping\n");
+		return -1;
+	}
+	if (!cfg->ncpus)
+		for (c = 0; c < CPU_SETSIZE && cfg->ncpus < PB_MAX_STREAMS; c++)
+			if (CPU_ISSET(c, &allowed) && c != dut)
+				cfg->cpus[cfg->ncpus++] = (uint32_t)c;
+	return dut;
+}
+
 /* Everything a run needs before the first method opens. 0, or -errno with a message given. */
 static int session_prepare(struct pb_session *s, bool need_wire, char *err, size_t errlen)
 {
@@ -276,14 +309,20 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		if (!cfg->dstmac_set)
 			pb_parse_mac("c0:ff:ee:00:00:00", cfg->dstmac);
 	} else {
-		struct pb_lab_opts lo = { .tx_addr = cfg->srcip,
-					  .rx_addr = cfg->dstip,
-					  .queues = sweep_max(&cfg->sweep, PB_SWEEP_STREAMS,
-							      cfg->streams),
-					  .mtu = lab_mtu(cfg),
-					  .keep = cfg->keep_lab };
-		struct pb_config xcfg = *cfg;
+		struct pb_lab_opts lo = {
+			.tx_addr = cfg->srcip,
+			.rx_addr = cfg->dstip,
+			.queues = sweep_max(&cfg->sweep, PB_SWEEP_STREAMS, cfg->streams),
+			.mtu = lab_mtu(cfg),
+			.keep = cfg->keep_lab,
+			.kind = cfg->lab_kind,
+			.dut_setup = cfg->lab_dut_setup[0] ? cfg->lab_dut_setup : NULL
+		};
+		struct pb_config xcfg;
 		uint32_t q;
+
+		lo.dut_cpu = cfg->lab_kind == PB_LAB_DIRECT ? -1 : lab_dut_cpu(cfg);
+		xcfg = *cfg;
 
 		/* queue q carries the stream that runs on the CPU stream q is pinned to */
 		xcfg.streams = lo.queues;
@@ -325,13 +364,25 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		if (ret)
 			return ret;
 		nif = s->lab.tx;
+		/* the next hop: the router's end, or the receiver itself (also across a bridge) */
 		if (!cfg->dstmac_set)
-			memcpy(cfg->dstmac, s->lab.rx.mac, 6);
+			memcpy(cfg->dstmac, s->lab.next_hop_mac, 6);
 		s->tx.nl = s->lab.tx_nl;
 		pb_path_netif(&s->path, &s->tx);
 		pb_rx_source_init(s->rx, &s->rxsrc);
 		s->path.rx = &s->rxsrc;
-		s->path.veth_pair = true;
+		if (s->lab.kind == PB_LAB_DIRECT) {
+			s->path.veth_pair = true;
+		} else {
+			/* the sender's peer is the DUT's input, which counts its drops again */
+			s->dut = (struct pb_path_dut){ .nl = s->lab.dut_nl };
+			s->dut.ifindex[s->dut.n++] = s->lab.dut_in.ifindex;
+			s->dut.ifindex[s->dut.n++] = s->lab.dut_out.ifindex;
+			if (s->lab.dut_bridge)
+				s->dut.ifindex[s->dut.n++] = s->lab.dut_bridge;
+			pb_path_dut(&s->path, &s->dut);
+			s->path.dut_veth = true;
+		}
 	}
 	snprintf(cfg->ifname, sizeof(cfg->ifname), "%s", nif.name);
 	snprintf(s->driver, sizeof(s->driver), "%s", nif.driver);
@@ -586,6 +637,8 @@ int main(int argc, char **argv)
 	rep.tx_queues = s.cfg.tx_queues;
 	rep.rx_queues = s.rx_queues;
 	rep.lab = s.have_lab;
+	rep.lab_kind = s.have_lab ? pb_lab_kind_name(s.lab.kind) : NULL;
+	rep.lab_dut_cpu = s.have_lab ? s.lab.dut_cpu : -1;
 	rep.results = s.results;
 	rep.n = s.n;
 	rep.sort_by_pps = n > 1 && !s.cfg.sweep.kind; /* a sweep reads in its own order */

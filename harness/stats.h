@@ -41,6 +41,8 @@ struct pb_raw_counts {
 	bool have_rx;		  /* the receiving interface's counters were read */
 	uint64_t rx_packets, rx_dropped, rx_missed_errors, rx_fifo_errors;
 	uint64_t rx_driver_drops; /* ethtool's drop/discard/miss counters: shown, not netted */
+	bool have_dut; /* a device under test's counters were read (the router or bridge lab) */
+	uint64_t dut_rx_dropped, dut_tx_dropped, dut_qdisc_drops;
 };
 
 /* How frames_dropped came out of the raw counts. */
@@ -87,6 +89,7 @@ struct pb_result {
 	struct pb_raw_counts raw;
 	bool shared_iface;    /* --iface: raw.tx_packets includes traffic that is not ours */
 	bool veth_pair;	      /* the lab: a refused XDP frame is in both ends' drop counters */
+	bool dut_veth;	      /* a lab DUT's input counts the sender's tx drops again */
 	double cpu_s;	      /* CPU time of the sending threads over their sending window */
 	uint32_t flows_seen;  /* distinct source ports the receiver saw (with a receiver) */
 	uint16_t rx_vlans[4]; /* VLAN ids the receiver saw (0: untagged), the first few */
@@ -123,7 +126,9 @@ double pb_spread(const uint64_t *v, uint32_t n);
 /*
  * Fills the derived fields from the raw counts, the netting included:
  *   dropped = tx_dropped + qdisc_drops + rx_dropped + rx_missed_errors + rx_fifo_errors
+ *             + dut_rx_dropped + dut_tx_dropped + dut_qdisc_drops (a DUT in the path)
  *             - xdp_xmit_errors (veth pair only: counted at both ends)
+ *             - tx_dropped (a lab DUT: its input end counted the same frames)
  *             - frames_retried (reported drops, already not counted as sent)
  */
 void pb_result_compute(struct pb_result *r);

@@ -155,6 +155,9 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, pb_fcount("rx_missed_errors", c->have_rx, c->rx_missed_errors));
 	pb_add(fs, pb_fcount("rx_fifo_errors", c->have_rx, c->rx_fifo_errors));
 	pb_add(fs, pb_fcount("rx_driver_drops", c->have_rx, c->rx_driver_drops));
+	pb_add(fs, pb_fcount("dut_rx_dropped", c->have_dut, c->dut_rx_dropped));
+	pb_add(fs, pb_fcount("dut_tx_dropped", c->have_dut, c->dut_tx_dropped));
+	pb_add(fs, pb_fcount("dut_qdisc_drops", c->have_dut, c->dut_qdisc_drops));
 	pb_add(fs, pb_fdbl("cpu_s", r->cpu_s));
 	pb_add(fs, pb_fu64("syscalls", r->syscalls));
 	pb_add(fs, figures && r->frames_sent ? pb_fdbl("syscalls_per_frame", r->syscalls_per_frame)
@@ -539,6 +542,10 @@ static void pb_report_fields(const struct pb_report *rep, struct pb_fields *fs)
 	pb_add(fs, pb_fu64("tx_queues", rep->tx_queues));
 	pb_add(fs, pb_fu64("rx_queues", rep->rx_queues));
 	pb_add(fs, pb_fbool("lab", rep->lab));
+	pb_add(fs, pb_fstr("lab_kind", rep->lab_kind, 0));
+	pb_add(fs, rep->lab_kind && strcmp(rep->lab_kind, "direct") && rep->lab_dut_cpu >= 0
+			   ? pb_fu64("lab_dut_cpu", (uint64_t)rep->lab_dut_cpu)
+			   : pb_fnull("lab_dut_cpu"));
 }
 
 int pb_write_json(FILE *f, const struct pb_report *rep)

@@ -24,6 +24,8 @@ struct pb_report {
 	unsigned int cpus;		   /* online CPUs */
 	unsigned int tx_queues, rx_queues; /* of the sending interface */
 	bool lab;			   /* the namespace lab, with its receiver */
+	const char *lab_kind;		   /* its shape: direct, router, bridge; NULL: none */
+	int lab_dut_cpu; /* router, bridge: the CPU the DUT forwards on; -1: none of its own */
 	const struct pb_result *results;
 	unsigned int n;
 	bool sort_by_pps; /* benchmark: fastest first, skipped and no-wire rows last */

@@ -203,6 +203,9 @@ static const struct want result_fields[] = {
 	{ "rx_missed_errors", json_type_int },
 	{ "rx_fifo_errors", json_type_int },
 	{ "rx_driver_drops", json_type_int },
+	{ "dut_rx_dropped", json_type_null }, /* no device under test in the path */
+	{ "dut_tx_dropped", json_type_null },
+	{ "dut_qdisc_drops", json_type_null },
 	{ "cpu_s", json_type_double },
 	{ "syscalls", json_type_int },
 	{ "syscalls_per_frame", json_type_double },
@@ -215,9 +218,11 @@ static const struct want result_fields[] = {
 };
 
 #define N_FIELDS (sizeof(result_fields) / sizeof(result_fields[0]))
-/* schema, pktbench_version, command, kernel, cpu_model, cpus, interface, driver, tx/rx_queues, lab
+/*
+ * schema, pktbench_version, command, kernel, cpu_model, cpus, interface, driver, tx/rx_queues,
+ * lab, lab_kind, lab_dut_cpu
  */
-#define N_REPORT_FIELDS 11
+#define N_REPORT_FIELDS 13
 #define N_LAT_CSV	26 /* latency_ (18) and gaps_ (8) columns */
 
 /* Where a row differs from row 0's types. */
