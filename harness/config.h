@@ -66,6 +66,31 @@ struct pb_sweep {
 	uint32_t n;
 };
 
+/* pktbench rfc2544: which tests (--tests), as bits. */
+#define PB_RFC_T_THROUGHPUT (1u << 0)
+#define PB_RFC_T_LATENCY    (1u << 1)
+#define PB_RFC_T_LOSS	    (1u << 2)
+#define PB_RFC_T_B2B	    (1u << 3)
+#define PB_RFC_MAX_SIZES    16
+
+/* pktbench rfc2544's own options (harness/rfc2544.c); zero for pktbench itself. */
+struct pb_rfc2544_opts {
+	char tests_spec[64];		  /* --tests as given */
+	char sizes_spec[160];		  /* --frame-sizes as given */
+	unsigned int tests;		  /* PB_RFC_T_* from tests_spec */
+	uint32_t sizes[PB_RFC_MAX_SIZES]; /* RFC frame sizes: wire bytes, FCS included */
+	uint32_t nsizes;
+	double trial_s;		   /* --trial: each trial's seconds */
+	double final_trial_s;	   /* --final-trial: the throughput's confirmation; 0: trial_s */
+	double trial_gap_s;	   /* --trial-gap: pause before each trial */
+	double loss_tolerance_pct; /* 0: NDR */
+	double precision_pct;	   /* the searches' resolution */
+	double loss_step_pct;	   /* 26.3's load step */
+	uint32_t max_trials;	   /* per search */
+	uint32_t retries;	   /* a failed search trial is tried this many times more */
+	uint32_t b2b_repeat;	   /* 26.4's repetitions */
+};
+
 struct pb_config {
 	/* what to run: a method, a comma-separated list of them, or "benchmark" */
 	char method[256];
@@ -113,6 +138,8 @@ struct pb_config {
 	bool latency;	    /* one frame in N of each stream is a probe */
 	double latency_pps; /* probes per second over all streams; 0: PB_LATENCY_PPS */
 	bool synced_clocks; /* the user asserts the clocks are synchronised: stamp CLOCK_TAI */
+
+	struct pb_rfc2544_opts rfc; /* pktbench rfc2544 only */
 
 	/* output */
 	enum pb_format format;

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include <arpa/inet.h>
 
 #include "frame.h"
@@ -238,17 +237,6 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 			 cfg->lab_kind == PB_LAB_ROUTER ? "router" : "bridge");
 		return -EINVAL;
 	}
-	if (cfg->lab_dut_setup[0] && cfg->lab_kind == PB_LAB_DIRECT) {
-		snprintf(err, errlen,
-			 "--lab-dut-setup needs a device under test: --lab router or "
-			 "--lab bridge");
-		return -EINVAL;
-	}
-	if (cfg->lab_dut_setup[0] && access(cfg->lab_dut_setup, R_OK)) {
-		snprintf(err, errlen, "--lab-dut-setup %s: %s", cfg->lab_dut_setup,
-			 strerror(errno));
-		return -EINVAL;
-	}
 	if (cfg->srcip.family != cfg->dstip.family) {
 		snprintf(err, errlen, "--srcip and --dstip must both be IPv4 or both IPv6");
 		return -EINVAL;
@@ -326,17 +314,26 @@ const struct pb_cmd pb_cmd_main = {
 	.validate = opt_validate,
 };
 
-int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_action *action,
-		     char *err, size_t errlen)
+int pb_options_parse_cmd(const struct pb_cmd *cmd, struct pb_config *cfg, int argc, char **argv,
+			 enum pb_opt_action *action, char *err, size_t errlen)
 {
 	size_t i, off = 0;
 	int ret;
 
-	ret = pb_cmd_parse(&pb_cmd_main, cfg, argc, argv, action, NULL, err, errlen);
+	ret = pb_cmd_parse(cmd, cfg, argc, argv, action, NULL, err, errlen);
+	/* a subcommand's argv[0] is its name: the command line starts with pktbench still */
+	if (cmd != &pb_cmd_main)
+		off = (size_t)snprintf(cfg->command, sizeof(cfg->command), "pktbench ");
 	for (i = 0; i < (size_t)argc && off < sizeof(cfg->command) - 1; i++)
 		off += snprintf(cfg->command + off, sizeof(cfg->command) - off, "%s%s",
 				i ? " " : "", argv[i]);
 	return ret;
+}
+
+int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_action *action,
+		     char *err, size_t errlen)
+{
+	return pb_options_parse_cmd(&pb_cmd_main, cfg, argc, argv, action, err, errlen);
 }
 
 void pb_options_usage(FILE *f)

@@ -126,6 +126,9 @@ void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f);
  */
 int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_action *action,
 		     char *err, size_t errlen);
+/* The same for a command whose table fills a struct pb_config (pktbench rfc2544). */
+int pb_options_parse_cmd(const struct pb_cmd *cmd, struct pb_config *cfg, int argc, char **argv,
+			 enum pb_opt_action *action, char *err, size_t errlen);
 /* pktbench --help. */
 void pb_options_usage(FILE *f);
 struct pb_method;

@@ -162,8 +162,11 @@ static void search_unfail(struct pb_search *s, double limit)
 
 void pb_search_record(struct pb_search *s, bool passed)
 {
-	double v = s->next;
+	pb_search_record_at(s, s->next, passed);
+}
 
+void pb_search_record_at(struct pb_search *s, double v, bool passed)
+{
 	if (s->state != PB_SEARCH_RUNNING || s->trials >= PB_SEARCH_MAX_TRIALS)
 		return;
 	s->hist[s->trials++] = (struct pb_search_trial){ .value = v, .passed = passed };
@@ -181,6 +184,8 @@ void pb_search_record(struct pb_search *s, bool passed)
 		}
 	}
 	if (passed) {
+		double asked = s->next;
+
 		if (!s->have_lo || v > s->lo) {
 			s->lo = v;
 			s->have_lo = true;
@@ -188,6 +193,10 @@ void pb_search_record(struct pb_search *s, bool passed)
 		}
 		if (s->have_hi && v >= s->hi)
 			search_unfail(s, v);
+		if (v < asked * (1 - s->o.precision / 2) && (!s->have_hi || asked < s->hi)) {
+			s->hi = asked; /* not offered: no trial can tell what it would do */
+			s->have_hi = true;
+		}
 		return;
 	}
 	if (!s->have_hi || v < s->hi) {

@@ -67,6 +67,13 @@ int pb_search_init(struct pb_search *s, const struct pb_search_opts *o);
 bool pb_search_next(struct pb_search *s, double *value);
 /* The outcome of the trial pb_search_next() asked for. */
 void pb_search_record(struct pb_search *s, bool passed);
+/*
+ * The same, at the value the trial really had (a paced trial that could not reach its rate
+ * offered less): the search bisects what was offered, not what was asked for. A pass well
+ * short of the value asked for (by more than half the precision) also bounds the search
+ * there: the path could not offer more, so asking again would only repeat the trial.
+ */
+void pb_search_record_at(struct pb_search *s, double value, bool passed);
 /* The highest value that passed and was not refuted; 0 when none did. */
 double pb_search_result(const struct pb_search *s);
 /*

@@ -155,6 +155,23 @@ const char *pb_status_name(enum pb_status s)
 	return "unknown";
 }
 
+const char *pb_rfc_test_name(enum pb_rfc_test t)
+{
+	switch (t) {
+	case PB_RFC_NONE:
+		return NULL;
+	case PB_RFC_THROUGHPUT:
+		return "throughput";
+	case PB_RFC_LATENCY:
+		return "latency";
+	case PB_RFC_LOSS:
+		return "loss";
+	case PB_RFC_B2B:
+		return "back-to-back";
+	}
+	return NULL;
+}
+
 void pb_result_release(struct pb_result *r)
 {
 	free(r->samples);

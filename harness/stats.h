@@ -52,6 +52,36 @@ enum pb_netting {
 	PB_NET_NEGATIVE, /* the reported drops exceed what the counters saw: dropped set to 0 */
 };
 
+/* pktbench rfc2544: what a row is in the report. */
+enum pb_rfc_test {
+	PB_RFC_NONE, /* not an RFC 2544 row */
+	PB_RFC_THROUGHPUT,
+	PB_RFC_LATENCY,
+	PB_RFC_LOSS,
+	PB_RFC_B2B,
+};
+
+struct pb_rfc_row {
+	enum pb_rfc_test test;
+	bool summary;	       /* the test's answer; else one of its trials (a normal run) */
+	uint32_t frame_size;   /* the RFC's frame size: wire bytes, FCS included */
+	uint32_t trial;	       /* trials: 1, 2, ... within test, frame size and method */
+	uint32_t repetition;   /* back-to-back trials: which repetition, from 1 */
+	double load_pct;       /* loss: the offered load, % of the unpaced maximum; < 0: none */
+	double loss_pct;       /* trials: 100 x (sent - delivered) / sent; loss rows: the answer */
+	bool passed;	       /* trials: lost no more than --loss-tolerance */
+	uint64_t burst_frames; /* back-to-back: the trial's burst; summary: the mean, rounded */
+	/* summary rows: the answer */
+	double throughput_pps, throughput_wire_gbps;
+	bool sender_limited; /* the send path's own maximum passed: the DUT is not the limit */
+	double max_pps;	     /* the unpaced maximum the test started from */
+	double burst_mean, burst_stddev;
+	uint64_t burst_min, burst_max;
+	uint32_t repetitions;
+	uint32_t trials; /* trials the answer took */
+	char search[16]; /* how the search ended: found, none, exhausted, path-max */
+};
+
 struct pb_result {
 	char method[32];
 	char mode[48];
@@ -101,6 +131,7 @@ struct pb_result {
 	uint32_t nsamples;
 	struct pb_latency latency; /* --latency: the probes (owns its lists, released likewise) */
 	struct pb_gaps gaps;	   /* a paced run: the gaps between frames at the receiver */
+	struct pb_rfc_row rfc; /* pktbench rfc2544: the row's place in the report */
 
 	/* derived by pb_result_compute() */
 	enum pb_netting netting;
@@ -137,6 +168,8 @@ bool pb_result_has_delivered(const struct pb_result *r);
 bool pb_result_has_accounted(const struct pb_result *r);
 const char *pb_netting_name(enum pb_netting n);
 const char *pb_status_name(enum pb_status s);
+/* "throughput", "latency", "loss", "back-to-back"; NULL for PB_RFC_NONE. */
+const char *pb_rfc_test_name(enum pb_rfc_test t);
 /* Frees what a result owns (samples, latency lists); the struct stays valid, empty of them. */
 void pb_result_release(struct pb_result *r);
 

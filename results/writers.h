@@ -30,6 +30,8 @@ struct pb_report {
 	unsigned int n;
 	bool sort_by_pps; /* benchmark: fastest first, skipped and no-wire rows last */
 	bool show_counters; /* the table adds the three-point accounting of every row */
+	/* pktbench rfc2544: its parameters; rows carry their rfc fields and the table is its own */
+	const struct pb_rfc2544_opts *rfc2544;
 };
 
 /*
@@ -45,6 +47,8 @@ int pb_json_print(FILE *f, struct json_object *o);
 int pb_write_table(FILE *f, const struct pb_report *rep);
 int pb_write_json(FILE *f, const struct pb_report *rep);
 int pb_write_csv(FILE *f, const struct pb_report *rep);
+/* pktbench rfc2544's table format: a box per test over the summary rows (rfc2544_report.c). */
+int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep);
 /*
  * Whether pb_report_write() will be able to write path, checked before any run: its
  * directory takes the temp file, and path is not something a file cannot replace. 0, or

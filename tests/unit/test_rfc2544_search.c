@@ -255,6 +255,43 @@ static void test_lucky_pass(void)
 	}
 }
 
+/*
+ * A path that cannot offer what is asked above 90 kpps (its pacer falls short, or the device
+ * pushes back): recorded at what was offered, the search ends at the best rate offered that
+ * passed, in bounded trials, and never reports a rate that was not offered.
+ */
+static void test_short_offers(void)
+{
+	static const double caps[] = { 95e3, 60e3 };
+	struct pb_search s;
+	unsigned int i, n;
+	double v;
+
+	for (i = 0; i < 2; i++) {
+		double cap = caps[i], offered = 0;
+
+		pb_search_init(&s, &rate_opts);
+		n = 0;
+		while (pb_search_next(&s, &v) && n < 100) {
+			offered = v > 90e3 ? 90e3 + (v - 90e3) * 0.05 : v; /* capped near 90k */
+			if (v >= rate_opts.max)
+				offered = 100e3; /* the unpaced maximum is what it is */
+			pb_search_record_at(&s, offered, offered <= cap);
+			n++;
+		}
+		if (cap > 90e3)
+			CHECK(pb_search_result(&s) >= 90e3 && pb_search_result(&s) <= 90e3 * 1.01,
+			      "short offers, cap %.0f: found %.0f, the path offers ~90000", cap,
+			      pb_search_result(&s));
+		else
+			CHECK(pb_search_result(&s) <= cap &&
+				      pb_search_result(&s) >= cap * (1 - rate_opts.precision),
+			      "short offers, cap %.0f: found %.0f", cap, pb_search_result(&s));
+		CHECK(n <= pb_search_bound(&rate_opts, cap) + 2 && s.state == PB_SEARCH_DONE,
+		      "short offers, cap %.0f: %u trials (state %d)", cap, n, s.state);
+	}
+}
+
 /* The trial bound: a search that cannot converge in time says so and keeps its best. */
 static void test_exhausted(void)
 {
@@ -437,6 +474,7 @@ int main(void)
 	test_noisy_capacity();
 	test_spurious_losses();
 	test_lucky_pass();
+	test_short_offers();
 	test_exhausted();
 	test_bursts();
 	test_bad_opts();
