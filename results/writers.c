@@ -114,9 +114,11 @@ static struct pb_field pb_fdbl_if(const char *name, bool have, double d)
  */
 static bool pb_summary_keeps(const char *name)
 {
-	static const char *const keep[] = { "method", "mode",	 "point",	"status",
-					    "reason", "streams", "frame_bytes", "wire_frame_bytes",
-					    "vlan",   "padded",	 NULL };
+	static const char *const keep[] = {
+		"method",      "mode",	    "point",   "status",      "reason",
+		"interrupted", "timed_out", "streams", "frame_bytes", "wire_frame_bytes",
+		"vlan",	       "padded",    NULL,
+	};
 	unsigned int i;
 
 	for (i = 0; keep[i]; i++)
