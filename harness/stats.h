@@ -80,6 +80,8 @@ struct pb_rfc_row {
 	uint32_t repetitions;
 	uint32_t trials; /* trials the answer took */
 	char search[16]; /* how the search ended: found, none, exhausted, path-max */
+	/* latency: at the throughput rate, as the probes report it (issue 10's names); NAN: none */
+	double lat_rate_pps, p50_us, p99_us, max_us, mean_us;
 };
 
 struct pb_result {

@@ -50,6 +50,18 @@ static void rfc_fill_throughput(struct rfc_trow *t, const struct pb_result *r)
 	pb_box_cell(t->cell[8], RFC_CELL, "%s", f->sender_limited ? "send path" : "DUT");
 }
 
+static void rfc_fill_latency(struct rfc_trow *t, const struct pb_result *r)
+{
+	const struct pb_rfc_row *f = &r->rfc;
+
+	rfc_who(t, r);
+	pb_box_cell(t->cell[2], RFC_CELL, "%.0f", f->lat_rate_pps);
+	pb_box_cell(t->cell[3], RFC_CELL, "%.1f", f->p50_us);
+	pb_box_cell(t->cell[4], RFC_CELL, "%.1f", f->p99_us);
+	pb_box_cell(t->cell[5], RFC_CELL, "%.1f", f->max_us);
+	pb_box_cell(t->cell[6], RFC_CELL, "%.1f", f->mean_us);
+}
+
 static void rfc_fill_loss(struct rfc_trow *t, const struct pb_result *r)
 {
 	rfc_who(t, r);
@@ -88,7 +100,17 @@ static const struct rfc_table rfc_tables[] = {
 	    { "Limit", true } },
 	  9,
 	  rfc_fill_throughput },
-	{ PB_RFC_LATENCY, "26.2 latency at the throughput rate", { { "Method", true } }, 0, NULL },
+	{ PB_RFC_LATENCY,
+	  "26.2 latency at the throughput rate, one way, in microseconds",
+	  { { "Method", true },
+	    { "Frame" },
+	    { "Rate pps" },
+	    { "p50 us" },
+	    { "p99 us" },
+	    { "max us" },
+	    { "mean us" } },
+	  7,
+	  rfc_fill_latency },
 	{ PB_RFC_LOSS,
 	  "26.3 frame loss rate: loss at each load, % of the unpaced maximum",
 	  { { "Method", true },
@@ -119,7 +141,8 @@ static const struct rfc_table rfc_tables[] = {
 static bool rfc_row_of(const struct pb_result *r, enum pb_rfc_test test, bool answered)
 {
 	bool ok = r->status == PB_STATUS_OK &&
-		  !(test == PB_RFC_THROUGHPUT && !(r->rfc.throughput_pps > 0));
+		  !(test == PB_RFC_THROUGHPUT && !(r->rfc.throughput_pps > 0)) &&
+		  !(test == PB_RFC_LATENCY && !isfinite(r->rfc.p50_us));
 
 	return r->rfc.summary && r->rfc.test == test && ok == answered;
 }
@@ -132,9 +155,8 @@ static int rfc_table_write(FILE *f, const struct pb_report *rep, const struct rf
 	unsigned int i, n = 0, other = 0;
 
 	for (i = 0; i < rep->n; i++) {
-		n += tb->fill && rfc_row_of(&rep->results[i], tb->test, true);
-		other += rfc_row_of(&rep->results[i], tb->test, false) ||
-			 (!tb->fill && rfc_row_of(&rep->results[i], tb->test, true));
+		n += rfc_row_of(&rep->results[i], tb->test, true);
+		other += rfc_row_of(&rep->results[i], tb->test, false);
 	}
 	if (!n && !other)
 		return 0;
@@ -159,7 +181,7 @@ static int rfc_table_write(FILE *f, const struct pb_report *rep, const struct rf
 	for (i = 0; i < rep->n; i++) {
 		const struct pb_result *r = &rep->results[i];
 
-		if (!rfc_row_of(r, tb->test, false) && (tb->fill || !rfc_row_of(r, tb->test, true)))
+		if (!rfc_row_of(r, tb->test, false))
 			continue;
 		fprintf(f, "  %-8s %.*s %" PRIu32 " B: %.*s\n",
 			r->status == PB_STATUS_OK ? "no rate" : pb_status_name(r->status),

@@ -138,6 +138,7 @@ static void pb_rfc_fields(const struct pb_result *r, struct pb_fields *fs)
 	bool tput = sum && f->test == PB_RFC_THROUGHPUT && r->status == PB_STATUS_OK;
 	bool b2b = f->test == PB_RFC_B2B, loss = f->test == PB_RFC_LOSS;
 	bool b2b_sum = sum && b2b && r->status == PB_STATUS_OK;
+	bool lat = sum && f->test == PB_RFC_LATENCY && r->status == PB_STATUS_OK;
 	unsigned int i, first = fs->n;
 
 	if (sum) /* the run fields of a summary row are its trials', in their rows */
@@ -172,9 +173,11 @@ static void pb_rfc_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, sum && f->search[0] ? pb_fstr("search", f->search, sizeof(f->search))
 				       : pb_fnull("search"));
 	/* 26.2's answer, as the latency probes report it (issue 10's names) */
-	pb_add(fs, pb_fnull("p50_us"));
-	pb_add(fs, pb_fnull("p99_us"));
-	pb_add(fs, pb_fnull("max_us"));
+	pb_add(fs, pb_fdbl_if("latency_rate_pps", lat, f->lat_rate_pps));
+	pb_add(fs, pb_fdbl_if("p50_us", lat, f->p50_us));
+	pb_add(fs, pb_fdbl_if("p99_us", lat, f->p99_us));
+	pb_add(fs, pb_fdbl_if("max_us", lat, f->max_us));
+	pb_add(fs, pb_fdbl_if("mean_us", lat, f->mean_us));
 }
 
 static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bool rfc)

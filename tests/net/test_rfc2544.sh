@@ -115,7 +115,7 @@ check "bridge table: the throughput box with both sizes, limited by the send pat
 	sh -c "grep -q 'RFC 2544 26.1 throughput' '$T/table.txt' &&
 		[ \$(grep -cE '^\| af_packet +\| +(64|1518) .*send path \|\$' '$T/table.txt') = 2 ]"
 check "bridge table: latency says why it has no answer" \
-	grep -q 'skipped  af_packet 64 B: needs latency probes' "$T/table.txt"
+	grep -q 'skipped  af_packet 64 B: needs the runner.s latency probes' "$T/table.txt"
 
 # IPv6: a 64-byte frame cannot hold IPv6's headers and the signature: said, not sent
 "$PB" rfc2544 --lab router --srcip 2001:2::1 --method udp_sendto --tests throughput \

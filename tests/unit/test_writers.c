@@ -1010,14 +1010,14 @@ static void test_rfc2544_report(void)
 				     .loss_step_pct = 10,
 				     .max_trials = 30,
 				     .b2b_repeat = 50 };
-	struct pb_result rows[5];
-	struct pb_report rep = make_report(5);
+	struct pb_result rows[6];
+	struct pb_report rep = make_report(6);
 	struct json_object *root, *arr, *r0, *r1;
 	unsigned int i;
 	char *buf;
 	struct csv c;
 
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		rows[i] = results[0]; /* an ok run: 60-byte frames */
 	rows[0].rfc = (struct pb_rfc_row){ .test = PB_RFC_THROUGHPUT,
 					   .frame_size = 64,
@@ -1060,6 +1060,16 @@ static void test_rfc2544_report(void)
 	rows[4].rfc = (struct pb_rfc_row){
 		.test = PB_RFC_LATENCY, .summary = true, .frame_size = 64, .load_pct = -1
 	};
+	rows[5].rfc = (struct pb_rfc_row){ .test = PB_RFC_LATENCY,
+					   .summary = true,
+					   .frame_size = 1518,
+					   .load_pct = -1,
+					   .lat_rate_pps = 1600,
+					   .p50_us = 12.5,
+					   .p99_us = 40,
+					   .max_us = 120,
+					   .mean_us = 15.25,
+					   .trials = 1 };
 	rep.results = rows;
 	rep.sort_by_pps = false;
 	rep.rfc2544 = &o;
@@ -1106,11 +1116,19 @@ static void test_rfc2544_report(void)
 		      !strcmp(json_object_get_string(get(r1, "test")), "latency") &&
 		      json_object_object_get_ex(r1, "p99_us", NULL),
 	      "a latency row that cannot answer says why, with its fields null");
+	r1 = json_object_array_get_idx(arr, 5);
+	CHECK(json_object_get_double(get(r1, "p50_us")) == 12.5 &&
+		      json_object_get_double(get(r1, "p99_us")) == 40 &&
+		      json_object_get_double(get(r1, "max_us")) == 120 &&
+		      json_object_get_double(get(r1, "latency_rate_pps")) == 1600,
+	      "a latency summary: p50_us, p99_us, max_us at the rate");
+	CHECK(!get(json_object_array_get_idx(arr, 1), "p50_us"),
+	      "latency fields are null on other tests' rows");
 	json_object_put(root);
 
 	CHECK(!pb_report_write(&rep, PB_FORMAT_CSV, path_in_tmp("rfc.csv")), "rfc csv write");
 	buf = read_all(path_in_tmp("rfc.csv"));
-	CHECK(buf && !csv_parse(buf, &c) && c.nrec == 6, "rfc csv: 6 records");
+	CHECK(buf && !csv_parse(buf, &c) && c.nrec == 7, "rfc csv: 7 records");
 	for (i = 1; buf && i < c.nrec; i++)
 		CHECK(c.nf[i] == c.nf[0], "rfc csv row %u has %u fields, header %u", i, c.nf[i],
 		      c.nf[0]);
@@ -1128,6 +1146,7 @@ static void test_rfc2544_report(void)
 		      strstr(buf, "RFC 2544 26.3 frame loss rate") && strstr(buf, "| 12.5000 |") &&
 		      strstr(buf, "RFC 2544 26.4 back-to-back") &&
 		      strstr(buf, "skipped  af_packet 64 B: needs latency probes") &&
+		      strstr(buf, "RFC 2544 26.2 latency") && strstr(buf, "|   12.5 |   40.0 |") &&
 		      !strstr(buf, "Packets/s"),
 	      "rfc table: a box per test, the answers, latency's reason:\n%s", buf ? buf : "");
 	free(buf);
