@@ -1023,6 +1023,19 @@ out:
 	return err;
 }
 
+/* Moves the calling thread into a namespace and opens its rtnetlink socket there. */
+static int pb_lab_enter_nl(int fd, const char *ns, struct nl_sock **nl, const char **step)
+{
+	int err;
+
+	*step = "enter a namespace of the lab";
+	err = pb_setns(fd, ns);
+	if (err)
+		return err;
+	*step = "open netlink in a namespace of the lab";
+	return pb_nl_open(nl);
+}
+
 int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 {
 	char tx_ns[sizeof(lab->tx_ns)], rx_ns[sizeof(lab->rx_ns)], dut_ns[sizeof(lab->dut_ns)];
@@ -1118,12 +1131,7 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 	}
 
 	/* Sockets opened in a namespace stay bound to it, so each side gets its own. */
-	step = "enter the tx namespace";
-	err = pb_setns(lab->tx_fd, lab->tx_ns);
-	if (err)
-		goto out;
-	step = "netlink in the tx namespace";
-	err = pb_nl_open(&lab->tx_nl);
+	err = pb_lab_enter_nl(lab->tx_fd, lab->tx_ns, &lab->tx_nl, &step);
 	if (err)
 		goto out;
 	step = "create the veth pair";
@@ -1143,12 +1151,7 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 		pr_warn("lab: cannot set XPS on %s: socket streams may share a TX queue\n", tx_if);
 
 	if (dut) {
-		step = "enter the DUT namespace";
-		err = pb_setns(lab->dut_fd, lab->dut_ns);
-		if (err)
-			goto out;
-		step = "netlink in the DUT namespace";
-		err = pb_nl_open(&lab->dut_nl);
+		err = pb_lab_enter_nl(lab->dut_fd, lab->dut_ns, &lab->dut_nl, &step);
 		if (err)
 			goto out;
 		step = "create the DUT's veth pair to the receiver";
@@ -1173,12 +1176,7 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 		}
 	}
 
-	step = "enter the rx namespace";
-	err = pb_setns(lab->rx_fd, lab->rx_ns);
-	if (err)
-		goto out;
-	step = "netlink in the rx namespace";
-	err = pb_nl_open(&lab->rx_nl);
+	err = pb_lab_enter_nl(lab->rx_fd, lab->rx_ns, &lab->rx_nl, &step);
 	if (err)
 		goto out;
 	err = pb_lab_side_up(lab->rx_nl, rx_if, &lab->rx, &step);

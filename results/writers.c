@@ -459,13 +459,35 @@ static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
 	return 0;
 }
 
+/* A new array as o's member name; NULL when memory is short. */
+static struct json_object *pb_json_add_array(struct json_object *o, const char *name)
+{
+	struct json_object *arr = json_object_new_array();
+
+	if (!arr || json_object_object_add(o, name, arr)) {
+		json_object_put(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+/* Appends v (a new object) to arr, taking it over; -ENOMEM on failure. */
+static int pb_json_push(struct json_object *arr, struct json_object *v)
+{
+	if (!v || json_object_array_add(arr, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /*
  * What the receiver saw beyond counts (JSON only, lists like per_second): delivered frames per
  * RX queue, the spread's raw data, and the VLAN ids that arrived.
  */
 static int pb_json_add_receiver(struct json_object *o, const struct pb_result *r)
 {
-	struct json_object *arr, *v;
+	struct json_object *arr;
 	uint32_t i;
 
 	if (!r->has_receiver || !r->rx_queues)
@@ -473,31 +495,19 @@ static int pb_json_add_receiver(struct json_object *o, const struct pb_result *r
 				       json_object_object_add(o, "rx_vlans", NULL)
 			       ? -ENOMEM
 			       : 0;
-	arr = json_object_new_array();
-	if (!arr || json_object_object_add(o, "rx_queue_frames", arr)) {
-		json_object_put(arr);
+	arr = pb_json_add_array(o, "rx_queue_frames");
+	if (!arr)
 		return -ENOMEM;
-	}
-	for (i = 0; i < r->rx_queues; i++) {
-		v = json_object_new_int64((int64_t)r->rx_queue_frames[i]);
-		if (!v || json_object_array_add(arr, v)) {
-			json_object_put(v);
+	for (i = 0; i < r->rx_queues; i++)
+		if (pb_json_push(arr, json_object_new_int64((int64_t)r->rx_queue_frames[i])))
 			return -ENOMEM;
-		}
-	}
 	/* the VLAN ids that arrived (0: untagged), so a tag can be checked end to end */
-	arr = json_object_new_array();
-	if (!arr || json_object_object_add(o, "rx_vlans", arr)) {
-		json_object_put(arr);
+	arr = pb_json_add_array(o, "rx_vlans");
+	if (!arr)
 		return -ENOMEM;
-	}
-	for (i = 0; i < r->nrx_vlans; i++) {
-		v = json_object_new_int(r->rx_vlans[i]);
-		if (!v || json_object_array_add(arr, v)) {
-			json_object_put(v);
+	for (i = 0; i < r->nrx_vlans; i++)
+		if (pb_json_push(arr, json_object_new_int(r->rx_vlans[i])))
 			return -ENOMEM;
-		}
-	}
 	return 0;
 }
 
@@ -645,23 +655,19 @@ static int pb_json_add_rfc2544(struct json_object *root, const struct pb_rfc2544
 		json_object_put(obj);
 		return -ENOMEM;
 	}
-	arr = json_object_new_array();
-	if (!arr || json_object_object_add(obj, "tests", arr)) {
-		json_object_put(arr);
+	arr = pb_json_add_array(obj, "tests");
+	if (!arr)
 		return -ENOMEM;
-	}
 	for (i = 0; i < 4; i++)
 		if (o->tests & (1u << i) &&
-		    json_object_array_add(arr, json_object_new_string(pb_rfc_test_name(
-						       (enum pb_rfc_test)(i + 1)))))
+		    pb_json_push(arr, json_object_new_string(
+					      pb_rfc_test_name((enum pb_rfc_test)(i + 1)))))
 			return -ENOMEM;
-	arr = json_object_new_array();
-	if (!arr || json_object_object_add(obj, "frame_sizes", arr)) {
-		json_object_put(arr);
+	arr = pb_json_add_array(obj, "frame_sizes");
+	if (!arr)
 		return -ENOMEM;
-	}
 	for (i = 0; i < o->nsizes; i++)
-		if (json_object_array_add(arr, json_object_new_int64(o->sizes[i])))
+		if (pb_json_push(arr, json_object_new_int64(o->sizes[i])))
 			return -ENOMEM;
 	pb_add(&fs, pb_fdbl("trial_s", o->trial_s));
 	pb_add(&fs, pb_fdbl("final_trial_s", o->final_trial_s));
