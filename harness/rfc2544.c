@@ -374,8 +374,11 @@ static struct pb_result *rfc_summary(struct rfc_ctx *c, int from)
 		return NULL;
 	if (from >= 0) {
 		*r = c->out->r[from];
-		r->samples = NULL; /* the trial row owns them, and its receiver's lists */
+		/* the trial row owns its samples, latency and gaps lists, and receiver's lists */
+		r->samples = NULL;
 		r->nsamples = 0;
+		memset(&r->latency, 0, sizeof(r->latency));
+		memset(&r->gaps, 0, sizeof(r->gaps));
 		r->rx_queues = 0;
 		r->nrx_vlans = 0;
 	} else {
@@ -517,26 +520,63 @@ static int rfc_throughput(struct rfc_ctx *c, double *answer, double *max_pps)
 	return 0;
 }
 
-/*
- * 26.2: one trial at the throughput rate with latency probes in it, its p50, p99, max and
- * mean one-way latency as the summary (the RFC's tagged frame, repeated 20 times and
- * averaged, is many probes in one trial here). The runner of this build has no probes
- * (--latency, issue 10): the row says so and nothing runs, and throughput is not searched
- * for latency's sake alone.
- */
-#define PB_RFC_HAVE_PROBES 0
+/* Probes in a latency trial: at most one frame in 10, so the trial is the load it measures. */
+#define PB_RFC_PROBE_SHARE 10
 
-static int rfc_latency(struct rfc_ctx *c, double rate)
+/*
+ * 26.2: one trial of --trial seconds at the throughput rate with latency probes in it
+ * (--latency), its p50, p99, max and mean one-way latency the answer. The RFC's one tagged
+ * frame in a 120 s stream, repeated 20 times and averaged, is many probes in one trial here.
+ */
+static int rfc_latency(struct rfc_ctx *c, double rate, double max)
 {
+	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
+	const struct pb_latency *lat;
+	double probes = c->cfg->latency_pps > 0 ? c->cfg->latency_pps : PB_LATENCY_PPS;
+	bool latency = c->tcfg.latency;
+	double latency_pps = c->tcfg.latency_pps;
+	struct pb_result *r;
+	char why[96];
+	unsigned int idx;
+	int ret;
+
 	c->test = PB_RFC_LATENCY;
 	c->trial = 0;
-	if (!PB_RFC_HAVE_PROBES)
-		return rfc_no_answer(c, PB_STATUS_SKIPPED, "",
-				     "needs the runner's latency probes (--latency, issue 10), "
-				     "which this build does not have: p50_us, p99_us, max_us null");
 	if (!(rate > 0))
 		return rfc_no_answer(c, PB_STATUS_SKIPPED, "",
 				     "no throughput rate to measure the latency at");
+	if (c->tcfg.payloadsize < PB_PROBE_LEN) {
+		snprintf(why, sizeof(why),
+			 "a probe needs a %u-byte payload; a %u-byte frame has %u", PB_PROBE_LEN,
+			 c->size, c->tcfg.payloadsize);
+		return rfc_no_answer(c, PB_STATUS_SKIPPED, "", why);
+	}
+	c->tcfg.latency = true;
+	c->tcfg.latency_pps = fmin(probes, rate / PB_RFC_PROBE_SHARE);
+	ret = rfc_trial(c, rfc_pace(rate, max), o->trial_s, 0, &idx);
+	c->tcfg.latency = latency;
+	c->tcfg.latency_pps = latency_pps;
+	if (ret)
+		return ret;
+	if (!rfc_trial_ok(c, idx))
+		return rfc_trial_failed(c, idx);
+	r = rfc_summary(c, (int)idx);
+	if (!r)
+		return -ENOMEM;
+	lat = &c->out->r[idx].latency;
+	r->rfc.lat_rate_pps = c->out->r[idx].pps;
+	r->rfc.loss_pct = c->out->r[idx].rfc.loss_pct;
+	if (!lat->timed || !lat->samples) {
+		r->status = PB_STATUS_SKIPPED;
+		snprintf(r->reason, sizeof(r->reason), "latency unknown: %.*s",
+			 (int)(sizeof(r->reason) - sizeof("latency unknown: ")),
+			 lat->why[0] ? lat->why : "no probe was timed");
+		return 0;
+	}
+	r->rfc.p50_us = lat->p50_us;
+	r->rfc.p99_us = lat->p99_us;
+	r->rfc.max_us = lat->max_us;
+	r->rfc.mean_us = lat->mean_us;
 	return 0;
 }
 
@@ -685,13 +725,11 @@ static int rfc_one_size(struct rfc_ctx *c)
 	}
 	c->tcfg.frame_size = frame;
 	c->tcfg.payloadsize = frame - pb_frame_overhead(c->cfg->srcip.family);
-	/* latency needs the throughput rate: searched for it too, once probes exist */
-	if ((o->tests & PB_RFC_T_THROUGHPUT ||
-	     (PB_RFC_HAVE_PROBES && (o->tests & PB_RFC_T_LATENCY))) &&
-	    !rfc_stopped(c))
+	/* latency is measured at the throughput rate: searched for it too */
+	if ((o->tests & (PB_RFC_T_THROUGHPUT | PB_RFC_T_LATENCY)) && !rfc_stopped(c))
 		ret = rfc_throughput(c, &rate, &max);
 	if (!ret && (o->tests & PB_RFC_T_LATENCY) && !rfc_stopped(c))
-		ret = rfc_latency(c, rate);
+		ret = rfc_latency(c, rate, max);
 	if (!ret && (o->tests & PB_RFC_T_LOSS) && !rfc_stopped(c))
 		ret = rfc_loss(c);
 	if (!ret && (o->tests & PB_RFC_T_B2B) && !rfc_stopped(c))
