@@ -80,7 +80,7 @@ struct pb_rfc_row {
 	uint32_t repetitions;
 	uint32_t trials; /* trials the answer took */
 	char search[16]; /* how the search ended: found, none, exhausted, path-max */
-	/* latency: at the throughput rate, as the probes report it (issue 10's names); NAN: none */
+	/* latency: at the throughput rate, as the row's probes reported it; NAN: none */
 	double lat_rate_pps, p50_us, p99_us, max_us, mean_us;
 };
 
@@ -133,7 +133,7 @@ struct pb_result {
 	uint32_t nsamples;
 	struct pb_latency latency; /* --latency: the probes (owns its lists, released likewise) */
 	struct pb_gaps gaps;	   /* a paced run: the gaps between frames at the receiver */
-	struct pb_rfc_row rfc; /* pktbench rfc2544: the row's place in the report */
+	struct pb_rfc_row rfc;	   /* pktbench rfc2544: the row's place in the report */
 
 	/* derived by pb_result_compute() */
 	enum pb_netting netting;

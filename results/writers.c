@@ -172,7 +172,7 @@ static void pb_rfc_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, sum ? pb_fu64("trials", f->trials) : pb_fnull("trials"));
 	pb_add(fs, sum && f->search[0] ? pb_fstr("search", f->search, sizeof(f->search))
 				       : pb_fnull("search"));
-	/* 26.2's answer, as the latency probes report it (issue 10's names) */
+	/* 26.2's answer, with the latency object's names */
 	pb_add(fs, pb_fdbl_if("latency_rate_pps", lat, f->lat_rate_pps));
 	pb_add(fs, pb_fdbl_if("p50_us", lat, f->p50_us));
 	pb_add(fs, pb_fdbl_if("p99_us", lat, f->p99_us));
