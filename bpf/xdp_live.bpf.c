@@ -24,6 +24,14 @@ const volatile __u32 base_addr;	    /* IPv4 source, or IPv6's low 32 bits, host 
 const volatile __u8 vary_addr;
 const volatile __u8 ipv6;
 const volatile __u8 l3_off = 14; /* 18 with an 802.1Q tag */
+/*
+ * A router downstream (--lab router) rewrites each frame in place, MACs and TTL, and the
+ * kernel hands the same pages back to this program for later frames: put them back.
+ */
+const volatile __u8 restore;
+const volatile __u8 macs[12]; /* destination, then source, as the frame was built */
+
+#define PB_TTL 64 /* what harness/frame.c writes, IPv4 TTL and IPv6 hop limit alike */
 
 /*
  * Latency probes (--latency, payload layout in pb_bpf.h): the frame whose countdown runs out
@@ -119,6 +127,25 @@ int pb_xdp_live(struct xdp_md *ctx)
 	__u8 *l3 = data + l3_off;
 	__u8 *saddr;
 
+	if (restore) {
+		__u8 *eth = data;
+		int i;
+
+		if ((void *)(l3 + 12) > end)
+			return XDP_TX;
+#pragma unroll
+		for (i = 0; i < 12; i++)
+			eth[i] = macs[i];
+		if (ipv6) {
+			l3[7] = PB_TTL;
+		} else if (l3[8] != PB_TTL) {
+			__u16 *word = (__u16 *)(l3 + 8), *ipcheck = (__u16 *)(l3 + 10);
+			__u16 old = *word;
+
+			l3[8] = PB_TTL;
+			*ipcheck = csum_repl16(*ipcheck, old, *word);
+		}
+	}
 	if (probes)
 		probe_frame(data, end);
 	if (flows <= 1)

@@ -312,6 +312,8 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 				 arg);
 			return -EINVAL;
 		}
+		if (o->flag_off)
+			*(bool *)((char *)dst + o->flag_off) = true;
 		return 0;
 	case OPT_MAC:
 		if (pb_parse_mac(arg, (uint8_t *)field)) {
@@ -388,10 +390,14 @@ int pb_cmd_defaults(const struct pb_cmd *cmd, void *dst, char *err, size_t errle
 	unsigned int i;
 
 	memset(dst, 0, cmd->size);
-	for (i = 0; i < cmd->nopts; i++)
-		if (cmd->opts[i].def &&
-		    opt_apply(cmd, &cmd->opts[i], dst, cmd->opts[i].def, err, errlen))
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+
+		if (o->def && opt_apply(cmd, o, dst, o->def, err, errlen))
 			return -EINVAL; /* a bad default is a bug; say so rather than run */
+		if (o->def && o->type == OPT_ADDR && o->flag_off) /* a default is not the user's */
+			*(bool *)((char *)dst + o->flag_off) = false;
+	}
 	return 0;
 }
 

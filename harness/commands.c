@@ -9,11 +9,13 @@
 #include "agent.h"
 #include "compare.h"
 #include "options.h"
+#include "rfc2544.h"
 
 const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_main,
 	&pb_cmd_compare,
 	&pb_cmd_receive,
+	&pb_cmd_rfc2544,
 };
 
 const unsigned int pb_cmds_count = sizeof(pb_cmds) / sizeof(pb_cmds[0]);

@@ -43,6 +43,13 @@ enum pb_tristate {
 	PB_OFF,
 };
 
+/* --lab: what sits between the lab's sender and receiver. */
+enum pb_lab_kind {
+	PB_LAB_DIRECT, /* nothing: one veth pair */
+	PB_LAB_ROUTER, /* a namespace that routes IPv4 and IPv6 between two prefixes */
+	PB_LAB_BRIDGE, /* a namespace with a Linux bridge joining two veths */
+};
+
 #define PB_MAX_SWEEP 32
 
 #define PB_LATENCY_PPS 1000.0 /* --latency-pps's default: probes per second over all streams */
@@ -61,6 +68,31 @@ struct pb_sweep {
 	enum pb_sweep_kind kind;
 	uint32_t values[PB_MAX_SWEEP];
 	uint32_t n;
+};
+
+/* pktbench rfc2544: which tests (--tests), as bits. */
+#define PB_RFC_T_THROUGHPUT (1u << 0)
+#define PB_RFC_T_LATENCY    (1u << 1)
+#define PB_RFC_T_LOSS	    (1u << 2)
+#define PB_RFC_T_B2B	    (1u << 3)
+#define PB_RFC_MAX_SIZES    16
+
+/* pktbench rfc2544's own options (harness/rfc2544.c); zero for pktbench itself. */
+struct pb_rfc2544_opts {
+	char tests_spec[64];		  /* --tests as given */
+	char sizes_spec[160];		  /* --frame-sizes as given */
+	unsigned int tests;		  /* PB_RFC_T_* from tests_spec */
+	uint32_t sizes[PB_RFC_MAX_SIZES]; /* RFC frame sizes: wire bytes, FCS included */
+	uint32_t nsizes;
+	double trial_s;		   /* --trial: each trial's seconds */
+	double final_trial_s;	   /* --final-trial: the throughput's confirmation; 0: trial_s */
+	double trial_gap_s;	   /* --trial-gap: pause before each trial */
+	double loss_tolerance_pct; /* 0: NDR */
+	double precision_pct;	   /* the searches' resolution */
+	double loss_step_pct;	   /* 26.3's load step */
+	uint32_t max_trials;	   /* per search */
+	uint32_t retries;	   /* a failed search trial is tried this many times more */
+	uint32_t b2b_repeat;	   /* 26.4's repetitions */
 };
 
 struct pb_config {
@@ -84,6 +116,8 @@ struct pb_config {
 
 	/* where: an empty iface means the namespace lab */
 	char iface[IF_NAMESIZE];
+	enum pb_lab_kind lab_kind; /* --lab: direct, router or bridge */
+	char lab_dut_setup[256];   /* --lab-dut-setup: a script run in the DUT's namespace */
 	bool keep_lab;
 	char lab_tx_setup[256]; /* a script run in the lab's sender namespace once it is up */
 	double link_timeout_s;
@@ -94,6 +128,7 @@ struct pb_config {
 
 	/* the traffic */
 	struct pb_addr srcip, dstip;
+	bool dstip_set; /* --dstip was given: the router lab's default lies in 198.19.0.0/24 */
 	uint8_t srcmac[6], dstmac[6];
 	bool srcmac_set, dstmac_set;
 	uint16_t srcport, dstport;
@@ -109,6 +144,8 @@ struct pb_config {
 	bool latency;	    /* one frame in N of each stream is a probe */
 	double latency_pps; /* probes per second over all streams; 0: PB_LATENCY_PPS */
 	bool synced_clocks; /* the user asserts the clocks are synchronised: stamp CLOCK_TAI */
+
+	struct pb_rfc2544_opts rfc; /* pktbench rfc2544 only */
 
 	/* output */
 	enum pb_format format;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The namespace lab: two named netns and a veth pair between them, built without ip(8). */
+/*
+ * The namespace lab: two named netns and a veth pair between them, or three with a device
+ * under test (a router or a bridge) in the middle, built without ip(8).
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,13 +26,16 @@
 #include <linux/if_addr.h>
 #include <linux/magic.h>
 #include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 #include <netlink/netlink.h>
 #include <netlink/addr.h>
 #include <netlink/route/addr.h>
 #include <netlink/route/link.h>
+#include <netlink/route/link/bridge.h>
 #include <netlink/route/link/veth.h>
 #include <netlink/route/neighbour.h>
+#include <netlink/route/route.h>
 
 #include "lab.h"
 #include "log.h"
@@ -40,13 +46,14 @@
 #define PB_NS_PREFIX   "pktbench-"
 #define PB_ID_LEN      8
 #define PB_USO_FEATURE "tx-udp-segmentation"
+#define PB_GRO_FEATURE "rx-gro"
 
 /*
  * Ownership, so that pb_lab_destroy() is safe on anything create left behind:
  * - create zeroes the lab and sets every fd to -1 before anything else, then fills lab->id;
  *   destroy does nothing while lab->id is empty, which covers a memset-0 lab (whose fds of
  *   0 must not be closed) and a create that failed before it got an id;
- * - lab->tx_ns / rx_ns are filled only once that /run/netns entry was created by us, so
+ * - lab->tx_ns / rx_ns / dut_ns are filled only once that /run/netns entry was created by us, so
  *   destroy never removes a namespace it did not make;
  * - lab->lock_fd >= 0 means we created and hold /run/pktbench/<id>.lock;
  * - lab->keep is set only when create succeeded: a failed create always cleans up.
@@ -87,17 +94,17 @@ static bool pb_parse_lock_name(const char *name, char *id)
 	return true;
 }
 
-/* "pktbench-<id>-tx" or "-rx" -> id; only exactly our names, so nobody else's netns matches. */
+/* "pktbench-<id>-tx", "-rx" or "-dut" -> id; only our names, so nobody else's netns matches. */
 static bool pb_parse_ns_name(const char *name, char *id)
 {
 	const size_t pre = sizeof(PB_NS_PREFIX) - 1;
 	const char *side;
 
-	if (strlen(name) != pre + PB_ID_LEN + 3 || strncmp(name, PB_NS_PREFIX, pre) ||
+	if (strlen(name) < pre + PB_ID_LEN || strncmp(name, PB_NS_PREFIX, pre) ||
 	    !pb_is_id(name + pre, PB_ID_LEN))
 		return false;
 	side = name + pre + PB_ID_LEN;
-	if (strcmp(side, "-tx") && strcmp(side, "-rx"))
+	if (strcmp(side, "-tx") && strcmp(side, "-rx") && strcmp(side, "-dut"))
 		return false;
 	memcpy(id, name + pre, PB_ID_LEN);
 	id[PB_ID_LEN] = '\0';
@@ -134,10 +141,10 @@ static int pb_netns_del(const char *name)
 	return 1;
 }
 
-/* Both namespaces of a lab: how many were removed, or the first error. */
+/* All namespaces of a lab: how many were removed, or the first error. */
 static int pb_lab_del_netns(const char *id)
 {
-	static const char *const sides[] = { "tx", "rx" };
+	static const char *const sides[] = { "tx", "rx", "dut" };
 	int removed = 0, err = 0, r;
 	char name[32];
 	size_t i;
@@ -371,23 +378,77 @@ static bool pb_lab_addr_ok(const struct pb_addr *a)
 	return false;
 }
 
-/* Only benchmarking addresses, and both in the one on-link prefix the lab configures. */
+static bool pb_addr_same_prefix(const struct pb_addr *a, const struct pb_addr *b)
+{
+	if (a->family == AF_INET)
+		return !((a->v4.s_addr ^ b->v4.s_addr) & htonl(0xffffff00));
+	return !memcmp(a->v6.s6_addr, b->v6.s6_addr, 8);
+}
+
+static bool pb_addr_eq(const struct pb_addr *a, const struct pb_addr *b)
+{
+	return a->family == b->family &&
+	       (a->family == AF_INET ? a->v4.s_addr == b->v4.s_addr
+				     : !memcmp(&a->v6, &b->v6, sizeof(a->v6)));
+}
+
+/* The router's address in a's prefix: host .254 of its /24, or ::fe of its /64. */
+static void pb_router_addr(const struct pb_addr *a, struct pb_addr *out)
+{
+	*out = *a;
+	if (a->family == AF_INET) {
+		out->v4.s_addr = htonl((ntohl(a->v4.s_addr) & 0xffffff00) | 254);
+		return;
+	}
+	memset(out->v6.s6_addr + 8, 0, 8);
+	out->v6.s6_addr[15] = 0xfe;
+}
+
+const char *pb_lab_kind_name(enum pb_lab_kind kind)
+{
+	switch (kind) {
+	case PB_LAB_DIRECT:
+		return "direct";
+	case PB_LAB_ROUTER:
+		return "router";
+	case PB_LAB_BRIDGE:
+		return "bridge";
+	}
+	return "unknown";
+}
+
+/*
+ * Only benchmarking addresses; both in the one on-link prefix the lab configures, or for a
+ * router in two prefixes, neither of them the router's own address.
+ */
 static int pb_lab_check_opts(const struct pb_lab_opts *opts)
 {
 	const struct pb_addr *tx = &opts->tx_addr, *rx = &opts->rx_addr;
+	int plen = tx->family == AF_INET ? 24 : 64;
+	struct pb_addr r_in, r_out;
 
 	if (!pb_lab_addr_ok(tx) || !pb_lab_addr_ok(rx) || tx->family != rx->family) {
 		pr_err("lab: addresses must both be in 198.18.0.0/15 or both in 2001:2::/48\n");
 		return -EINVAL;
 	}
-	if (tx->family == AF_INET ? ((tx->v4.s_addr ^ rx->v4.s_addr) & htonl(0xffffff00)) != 0
-				  : memcmp(tx->v6.s6_addr, rx->v6.s6_addr, 8) != 0) {
-		pr_err("lab: the two addresses must share a /%d\n",
-		       tx->family == AF_INET ? 24 : 64);
+	if (opts->kind == PB_LAB_ROUTER) {
+		pb_router_addr(tx, &r_in);
+		pb_router_addr(rx, &r_out);
+		if (pb_addr_same_prefix(tx, rx)) {
+			pr_err("lab: a router needs the two addresses in different /%d prefixes "
+			       "(e.g. 198.18.0.1 -> 198.19.0.2, 2001:2::1 -> 2001:2:0:1::2)\n",
+			       plen);
+			return -EINVAL;
+		}
+		if (pb_addr_eq(tx, &r_in) || pb_addr_eq(rx, &r_out)) {
+			pr_err("lab: host .254 (::fe) of each prefix is the router's own\n");
+			return -EINVAL;
+		}
+	} else if (!pb_addr_same_prefix(tx, rx)) {
+		pr_err("lab: the two addresses must share a /%d\n", plen);
 		return -EINVAL;
 	}
-	if (tx->family == AF_INET ? tx->v4.s_addr == rx->v4.s_addr
-				  : !memcmp(&tx->v6, &rx->v6, sizeof(tx->v6))) {
+	if (pb_addr_eq(tx, rx)) {
 		pr_err("lab: sender and receiver addresses must differ\n");
 		return -EINVAL;
 	}
@@ -430,13 +491,18 @@ int pb_lab_enter(struct pb_lab *lab, enum pb_lab_side side)
 		return pb_setns(lab->tx_fd, lab->tx_ns);
 	case PB_LAB_RX:
 		return pb_setns(lab->rx_fd, lab->rx_ns);
+	case PB_LAB_DUT:
+		return pb_setns(lab->dut_fd, lab->dut_ns);
 	}
 	return -EINVAL;
 }
 
-/* The veth pair, created from inside the tx namespace with its peer born in the rx one. */
-static int pb_lab_veth_add(struct pb_lab *lab, const char *tx_name, const char *rx_name,
-			   uint32_t queues, uint32_t mtu)
+/*
+ * A veth pair, created from inside the namespace sk lives in, with its peer born in the
+ * namespace of peer_fd.
+ */
+static int pb_lab_veth_add(struct nl_sock *sk, const char *tx_name, const char *rx_name,
+			   int peer_fd, uint32_t queues, uint32_t mtu)
 {
 	struct rtnl_link *link, *peer;
 	int err;
@@ -455,9 +521,9 @@ static int pb_lab_veth_add(struct pb_lab *lab, const char *tx_name, const char *
 		rtnl_link_set_mtu(link, mtu);
 		rtnl_link_set_mtu(peer, mtu);
 	}
-	/* IFLA_NET_NS_FD on the peer: it never exists anywhere but the rx namespace. */
-	rtnl_link_set_ns_fd(peer, lab->rx_fd);
-	err = rtnl_link_add(lab->tx_nl, link, NLM_F_CREATE | NLM_F_EXCL);
+	/* IFLA_NET_NS_FD on the peer: it never exists anywhere but its own namespace. */
+	rtnl_link_set_ns_fd(peer, peer_fd);
+	err = rtnl_link_add(sk, link, NLM_F_CREATE | NLM_F_EXCL);
 	rtnl_link_put(peer);
 	rtnl_link_put(link);
 	return pb_nl_errno(err);
@@ -541,11 +607,10 @@ out:
 }
 
 /*
- * UDP segmentation offload off on the sending end, so a GSO send is segmented by the stack
- * and every method puts the same wire frames on the veth. Run in the interface's namespace.
- * A kernel without the feature has nothing to turn off: a warning, not an error.
+ * Turns one ethtool feature (by its name, as ethtool -k shows it) on or off, and checks it
+ * took. Run in the interface's namespace. A kernel without the feature: a warning, 0.
  */
-static int pb_uso_off(const char *ifname)
+static int pb_feature_set(const char *ifname, const char *feature, bool on)
 {
 	struct ethtool_sfeatures *sf = NULL;
 	struct ethtool_gfeatures *gf = NULL;
@@ -563,15 +628,14 @@ static int pb_uso_off(const char *ifname)
 		goto out;
 	count = strs->len;
 	for (idx = count, i = 0; i < count; i++) {
-		if (!strncmp((char *)strs->data + (size_t)i * ETH_GSTRING_LEN, PB_USO_FEATURE,
+		if (!strncmp((char *)strs->data + (size_t)i * ETH_GSTRING_LEN, feature,
 			     ETH_GSTRING_LEN)) {
 			idx = i;
 			break;
 		}
 	}
 	if (idx == count) {
-		pr_warn("%s: no " PB_USO_FEATURE " feature; leaving offloads as they are\n",
-			ifname);
+		pr_warn("%s: no %s feature; leaving offloads as they are\n", ifname, feature);
 		err = 0;
 		goto out;
 	}
@@ -587,7 +651,7 @@ static int pb_uso_off(const char *ifname)
 	sf->cmd = ETHTOOL_SFEATURES;
 	sf->size = blocks;
 	sf->features[idx / 32].valid = bit;
-	sf->features[idx / 32].requested = 0;
+	sf->features[idx / 32].requested = on ? bit : 0;
 	err = pb_ethtool(fd, ifname, sf);
 	if (err < 0)
 		goto out;
@@ -598,8 +662,8 @@ static int pb_uso_off(const char *ifname)
 	if (err < 0)
 		goto out;
 	err = 0;
-	if (gf->features[idx / 32].active & bit) {
-		pr_err("%s: " PB_USO_FEATURE " is still on\n", ifname);
+	if (!!(gf->features[idx / 32].active & bit) != on) {
+		pr_err("%s: %s is still %s\n", ifname, feature, on ? "off" : "on");
 		err = -EOPNOTSUPP;
 	}
 out:
@@ -662,13 +726,16 @@ static void pb_cpu_mask(int cpu, char *buf, size_t len)
 }
 
 /*
- * XPS on the sending end: TX queue q is the queue of the CPU that stream q runs on, so
- * streams of the socket methods use a queue each, as the frame methods do, rather than
- * whatever the flow hash picks (which can put two streams on one queue). sysfs shows a
+ * Queue q of ifname belongs to CPU cpu[q] (file: "xps" for its TX queues, "rps" for its RX
+ * queues). XPS on the sending end: TX queue q is the queue of the CPU that stream q runs on,
+ * so streams of the socket methods use a queue each, as the frame methods do, rather than
+ * whatever the flow hash picks (which can put two streams on one queue). RPS on the DUT's
+ * input: the DUT forwards on a CPU of its own, not in the sender's softirq. sysfs shows a
  * namespace's devices only to a sysfs mounted from inside it: a child process does that
  * in a mount namespace of its own, so nothing changes for anyone else.
  */
-static int pb_lab_xps(int ns_fd, const char *ifname, const int *cpu, uint32_t nq)
+static int pb_lab_queue_cpus(int ns_fd, const char *ifname, const char *file, const int *cpu,
+			     uint32_t nq)
 {
 	int status = 0, err;
 	pid_t pid;
@@ -687,8 +754,8 @@ static int pb_lab_xps(int ns_fd, const char *ifname, const int *cpu, uint32_t nq
 		for (q = 0; q < nq; q++) {
 			if (cpu[q] < 0)
 				continue;
-			snprintf(path, sizeof(path), "/sys/class/net/%s/queues/tx-%u/xps_cpus",
-				 ifname, q);
+			snprintf(path, sizeof(path), "/sys/class/net/%s/queues/%s-%u/%s_cpus",
+				 ifname, file[0] == 'x' ? "tx" : "rx", q, file);
 			pb_cpu_mask(cpu[q], mask, sizeof(mask));
 			fd = open(path, O_WRONLY | O_CLOEXEC);
 			bad |= fd < 0 || write(fd, mask, strlen(mask)) < 0;
@@ -704,17 +771,286 @@ static int pb_lab_xps(int ns_fd, const char *ifname, const int *cpu, uint32_t nq
 	return err;
 }
 
+/* A route to the prefix (/24, /64) of dst through gw on ifindex, in sk's namespace. */
+static int pb_route_add(struct nl_sock *sk, int ifindex, const struct pb_addr *dst,
+			const struct pb_addr *gw)
+{
+	int plen = dst->family == AF_INET ? 24 : 64;
+	struct pb_addr net = *dst;
+	struct nl_addr *nl_dst = NULL, *nl_gw = NULL;
+	struct rtnl_nexthop *nh = NULL;
+	struct rtnl_route *rt;
+	int err = -ENOMEM;
+
+	/* the kernel takes a prefix only with its host bits clear */
+	if (net.family == AF_INET)
+		net.v4.s_addr &= htonl(0xffffff00);
+	else
+		memset(net.v6.s6_addr + 8, 0, 8);
+	rt = rtnl_route_alloc();
+	nh = rtnl_route_nh_alloc();
+	nl_dst = pb_nl_addr(&net);
+	nl_gw = pb_nl_addr(gw);
+	if (!rt || !nh || !nl_dst || !nl_gw)
+		goto out;
+	nl_addr_set_prefixlen(nl_dst, plen);
+	rtnl_route_set_family(rt, (uint8_t)dst->family);
+	err = pb_nl_errno(rtnl_route_set_dst(rt, nl_dst));
+	if (err)
+		goto out;
+	rtnl_route_set_table(rt, RT_TABLE_MAIN);
+	rtnl_route_set_scope(rt, RT_SCOPE_UNIVERSE);
+	rtnl_route_set_protocol(rt, RTPROT_STATIC);
+	rtnl_route_nh_set_ifindex(nh, ifindex);
+	rtnl_route_nh_set_gateway(nh, nl_gw);
+	rtnl_route_add_nexthop(rt, nh);
+	nh = NULL; /* the route owns it now */
+	err = pb_nl_errno(rtnl_route_add(sk, rt, NLM_F_CREATE | NLM_F_EXCL));
+out:
+	if (nh)
+		rtnl_route_nh_free(nh);
+	nl_addr_put(nl_gw);
+	nl_addr_put(nl_dst);
+	rtnl_route_put(rt);
+	return err;
+}
+
+/* Writes a /proc/sys/net file: those belong to the namespace of the thread that opens them. */
+static int pb_sysctl_net(const char *path, const char *value)
+{
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* A Linux bridge (STP off: ports forward at once) holding the DUT's two veth ends. */
+static int pb_bridge_add(struct nl_sock *sk, const char *name, uint32_t mtu, const int *ports,
+			 unsigned int nports, int *ifindex)
+{
+	struct rtnl_link *link;
+	struct pb_netif br;
+	unsigned int i;
+	int err;
+
+	link = rtnl_link_bridge_alloc();
+	if (!link)
+		return -ENOMEM;
+	rtnl_link_set_name(link, name);
+	if (mtu)
+		rtnl_link_set_mtu(link, mtu);
+	err = pb_nl_errno(rtnl_link_add(sk, link, NLM_F_CREATE | NLM_F_EXCL));
+	rtnl_link_put(link);
+	if (err)
+		return err;
+	err = pb_netif_get(sk, name, &br);
+	if (err)
+		return err;
+	*ifindex = br.ifindex;
+	for (i = 0; i < nports && !err; i++)
+		err = pb_nl_errno(rtnl_link_enslave_ifindex(sk, br.ifindex, ports[i]));
+	return err ? err : pb_link_up(sk, name);
+}
+
+/*
+ * The device under test, inside its namespace (the calling thread is in it): both ends up,
+ * GRO on the end facing the sender, so that end accepts the XDP frames a peer transmits
+ * (xdp_live) and turns them into skbs for the stack; then forwarding, or the bridge.
+ */
+static int pb_lab_dut_up(struct pb_lab *lab, const char *in_if, const char *out_if,
+			 const char *br_if, uint32_t mtu, const char **step)
+{
+	int err;
+
+	err = pb_lab_side_up(lab->dut_nl, in_if, &lab->dut_in, step);
+	if (err)
+		return err;
+	err = pb_lab_side_up(lab->dut_nl, out_if, &lab->dut_out, step);
+	if (err)
+		return err;
+	*step = "turn GRO on at the DUT's input";
+	err = pb_feature_set(in_if, PB_GRO_FEATURE, true);
+	if (err)
+		return err;
+	if (lab->kind == PB_LAB_BRIDGE) {
+		int ports[2] = { lab->dut_in.ifindex, lab->dut_out.ifindex };
+
+		*step = "bridge the DUT's ends";
+		return pb_bridge_add(lab->dut_nl, br_if, mtu, ports, 2, &lab->dut_bridge);
+	}
+	*step = "turn IPv4 forwarding on in the DUT";
+	err = pb_sysctl_net("/proc/sys/net/ipv4/ip_forward", "1");
+	if (err)
+		return err;
+	*step = "turn IPv6 forwarding on in the DUT";
+	return pb_sysctl_net("/proc/sys/net/ipv6/conf/all/forwarding", "1");
+}
+
+/* Addresses, neighbours and routes, once every link is up (a link going down flushes them). */
+static int pb_lab_addresses(struct pb_lab *lab, const struct pb_lab_opts *opts, const char **step)
+{
+	const struct pb_addr *tx = &opts->tx_addr, *rx = &opts->rx_addr;
+	int err;
+
+	*step = "address on the tx end";
+	err = pb_addr_add(lab->tx_nl, lab->tx.ifindex, tx);
+	if (err)
+		return err;
+	*step = "address on the rx end";
+	err = pb_addr_add(lab->rx_nl, lab->rx.ifindex, rx);
+	if (err)
+		return err;
+	if (lab->kind != PB_LAB_ROUTER) {
+		/* one link, or a bridge that is transparent to it: the ends know each other */
+		memcpy(lab->next_hop_mac, lab->rx.mac, 6);
+		*step = "neighbour on the tx end";
+		err = pb_neigh_add(lab->tx_nl, lab->tx.ifindex, rx, lab->rx.mac);
+		if (err)
+			return err;
+		*step = "neighbour on the rx end";
+		return pb_neigh_add(lab->rx_nl, lab->rx.ifindex, tx, lab->tx.mac);
+	}
+
+	pb_router_addr(tx, &lab->dut_in_addr);
+	pb_router_addr(rx, &lab->dut_out_addr);
+	memcpy(lab->next_hop_mac, lab->dut_in.mac, 6);
+	*step = "the router's address towards the sender";
+	err = pb_addr_add(lab->dut_nl, lab->dut_in.ifindex, &lab->dut_in_addr);
+	if (err)
+		return err;
+	*step = "the router's address towards the receiver";
+	err = pb_addr_add(lab->dut_nl, lab->dut_out.ifindex, &lab->dut_out_addr);
+	if (err)
+		return err;
+	*step = "neighbour of the sender: the router";
+	err = pb_neigh_add(lab->tx_nl, lab->tx.ifindex, &lab->dut_in_addr, lab->dut_in.mac);
+	if (err)
+		return err;
+	*step = "the router's neighbour: the sender";
+	err = pb_neigh_add(lab->dut_nl, lab->dut_in.ifindex, tx, lab->tx.mac);
+	if (err)
+		return err;
+	*step = "the router's neighbour: the receiver";
+	err = pb_neigh_add(lab->dut_nl, lab->dut_out.ifindex, rx, lab->rx.mac);
+	if (err)
+		return err;
+	*step = "neighbour of the receiver: the router";
+	err = pb_neigh_add(lab->rx_nl, lab->rx.ifindex, &lab->dut_out_addr, lab->dut_out.mac);
+	if (err)
+		return err;
+	*step = "the sender's route to the receiver's prefix";
+	err = pb_route_add(lab->tx_nl, lab->tx.ifindex, rx, &lab->dut_in_addr);
+	if (err)
+		return err;
+	*step = "the receiver's route to the sender's prefix";
+	return pb_route_add(lab->rx_nl, lab->rx.ifindex, tx, &lab->dut_out_addr);
+}
+
+/*
+ * --lab-dut-setup: the user's script, run by /bin/sh in the DUT's namespace. It runs in a
+ * mount namespace of its own with that namespace's sysfs, as `ip netns exec` would, so tc,
+ * ip, sysctl and /sys/class/net all see the DUT; its environment names the interfaces.
+ * stdin is /dev/null and its stdout goes to our stderr, so it cannot mix into the results.
+ */
+static int pb_lab_run_dut_setup(struct pb_lab *lab, const char *script)
+{
+	extern char **environ;
+	char vars[5][64];
+	char *argv[] = { "sh", (char *)script, NULL };
+	char **envp;
+	size_t n = 0, i, k = 0;
+	int status = 0, err = 0;
+	pid_t pid;
+
+	snprintf(vars[0], sizeof(vars[0]), "PB_LAB=%s", pb_lab_kind_name(lab->kind));
+	snprintf(vars[1], sizeof(vars[1]), "PB_DUT_NS=%s", lab->dut_ns);
+	snprintf(vars[2], sizeof(vars[2]), "PB_DUT_IN=%s", lab->dut_in.name);
+	snprintf(vars[3], sizeof(vars[3]), "PB_DUT_OUT=%s", lab->dut_out.name);
+	snprintf(vars[4], sizeof(vars[4]), "PB_DUT_BRIDGE=pbb-%s", lab->id); /* bridge only */
+	while (environ && environ[n])
+		n++;
+	envp = calloc(n + 6, sizeof(*envp));
+	if (!envp)
+		return -ENOMEM;
+	/* ours, and the caller's without any stale PB_LAB / PB_DUT_ of its own */
+	for (i = 0; i < 5; i++)
+		if (lab->kind == PB_LAB_BRIDGE || i != 4)
+			envp[k++] = vars[i];
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], "PB_LAB=", 7) && strncmp(environ[i], "PB_DUT_", 7))
+			envp[k++] = environ[i];
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!pid) {
+		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || dup2(fd, 0) < 0 || dup2(2, 1) < 0)
+			_exit(126);
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    setns(lab->dut_fd, CLONE_NEWNET) || mount("sysfs", "/sys", "sysfs", 0, NULL))
+			_exit(126);
+		execve("/bin/sh", argv, envp);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			err = -errno;
+			goto out;
+		}
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		if (WIFEXITED(status))
+			pr_err("lab: --lab-dut-setup %s exited with status %d%s\n", script,
+			       WEXITSTATUS(status),
+			       WEXITSTATUS(status) == 126 ? " (could not enter the DUT)" : "");
+		else
+			pr_err("lab: --lab-dut-setup %s was killed by signal %d\n", script,
+			       WTERMSIG(status));
+		err = -ECANCELED;
+	}
+out:
+	free(envp);
+	return err;
+}
+
+/* Moves the calling thread into a namespace and opens its rtnetlink socket there. */
+static int pb_lab_enter_nl(int fd, const char *ns, struct nl_sock **nl, const char **step)
+{
+	int err;
+
+	*step = "enter a namespace of the lab";
+	err = pb_setns(fd, ns);
+	if (err)
+		return err;
+	*step = "open netlink in a namespace of the lab";
+	return pb_nl_open(nl);
+}
+
 int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 {
-	char tx_ns[sizeof(lab->tx_ns)], rx_ns[sizeof(lab->rx_ns)];
-	char tx_if[IF_NAMESIZE], rx_if[IF_NAMESIZE], path[128];
+	char tx_ns[sizeof(lab->tx_ns)], rx_ns[sizeof(lab->rx_ns)], dut_ns[sizeof(lab->dut_ns)];
+	char tx_if[IF_NAMESIZE], rx_if[IF_NAMESIZE], in_if[IF_NAMESIZE], out_if[IF_NAMESIZE];
+	char br_if[IF_NAMESIZE], path[128];
+	bool dut = opts->kind != PB_LAB_DIRECT;
 	const char *step;
 	uint32_t rnd;
 	ssize_t n;
 	int err;
 
 	memset(lab, 0, sizeof(*lab));
-	lab->host_fd = lab->tx_fd = lab->rx_fd = lab->lock_fd = -1;
+	lab->host_fd = lab->tx_fd = lab->rx_fd = lab->dut_fd = lab->lock_fd = -1;
+	lab->kind = opts->kind;
+	lab->dut_cpu = opts->kind == PB_LAB_DIRECT ? -1 : opts->dut_cpu;
 
 	err = pb_lab_check_opts(opts);
 	if (err)
@@ -729,8 +1065,12 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 	snprintf(lab->id, sizeof(lab->id), "%08x", rnd);
 	pb_ns_name(tx_ns, sizeof(tx_ns), lab->id, "tx");
 	pb_ns_name(rx_ns, sizeof(rx_ns), lab->id, "rx");
+	pb_ns_name(dut_ns, sizeof(dut_ns), lab->id, "dut");
 	snprintf(tx_if, sizeof(tx_if), "pbt-%08x", rnd);
 	snprintf(rx_if, sizeof(rx_if), "pbr-%08x", rnd);
+	snprintf(in_if, sizeof(in_if), "pbi-%08x", rnd);
+	snprintf(out_if, sizeof(out_if), "pbo-%08x", rnd);
+	snprintf(br_if, sizeof(br_if), "pbb-%08x", rnd);
 
 	/* The thread's own namespace, which is where create and destroy come back to. */
 	step = "open the host namespace";
@@ -760,6 +1100,13 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 	if (err)
 		goto out;
 	snprintf(lab->rx_ns, sizeof(lab->rx_ns), "%s", rx_ns);
+	if (dut) {
+		step = "create the DUT namespace";
+		err = pb_netns_add(dut_ns);
+		if (err)
+			goto out;
+		snprintf(lab->dut_ns, sizeof(lab->dut_ns), "%s", dut_ns);
+	}
 
 	step = "open the namespaces";
 	snprintf(path, sizeof(path), PB_NETNS_DIR "/%s", lab->tx_ns);
@@ -774,36 +1121,62 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 		err = -errno;
 		goto out;
 	}
+	if (dut) {
+		snprintf(path, sizeof(path), PB_NETNS_DIR "/%s", lab->dut_ns);
+		lab->dut_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (lab->dut_fd < 0) {
+			err = -errno;
+			goto out;
+		}
+	}
 
 	/* Sockets opened in a namespace stay bound to it, so each side gets its own. */
-	step = "enter the tx namespace";
-	err = pb_setns(lab->tx_fd, lab->tx_ns);
-	if (err)
-		goto out;
-	step = "netlink in the tx namespace";
-	err = pb_nl_open(&lab->tx_nl);
+	err = pb_lab_enter_nl(lab->tx_fd, lab->tx_ns, &lab->tx_nl, &step);
 	if (err)
 		goto out;
 	step = "create the veth pair";
-	err = pb_lab_veth_add(lab, tx_if, rx_if, opts->queues, opts->mtu);
+	err = pb_lab_veth_add(lab->tx_nl, tx_if, dut ? in_if : rx_if,
+			      dut ? lab->dut_fd : lab->rx_fd, opts->queues, opts->mtu);
 	if (err)
 		goto out;
 	step = "turn UDP segmentation offload off";
-	err = pb_uso_off(tx_if);
+	err = pb_feature_set(tx_if, PB_USO_FEATURE, false);
 	if (err)
 		goto out;
 	err = pb_lab_side_up(lab->tx_nl, tx_if, &lab->tx, &step);
 	if (err)
 		goto out;
-	if (opts->queues > 1 && pb_lab_xps(lab->tx_fd, tx_if, opts->xps_cpu, opts->queues))
+	if (opts->queues > 1 &&
+	    pb_lab_queue_cpus(lab->tx_fd, tx_if, "xps", opts->xps_cpu, opts->queues))
 		pr_warn("lab: cannot set XPS on %s: socket streams may share a TX queue\n", tx_if);
 
-	step = "enter the rx namespace";
-	err = pb_setns(lab->rx_fd, lab->rx_ns);
-	if (err)
-		goto out;
-	step = "netlink in the rx namespace";
-	err = pb_nl_open(&lab->rx_nl);
+	if (dut) {
+		err = pb_lab_enter_nl(lab->dut_fd, lab->dut_ns, &lab->dut_nl, &step);
+		if (err)
+			goto out;
+		step = "create the DUT's veth pair to the receiver";
+		err = pb_lab_veth_add(lab->dut_nl, out_if, rx_if, lab->rx_fd, opts->queues,
+				      opts->mtu);
+		if (err)
+			goto out;
+		err = pb_lab_dut_up(lab, in_if, out_if, br_if, opts->mtu, &step);
+		if (err)
+			goto out;
+		if (opts->dut_cpu >= 0) {
+			int cpus[PB_MAX_STREAMS];
+			uint32_t q,
+				nq = opts->queues < PB_MAX_STREAMS ? opts->queues : PB_MAX_STREAMS;
+
+			for (q = 0; q < nq; q++)
+				cpus[q] = opts->dut_cpu;
+			step = "steer the DUT's input to its CPU (RPS)";
+			err = pb_lab_queue_cpus(lab->dut_fd, in_if, "rps", cpus, nq);
+			if (err)
+				goto out;
+		}
+	}
+
+	err = pb_lab_enter_nl(lab->rx_fd, lab->rx_ns, &lab->rx_nl, &step);
 	if (err)
 		goto out;
 	err = pb_lab_side_up(lab->rx_nl, rx_if, &lab->rx, &step);
@@ -815,31 +1188,32 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 	if (err)
 		goto out;
 
-	/* After the links are up: taking a device down flushes even permanent neighbours. */
-	step = "address on the tx end";
-	err = pb_addr_add(lab->tx_nl, lab->tx.ifindex, &opts->tx_addr);
-	if (err)
-		goto out;
-	step = "address on the rx end";
-	err = pb_addr_add(lab->rx_nl, lab->rx.ifindex, &opts->rx_addr);
-	if (err)
-		goto out;
-	step = "neighbour on the tx end";
-	err = pb_neigh_add(lab->tx_nl, lab->tx.ifindex, &opts->rx_addr, lab->rx.mac);
-	if (err)
-		goto out;
-	step = "neighbour on the rx end";
-	err = pb_neigh_add(lab->rx_nl, lab->rx.ifindex, &opts->tx_addr, lab->tx.mac);
+	err = pb_lab_addresses(lab, opts, &step);
 	if (err)
 		goto out;
 
+	if (dut && opts->dut_setup) {
+		step = "--lab-dut-setup";
+		err = pb_lab_run_dut_setup(lab, opts->dut_setup);
+		if (err)
+			goto out;
+	}
+
 	lab->created = true;
 	lab->keep = opts->keep;
-	pr_info("lab %s: %s in %s <-> %s in %s, %u queues\n", lab->id, lab->tx.name, lab->tx_ns,
-		lab->rx.name, lab->rx_ns, opts->queues);
+	if (dut)
+		pr_info("lab %s: %s in %s -> %s %s/%s in %s (CPU %d) -> %s in %s, %u queues\n",
+			lab->id, lab->tx.name, lab->tx_ns, pb_lab_kind_name(lab->kind),
+			lab->dut_in.name, lab->dut_out.name, lab->dut_ns, lab->dut_cpu,
+			lab->rx.name, lab->rx_ns, opts->queues);
+	else
+		pr_info("lab %s: %s in %s <-> %s in %s, %u queues\n", lab->id, lab->tx.name,
+			lab->tx_ns, lab->rx.name, lab->rx_ns, opts->queues);
 	return 0;
 out:
-	pr_err("lab: %s: %s\n", step, strerror(-err));
+	/* the script said what went wrong itself */
+	if (err != -ECANCELED)
+		pr_err("lab: %s: %s\n", step, strerror(-err));
 	pb_lab_destroy(lab);
 	return err;
 }
@@ -856,14 +1230,17 @@ void pb_lab_destroy(struct pb_lab *lab)
 		pb_setns(lab->host_fd, "host");
 	pb_nl_close(lab->tx_nl);
 	pb_nl_close(lab->rx_nl);
-	lab->tx_nl = lab->rx_nl = NULL;
+	pb_nl_close(lab->dut_nl);
+	lab->tx_nl = lab->rx_nl = lab->dut_nl = NULL;
 	if (lab->tx_fd >= 0)
 		close(lab->tx_fd);
 	if (lab->rx_fd >= 0)
 		close(lab->rx_fd);
+	if (lab->dut_fd >= 0)
+		close(lab->dut_fd);
 	if (lab->host_fd >= 0)
 		close(lab->host_fd);
-	lab->host_fd = lab->tx_fd = lab->rx_fd = -1;
+	lab->host_fd = lab->tx_fd = lab->rx_fd = lab->dut_fd = -1;
 
 	pb_lock_path(lock, sizeof(lock), lab->id, ".lock");
 	if (lab->keep) {
@@ -872,13 +1249,21 @@ void pb_lab_destroy(struct pb_lab *lab)
 		if (rename(lock, kept))
 			pr_warn("rename %s: %s; the next run will remove the lab\n", lock,
 				strerror(errno));
-		pr_warn("lab kept: ip netns exec %s ... / ip netns exec %s ...; remove with: "
-			"ip netns del %s; ip netns del %s; rm %s\n",
-			lab->tx_ns, lab->rx_ns, lab->tx_ns, lab->rx_ns, kept);
+		if (lab->dut_ns[0])
+			pr_warn("lab kept: ip netns exec %s ... / %s ... / %s ...; remove with: "
+				"ip netns del %s; ip netns del %s; ip netns del %s; rm %s\n",
+				lab->tx_ns, lab->dut_ns, lab->rx_ns, lab->tx_ns, lab->dut_ns,
+				lab->rx_ns, kept);
+		else
+			pr_warn("lab kept: ip netns exec %s ... / ip netns exec %s ...; remove "
+				"with: ip netns del %s; ip netns del %s; rm %s\n",
+				lab->tx_ns, lab->rx_ns, lab->tx_ns, lab->rx_ns, kept);
 	} else {
 		/* Deleting a namespace takes the veth end inside it, and with it the pair. */
 		if (lab->tx_ns[0] && pb_netns_del(lab->tx_ns) < 0)
 			pr_warn("lab %s: could not remove %s\n", lab->id, lab->tx_ns);
+		if (lab->dut_ns[0] && pb_netns_del(lab->dut_ns) < 0)
+			pr_warn("lab %s: could not remove %s\n", lab->id, lab->dut_ns);
 		if (lab->rx_ns[0] && pb_netns_del(lab->rx_ns) < 0)
 			pr_warn("lab %s: could not remove %s\n", lab->id, lab->rx_ns);
 		/* Last: until the namespaces are gone, the lock is what marks them ours. */
@@ -888,7 +1273,7 @@ void pb_lab_destroy(struct pb_lab *lab)
 	if (lab->lock_fd >= 0)
 		close(lab->lock_fd);
 	lab->lock_fd = -1;
-	lab->tx_ns[0] = lab->rx_ns[0] = '\0';
+	lab->tx_ns[0] = lab->rx_ns[0] = lab->dut_ns[0] = '\0';
 	lab->created = false;
 	lab->keep = false;
 }

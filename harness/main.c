@@ -4,6 +4,7 @@
  * them, hand the results to a writer, and take everything down again, on every path.
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "netif.h"
 #include "options.h"
 #include "pb_version.h"
+#include "rfc2544.h"
 #include "rx.h"
 #include "runner.h"
 #include "tune.h"
@@ -99,6 +101,7 @@ struct pb_session {
 	struct pb_rx_source rxsrc; /* how the runner reads either */
 	struct pb_path path;
 	struct pb_path_netif tx;
+	struct pb_path_dut dut; /* --lab router|bridge: the DUT's drop counters */
 	struct pb_env env;
 	char driver[32];
 	uint32_t rx_queues;
@@ -236,6 +239,57 @@ static int lab_tx_setup(const struct pb_lab *lab, const char *file, char *err, s
 	return -EINVAL;
 }
 
+/*
+ * The lab DUT's own CPU: the highest one we may use that --cpus leaves free, and without
+ * --cpus the sender's streams are pinned to the others, so the DUT forwards beside the
+ * sender rather than inside its softirq. -1 when there is no CPU to spare.
+ */
+static int lab_dut_cpu(struct pb_config *cfg)
+{
+	cpu_set_t allowed, used;
+	int c, dut = -1;
+	uint32_t i;
+
+	CPU_ZERO(&used);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -1;
+	for (i = 0; i < cfg->ncpus; i++)
+		CPU_SET(cfg->cpus[i], &used);
+	for (c = CPU_SETSIZE - 1; c >= 0 && dut < 0; c--)
+		if (CPU_ISSET(c, &allowed) && !CPU_ISSET(c, &used))
+			dut = c;
+	if (dut < 0 || (!cfg->ncpus && CPU_COUNT(&allowed) < 2)) {
+		pr_warn("lab: no CPU to spare for the DUT: it forwards in the sender's context, "
+			"and a DUT that queues slows the sender down instead of dropping\n");
+		return -1;
+	}
+	if (!cfg->ncpus)
+		for (c = 0; c < CPU_SETSIZE && cfg->ncpus < PB_MAX_STREAMS; c++)
+			if (CPU_ISSET(c, &allowed) && c != dut)
+				cfg->cpus[cfg->ncpus++] = (uint32_t)c;
+	return dut;
+}
+
+/*
+ * What the lab options need besides themselves, checked before anything is built (not at
+ * parse time, where every row must parse on its own). 0, or -EINVAL with a message.
+ */
+static int lab_opts_check(const struct pb_config *cfg, char *err, size_t errlen)
+{
+	if (cfg->lab_dut_setup[0] && cfg->lab_kind == PB_LAB_DIRECT) {
+		snprintf(err, errlen,
+			 "--lab-dut-setup needs a device under test: --lab router or "
+			 "--lab bridge");
+		return -EINVAL;
+	}
+	if (cfg->lab_dut_setup[0] && access(cfg->lab_dut_setup, R_OK)) {
+		snprintf(err, errlen, "--lab-dut-setup %s: %s", cfg->lab_dut_setup,
+			 strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Everything a run needs before the first method opens. 0, or -errno with a message given. */
 static int session_prepare(struct pb_session *s, bool need_wire, char *err, size_t errlen)
 {
@@ -277,14 +331,20 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		if (!cfg->dstmac_set)
 			pb_parse_mac("c0:ff:ee:00:00:00", cfg->dstmac);
 	} else {
-		struct pb_lab_opts lo = { .tx_addr = cfg->srcip,
-					  .rx_addr = cfg->dstip,
-					  .queues = sweep_max(&cfg->sweep, PB_SWEEP_STREAMS,
-							      cfg->streams),
-					  .mtu = lab_mtu(cfg),
-					  .keep = cfg->keep_lab };
-		struct pb_config xcfg = *cfg;
+		struct pb_lab_opts lo = {
+			.tx_addr = cfg->srcip,
+			.rx_addr = cfg->dstip,
+			.queues = sweep_max(&cfg->sweep, PB_SWEEP_STREAMS, cfg->streams),
+			.mtu = lab_mtu(cfg),
+			.keep = cfg->keep_lab,
+			.kind = cfg->lab_kind,
+			.dut_setup = cfg->lab_dut_setup[0] ? cfg->lab_dut_setup : NULL
+		};
+		struct pb_config xcfg;
 		uint32_t q;
+
+		lo.dut_cpu = cfg->lab_kind == PB_LAB_DIRECT ? -1 : lab_dut_cpu(cfg);
+		xcfg = *cfg;
 
 		/* queue q carries the stream that runs on the CPU stream q is pinned to */
 		xcfg.streams = lo.queues;
@@ -326,13 +386,25 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		if (ret)
 			return ret;
 		nif = s->lab.tx;
+		/* the next hop: the router's end, or the receiver itself (also across a bridge) */
 		if (!cfg->dstmac_set)
-			memcpy(cfg->dstmac, s->lab.rx.mac, 6);
+			memcpy(cfg->dstmac, s->lab.next_hop_mac, 6);
 		s->tx.nl = s->lab.tx_nl;
 		pb_path_netif(&s->path, &s->tx);
 		pb_rx_source_init(s->rx, &s->rxsrc);
 		s->path.rx = &s->rxsrc;
-		s->path.veth_pair = true;
+		if (s->lab.kind == PB_LAB_DIRECT) {
+			s->path.veth_pair = true;
+		} else {
+			/* the sender's peer is the DUT's input, which counts its drops again */
+			s->dut = (struct pb_path_dut){ .nl = s->lab.dut_nl };
+			s->dut.ifindex[s->dut.n++] = s->lab.dut_in.ifindex;
+			s->dut.ifindex[s->dut.n++] = s->lab.dut_out.ifindex;
+			if (s->lab.dut_bridge)
+				s->dut.ifindex[s->dut.n++] = s->lab.dut_bridge;
+			pb_path_dut(&s->path, &s->dut);
+			s->path.dut_veth = true;
+		}
 	}
 	snprintf(cfg->ifname, sizeof(cfg->ifname), "%s", nif.name);
 	snprintf(s->driver, sizeof(s->driver), "%s", nif.driver);
@@ -541,9 +613,26 @@ static int session_run(struct pb_session *s, const struct pb_selected *list, uns
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* rfc2544: its frame sizes, as a sweep of them, so the lab's MTU fits the largest. */
+static void rfc_sizes_as_sweep(struct pb_config *cfg)
+{
+	uint32_t i, tag = cfg->vlan ? 4 : 0;
+
+	cfg->sweep.kind = PB_SWEEP_FRAME_SIZE;
+	cfg->sweep.n = 0;
+	for (i = 0; i < cfg->rfc.nsizes && i < PB_MAX_SWEEP; i++)
+		cfg->sweep.values[cfg->sweep.n++] = cfg->rfc.sizes[i] - 4 - tag;
+}
+
+/*
+ * pktbench itself, or pktbench rfc2544 (cmd): options, the session (lab or --iface), the
+ * runs, the report, and everything taken down again, on every path.
+ */
+static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 {
 	static struct pb_session s; /* large: keep it off the stack */
+	static struct pb_rfc2544_rows rows;
+	bool rfc = cmd == &pb_cmd_rfc2544;
 	struct pb_selected list[64];
 	enum pb_opt_action action;
 	struct pb_report rep = { 0 };
@@ -553,15 +642,13 @@ int main(int argc, char **argv)
 	bool need_wire = false, need_raw = false;
 	int ret, status = 0;
 
-	if (argc > 1 && pb_cmd_find(argv[1]))
-		return pb_cmd_find(argv[1])->run(argc - 1, argv + 1);
 	install_signals();
-	if (pb_options_parse(&s.cfg, argc, argv, &action, err, sizeof(err))) {
-		fprintf(stderr, "pktbench: %s\n", err);
+	if (pb_options_parse_cmd(cmd, &s.cfg, argc, argv, &action, err, sizeof(err))) {
+		fprintf(stderr, "pktbench%s%s: %s\n", rfc ? " " : "", rfc ? cmd->name : "", err);
 		return EXIT_BADINPUT;
 	}
 	if (action == PB_OPT_HELP) {
-		pb_options_usage(stdout);
+		pb_cmd_usage(cmd, stdout);
 		return 0;
 	}
 	if (action == PB_OPT_VERSION) {
@@ -570,6 +657,10 @@ int main(int argc, char **argv)
 	}
 	pb_log_set_level(PB_LOG_WARN + (s.cfg.verbose > 2 ? 2 : s.cfg.verbose));
 	pb_log_route_libbpf();
+	if (lab_opts_check(&s.cfg, err, sizeof(err))) {
+		fprintf(stderr, "pktbench: %s\n", err);
+		return EXIT_BADINPUT;
+	}
 
 	ret = pb_methods_select(s.cfg.method, list, sizeof(list) / sizeof(list[0]), err,
 				sizeof(err));
@@ -585,6 +676,15 @@ int main(int argc, char **argv)
 		need_wire |= !(list[i].m->flags & PB_M_NO_WIRE);
 		need_raw |= !!(list[i].m->flags & PB_M_NEEDS_RAW);
 	}
+	if (rfc && !need_wire) {
+		fprintf(stderr,
+			"pktbench rfc2544: --method %s puts nothing on a wire: no loss to "
+			"count\n",
+			s.cfg.method);
+		return EXIT_BADINPUT;
+	}
+	if (rfc)
+		rfc_sizes_as_sweep(&s.cfg);
 	if (pb_caps_check(need_wire && !s.cfg.iface[0], need_raw || (need_wire && !s.cfg.iface[0]),
 			  caps, sizeof(caps))) {
 		fprintf(stderr, "pktbench: missing capabilities: %s (run as root)\n", caps);
@@ -598,8 +698,9 @@ int main(int argc, char **argv)
 	if (getrandom(&s.cfg.run_id, sizeof(s.cfg.run_id), 0) != sizeof(s.cfg.run_id))
 		s.cfg.run_id = (uint32_t)getpid() ^ 0x5a5a5a5au;
 
-	s.results = calloc(n * (s.cfg.sweep.kind ? s.cfg.sweep.n : 1), sizeof(*s.results));
-	if (!s.results)
+	s.results =
+		rfc ? NULL : calloc(n * (s.cfg.sweep.kind ? s.cfg.sweep.n : 1), sizeof(*s.results));
+	if (!rfc && !s.results)
 		return 1;
 	err[0] = '\0';
 	ret = session_prepare(&s, need_wire, err, sizeof(err));
@@ -613,10 +714,25 @@ int main(int argc, char **argv)
 		free(s.results);
 		return ret == -EINVAL ? EXIT_BADINPUT : 1;
 	}
+	if (rfc && !s.path.rx) {
+		fprintf(stderr, "pktbench rfc2544: loss is counted at a receiver: use the lab, or "
+				"--iface with a receiver on the far side\n");
+		session_teardown(&s);
+		return EXIT_BADINPUT;
+	}
 
-	ret = s.cfg.tune ? session_tune(&s, list, n) : session_run(&s, list, n);
-	if (ret)
+	if (rfc)
+		ret = pb_rfc2544_run(&s.cfg, list, n, &s.env, &rows);
+	else if (s.cfg.tune)
+		ret = session_tune(&s, list, n);
+	else
+		ret = session_run(&s, list, n);
+	if (ret && ret != -EINTR)
 		fprintf(stderr, "pktbench: %s\n", strerror(-ret));
+	if (rfc) {
+		s.results = rows.r;
+		s.n = rows.n;
+	}
 
 	uname(&uts);
 	rep.version = PB_VERSION;
@@ -629,10 +745,13 @@ int main(int argc, char **argv)
 	rep.tx_queues = s.cfg.tx_queues;
 	rep.rx_queues = s.rx_queues;
 	rep.lab = s.have_lab;
+	rep.lab_kind = s.have_lab ? pb_lab_kind_name(s.lab.kind) : NULL;
+	rep.lab_dut_cpu = s.have_lab ? s.lab.dut_cpu : -1;
 	rep.results = s.results;
 	rep.n = s.n;
-	rep.sort_by_pps = n > 1 && !s.cfg.sweep.kind; /* a sweep reads in its own order */
+	rep.sort_by_pps = !rfc && n > 1 && !s.cfg.sweep.kind; /* a sweep reads in its order */
 	rep.show_counters = s.cfg.show_counters;
+	rep.rfc2544 = rfc ? &s.cfg.rfc : NULL;
 	/* take the lab down first: the results are already in memory */
 	session_teardown(&s);
 	if (s.n && pb_report_write(&rep, s.cfg.format, s.cfg.output)) {
@@ -642,12 +761,29 @@ int main(int argc, char **argv)
 	for (i = 0; i < s.n; i++)
 		if (s.results[i].status == PB_STATUS_ERROR)
 			status = 1;
-	if (ret)
+	if (ret && ret != -EINTR)
 		status = 1;
 	if (pb_stopped())
 		status = EXIT_INTERRUPTED;
+	if (rfc) {
+		pb_rfc2544_rows_free(&rows);
+		return status;
+	}
 	for (i = 0; i < s.n; i++)
 		pb_result_release(&s.results[i]);
 	free(s.results);
 	return status;
+}
+
+static int rfc2544_main(int argc, char **argv)
+{
+	return pktbench_run(&pb_cmd_rfc2544, argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	pb_rfc2544_session = rfc2544_main;
+	if (argc > 1 && pb_cmd_find(argv[1]))
+		return pb_cmd_find(argv[1])->run(argc - 1, argv + 1);
+	return pktbench_run(&pb_cmd_main, argc, argv);
 }

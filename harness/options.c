@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 #include "frame.h"
 #include "method.h"
@@ -15,6 +16,7 @@
 static const char *const pb_format_names[] = { "table", "json", "csv", NULL };
 static const char *const pb_xdp_mode_names[] = { "auto", "native", "generic", NULL };
 static const char *const pb_tristate_names[] = { "auto", "on", "off", NULL };
+static const char *const pb_lab_names[] = { "direct", "router", "bridge", NULL };
 /* The rows --sweep may sweep, in enum pb_sweep_kind order from PB_SWEEP_FRAME_SIZE. */
 static const char *const pb_sweep_names[] = { "frame-size", "streams", "batch",
 					      "segments",   "ring",    NULL };
@@ -47,8 +49,8 @@ static const struct pb_opt pb_opts[] = {
 	  sizeof(((struct pb_config *)0)->receiver), "URL",
 	  "with --iface: the pktbench receive agent that counts what arrives, e.g. "
 	  "http://198.18.0.2:9310 (default: none, delivered n/a)" },
-	{ "dstip", 0, OPT_ADDR, OFF(dstip), 0, "198.18.0.2", 0, 0, "ADDR",
-	  "destination IP address" },
+	{ "dstip", 0, OPT_ADDR, OFF(dstip), OFF(dstip_set), "198.18.0.2", 0, 0, "ADDR",
+	  "destination IP address (--lab router: 198.19.0.2)" },
 	{ "srcip", 0, OPT_ADDR, OFF(srcip), 0, "198.18.0.1", 0, 0, "ADDR", "source IP address" },
 	{ "dstmac", 0, OPT_MAC, OFF(dstmac), OFF(dstmac_set), NULL, 0, 0, "MAC",
 	  "destination MAC (default: the lab receiver's, or the --receiver agent's; "
@@ -113,6 +115,16 @@ static const struct pb_opt pb_opts[] = {
 	  .flags = PB_OPTF_LIST },
 	{ "link-timeout", 0, OPT_SECS, OFF(link_timeout_s), 0, "30", 0, 0, "SECS",
 	  "how long to wait for the carrier before giving up" },
+	{ "lab", 0, OPT_ENUM, OFF(lab_kind), 0, "direct", 0, 0, "direct|router|bridge",
+	  "the namespace lab: sender and receiver on one veth pair (direct), or a device under "
+	  "test between them in a namespace of its own that routes 198.18.0.0/24 <-> "
+	  "198.19.0.0/24 (router) or bridges (bridge)",
+	  pb_lab_names },
+	{ "lab-dut-setup", 0, OPT_STR, OFF(lab_dut_setup), 0, NULL, 0,
+	  sizeof(((struct pb_config *)0)->lab_dut_setup), "FILE",
+	  "with --lab router|bridge: a shell script run inside the DUT's namespace once it is "
+	  "built (qdiscs, nftables rules); $PB_DUT_IN and $PB_DUT_OUT name its interfaces",
+	  .flags = PB_OPTF_FILE },
 	{ "keep-lab", 0, OPT_FLAG, OFF(keep_lab), 0, NULL, 0, 0, NULL,
 	  "leave the namespace lab in place after the run (for debugging)" },
 	{ "lab-tx-setup", 0, OPT_STR, OFF(lab_tx_setup), 0, NULL, 0,
@@ -231,8 +243,29 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	struct pb_frame_spec base = { .srcip = cfg->srcip, .srcport = cfg->srcport };
 	uint64_t room = pb_flows_available(&base, cfg->flows_src_ip);
 
+	/* the router's receiver lives in the second test network, 198.19.0.0/24 (RFC 2544 C.2.2) */
+	if (cfg->lab_kind == PB_LAB_ROUTER && !cfg->dstip_set)
+		pb_parse_addr(cfg->srcip.family == AF_INET6 ? "2001:2:0:1::2" : "198.19.0.2",
+			      &cfg->dstip);
+	if (cfg->lab_kind != PB_LAB_DIRECT && cfg->iface[0]) {
+		snprintf(err, errlen,
+			 "--lab %s builds its own path: it cannot be used with --iface",
+			 cfg->lab_kind == PB_LAB_ROUTER ? "router" : "bridge");
+		return -EINVAL;
+	}
 	if (cfg->srcip.family != cfg->dstip.family) {
 		snprintf(err, errlen, "--srcip and --dstip must both be IPv4 or both IPv6");
+		return -EINVAL;
+	}
+	if (cfg->lab_kind == PB_LAB_ROUTER &&
+	    (cfg->srcip.family == AF_INET
+		     ? !((cfg->srcip.v4.s_addr ^ cfg->dstip.v4.s_addr) & htonl(0xffffff00))
+		     : !memcmp(cfg->srcip.v6.s6_addr, cfg->dstip.v6.s6_addr, 8))) {
+		snprintf(err, errlen,
+			 "--lab router routes between two prefixes: --srcip and --dstip must "
+			 "be in different /%d (e.g. 198.18.0.1 -> 198.19.0.2, 2001:2::1 -> "
+			 "2001:2:0:1::2)",
+			 cfg->srcip.family == AF_INET ? 24 : 64);
 		return -EINVAL;
 	}
 	if (cfg->flows > room || cfg->streams > room) {
@@ -301,17 +334,26 @@ const struct pb_cmd pb_cmd_main = {
 	.validate = opt_validate,
 };
 
-int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_action *action,
-		     char *err, size_t errlen)
+int pb_options_parse_cmd(const struct pb_cmd *cmd, struct pb_config *cfg, int argc, char **argv,
+			 enum pb_opt_action *action, char *err, size_t errlen)
 {
 	size_t i, off = 0;
 	int ret;
 
-	ret = pb_cmd_parse(&pb_cmd_main, cfg, argc, argv, action, NULL, err, errlen);
+	ret = pb_cmd_parse(cmd, cfg, argc, argv, action, NULL, err, errlen);
+	/* a subcommand's argv[0] is its name: the command line starts with pktbench still */
+	if (cmd != &pb_cmd_main)
+		off = (size_t)snprintf(cfg->command, sizeof(cfg->command), "pktbench ");
 	for (i = 0; i < (size_t)argc && off < sizeof(cfg->command) - 1; i++)
 		off += snprintf(cfg->command + off, sizeof(cfg->command) - off, "%s%s",
 				i ? " " : "", argv[i]);
 	return ret;
+}
+
+int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_action *action,
+		     char *err, size_t errlen)
+{
+	return pb_options_parse_cmd(&pb_cmd_main, cfg, argc, argv, action, err, errlen);
 }
 
 void pb_options_usage(FILE *f)

@@ -21,7 +21,7 @@ enum pb_opt_type {
 	OPT_U64,  /* unsigned, .min .. .max */
 	OPT_U32,
 	OPT_PORT,    /* uint16_t, 1 .. 65535 */
-	OPT_ADDR,    /* struct pb_addr */
+	OPT_ADDR,    /* struct pb_addr; .flag_off (if set): the bool saying it was given */
 	OPT_MAC,     /* uint8_t[6]; .flag_off: the bool saying it was given */
 	OPT_FLAG,    /* bool set to true (a scenario says true or false) */
 	OPT_ENUM,    /* an int: the index of the value in .names */
@@ -126,6 +126,9 @@ void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f);
  */
 int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_action *action,
 		     char *err, size_t errlen);
+/* The same for a command whose table fills a struct pb_config (pktbench rfc2544). */
+int pb_options_parse_cmd(const struct pb_cmd *cmd, struct pb_config *cfg, int argc, char **argv,
+			 enum pb_opt_action *action, char *err, size_t errlen);
 /* pktbench --help. */
 void pb_options_usage(FILE *f);
 struct pb_method;

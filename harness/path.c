@@ -53,6 +53,33 @@ static void path_watch_stop(void *ctx)
 	n->watch = NULL;
 }
 
+static int path_dut_stats(void *ctx, struct pb_dut_stats *out)
+{
+	struct pb_path_dut *d = ctx;
+	struct pb_link_stats ls;
+	uint64_t drops;
+	unsigned int i;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < d->n; i++) {
+		err = pb_netif_stats(d->nl, d->ifindex[i], &ls);
+		if (err)
+			return err;
+		out->tx_dropped += ls.tx_dropped;
+		out->rx_dropped += ls.rx_dropped + ls.rx_missed_errors + ls.rx_fifo_errors;
+		if (!pb_netif_qdisc_drops(d->nl, d->ifindex[i], &drops))
+			out->qdisc_drops += drops;
+	}
+	return 0;
+}
+
+void pb_path_dut(struct pb_path *p, struct pb_path_dut *d)
+{
+	p->dut_stats = path_dut_stats;
+	p->dut_ctx = d;
+}
+
 void pb_path_netif(struct pb_path *p, struct pb_path_netif *n)
 {
 	memset(p, 0, sizeof(*p));

@@ -20,6 +20,15 @@ struct pb_tx_stats {
 	uint64_t xdp_xmit_errors; /* veth: XDP frames its peer refused (ethtool -S) */
 };
 
+/*
+ * A device under test between sender and receiver (the lab's router or bridge): its drop
+ * counters, cumulative, summed over its interfaces.
+ */
+struct pb_dut_stats {
+	uint64_t rx_dropped, tx_dropped;
+	uint64_t qdisc_drops; /* its root qdiscs' drops (a tbf the user put there) */
+};
+
 struct pb_path {
 	void *ctx;
 	/* The sending interface's counters; NULL when there are none to read. 0 or -errno. */
@@ -34,8 +43,16 @@ struct pb_path {
 	int (*link_state)(void *ctx, int ms);
 	void (*watch_stop)(void *ctx);
 	const struct pb_rx_source *rx; /* the receiver; NULL: none (delivered is unknown) */
+	/* The device under test's counters (0 or -errno); NULL: no DUT, or none readable. */
+	int (*dut_stats)(void *dut_ctx, struct pb_dut_stats *out);
+	void *dut_ctx;
 	bool shared;	/* the interface carries others' traffic too: tx_packets includes it */
 	bool veth_pair; /* the lab: a refused XDP frame is in both ends' drop counters */
+	/*
+	 * The DUT's input is the sender's veth peer: whatever the sender's end counts as a
+	 * transmit drop, the DUT's end counts as a receive drop too.
+	 */
+	bool dut_veth;
 };
 
 /* The state behind pb_path_netif's ops; the caller keeps it alive as long as the path. */
@@ -48,5 +65,17 @@ struct pb_path_netif {
 
 /* Fills p with ops that read the interface behind n (counters, qdiscs, carrier). */
 void pb_path_netif(struct pb_path *p, struct pb_path_netif *n);
+
+#define PB_DUT_MAX_IFACES 4
+
+/* The lab DUT's interfaces, as its dut_stats op reads them; kept alive as long as the path. */
+struct pb_path_dut {
+	struct nl_sock *nl; /* rtnetlink in the DUT's namespace */
+	int ifindex[PB_DUT_MAX_IFACES];
+	unsigned int n;
+};
+
+/* Adds d's counters to p as its device under test. */
+void pb_path_dut(struct pb_path *p, struct pb_path_dut *d);
 
 #endif

@@ -539,7 +539,8 @@ static void run_frame_sizes(const struct pb_method *m, const struct pb_config *c
 struct run_counters {
 	struct pb_tx_stats tx0, tx1;
 	struct pb_rx_ifstats rx0, rx1;
-	bool tx_ok, rx_ok;
+	struct pb_dut_stats dut0, dut1;
+	bool tx_ok, rx_ok, dut_ok;
 };
 
 static void run_counters_start(const struct pb_path *path, struct run_counters *k)
@@ -550,6 +551,7 @@ static void run_counters_start(const struct pb_path *path, struct run_counters *
 	k->tx_ok = path->tx_stats && !path->tx_stats(path->ctx, &k->tx0);
 	k->rx_ok = path->rx && path->rx->read_ifstats &&
 		   !path->rx->read_ifstats(path->rx->ctx, &k->rx0);
+	k->dut_ok = path->dut_stats && !path->dut_stats(path->dut_ctx, &k->dut0);
 }
 
 /*
@@ -582,6 +584,7 @@ static void run_counters_end(const struct pb_path *path, struct run_counters *k,
 		return;
 	k->tx_ok = k->tx_ok && run_tx_settle(path, &k->tx1);
 	k->rx_ok = k->rx_ok && !path->rx->read_ifstats(path->rx->ctx, &k->rx1);
+	k->dut_ok = k->dut_ok && !path->dut_stats(path->dut_ctx, &k->dut1);
 	if (k->tx_ok) {
 		c->have_tx = true;
 		c->tx_packets = k->tx1.tx_packets - k->tx0.tx_packets;
@@ -600,8 +603,15 @@ static void run_counters_end(const struct pb_path *path, struct run_counters *k,
 		 */
 		res->frames_foreign = k->rx1.foreign_frames - k->rx0.foreign_frames;
 	}
+	if (k->dut_ok) {
+		c->have_dut = true;
+		c->dut_rx_dropped = k->dut1.rx_dropped - k->dut0.rx_dropped;
+		c->dut_tx_dropped = k->dut1.tx_dropped - k->dut0.tx_dropped;
+		c->dut_qdisc_drops = k->dut1.qdisc_drops - k->dut0.qdisc_drops;
+	}
 	res->shared_iface = path->shared;
 	res->veth_pair = path->veth_pair;
+	res->dut_veth = path->dut_veth;
 }
 
 /*

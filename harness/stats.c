@@ -70,8 +70,12 @@ static void pb_result_net(struct pb_result *r)
 		seen += c->tx_dropped + c->qdisc_drops;
 	if (c->have_rx)
 		seen += c->rx_dropped + c->rx_missed_errors + c->rx_fifo_errors;
+	if (c->have_dut)
+		seen += c->dut_rx_dropped + c->dut_tx_dropped + c->dut_qdisc_drops;
 	if (r->veth_pair && c->have_tx && c->have_rx)
 		minus += c->xdp_xmit_errors;
+	if (r->dut_veth && c->have_tx && c->have_dut)
+		minus += c->tx_dropped;
 	if (seen < minus) {
 		/* something reported a drop no counter saw: show it, never hide it */
 		r->netting = PB_NET_NEGATIVE;
@@ -149,6 +153,23 @@ const char *pb_status_name(enum pb_status s)
 		return "error";
 	}
 	return "unknown";
+}
+
+const char *pb_rfc_test_name(enum pb_rfc_test t)
+{
+	switch (t) {
+	case PB_RFC_NONE:
+		return NULL;
+	case PB_RFC_THROUGHPUT:
+		return "throughput";
+	case PB_RFC_LATENCY:
+		return "latency";
+	case PB_RFC_LOSS:
+		return "loss";
+	case PB_RFC_B2B:
+		return "back-to-back";
+	}
+	return NULL;
 }
 
 void pb_result_release(struct pb_result *r)

@@ -41,6 +41,8 @@ struct pb_raw_counts {
 	bool have_rx;		  /* the receiving interface's counters were read */
 	uint64_t rx_packets, rx_dropped, rx_missed_errors, rx_fifo_errors;
 	uint64_t rx_driver_drops; /* ethtool's drop/discard/miss counters: shown, not netted */
+	bool have_dut; /* a device under test's counters were read (the router or bridge lab) */
+	uint64_t dut_rx_dropped, dut_tx_dropped, dut_qdisc_drops;
 };
 
 /* How frames_dropped came out of the raw counts. */
@@ -48,6 +50,38 @@ enum pb_netting {
 	PB_NET_OK,
 	PB_NET_SKIPPED,	 /* no drop counters could be read: dropped and accounted unknown */
 	PB_NET_NEGATIVE, /* the reported drops exceed what the counters saw: dropped set to 0 */
+};
+
+/* pktbench rfc2544: what a row is in the report. */
+enum pb_rfc_test {
+	PB_RFC_NONE, /* not an RFC 2544 row */
+	PB_RFC_THROUGHPUT,
+	PB_RFC_LATENCY,
+	PB_RFC_LOSS,
+	PB_RFC_B2B,
+};
+
+struct pb_rfc_row {
+	enum pb_rfc_test test;
+	bool summary;	       /* the test's answer; else one of its trials (a normal run) */
+	uint32_t frame_size;   /* the RFC's frame size: wire bytes, FCS included */
+	uint32_t trial;	       /* trials: 1, 2, ... within test, frame size and method */
+	uint32_t repetition;   /* back-to-back trials: which repetition, from 1 */
+	double load_pct;       /* loss: the offered load, % of the unpaced maximum; < 0: none */
+	double loss_pct;       /* trials: 100 x (sent - delivered) / sent; loss rows: the answer */
+	bool passed;	       /* trials: lost no more than --loss-tolerance */
+	uint64_t burst_frames; /* back-to-back: the trial's burst; summary: the mean, rounded */
+	/* summary rows: the answer */
+	double throughput_pps, throughput_wire_gbps;
+	bool sender_limited; /* the send path's own maximum passed: the DUT is not the limit */
+	double max_pps;	     /* the unpaced maximum the test started from */
+	double burst_mean, burst_stddev;
+	uint64_t burst_min, burst_max;
+	uint32_t repetitions;
+	uint32_t trials; /* trials the answer took */
+	char search[16]; /* how the search ended: found, none, exhausted, path-max */
+	/* latency: at the throughput rate, as the row's probes reported it; NAN: none */
+	double lat_rate_pps, p50_us, p99_us, max_us, mean_us;
 };
 
 struct pb_result {
@@ -87,6 +121,7 @@ struct pb_result {
 	struct pb_raw_counts raw;
 	bool shared_iface;    /* --iface: raw.tx_packets includes traffic that is not ours */
 	bool veth_pair;	      /* the lab: a refused XDP frame is in both ends' drop counters */
+	bool dut_veth;	      /* a lab DUT's input counts the sender's tx drops again */
 	double cpu_s;	      /* CPU time of the sending threads over their sending window */
 	uint32_t flows_seen;  /* distinct source ports the receiver saw (with a receiver) */
 	uint16_t rx_vlans[4]; /* VLAN ids the receiver saw (0: untagged), the first few */
@@ -98,6 +133,7 @@ struct pb_result {
 	uint32_t nsamples;
 	struct pb_latency latency; /* --latency: the probes (owns its lists, released likewise) */
 	struct pb_gaps gaps;	   /* a paced run: the gaps between frames at the receiver */
+	struct pb_rfc_row rfc;	   /* pktbench rfc2544: the row's place in the report */
 
 	/* derived by pb_result_compute() */
 	enum pb_netting netting;
@@ -123,7 +159,9 @@ double pb_spread(const uint64_t *v, uint32_t n);
 /*
  * Fills the derived fields from the raw counts, the netting included:
  *   dropped = tx_dropped + qdisc_drops + rx_dropped + rx_missed_errors + rx_fifo_errors
+ *             + dut_rx_dropped + dut_tx_dropped + dut_qdisc_drops (a DUT in the path)
  *             - xdp_xmit_errors (veth pair only: counted at both ends)
+ *             - tx_dropped (a lab DUT: its input end counted the same frames)
  *             - frames_retried (reported drops, already not counted as sent)
  */
 void pb_result_compute(struct pb_result *r);
@@ -132,6 +170,8 @@ bool pb_result_has_delivered(const struct pb_result *r);
 bool pb_result_has_accounted(const struct pb_result *r);
 const char *pb_netting_name(enum pb_netting n);
 const char *pb_status_name(enum pb_status s);
+/* "throughput", "latency", "loss", "back-to-back"; NULL for PB_RFC_NONE. */
+const char *pb_rfc_test_name(enum pb_rfc_test t);
 /* Frees what a result owns (samples, latency lists); the struct stays valid, empty of them. */
 void pb_result_release(struct pb_result *r);
 

@@ -241,6 +241,8 @@ static uint32_t af_packet_reap(struct pb_worker *w, struct af_packet_priv *p, in
 
 static int af_packet_kick(struct af_packet_priv *p, struct pb_outcome *o)
 {
+	uint32_t *last;
+
 	if (!p->pending)
 		return 0;
 	o->calls++;
@@ -259,7 +261,14 @@ static int af_packet_kick(struct af_packet_priv *p, struct pb_outcome *o)
 		       err == -EMSGSIZE ? " (a frame longer than the interface's MTU?)" : "");
 		return err;
 	}
-	p->pending = 0;
+	/*
+	 * A non-blocking send() returns what it took before the socket's send buffer filled,
+	 * which is not all of it when the frames before complete late (a device under test on
+	 * another CPU): keep kicking until the last slot posted has left SEND_REQUEST.
+	 */
+	last = af_packet_status(p, (p->head + p->frame_nr - 1) % p->frame_nr);
+	if (__atomic_load_n(last, __ATOMIC_ACQUIRE) != TP_STATUS_SEND_REQUEST)
+		p->pending = 0;
 	return 0;
 }
 

@@ -252,6 +252,10 @@ static void xdp_live_flows(struct xdp_live *skel, const struct pb_config *cfg, u
 	skel->rodata->vary_addr = cfg->flows_src_ip;
 	skel->rodata->ipv6 = cfg->srcip.family == AF_INET6;
 	skel->rodata->l3_off = cfg->vlan ? PB_ETH_HLEN + PB_VLAN_HLEN : PB_ETH_HLEN;
+	/* the lab's router forwards our pages in place: the program puts MACs and TTL back */
+	skel->rodata->restore = cfg->lab_kind == PB_LAB_ROUTER;
+	memcpy((void *)skel->rodata->macs, cfg->dstmac, 6);
+	memcpy((void *)(skel->rodata->macs + 6), cfg->srcmac, 6);
 	if (cfg->srcip.family == AF_INET6) {
 		uint32_t lo;
 

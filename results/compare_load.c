@@ -170,9 +170,65 @@ static int pb_cmp_get_bool(struct json_object *o, const char *key, bool *out)
 	return 0;
 }
 
+/*
+ * pktbench rfc2544's rows. Trials are the searches' steps, which differ from run to run by
+ * design: not compared (1). A summary row is compared by its answer, put as "higher is
+ * better" like packets/s: the throughput's packets/s, the back-to-back burst in frames, and
+ * 100 - loss % at each load (a rise in loss is a fall here). Its point is its test, frame
+ * size and load. 0, 1, or -EINVAL with the message in err.
+ */
+static int pb_cmp_rfc_row(struct json_object *o, struct pb_compare_row *r, unsigned int i,
+			  const char *name, char *err, size_t errlen)
+{
+	struct json_object *v, *pt;
+	const char *test = json_object_get_string(pb_cmp_get(o, "test"));
+	const char *metric = NULL;
+	size_t pos = 0;
+	double d;
+	int ret;
+
+	v = pb_cmp_get(o, "summary");
+	if (!json_object_is_type(v, json_type_boolean) || !json_object_get_boolean(v))
+		return 1;
+	if (!strcmp(test, "throughput"))
+		metric = "throughput_pps";
+	else if (!strcmp(test, "back-to-back"))
+		metric = "burst_frames";
+	else if (!strcmp(test, "loss"))
+		metric = "loss_pct";
+	v = metric ? pb_cmp_get(o, metric) : NULL;
+	r->pps = NAN;
+	if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) {
+		d = json_object_get_double(v);
+		r->pps = !strcmp(test, "loss") ? 100 - d : d;
+	}
+	if (r->status == PB_STATUS_OK && !(isfinite(r->pps) && r->pps >= 0)) {
+		pb_cmp_err(err, errlen, "%s: results[%u] (%s %s): ok but %s is not a number", name,
+			   i, r->method, test, metric ? metric : "its answer");
+		return -EINVAL;
+	}
+	pt = json_object_new_object();
+	if (!pt)
+		return -ENOMEM;
+	json_object_object_add(pt, "test", json_object_get(pb_cmp_get(o, "test")));
+	json_object_object_add(pt, "frame_size", json_object_get(pb_cmp_get(o, "frame_size")));
+	v = pb_cmp_get(o, "load_pct");
+	if (v && !json_object_is_type(v, json_type_null))
+		json_object_object_add(pt, "load_pct", json_object_get(v));
+	ret = pb_cmp_canon(pt, true, r->point, sizeof(r->point), &pos);
+	json_object_put(pt);
+	if (ret) {
+		pb_cmp_err(err, errlen, "%s: results[%u] (%s): its test and frame size: %s", name,
+			   i, r->method, strerror(-ret));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, unsigned int i,
 			    const char *name, char *err, size_t errlen)
 {
+	bool rfc;
 	struct json_object *v;
 	const char *s;
 	size_t pos = 0;
@@ -216,10 +272,18 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 		return -EINVAL;
 	}
 
+	rfc = json_object_is_type(pb_cmp_get(o, "test"), json_type_string);
+	if (rfc) {
+		ret = pb_cmp_rfc_row(o, r, i, name, err, errlen);
+		if (ret)
+			return ret;
+	}
 	/* pps is data only for a row that ran; a skipped row's figure means nothing. */
 	v = pb_cmp_get(o, "pps");
-	r->pps = NAN;
-	if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double))
+	if (!rfc)
+		r->pps = NAN;
+	if (!rfc &&
+	    (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
 		r->pps = json_object_get_double(v);
 	if (r->status == PB_STATUS_OK && !(isfinite(r->pps) && r->pps >= 0)) {
 		pb_cmp_err(err, errlen, "%s: results[%u] (%s): ok but pps is not a number >= 0",
@@ -259,6 +323,8 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 		return -EINVAL;
 	}
 
+	if (rfc)
+		return 0; /* its point is its test and frame size */
 	r->point[0] = '\0';
 	v = pb_cmp_get(o, "point");
 	if (v) {
@@ -323,11 +389,12 @@ static int pb_cmp_parse_root(struct json_object *root, const char *name,
 		}
 	}
 	for (i = 0; i < n; i++) {
-		ret = pb_cmp_parse_row(json_object_array_get_idx(arr, i), &in->rows[i], i, name,
+		ret = pb_cmp_parse_row(json_object_array_get_idx(arr, i), &in->rows[in->n], i, name,
 				       err, errlen);
-		if (ret)
+		if (ret < 0)
 			return ret;
-		in->n++;
+		if (!ret) /* 1: a row that is not compared (an RFC 2544 trial) */
+			in->n++;
 	}
 	return 0;
 }

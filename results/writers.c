@@ -97,7 +97,90 @@ static struct pb_field pb_fcount(const char *name, bool have, uint64_t v)
 	return have ? pb_fu64(name, v) : pb_fnull(name);
 }
 
-static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
+static bool pb_dnull(double d)
+{
+	return !isfinite(d);
+}
+
+/* A double where it means something (finite and asked for), else null. */
+static struct pb_field pb_fdbl_if(const char *name, bool have, double d)
+{
+	return have && !pb_dnull(d) ? pb_fdbl(name, d) : pb_fnull(name);
+}
+
+/*
+ * What a summary row keeps of the run fields: who and which frame. The rest is its trials',
+ * in their own rows, so nothing is counted twice by a reader that adds rows up.
+ */
+static bool pb_summary_keeps(const char *name)
+{
+	static const char *const keep[] = {
+		"method",      "mode",	    "point",   "status",      "reason",
+		"interrupted", "timed_out", "streams", "frame_bytes", "wire_frame_bytes",
+		"vlan",	       "padded",    NULL,
+	};
+	unsigned int i;
+
+	for (i = 0; keep[i]; i++)
+		if (!strcmp(keep[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * pktbench rfc2544's fields after the run's, the same list on every row of its report (null
+ * where a field is not the row's), so CSV columns line up.
+ */
+static void pb_rfc_fields(const struct pb_result *r, struct pb_fields *fs)
+{
+	const struct pb_rfc_row *f = &r->rfc;
+	bool rfc = f->test != PB_RFC_NONE, sum = rfc && f->summary, trial = rfc && !sum;
+	bool tput = sum && f->test == PB_RFC_THROUGHPUT && r->status == PB_STATUS_OK;
+	bool b2b = f->test == PB_RFC_B2B, loss = f->test == PB_RFC_LOSS;
+	bool b2b_sum = sum && b2b && r->status == PB_STATUS_OK;
+	bool lat = sum && f->test == PB_RFC_LATENCY && r->status == PB_STATUS_OK;
+	unsigned int i, first = fs->n;
+
+	if (sum) /* the run fields of a summary row are its trials', in their rows */
+		for (i = 0; i < first; i++)
+			if (!pb_summary_keeps(fs->f[i].name))
+				fs->f[i] = pb_fnull(fs->f[i].name);
+	pb_add(fs, rfc ? pb_fstr("test", pb_rfc_test_name(f->test), 0) : pb_fnull("test"));
+	pb_add(fs, pb_fbool("summary", sum));
+	pb_add(fs, rfc ? pb_fu64("frame_size", f->frame_size) : pb_fnull("frame_size"));
+	pb_add(fs, trial ? pb_fu64("trial", f->trial) : pb_fnull("trial"));
+	pb_add(fs, trial && b2b && f->repetition ? pb_fu64("repetition", f->repetition)
+						 : pb_fnull("repetition"));
+	pb_add(fs, pb_fdbl_if("load_pct", loss && f->load_pct >= 0, f->load_pct));
+	pb_add(fs, pb_fdbl_if("loss_pct", trial || (sum && (loss || tput)), f->loss_pct));
+	pb_add(fs, trial ? pb_fbool("passed", f->passed) : pb_fnull("passed"));
+	pb_add(fs, (trial && b2b && f->burst_frames) || b2b_sum
+			   ? pb_fu64("burst_frames", f->burst_frames)
+			   : pb_fnull("burst_frames"));
+	pb_add(fs, pb_fdbl_if("throughput_pps", tput, f->throughput_pps));
+	pb_add(fs, pb_fdbl_if("throughput_wire_gbps", tput, f->throughput_wire_gbps));
+	pb_add(fs, tput || b2b_sum ? pb_fbool("sender_limited", f->sender_limited)
+				   : pb_fnull("sender_limited"));
+	pb_add(fs, pb_fdbl_if("max_pps", sum && f->max_pps > 0, f->max_pps));
+	pb_add(fs, pb_fdbl_if("burst_frames_mean", b2b_sum, f->burst_mean));
+	pb_add(fs,
+	       b2b_sum ? pb_fu64("burst_frames_min", f->burst_min) : pb_fnull("burst_frames_min"));
+	pb_add(fs,
+	       b2b_sum ? pb_fu64("burst_frames_max", f->burst_max) : pb_fnull("burst_frames_max"));
+	pb_add(fs, pb_fdbl_if("burst_frames_stddev", b2b_sum, f->burst_stddev));
+	pb_add(fs, b2b_sum ? pb_fu64("repetitions", f->repetitions) : pb_fnull("repetitions"));
+	pb_add(fs, sum ? pb_fu64("trials", f->trials) : pb_fnull("trials"));
+	pb_add(fs, sum && f->search[0] ? pb_fstr("search", f->search, sizeof(f->search))
+				       : pb_fnull("search"));
+	/* 26.2's answer, with the latency object's names */
+	pb_add(fs, pb_fdbl_if("latency_rate_pps", lat, f->lat_rate_pps));
+	pb_add(fs, pb_fdbl_if("p50_us", lat, f->p50_us));
+	pb_add(fs, pb_fdbl_if("p99_us", lat, f->p99_us));
+	pb_add(fs, pb_fdbl_if("max_us", lat, f->max_us));
+	pb_add(fs, pb_fdbl_if("mean_us", lat, f->mean_us));
+}
+
+static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bool rfc)
 {
 	const struct pb_raw_counts *c = &r->raw;
 	bool rx = r->has_receiver && r->delivered_known;
@@ -155,6 +238,9 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, pb_fcount("rx_missed_errors", c->have_rx, c->rx_missed_errors));
 	pb_add(fs, pb_fcount("rx_fifo_errors", c->have_rx, c->rx_fifo_errors));
 	pb_add(fs, pb_fcount("rx_driver_drops", c->have_rx, c->rx_driver_drops));
+	pb_add(fs, pb_fcount("dut_rx_dropped", c->have_dut, c->dut_rx_dropped));
+	pb_add(fs, pb_fcount("dut_tx_dropped", c->have_dut, c->dut_tx_dropped));
+	pb_add(fs, pb_fcount("dut_qdisc_drops", c->have_dut, c->dut_qdisc_drops));
 	pb_add(fs, pb_fdbl("cpu_s", r->cpu_s));
 	pb_add(fs, pb_fu64("syscalls", r->syscalls));
 	pb_add(fs, figures && r->frames_sent ? pb_fdbl("syscalls_per_frame", r->syscalls_per_frame)
@@ -165,6 +251,8 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, dpct ? pb_fdbl("delivered_pct", r->delivered_pct) : pb_fnull("delivered_pct"));
 	pb_add(fs, apct ? pb_fdbl("accounted_pct", r->accounted_pct) : pb_fnull("accounted_pct"));
 	pb_add(fs, pb_fdbl("cpu_ns_per_pkt", r->cpu_ns_per_pkt));
+	if (rfc)
+		pb_rfc_fields(r, fs);
 }
 
 /*
@@ -371,13 +459,35 @@ static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
 	return 0;
 }
 
+/* A new array as o's member name; NULL when memory is short. */
+static struct json_object *pb_json_add_array(struct json_object *o, const char *name)
+{
+	struct json_object *arr = json_object_new_array();
+
+	if (!arr || json_object_object_add(o, name, arr)) {
+		json_object_put(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+/* Appends v (a new object) to arr, taking it over; -ENOMEM on failure. */
+static int pb_json_push(struct json_object *arr, struct json_object *v)
+{
+	if (!v || json_object_array_add(arr, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /*
  * What the receiver saw beyond counts (JSON only, lists like per_second): delivered frames per
  * RX queue, the spread's raw data, and the VLAN ids that arrived.
  */
 static int pb_json_add_receiver(struct json_object *o, const struct pb_result *r)
 {
-	struct json_object *arr, *v;
+	struct json_object *arr;
 	uint32_t i;
 
 	if (!r->has_receiver || !r->rx_queues)
@@ -385,31 +495,19 @@ static int pb_json_add_receiver(struct json_object *o, const struct pb_result *r
 				       json_object_object_add(o, "rx_vlans", NULL)
 			       ? -ENOMEM
 			       : 0;
-	arr = json_object_new_array();
-	if (!arr || json_object_object_add(o, "rx_queue_frames", arr)) {
-		json_object_put(arr);
+	arr = pb_json_add_array(o, "rx_queue_frames");
+	if (!arr)
 		return -ENOMEM;
-	}
-	for (i = 0; i < r->rx_queues; i++) {
-		v = json_object_new_int64((int64_t)r->rx_queue_frames[i]);
-		if (!v || json_object_array_add(arr, v)) {
-			json_object_put(v);
+	for (i = 0; i < r->rx_queues; i++)
+		if (pb_json_push(arr, json_object_new_int64((int64_t)r->rx_queue_frames[i])))
 			return -ENOMEM;
-		}
-	}
 	/* the VLAN ids that arrived (0: untagged), so a tag can be checked end to end */
-	arr = json_object_new_array();
-	if (!arr || json_object_object_add(o, "rx_vlans", arr)) {
-		json_object_put(arr);
+	arr = pb_json_add_array(o, "rx_vlans");
+	if (!arr)
 		return -ENOMEM;
-	}
-	for (i = 0; i < r->nrx_vlans; i++) {
-		v = json_object_new_int(r->rx_vlans[i]);
-		if (!v || json_object_array_add(arr, v)) {
-			json_object_put(v);
+	for (i = 0; i < r->nrx_vlans; i++)
+		if (pb_json_push(arr, json_object_new_int(r->rx_vlans[i])))
 			return -ENOMEM;
-		}
-	}
 	return 0;
 }
 
@@ -539,6 +637,50 @@ static void pb_report_fields(const struct pb_report *rep, struct pb_fields *fs)
 	pb_add(fs, pb_fu64("tx_queues", rep->tx_queues));
 	pb_add(fs, pb_fu64("rx_queues", rep->rx_queues));
 	pb_add(fs, pb_fbool("lab", rep->lab));
+	pb_add(fs, pb_fstr("lab_kind", rep->lab_kind, 0));
+	pb_add(fs, rep->lab_kind && strcmp(rep->lab_kind, "direct") && rep->lab_dut_cpu >= 0
+			   ? pb_fu64("lab_dut_cpu", (uint64_t)rep->lab_dut_cpu)
+			   : pb_fnull("lab_dut_cpu"));
+}
+
+/* pktbench rfc2544's parameters, one object at the top of its JSON. */
+static int pb_json_add_rfc2544(struct json_object *root, const struct pb_rfc2544_opts *o)
+{
+	struct json_object *obj = json_object_new_object(), *arr;
+	struct pb_fields fs = { .n = 0 };
+	unsigned int i;
+	int err;
+
+	if (!obj || json_object_object_add(root, "rfc2544", obj)) {
+		json_object_put(obj);
+		return -ENOMEM;
+	}
+	arr = pb_json_add_array(obj, "tests");
+	if (!arr)
+		return -ENOMEM;
+	for (i = 0; i < 4; i++)
+		if (o->tests & (1u << i) &&
+		    pb_json_push(arr, json_object_new_string(
+					      pb_rfc_test_name((enum pb_rfc_test)(i + 1)))))
+			return -ENOMEM;
+	arr = pb_json_add_array(obj, "frame_sizes");
+	if (!arr)
+		return -ENOMEM;
+	for (i = 0; i < o->nsizes; i++)
+		if (pb_json_push(arr, json_object_new_int64(o->sizes[i])))
+			return -ENOMEM;
+	pb_add(&fs, pb_fdbl("trial_s", o->trial_s));
+	pb_add(&fs, pb_fdbl("final_trial_s", o->final_trial_s));
+	pb_add(&fs, pb_fdbl("trial_gap_s", o->trial_gap_s));
+	pb_add(&fs, pb_fdbl("loss_tolerance_pct", o->loss_tolerance_pct));
+	pb_add(&fs, pb_fstr("rate", o->loss_tolerance_pct > 0 ? "PDR" : "NDR", 0));
+	pb_add(&fs, pb_fdbl("precision_pct", o->precision_pct));
+	pb_add(&fs, pb_fdbl("loss_step_pct", o->loss_step_pct));
+	pb_add(&fs, pb_fu64("max_trials", o->max_trials));
+	pb_add(&fs, pb_fu64("retries", o->retries));
+	pb_add(&fs, pb_fu64("b2b_repeat", o->b2b_repeat));
+	err = pb_json_add_fields(obj, &fs);
+	return err;
 }
 
 int pb_write_json(FILE *f, const struct pb_report *rep)
@@ -556,6 +698,8 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 
 	pb_report_fields(rep, &fs);
 	err = pb_json_add_fields(root, &fs);
+	if (!err && rep->rfc2544)
+		err = pb_json_add_rfc2544(root, rep->rfc2544);
 	if (err)
 		goto out;
 
@@ -576,7 +720,7 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 			json_object_put(o);
 			goto out;
 		}
-		pb_result_fields(&rep->results[i], &fs);
+		pb_result_fields(&rep->results[i], &fs, rep->rfc2544 != NULL);
 		err = pb_json_add_fields(o, &fs);
 		if (!err)
 			err = pb_json_add_samples(o, &rep->results[i]);
@@ -677,7 +821,7 @@ int pb_write_csv(FILE *f, const struct pb_report *rep)
 	if (!rep || (rep->n && !rep->results))
 		return -EINVAL;
 	/* The header comes from the same list as the rows, so the two cannot drift apart. */
-	pb_result_fields(&blank, &fs);
+	pb_result_fields(&blank, &fs, rep->rfc2544 != NULL);
 	pb_report_fields(rep, &top);
 	for (j = 0; j < fs.n; j++)
 		fprintf(f, "%s%s", j ? "," : "", fs.f[j].name);
@@ -686,7 +830,7 @@ int pb_write_csv(FILE *f, const struct pb_report *rep)
 		fprintf(f, ",%s", top.f[j].name);
 	fputc('\n', f);
 	for (i = 0; i < rep->n; i++) {
-		pb_result_fields(&rep->results[i], &fs);
+		pb_result_fields(&rep->results[i], &fs, rep->rfc2544 != NULL);
 		for (j = 0; j < fs.n; j++) {
 			if (j)
 				fputc(',', f);
@@ -1024,7 +1168,7 @@ static int pb_write_fmt(FILE *f, const struct pb_report *rep, enum pb_format fmt
 {
 	switch (fmt) {
 	case PB_FORMAT_TABLE:
-		return pb_write_table(f, rep);
+		return rep->rfc2544 ? pb_rfc2544_write_table(f, rep) : pb_write_table(f, rep);
 	case PB_FORMAT_JSON:
 		return pb_write_json(f, rep);
 	case PB_FORMAT_CSV:

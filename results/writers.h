@@ -24,10 +24,14 @@ struct pb_report {
 	unsigned int cpus;		   /* online CPUs */
 	unsigned int tx_queues, rx_queues; /* of the sending interface */
 	bool lab;			   /* the namespace lab, with its receiver */
+	const char *lab_kind;		   /* its shape: direct, router, bridge; NULL: none */
+	int lab_dut_cpu; /* router, bridge: the CPU the DUT forwards on; -1: none of its own */
 	const struct pb_result *results;
 	unsigned int n;
 	bool sort_by_pps; /* benchmark: fastest first, skipped and no-wire rows last */
 	bool show_counters; /* the table adds the three-point accounting of every row */
+	/* pktbench rfc2544: its parameters; rows carry their rfc fields and the table is its own */
+	const struct pb_rfc2544_opts *rfc2544;
 };
 
 /*
@@ -43,6 +47,8 @@ int pb_json_print(FILE *f, struct json_object *o);
 int pb_write_table(FILE *f, const struct pb_report *rep);
 int pb_write_json(FILE *f, const struct pb_report *rep);
 int pb_write_csv(FILE *f, const struct pb_report *rep);
+/* pktbench rfc2544's table format: a box per test over the summary rows (rfc2544_report.c). */
+int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep);
 /*
  * Whether pb_report_write() will be able to write path, checked before any run: its
  * directory takes the temp file, and path is not something a file cannot replace. 0, or

@@ -23,6 +23,7 @@ lab_is_live() {
 	local id=${1#pktbench-}
 	id=${id%-tx}
 	id=${id%-rx}
+	id=${id%-dut}
 	[ -e "/run/pktbench/$id.lock" ] && ! flock -n "/run/pktbench/$id.lock" true
 }
 

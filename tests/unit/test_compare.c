@@ -871,6 +871,74 @@ static void test_parse_text(void)
 	pb_compare_input_free(&in);
 }
 
+/*
+ * pktbench rfc2544's sets: trials are not compared; summary rows are, by their answer as
+ * "higher is better" (throughput pps, burst frames, 100 - loss %), keyed by test, frame size
+ * and load. A fall in throughput, a shorter burst and more loss all regress.
+ */
+static void test_rfc2544_rows(void)
+{
+#define RFC_TRIAL(pps)                                                                             \
+	"{\"method\":\"af_packet\",\"status\":\"ok\",\"pps\":" #pps ",\"test\":\"throughput\","    \
+	"\"summary\":false,\"frame_size\":64,\"load_pct\":null}"
+#define RFC_SET(tput, burst, loss90)                                                               \
+	"{\"schema\":1,\"results\":[" RFC_TRIAL(100) "," RFC_TRIAL(                                \
+		200) ","                                                                           \
+		     "{\"method\":\"af_packet\",\"status\":\"ok\",\"pps\":null,\"test\":"          \
+		     "\"throughput\","                                                             \
+		     "\"summary\":true,\"frame_size\":64,\"load_pct\":null,\"throughput_"          \
+		     "pps\":" #tput "},"                                                           \
+		     "{\"method\":\"af_packet\",\"status\":\"ok\",\"pps\":null,\"test\":\"back-"   \
+		     "to-back\","                                                                  \
+		     "\"summary\":true,\"frame_size\":64,\"burst_frames\":" #burst "},"            \
+		     "{\"method\":\"af_packet\",\"status\":\"ok\",\"pps\":null,\"test\":\"loss\"," \
+		     "\"summary\":true,\"frame_size\":64,\"load_pct\":90,\"loss_pct\":" #loss90    \
+		     "},"                                                                          \
+		     "{\"method\":\"af_packet\",\"status\":\"skipped\",\"reason\":\"no probes\","  \
+		     "\"pps\":null,\"test\":\"latency\",\"summary\":true,\"frame_size\":64}]}"
+	struct pb_compare_input b, n;
+	struct pb_compare_result res;
+	struct pb_compare_opts o;
+	const struct pb_compare_line *l;
+	char err[512];
+	int ret;
+
+	ret = parse(RFC_SET(41000, 500, 50), &b, err, sizeof(err));
+	CHECK(ret == 0 && b.n == 4, "rfc2544 set: %d rows (trials left out): %s", b.n, err);
+	if (ret)
+		return;
+	CHECK(!strcmp(b.rows[0].point, "frame_size=64,test=throughput") && b.rows[0].pps == 41000,
+	      "throughput row: point %s, value %g", b.rows[0].point, b.rows[0].pps);
+	CHECK(!strcmp(b.rows[2].point, "frame_size=64,load_pct=90,test=loss") &&
+		      b.rows[2].pps == 50,
+	      "loss row: point %s, value %g (100 - loss %%)", b.rows[2].point, b.rows[2].pps);
+	ret = parse(RFC_SET(30000, 520, 60), &n, err, sizeof(err));
+	CHECK(ret == 0, "rfc2544 NEW: %s", err);
+	pb_compare_opts_init(&o);
+	ret = ret ? ret : pb_compare(&b, &n, &o, &res);
+	CHECK(ret == 0, "rfc2544 compare: %s", ret ? res.err : "");
+	if (!ret) {
+		l = line(&res, "af_packet", "frame_size=64,test=throughput");
+		CHECK(l && l->verdict == PB_CMP_REGRESSED, "a lower throughput regresses");
+		l = line(&res, "af_packet", "frame_size=64,test=back-to-back");
+		CHECK(l && l->verdict == PB_CMP_OK, "a slightly longer burst is fine");
+		l = line(&res, "af_packet", "frame_size=64,load_pct=90,test=loss");
+		CHECK(l && l->verdict == PB_CMP_REGRESSED, "60 %% loss after 50 %% regresses");
+		CHECK(res.compared == 3 && pb_compare_failed(&res), "3 compared, the set fails");
+		pb_compare_result_free(&res);
+	}
+	pb_compare_input_free(&n);
+	/* an answer that is not a number is bad input, like an ok row without pps */
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"test\":"
+		    "\"throughput\",\"summary\":true,\"frame_size\":64,\"throughput_pps\":null}]}",
+		    &n, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "throughput_pps is not a number"), "no answer: %s",
+	      err);
+	pb_compare_input_free(&b);
+#undef RFC_SET
+#undef RFC_TRIAL
+}
+
 /* A result set the real writer wrote reads back with the same rows. */
 static void test_writer_roundtrip(void)
 {
@@ -1340,6 +1408,7 @@ int main(void)
 	test_interrupted();
 	test_load_files();
 	test_parse_text();
+	test_rfc2544_rows();
 	test_writer_roundtrip();
 	test_main_exit_codes();
 	test_main_json();

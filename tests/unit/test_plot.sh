@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # scripts/plot turns a result set into a PNG: a bar chart (with latency probes, and a CDF of
-# each method's one-way latency), and a line chart for a sweep; without
-# matplotlib it says in one line which package to install.
+# each method's one-way latency), a line chart for a sweep, an rfc2544 report's charts;
+# without matplotlib it says in one line which package to install.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d /tmp/pbplot.XXXXXX)
@@ -62,6 +62,7 @@ else
 	pass=$((pass + 1)); echo "ok: no probes, no CDF"
 fi
 run "line chart of a sweep" "$top/tests/unit/data/base_points.json"
+run "rfc2544: throughput, loss-rate and back-to-back charts" "$top/tests/unit/data/rfc2544.json"
 if "$top/scripts/plot" "$top/tests/unit/data/not_json.json" -o "$T/x.png" 2>/dev/null; then
 	fail=$((fail + 1)); echo "FAIL: unreadable input is refused"
 else

@@ -203,6 +203,9 @@ static const struct want result_fields[] = {
 	{ "rx_missed_errors", json_type_int },
 	{ "rx_fifo_errors", json_type_int },
 	{ "rx_driver_drops", json_type_int },
+	{ "dut_rx_dropped", json_type_null }, /* no device under test in the path */
+	{ "dut_tx_dropped", json_type_null },
+	{ "dut_qdisc_drops", json_type_null },
 	{ "cpu_s", json_type_double },
 	{ "syscalls", json_type_int },
 	{ "syscalls_per_frame", json_type_double },
@@ -215,9 +218,11 @@ static const struct want result_fields[] = {
 };
 
 #define N_FIELDS (sizeof(result_fields) / sizeof(result_fields[0]))
-/* schema, pktbench_version, command, kernel, cpu_model, cpus, interface, driver, tx/rx_queues, lab
+/*
+ * schema, pktbench_version, command, kernel, cpu_model, cpus, interface, driver, tx/rx_queues,
+ * lab, lab_kind, lab_dut_cpu
  */
-#define N_REPORT_FIELDS 11
+#define N_REPORT_FIELDS 13
 #define N_LAT_CSV	26 /* latency_ (18) and gaps_ (8) columns */
 
 /* Where a row differs from row 0's types. */
@@ -992,6 +997,165 @@ static void test_latency(void)
 	}
 }
 
+/*
+ * pktbench rfc2544's report: trial rows are full run rows with their trial's fields; summary
+ * rows carry the answer with null run fields; the parameters sit at the top; CSV columns
+ * line up across both kinds; the table is a box per test.
+ */
+static void test_rfc2544_report(void)
+{
+	struct pb_rfc2544_opts o = { .tests = PB_RFC_T_THROUGHPUT | PB_RFC_T_LOSS,
+				     .sizes = { 64, 1518 },
+				     .nsizes = 2,
+				     .trial_s = 2,
+				     .final_trial_s = 2,
+				     .trial_gap_s = 0.5,
+				     .precision_pct = 1,
+				     .loss_step_pct = 10,
+				     .max_trials = 30,
+				     .b2b_repeat = 50 };
+	struct pb_result rows[6];
+	struct pb_report rep = make_report(6);
+	struct json_object *root, *arr, *r0, *r1;
+	unsigned int i;
+	char *buf;
+	struct csv c;
+
+	for (i = 0; i < 6; i++)
+		rows[i] = results[0]; /* an ok run: 60-byte frames */
+	rows[0].rfc = (struct pb_rfc_row){ .test = PB_RFC_THROUGHPUT,
+					   .frame_size = 64,
+					   .trial = 1,
+					   .load_pct = -1,
+					   .loss_pct = 0,
+					   .passed = true };
+	rows[1].rfc = (struct pb_rfc_row){ .test = PB_RFC_THROUGHPUT,
+					   .summary = true,
+					   .frame_size = 64,
+					   .load_pct = -1,
+					   .loss_pct = 0,
+					   .throughput_pps = 41000,
+					   .throughput_wire_gbps = 0.02755,
+					   .max_pps = 250000,
+					   .trials = 9,
+					   .search = "found" };
+	rows[2].rfc = (struct pb_rfc_row){ .test = PB_RFC_LOSS,
+					   .summary = true,
+					   .frame_size = 64,
+					   .load_pct = 90,
+					   .loss_pct = 12.5,
+					   .max_pps = 250000,
+					   .trials = 1 };
+	rows[3].rfc = (struct pb_rfc_row){ .test = PB_RFC_B2B,
+					   .summary = true,
+					   .frame_size = 64,
+					   .load_pct = -1,
+					   .burst_frames = 506,
+					   .burst_mean = 506,
+					   .burst_min = 500,
+					   .burst_max = 512,
+					   .repetitions = 3,
+					   .trials = 20,
+					   .max_pps = 230000,
+					   .search = "found" };
+	rows[4] = (struct pb_result){ .status = PB_STATUS_SKIPPED, .streams = 1 };
+	snprintf(rows[4].method, sizeof(rows[4].method), "af_packet");
+	snprintf(rows[4].reason, sizeof(rows[4].reason), "needs latency probes");
+	rows[4].rfc = (struct pb_rfc_row){
+		.test = PB_RFC_LATENCY, .summary = true, .frame_size = 64, .load_pct = -1
+	};
+	rows[5].rfc = (struct pb_rfc_row){ .test = PB_RFC_LATENCY,
+					   .summary = true,
+					   .frame_size = 1518,
+					   .load_pct = -1,
+					   .lat_rate_pps = 1600,
+					   .p50_us = 12.5,
+					   .p99_us = 40,
+					   .max_us = 120,
+					   .mean_us = 15.25,
+					   .trials = 1 };
+	rep.results = rows;
+	rep.sort_by_pps = false;
+	rep.rfc2544 = &o;
+
+	CHECK(!pb_report_write(&rep, PB_FORMAT_JSON, path_in_tmp("rfc.json")), "rfc json write");
+	root = json_object_from_file(path_in_tmp("rfc.json"));
+	CHECK(root != NULL, "rfc json: %s", json_util_get_last_err());
+	if (!root)
+		return;
+	CHECK(get(root, "rfc2544") &&
+		      json_object_array_length(get(get(root, "rfc2544"), "tests")) == 2 &&
+		      !strcmp(json_object_get_string(get(get(root, "rfc2544"), "rate")), "NDR"),
+	      "rfc2544 parameters at the top");
+	arr = get(root, "results");
+	r0 = json_object_array_get_idx(arr, 0);
+	r1 = json_object_array_get_idx(arr, 1);
+	CHECK(!strcmp(json_object_get_string(get(r0, "test")), "throughput") &&
+		      !json_object_get_boolean(get(r0, "summary")) &&
+		      json_object_get_int(get(r0, "trial")) == 1 &&
+		      json_object_get_boolean(get(r0, "passed")) &&
+		      json_object_get_int64(get(r0, "frames_sent")) ==
+			      (int64_t)results[0].frames_sent &&
+		      get(r0, "throughput_pps") == NULL &&
+		      json_object_object_get_ex(r0, "throughput_pps", NULL),
+	      "a trial: a run row with its trial's fields, no answer");
+	CHECK(json_object_get_boolean(get(r1, "summary")) &&
+		      json_object_get_double(get(r1, "throughput_pps")) == 41000 &&
+		      json_object_get_int(get(r1, "frame_size")) == 64 &&
+		      json_object_get_int(get(r1, "frame_bytes")) == 60 &&
+		      !get(r1, "frames_sent") && !get(r1, "pps") && !get(r1, "passed") &&
+		      !strcmp(json_object_get_string(get(r1, "search")), "found"),
+	      "a throughput summary: the answer, frame sizes, null run fields");
+	r1 = json_object_array_get_idx(arr, 2);
+	CHECK(json_object_get_double(get(r1, "load_pct")) == 90 &&
+		      json_object_get_double(get(r1, "loss_pct")) == 12.5 &&
+		      !get(r1, "burst_frames"),
+	      "a loss summary: loss_pct at load_pct");
+	r1 = json_object_array_get_idx(arr, 3);
+	CHECK(json_object_get_int(get(r1, "burst_frames")) == 506 &&
+		      json_object_get_int(get(r1, "repetitions")) == 3 && !get(r1, "load_pct"),
+	      "a back-to-back summary: burst_frames and its repetitions");
+	r1 = json_object_array_get_idx(arr, 4);
+	CHECK(!strcmp(json_object_get_string(get(r1, "status")), "skipped") &&
+		      !strcmp(json_object_get_string(get(r1, "test")), "latency") &&
+		      json_object_object_get_ex(r1, "p99_us", NULL),
+	      "a latency row that cannot answer says why, with its fields null");
+	r1 = json_object_array_get_idx(arr, 5);
+	CHECK(json_object_get_double(get(r1, "p50_us")) == 12.5 &&
+		      json_object_get_double(get(r1, "p99_us")) == 40 &&
+		      json_object_get_double(get(r1, "max_us")) == 120 &&
+		      json_object_get_double(get(r1, "latency_rate_pps")) == 1600,
+	      "a latency summary: p50_us, p99_us, max_us at the rate");
+	CHECK(!get(json_object_array_get_idx(arr, 1), "p50_us"),
+	      "latency fields are null on other tests' rows");
+	json_object_put(root);
+
+	CHECK(!pb_report_write(&rep, PB_FORMAT_CSV, path_in_tmp("rfc.csv")), "rfc csv write");
+	buf = read_all(path_in_tmp("rfc.csv"));
+	CHECK(buf && !csv_parse(buf, &c) && c.nrec == 7, "rfc csv: 7 records");
+	for (i = 1; buf && i < c.nrec; i++)
+		CHECK(c.nf[i] == c.nf[0], "rfc csv row %u has %u fields, header %u", i, c.nf[i],
+		      c.nf[0]);
+	if (buf) {
+		CHECK(csv_get(&c, 2, "throughput_pps") &&
+			      !strcmp(csv_get(&c, 2, "throughput_pps"), "41000.0"),
+		      "rfc csv: the answer in its column");
+		csv_free(&c);
+	}
+	free(buf);
+
+	CHECK(!pb_report_write(&rep, PB_FORMAT_TABLE, path_in_tmp("rfc.txt")), "rfc table write");
+	buf = read_all(path_in_tmp("rfc.txt"));
+	CHECK(buf && strstr(buf, "RFC 2544 26.1 throughput") && strstr(buf, "|          41000 |") &&
+		      strstr(buf, "RFC 2544 26.3 frame loss rate") && strstr(buf, "| 12.5000 |") &&
+		      strstr(buf, "RFC 2544 26.4 back-to-back") &&
+		      strstr(buf, "skipped  af_packet 64 B: needs latency probes") &&
+		      strstr(buf, "RFC 2544 26.2 latency") && strstr(buf, "|   12.5 |   40.0 |") &&
+		      !strstr(buf, "Packets/s"),
+	      "rfc table: a box per test, the answers, latency's reason:\n%s", buf ? buf : "");
+	free(buf);
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -1013,6 +1177,7 @@ int main(void)
 	test_table_counters();
 	test_atomic_failures();
 	test_latency();
+	test_rfc2544_report();
 	remove_tmpdir();
 	return check_summary();
 }

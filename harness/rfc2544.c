@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pktbench rfc2544: its option table, and the tests of RFC 2544 section 26 driven through the
+ * runner. A trial is an ordinary run (same accounting, same row) with the trial's parameters
+ * in row.rfc; the searches are rfc2544_search.c's; each test ends in summary rows that carry
+ * the answer. Loss is what the receiver did not count: sent - delivered.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "frame.h"
+#include "log.h"
+#include "method.h"
+#include "rfc2544.h"
+#include "rfc2544_search.h"
+
+/* ---- the option table ------------------------------------------------------------------ */
+
+#define OFF(field) offsetof(struct pb_config, field)
+
+/* The RFC's Ethernet frame sizes (section 9.1), FCS included. */
+#define PB_RFC_SIZES "64,128,256,512,1024,1280,1518"
+
+/* pktbench's rows a trial sets itself (and --tune, whose search would move them), so rfc2544
+ * does not take them. */
+static const char *const rfc_not_rows[] = {
+	"duration",   "count",	     "count-timeout", "repeat", "pps",	"rate",
+	"frame-size", "payloadsize", "sweep",	      "imix",	"tune", NULL,
+};
+
+static const struct pb_opt rfc_rows[] = {
+	{ "tests", 0, OPT_STR, OFF(rfc.tests_spec), 0, "throughput,latency,loss,back-to-back", 0,
+	  sizeof(((struct pb_config *)0)->rfc.tests_spec), "LIST",
+	  "the tests to run, in this order: throughput (26.1), latency (26.2, at the throughput "
+	  "rate), loss (26.3, the frame loss rate at 100 %, 90 %, ... of the maximum), "
+	  "back-to-back (26.4)",
+	  .flags = PB_OPTF_LIST },
+	{ "frame-sizes", 0, OPT_STR, OFF(rfc.sizes_spec), 0, PB_RFC_SIZES, 0,
+	  sizeof(((struct pb_config *)0)->rfc.sizes_spec), "BYTES,..",
+	  "frame sizes as the RFC counts them, on the wire with the 4-byte FCS (a tagged frame's "
+	  "includes its tag); 64 is pktbench's --frame-size 60",
+	  .flags = PB_OPTF_LIST },
+	{ "trial", 0, OPT_SECS, OFF(rfc.trial_s), 0, "2", 0, 0, "SECS",
+	  "seconds each trial sends (the RFC asks for 60: this default is for a quick report)" },
+	{ "final-trial", 0, OPT_SECS, OFF(rfc.final_trial_s), 0, NULL, 0, 0, "SECS",
+	  "seconds of the trial that confirms the throughput found (the RFC's full-length final "
+	  "trial; default: --trial)" },
+	{ "trial-gap", 0, OPT_SECS, OFF(rfc.trial_gap_s), 0, "0.5", 0, 0, "SECS",
+	  "pause before each trial, so the DUT drains and its buckets refill (the RFC waits 2 s "
+	  "for residual frames and 5 s for the DUT)" },
+	{ "loss-tolerance", 0, OPT_PCT, OFF(rfc.loss_tolerance_pct), 0, "0", 0, 100, "PCT",
+	  "a trial passes when it loses at most PCT % of what it sent: 0 finds the no-drop rate "
+	  "(NDR), more the partial-drop rate (PDR)" },
+	{ "precision", 0, OPT_PCT, OFF(rfc.precision_pct), 0, "1", 0, 50, "PCT",
+	  "the searches stop when the highest pass and the lowest fail are within PCT % of each "
+	  "other" },
+	{ "max-trials", 0, OPT_U32, OFF(rfc.max_trials), 0, "30", 1, PB_SEARCH_MAX_TRIALS, "N",
+	  "at most N trials per search; a search cut short reports its best pass" },
+	{ "retries", 0, OPT_U32, OFF(rfc.retries), 0, "0", 0, 5, "N",
+	  "a trial of a search that loses is tried up to N times more, and fails only if every "
+	  "try loses (for noisy paths; the RFC does not retry)" },
+	{ "loss-step", 0, OPT_PCT, OFF(rfc.loss_step_pct), 0, "10", 1, 10, "PCT",
+	  "the frame loss rate's step down from 100 % of the maximum (the RFC's granularity is "
+	  "10 at most, finer encouraged)" },
+	{ "b2b-repeat", 0, OPT_U32, OFF(rfc.b2b_repeat), 0, "50", 1, 1000, "N",
+	  "back-to-back: searches for the longest lossless burst, averaged (the RFC asks for at "
+	  "least 50)" },
+};
+
+#define PB_RFC_NROWS	(sizeof(rfc_rows) / sizeof(rfc_rows[0]))
+#define PB_RFC_MAX_ROWS 128
+
+static struct pb_opt rfc_table[PB_RFC_MAX_ROWS];
+
+/* --tests' names, in PB_RFC_T_* bit order (the same as enum pb_rfc_test's, from 1) */
+static const char *const rfc_test_names[] = { "throughput", "latency", "loss", "back-to-back",
+					      NULL };
+
+/* --tests: a comma list of test names, at least one. */
+static int rfc_parse_tests(struct pb_rfc2544_opts *o, char *err, size_t errlen)
+{
+	const char *p = o->tests_spec;
+
+	o->tests = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		unsigned int i;
+
+		for (i = 0; rfc_test_names[i]; i++)
+			if (strlen(rfc_test_names[i]) == len && !strncmp(p, rfc_test_names[i], len))
+				break;
+		if (!rfc_test_names[i] || !len) {
+			snprintf(err, errlen,
+				 "--tests: '%.*s' is not throughput, latency, loss or back-to-back",
+				 (int)len, p);
+			return -EINVAL;
+		}
+		o->tests |= 1u << i;
+		p += len + (p[len] == ',');
+	}
+	if (!o->tests) {
+		snprintf(err, errlen, "--tests: no test named");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --frame-sizes: up to PB_RFC_MAX_SIZES whole numbers from 64 (with FCS) up. */
+static int rfc_parse_sizes(struct pb_rfc2544_opts *o, char *err, size_t errlen)
+{
+	const char *p = o->sizes_spec;
+
+	o->nsizes = 0;
+	while (*p) {
+		unsigned long v;
+		char *end;
+
+		v = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+		if (!v || (*end && *end != ',') || v < 64 || v > PB_FRAME_MAX + 4 ||
+		    o->nsizes == PB_RFC_MAX_SIZES) {
+			snprintf(
+				err, errlen,
+				"--frame-sizes: up to %d sizes from 64 to %d bytes (FCS included): "
+				"'%s'",
+				PB_RFC_MAX_SIZES, PB_FRAME_MAX + 4, o->sizes_spec);
+			return -EINVAL;
+		}
+		o->sizes[o->nsizes++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!o->nsizes) {
+		snprintf(err, errlen, "--frame-sizes: no size given");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rfc_validate(void *dst, char *err, size_t errlen)
+{
+	struct pb_config *cfg = dst;
+	int ret = pb_cmd_main.validate ? pb_cmd_main.validate(dst, err, errlen) : 0;
+
+	if (!ret)
+		ret = rfc_parse_tests(&cfg->rfc, err, errlen);
+	if (!ret)
+		ret = rfc_parse_sizes(&cfg->rfc, err, errlen);
+	if (!ret && !(cfg->rfc.precision_pct > 0)) {
+		snprintf(err, errlen, "--precision: must be above 0 %%");
+		ret = -EINVAL;
+	}
+	if (!ret && !cfg->rfc.final_trial_s)
+		cfg->rfc.final_trial_s = cfg->rfc.trial_s;
+	return ret;
+}
+
+int (*pb_rfc2544_session)(int argc, char **argv);
+
+static int rfc_run_cmd(int argc, char **argv)
+{
+	if (!pb_rfc2544_session) {
+		fprintf(stderr, "pktbench rfc2544: needs pktbench's session (run the pktbench "
+				"binary)\n");
+		return 2;
+	}
+	return pb_rfc2544_session(argc, argv);
+}
+
+struct pb_cmd pb_cmd_rfc2544 = {
+	.name = "rfc2544",
+	.summary = "RFC 2544 throughput (NDR/PDR), latency, frame loss rate and back-to-back, "
+		   "per send path",
+	.synopsis = "[--method NAME|LIST|benchmark] [--tests LIST] [--frame-sizes LIST] [options]",
+	.description =
+		"Runs the tests of RFC 2544 section 26 through a device under test: the lab's "
+		"(--lab router or --lab bridge, shaped with --lab-dut-setup), or a real one with "
+		"--iface towards it, --receiver on its far side and --dstmac its MAC. Every trial "
+		"is an ordinary run (same accounting, same JSON row, the trial's parameters in "
+		"it); loss is what the receiver did not count.\n\n"
+		"throughput: a binary search over the rate for the highest whose trial loses at "
+		"most --loss-tolerance, starting from the method's unpaced maximum, confirmed by "
+		"one more trial. latency: at that rate. loss: the loss at 100 %, 90 %, ... of the "
+		"maximum until two steps in a row lose nothing. back-to-back: the longest burst at "
+		"the path's maximum rate without loss, searched --b2b-repeat times and "
+		"averaged.\n\n"
+		"The report is a table per test; --format json gives every trial and summary rows "
+		"that carry test, method, frame_size and the answer (throughput_pps, loss_pct per "
+		"load_pct, burst_frames). --trial replaces --duration; a trial sets --pps, --count "
+		"and the frame size itself.",
+	.exit_status = "0    every test ran, or said why it could not\n"
+		       "1    a trial failed, or the results could not be written\n"
+		       "2    bad input or missing privileges (one line on stderr)\n"
+		       "130  interrupted (the rows that finished are still printed)",
+	.examples = "pktbench rfc2544 --lab router --method af_packet --frame-sizes 64,512,1518\n"
+		    "the lab's router, three frame sizes, every test\n"
+		    "pktbench rfc2544 --lab router --lab-dut-setup tbf.sh --tests throughput,loss "
+		    "--trial 60\n"
+		    "a shaped DUT, the RFC's full-length trials\n"
+		    "pktbench rfc2544 --iface eth1 --receiver http://198.19.0.2:9310 --dstmac "
+		    "0c:42:a1:00:00:01\n"
+		    "a real DUT between two hosts",
+	.opts = rfc_table,
+	.size = sizeof(struct pb_config),
+	.validate = rfc_validate,
+	.run = rfc_run_cmd,
+};
+
+/*
+ * The table is pktbench's own rows (less those a trial sets) followed by rfc2544's, one
+ * table of the usual shape for the parser, --help, the man page and the completion alike;
+ * built before main() so every reader of pb_cmds finds it whole.
+ */
+__attribute__((constructor)) static void rfc_table_build(void)
+{
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < pb_cmd_main.nopts && n < PB_RFC_MAX_ROWS; i++) {
+		for (j = 0; rfc_not_rows[j]; j++)
+			if (!strcmp(pb_cmd_main.opts[i].name, rfc_not_rows[j]))
+				break;
+		if (!rfc_not_rows[j])
+			rfc_table[n++] = pb_cmd_main.opts[i];
+	}
+	for (i = 0; i < PB_RFC_NROWS && n < PB_RFC_MAX_ROWS; i++)
+		rfc_table[n++] = rfc_rows[i];
+	pb_cmd_rfc2544.nopts = n;
+}
+
+/* ---- the tests ------------------------------------------------------------------------- */
+
+/* A 64-byte RFC frame must carry at least the headers and the 8-byte signature. */
+uint32_t pb_rfc_frame_bytes(const struct pb_config *cfg, uint32_t rfc_size, char *err,
+			    size_t errlen)
+{
+	uint32_t hdr = pb_frame_overhead(cfg->srcip.family);
+	uint32_t tag = cfg->vlan ? PB_VLAN_HLEN : 0;
+	uint32_t frame = rfc_size - 4 - tag; /* the frame pktbench builds: no FCS, no tag */
+
+	if (rfc_size < 4 + tag + hdr + PB_SIG_LEN) {
+		snprintf(err, errlen,
+			 "a %u-byte frame cannot hold the %u bytes of headers%s, the signature and "
+			 "the FCS (at least %u)",
+			 rfc_size, hdr, tag ? " and tag" : "", 4 + tag + hdr + PB_SIG_LEN);
+		return 0;
+	}
+	if (cfg->mtu && frame - PB_ETH_HLEN > cfg->mtu) {
+		snprintf(err, errlen, "a %u-byte frame does not fit the MTU %u of %s", rfc_size,
+			 cfg->mtu, cfg->ifname);
+		return 0;
+	}
+	return frame;
+}
+
+/* One method at one frame size: what every trial there shares. */
+struct rfc_ctx {
+	const struct pb_config *cfg;
+	const struct pb_env *env;
+	const struct pb_selected *sel;
+	struct pb_rfc2544_rows *out;
+	struct pb_config tcfg; /* the trial's: the frame set, --pps and --count per trial */
+	struct pb_env tenv;
+	uint32_t size;	/* the RFC's frame size */
+	uint32_t trial; /* trials so far in the current test */
+	enum pb_rfc_test test;
+	char label[96];
+};
+
+static bool rfc_stopped(const struct rfc_ctx *c)
+{
+	return __atomic_load_n(c->env->stop, __ATOMIC_RELAXED);
+}
+
+/* A new row at the end of out, zeroed; NULL when memory is short. */
+static struct pb_result *rfc_row_add(struct pb_rfc2544_rows *out)
+{
+	if (out->n == out->cap) {
+		unsigned int cap = out->cap ? out->cap * 2 : 64;
+		struct pb_result *r = realloc(out->r, cap * sizeof(*r));
+
+		if (!r)
+			return NULL;
+		out->r = r;
+		out->cap = cap;
+	}
+	memset(&out->r[out->n], 0, sizeof(out->r[0]));
+	return &out->r[out->n++];
+}
+
+void pb_rfc2544_rows_free(struct pb_rfc2544_rows *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < out->n; i++)
+		pb_result_release(&out->r[i]);
+	free(out->r);
+	memset(out, 0, sizeof(*out));
+}
+
+/* Sleeps the trial gap; a signal ends it early. */
+static void rfc_gap(const struct rfc_ctx *c)
+{
+	double s = c->cfg->rfc.trial_gap_s;
+	struct timespec ts = { (time_t)s, (long)((s - floor(s)) * 1e9) };
+
+	if (s > 0 && !rfc_stopped(c))
+		nanosleep(&ts, NULL);
+}
+
+/*
+ * One trial: unpaced (pps 0) or paced at pps, for secs, or a burst of count frames at the
+ * path's maximum. Appends its row; *idx is its index. 0, -EINTR (the row is the partial
+ * run), -ENOMEM.
+ */
+static int rfc_trial(struct rfc_ctx *c, double pps, double secs, uint64_t count, unsigned int *idx)
+{
+	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
+	struct pb_rfc_row *rf;
+	struct pb_result *r;
+	double sent;
+	int ret;
+
+	rfc_gap(c);
+	c->tcfg.pps = pps;
+	c->tcfg.duration_s = secs;
+	c->tcfg.count = count;
+	r = rfc_row_add(c->out);
+	if (!r)
+		return -ENOMEM;
+	*idx = c->out->n - 1;
+	ret = pb_run_method(c->sel->m, c->sel->batch, &c->tcfg, &c->tenv, r);
+	if (ret && ret != -EINTR) {
+		c->out->n--;
+		return ret;
+	}
+	rf = &r->rfc;
+	rf->test = c->test;
+	rf->frame_size = c->size;
+	rf->trial = ++c->trial;
+	rf->load_pct = -1;
+	rf->burst_frames = count;
+	sent = (double)r->frames_sent;
+	rf->loss_pct = pb_result_has_delivered(r)
+			       ? 100 * (sent - (double)r->frames_delivered) / sent
+			       : NAN;
+	/* NDR: not one frame; PDR: the tolerance, as a share of what was sent */
+	rf->passed = r->status == PB_STATUS_OK && pb_result_has_delivered(r) && !r->interrupted &&
+		     (o->loss_tolerance_pct > 0 ? rf->loss_pct <= o->loss_tolerance_pct
+						: r->frames_delivered >= r->frames_sent);
+	if (!c->cfg->quiet && r->status == PB_STATUS_OK)
+		fprintf(stderr,
+			"pktbench: rfc2544 %s %u B %s #%u: %s %.0f pps%s, %llu sent, loss %.4f %% "
+			"%s\n",
+			c->sel->m->name, c->size, pb_rfc_test_name(c->test), rf->trial,
+			count ? "burst"
+			: pps ? "paced"
+			      : "unpaced",
+			r->pps,
+			count ? ""
+			: pps ? ""
+			      : " (the maximum)",
+			(unsigned long long)r->frames_sent, rf->loss_pct,
+			rf->passed ? "pass" : "fail");
+	return ret;
+}
+
+/* A summary row for the current test, its run fields from the trial at from (or none). */
+static struct pb_result *rfc_summary(struct rfc_ctx *c, int from)
+{
+	struct pb_result *r = rfc_row_add(c->out);
+
+	if (!r)
+		return NULL;
+	if (from >= 0) {
+		*r = c->out->r[from];
+		/* the trial row owns its samples, latency and gaps lists, and receiver's lists */
+		r->samples = NULL;
+		r->nsamples = 0;
+		memset(&r->latency, 0, sizeof(r->latency));
+		memset(&r->gaps, 0, sizeof(r->gaps));
+		r->rx_queues = 0;
+		r->nrx_vlans = 0;
+	} else {
+		snprintf(r->method, sizeof(r->method), "%s", c->sel->m->name);
+		snprintf(r->mode, sizeof(r->mode), "-");
+		r->streams = c->tcfg.streams;
+	}
+	memset(&r->rfc, 0, sizeof(r->rfc));
+	r->rfc.test = c->test;
+	r->rfc.summary = true;
+	r->rfc.frame_size = c->size;
+	r->rfc.load_pct = -1;
+	r->rfc.loss_pct = NAN;
+	r->rfc.trials = c->trial;
+	r->rfc.lat_rate_pps = r->rfc.p50_us = r->rfc.p99_us = r->rfc.max_us = r->rfc.mean_us = NAN;
+	return r;
+}
+
+/* A test that could not run, or whose trial failed: one summary row that says why. */
+static int rfc_no_answer(struct rfc_ctx *c, enum pb_status status, const char *pre, const char *why)
+{
+	struct pb_result *r = rfc_summary(c, -1);
+	char buf[2 * sizeof(r->reason)] = "";
+
+	if (!r)
+		return -ENOMEM;
+	r->status = status;
+	/* cut to the row's reason, whatever the lengths */
+	snprintf(buf, sizeof(buf), "%s%s", pre, why);
+	memcpy(r->reason, buf, sizeof(r->reason) - 1);
+	r->reason[sizeof(r->reason) - 1] = '\0';
+	return 0;
+}
+
+/* A trial that did not run properly ends its test: the summary says so. */
+static int rfc_trial_failed(struct rfc_ctx *c, unsigned int idx)
+{
+	const struct pb_result *t = &c->out->r[idx];
+	char why[sizeof(t->reason)];
+
+	snprintf(why, sizeof(why), "%s", t->reason[0] ? t->reason : "interrupted");
+	if (t->status == PB_STATUS_SKIPPED)
+		return rfc_no_answer(c, PB_STATUS_SKIPPED, "", why);
+	return rfc_no_answer(c, PB_STATUS_ERROR, "a trial failed: ", why);
+}
+
+static bool rfc_trial_ok(const struct rfc_ctx *c, unsigned int idx)
+{
+	const struct pb_result *t = &c->out->r[idx];
+
+	return t->status == PB_STATUS_OK && pb_result_has_delivered(t) && !t->interrupted;
+}
+
+/* The search's trial at value v: unpaced at (or above) the maximum, else paced at v. */
+static double rfc_pace(double v, double max)
+{
+	return v >= max * (1 - 1e-9) ? 0 : v;
+}
+
+/*
+ * 26.1: the unpaced maximum first; if it loses, a search below it. *answer is the rate
+ * found (0: none), *max the maximum.
+ */
+static int rfc_throughput(struct rfc_ctx *c, double *answer, double *max_pps)
+{
+	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
+	struct pb_search_opts so = { 0 };
+	unsigned int idx, first, i;
+	struct pb_search s;
+	struct pb_result *r;
+	int best = -1, ret;
+	double v, m;
+
+	*answer = 0;
+	c->test = PB_RFC_THROUGHPUT;
+	c->trial = 0;
+	ret = rfc_trial(c, 0, o->trial_s, 0, &idx);
+	if (ret)
+		return ret;
+	if (!rfc_trial_ok(c, idx))
+		return rfc_trial_failed(c, idx);
+	first = idx;
+	m = c->out->r[idx].pps;
+	*max_pps = m;
+	so = (struct pb_search_opts){ .min = fmax(1, m * 1e-4),
+				      .max = m,
+				      .precision = o->precision_pct / 100,
+				      .max_trials = o->max_trials,
+				      .retries = o->retries,
+				      .confirm = true };
+	if (pb_search_init(&s, &so))
+		return rfc_no_answer(c, PB_STATUS_ERROR, "",
+				     "the unpaced trial's rate makes no search");
+	/* the search's first value is the maximum: the trial just run */
+	pb_search_next(&s, &v);
+	pb_search_record_at(&s, m, c->out->r[idx].rfc.passed);
+	while (pb_search_next(&s, &v)) {
+		ret = rfc_trial(c, rfc_pace(v, m), s.confirming ? o->final_trial_s : o->trial_s, 0,
+				&idx);
+		if (ret)
+			return ret;
+		if (!rfc_trial_ok(c, idx))
+			return rfc_trial_failed(c, idx);
+		/* what the trial offered, which a path that pushes back keeps below the pace */
+		pb_search_record_at(&s, c->out->r[idx].pps, c->out->r[idx].rfc.passed);
+	}
+	*answer = pb_search_result(&s);
+	/* the row that answers: the trial that offered the rate found (and passed) */
+	for (i = first; i < c->out->n; i++) {
+		const struct pb_result *t = &c->out->r[i];
+
+		if (!t->rfc.summary && t->rfc.test == PB_RFC_THROUGHPUT && t->rfc.passed &&
+		    t->pps == *answer)
+			best = (int)i;
+	}
+	r = rfc_summary(c, best);
+	if (!r)
+		return -ENOMEM;
+	r->rfc.max_pps = m;
+	r->rfc.sender_limited = *answer >= m;
+	snprintf(r->rfc.search, sizeof(r->rfc.search), "%s",
+		 s.state == PB_SEARCH_EXHAUSTED ? "exhausted"
+		 : s.state == PB_SEARCH_NONE	? "none"
+		 : r->rfc.sender_limited	? "path-max"
+						: "found");
+	if (best >= 0) {
+		/* the rate the passing trial offered, as measured */
+		r->rfc.throughput_pps = c->out->r[best].pps;
+		r->rfc.throughput_wire_gbps =
+			r->wire_avg > 0
+				? r->rfc.throughput_pps * r->wire_avg * 8 / 1e9
+				: pb_wire_gbps(r->rfc.throughput_pps, r->frame_bytes, r->vlan);
+		r->rfc.loss_pct = c->out->r[best].rfc.loss_pct;
+	} else {
+		r->status = PB_STATUS_OK;
+		snprintf(r->reason, sizeof(r->reason),
+			 "no rate down to %.0f pps passed: nothing to report", so.min);
+	}
+	return 0;
+}
+
+/* Probes in a latency trial: at most one frame in 10, so the trial is the load it measures. */
+#define PB_RFC_PROBE_SHARE 10
+
+/*
+ * 26.2: one trial of --trial seconds at the throughput rate with latency probes in it
+ * (--latency), its p50, p99, max and mean one-way latency the answer. The RFC's one tagged
+ * frame in a 120 s stream, repeated 20 times and averaged, is many probes in one trial here.
+ */
+static int rfc_latency(struct rfc_ctx *c, double rate, double max)
+{
+	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
+	const struct pb_latency *lat;
+	double probes = c->cfg->latency_pps > 0 ? c->cfg->latency_pps : PB_LATENCY_PPS;
+	bool latency = c->tcfg.latency;
+	double latency_pps = c->tcfg.latency_pps;
+	struct pb_result *r;
+	char why[96];
+	unsigned int idx;
+	int ret;
+
+	c->test = PB_RFC_LATENCY;
+	c->trial = 0;
+	if (!(rate > 0))
+		return rfc_no_answer(c, PB_STATUS_SKIPPED, "",
+				     "no throughput rate to measure the latency at");
+	if (c->tcfg.payloadsize < PB_PROBE_LEN) {
+		snprintf(why, sizeof(why),
+			 "a probe needs a %u-byte payload; a %u-byte frame has %u", PB_PROBE_LEN,
+			 c->size, c->tcfg.payloadsize);
+		return rfc_no_answer(c, PB_STATUS_SKIPPED, "", why);
+	}
+	c->tcfg.latency = true;
+	c->tcfg.latency_pps = fmin(probes, rate / PB_RFC_PROBE_SHARE);
+	ret = rfc_trial(c, rfc_pace(rate, max), o->trial_s, 0, &idx);
+	c->tcfg.latency = latency;
+	c->tcfg.latency_pps = latency_pps;
+	if (ret)
+		return ret;
+	if (!rfc_trial_ok(c, idx))
+		return rfc_trial_failed(c, idx);
+	r = rfc_summary(c, (int)idx);
+	if (!r)
+		return -ENOMEM;
+	lat = &c->out->r[idx].latency;
+	r->rfc.lat_rate_pps = c->out->r[idx].pps;
+	r->rfc.loss_pct = c->out->r[idx].rfc.loss_pct;
+	if (!lat->timed || !lat->samples) {
+		r->status = PB_STATUS_SKIPPED;
+		snprintf(r->reason, sizeof(r->reason), "latency unknown: %.*s",
+			 (int)(sizeof(r->reason) - sizeof("latency unknown: ")),
+			 lat->why[0] ? lat->why : "no probe was timed");
+		return 0;
+	}
+	r->rfc.p50_us = lat->p50_us;
+	r->rfc.p99_us = lat->p99_us;
+	r->rfc.max_us = lat->max_us;
+	r->rfc.mean_us = lat->mean_us;
+	return 0;
+}
+
+/* 26.3: loss at 100 %, 100 - step, ... of the unpaced maximum until two steps lose nothing. */
+static int rfc_loss(struct rfc_ctx *c)
+{
+	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
+	struct pb_loss_walk w;
+	unsigned int idx;
+	double load, m = 0;
+	int ret;
+
+	c->test = PB_RFC_LOSS;
+	c->trial = 0;
+	pb_loss_walk_init(&w, o->loss_step_pct);
+	while (pb_loss_walk_next(&w, &load)) {
+		struct pb_result *r;
+		bool full = load >= 100 - 1e-9;
+
+		ret = rfc_trial(c, full ? 0 : load / 100 * m, o->trial_s, 0, &idx);
+		if (ret)
+			return ret;
+		if (!rfc_trial_ok(c, idx))
+			return rfc_trial_failed(c, idx);
+		if (full)
+			m = c->out->r[idx].pps;
+		c->out->r[idx].rfc.load_pct = load;
+		pb_loss_walk_record(&w, c->out->r[idx].rfc.loss_pct);
+		r = rfc_summary(c, (int)idx);
+		if (!r)
+			return -ENOMEM;
+		r->rfc.load_pct = load;
+		r->rfc.loss_pct = c->out->r[idx].rfc.loss_pct;
+		r->rfc.max_pps = m;
+		r->rfc.trials = 1;
+	}
+	return 0;
+}
+
+/*
+ * 26.4: the longest burst at the path's maximum that loses nothing. A whole unpaced trial
+ * first: if it loses nothing, no burst up to its length can (the send path is the limit).
+ * Else a search up to that length, then --b2b-repeat - 1 more, each starting from the last
+ * answer, averaged.
+ */
+static int rfc_b2b(struct rfc_ctx *c)
+{
+	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
+	struct pb_b2b avg = { 0 };
+	struct pb_result *r;
+	unsigned int idx, rep, last = 0;
+	double prev = 0, v, m;
+	uint64_t longest;
+	bool path_max;
+	int ret;
+
+	c->test = PB_RFC_B2B;
+	c->trial = 0;
+	ret = rfc_trial(c, 0, o->trial_s, 0, &idx);
+	if (ret)
+		return ret;
+	if (!rfc_trial_ok(c, idx))
+		return rfc_trial_failed(c, idx);
+	m = c->out->r[idx].pps;
+	longest = c->out->r[idx].frames_sent;
+	last = idx;
+	path_max = c->out->r[idx].rfc.passed;
+	if (path_max) {
+		pb_b2b_add(&avg, longest);
+	} else {
+		for (rep = 1; rep <= o->b2b_repeat && !rfc_stopped(c); rep++) {
+			struct pb_search_opts so = {
+				.min = 1,
+				.max = (double)longest,
+				.start = rep > 1 ? fmax(prev, 1) : 0,
+				.precision = o->precision_pct / 100,
+				.abs_precision = 1,
+				.max_trials = o->max_trials,
+				.retries = o->retries,
+				.integer = true,
+				.expand = rep > 1,
+			};
+			struct pb_search s;
+
+			if (pb_search_init(&s, &so))
+				return rfc_no_answer(c, PB_STATUS_ERROR, "",
+						     "the unpaced trial sent too little to search");
+			while (pb_search_next(&s, &v)) {
+				/* the first search's first value, the whole trial, just failed */
+				if (rep == 1 && s.trials == 0 && v >= (double)longest) {
+					pb_search_record(&s, false);
+					continue;
+				}
+				ret = rfc_trial(c, 0, 0, (uint64_t)v, &idx);
+				if (ret)
+					return ret;
+				if (!rfc_trial_ok(c, idx))
+					return rfc_trial_failed(c, idx);
+				c->out->r[idx].rfc.repetition = rep;
+				pb_search_record(&s, c->out->r[idx].rfc.passed);
+				if (c->out->r[idx].rfc.passed)
+					last = idx;
+			}
+			prev = pb_search_result(&s);
+			pb_b2b_add(&avg, (uint64_t)prev);
+		}
+	}
+	r = rfc_summary(c, (int)last);
+	if (!r)
+		return -ENOMEM;
+	r->rfc.max_pps = m;
+	r->rfc.sender_limited = path_max;
+	r->rfc.burst_mean = pb_b2b_mean(&avg);
+	r->rfc.burst_stddev = pb_b2b_stddev(&avg);
+	r->rfc.burst_min = avg.min;
+	r->rfc.burst_max = avg.max;
+	r->rfc.burst_frames = (uint64_t)llround(r->rfc.burst_mean);
+	r->rfc.repetitions = avg.n;
+	snprintf(r->rfc.search, sizeof(r->rfc.search), "%s",
+		 r->rfc.sender_limited ? "path-max"
+		 : avg.n	       ? "found"
+				       : "none");
+	return 0;
+}
+
+/* Every test asked for, for one method at one frame size. */
+static int rfc_one_size(struct rfc_ctx *c)
+{
+	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
+	char why[160];
+	double rate = 0, max = 0;
+	uint32_t frame;
+	unsigned int t;
+	int ret = 0;
+
+	frame = pb_rfc_frame_bytes(c->cfg, c->size, why, sizeof(why));
+	if (!frame) {
+		for (t = PB_RFC_THROUGHPUT; t <= PB_RFC_B2B && !ret; t++) {
+			if (!(o->tests & (1u << (t - 1))))
+				continue;
+			c->test = (enum pb_rfc_test)t;
+			c->trial = 0;
+			ret = rfc_no_answer(c, PB_STATUS_SKIPPED, "", why);
+		}
+		return ret;
+	}
+	c->tcfg.frame_size = frame;
+	c->tcfg.payloadsize = frame - pb_frame_overhead(c->cfg->srcip.family);
+	/* latency is measured at the throughput rate: searched for it too */
+	if ((o->tests & (PB_RFC_T_THROUGHPUT | PB_RFC_T_LATENCY)) && !rfc_stopped(c))
+		ret = rfc_throughput(c, &rate, &max);
+	if (!ret && (o->tests & PB_RFC_T_LATENCY) && !rfc_stopped(c))
+		ret = rfc_latency(c, rate, max);
+	if (!ret && (o->tests & PB_RFC_T_LOSS) && !rfc_stopped(c))
+		ret = rfc_loss(c);
+	if (!ret && (o->tests & PB_RFC_T_B2B) && !rfc_stopped(c))
+		ret = rfc_b2b(c);
+	return ret;
+}
+
+int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, unsigned int n,
+		   const struct pb_env *env, struct pb_rfc2544_rows *out)
+{
+	static struct rfc_ctx c; /* large (two configurations): off the stack */
+	unsigned int i, k;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret && !__atomic_load_n(env->stop, __ATOMIC_RELAXED); i++) {
+		for (k = 0; k < cfg->rfc.nsizes && !ret; k++) {
+			if (__atomic_load_n(env->stop, __ATOMIC_RELAXED))
+				break;
+			memset(&c, 0, sizeof(c));
+			c.cfg = cfg;
+			c.env = env;
+			c.sel = &list[i];
+			c.out = out;
+			c.size = cfg->rfc.sizes[k];
+			c.tcfg = *cfg;
+			c.tcfg.sweep.kind = PB_SWEEP_NONE;
+			c.tcfg.repeat = 1;
+			c.tcfg.quiet = true; /* one line per trial instead of one a second */
+			c.tenv = *env;
+			snprintf(c.label, sizeof(c.label), "%s %u B", list[i].m->name, c.size);
+			c.tenv.label = c.label;
+			ret = rfc_one_size(&c);
+		}
+		/* what the method kept across its trials goes before the next method runs */
+		if (list[i].m->finish && n > 1)
+			list[i].m->finish();
+	}
+	if (!ret && __atomic_load_n(env->stop, __ATOMIC_RELAXED))
+		ret = -EINTR;
+	return ret;
+}

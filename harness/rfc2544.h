@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pktbench rfc2544: the RFC 2544 tests (throughput 26.1, latency 26.2, frame loss rate 26.3,
+ * back-to-back 26.4) per method and frame size, each trial a normal run of the runner, the
+ * searches those of rfc2544_search.h, the answers as summary rows beside the trials.
+ */
+#ifndef PB_RFC2544_H
+#define PB_RFC2544_H
+
+#include <stdio.h>
+
+#include "options.h"
+#include "runner.h"
+#include "stats.h"
+
+/* The command's table: pktbench's traffic rows (less what a trial sets) and its own. */
+extern struct pb_cmd pb_cmd_rfc2544;
+/*
+ * main.c owns the session (lab, receiver, signals) and runs rfc2544 inside it: it sets this
+ * before dispatching, and pb_cmd_rfc2544.run calls it.
+ */
+extern int (*pb_rfc2544_session)(int argc, char **argv);
+
+/* The rows of a report, trials and summaries, in the order they were made. */
+struct pb_rfc2544_rows {
+	struct pb_result *r;
+	unsigned int n, cap;
+};
+
+/*
+ * Runs cfg->rfc's tests for each method of list and each frame size: every trial is a
+ * pb_run_method() row, every answer a summary row, appended to out (free with
+ * pb_rfc2544_rows_free). 0, -EINTR when stopped (out holds what was done), -ENOMEM.
+ */
+int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, unsigned int n,
+		   const struct pb_env *env, struct pb_rfc2544_rows *out);
+void pb_rfc2544_rows_free(struct pb_rfc2544_rows *out);
+/*
+ * The frame without FCS (what --frame-size means) of an RFC frame size, for cfg's address
+ * family and tag; 0, with why in err, when it cannot be sent (too small for the headers and
+ * the signature, too large for the MTU).
+ */
+uint32_t pb_rfc_frame_bytes(const struct pb_config *cfg, uint32_t rfc_size, char *err,
+			    size_t errlen);
+
+#endif

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RFC 2544's searches as pure state machines (see rfc2544_search.h): no clock, no I/O, so a
+ * simulated device in a unit test drives exactly the code the real trials drive.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "rfc2544_search.h"
+
+#define PB_SEARCH_STEP_MIN 0.01 /* expand: the first step, at least 1 % */
+
+static double search_round(const struct pb_search *s, double v, bool up)
+{
+	if (!s->o.integer)
+		return v;
+	return up ? ceil(v - 1e-9) : floor(v + 1e-9);
+}
+
+int pb_search_init(struct pb_search *s, const struct pb_search_opts *o)
+{
+	memset(s, 0, sizeof(*s));
+	if (!(o->min > 0) || !(o->max >= o->min) || !isfinite(o->max) || !(o->precision >= 0) ||
+	    !(o->precision < 1) || !(o->abs_precision >= 0) || !o->max_trials ||
+	    o->max_trials > PB_SEARCH_MAX_TRIALS || o->start < 0 ||
+	    (o->start && (o->start < o->min || o->start > o->max)))
+		return -EINVAL;
+	s->o = *o;
+	if (o->integer) {
+		s->o.min = ceil(o->min);
+		s->o.max = floor(o->max);
+		s->o.start = floor(o->start);
+		if (s->o.max < s->o.min)
+			return -EINVAL;
+		if (s->o.abs_precision < 1)
+			s->o.abs_precision = 1;
+	}
+	if (!s->o.start)
+		s->o.start = s->o.max;
+	s->step = fmax(2 * o->precision, PB_SEARCH_STEP_MIN);
+	s->state = PB_SEARCH_RUNNING;
+	return 0;
+}
+
+/* Close enough: the highest pass and the lowest fail are within the resolution. */
+static bool search_converged(const struct pb_search *s)
+{
+	double gap = s->hi - s->lo;
+
+	return gap <= fmax(s->o.precision * s->hi, s->o.abs_precision) + 1e-9 ||
+	       (s->o.integer && gap <= 1);
+}
+
+/* The answer stands: confirm it once if asked, else the search is over. */
+static bool search_settle(struct pb_search *s, double *value)
+{
+	if (s->o.confirm && !s->confirmed) {
+		s->confirming = true;
+		s->next = s->lo;
+		*value = s->next;
+		return true;
+	}
+	s->state = PB_SEARCH_DONE;
+	return false;
+}
+
+bool pb_search_next(struct pb_search *s, double *value)
+{
+	double v;
+
+	if (s->state != PB_SEARCH_RUNNING)
+		return false;
+	if (s->trials >= s->o.max_trials) {
+		s->state = PB_SEARCH_EXHAUSTED;
+		return false;
+	}
+	if (s->tries || s->confirming) {
+		/* a retry of a failed trial, or the confirmation: the same value again */
+		*value = s->next;
+		return true;
+	}
+	if (!s->have_lo && !s->have_hi) {
+		v = s->o.start;
+	} else if (s->have_lo && s->have_hi) {
+		if (search_converged(s))
+			return search_settle(s, value);
+		v = search_round(s, (s->lo + s->hi) / 2, false);
+		if (v <= s->lo || v >= s->hi)
+			return search_settle(s, value);
+	} else if (s->have_lo) {
+		/* nothing failed yet: higher, up to the maximum */
+		if (s->lo >= s->o.max)
+			return search_settle(s, value);
+		v = s->o.expand ? fmin(s->o.max, search_round(s, s->lo * (1 + s->step), true))
+				: s->o.max;
+		if (v <= s->lo)
+			v = s->lo + 1; /* integer: at least one more */
+		s->step *= 2;
+	} else {
+		/* nothing passed yet: lower, down to the minimum */
+		if (s->hi <= s->o.min) {
+			s->state = PB_SEARCH_NONE;
+			return false;
+		}
+		if (s->o.expand)
+			v = s->hi * (1 - s->step);
+		else if (s->hi - s->o.min <= fmax(s->o.precision * s->hi, s->o.abs_precision))
+			v = s->o.min;
+		else
+			v = (s->o.min + s->hi) / 2;
+		v = fmax(s->o.min, search_round(s, v, false));
+		if (v >= s->hi)
+			v = s->o.min;
+		s->step *= 2;
+	}
+	s->next = v;
+	*value = v;
+	return true;
+}
+
+/* The highest pass below limit that no later trial contradicted; passes at or above it fall. */
+static void search_refute(struct pb_search *s, double limit)
+{
+	unsigned int i;
+
+	s->have_lo = false;
+	s->lo = 0;
+	for (i = 0; i < s->trials; i++) {
+		struct pb_search_trial *t = &s->hist[i];
+
+		if (!t->passed || t->refuted)
+			continue;
+		if (t->value >= limit) {
+			t->refuted = true;
+			continue;
+		}
+		if (!s->have_lo || t->value > s->lo) {
+			s->lo = t->value;
+			s->have_lo = true;
+		}
+	}
+}
+
+/* The lowest fail above limit: a pass above a fail makes that fail noise. */
+static void search_unfail(struct pb_search *s, double limit)
+{
+	unsigned int i;
+
+	s->have_hi = false;
+	for (i = 0; i < s->trials; i++) {
+		const struct pb_search_trial *t = &s->hist[i];
+
+		if (t->passed || t->value <= limit)
+			continue;
+		if (!s->have_hi || t->value < s->hi) {
+			s->hi = t->value;
+			s->have_hi = true;
+		}
+	}
+}
+
+void pb_search_record(struct pb_search *s, bool passed)
+{
+	pb_search_record_at(s, s->next, passed);
+}
+
+void pb_search_record_at(struct pb_search *s, double v, bool passed)
+{
+	if (s->state != PB_SEARCH_RUNNING || s->trials >= PB_SEARCH_MAX_TRIALS)
+		return;
+	s->hist[s->trials++] = (struct pb_search_trial){ .value = v, .passed = passed };
+	if (!passed && s->tries < s->o.retries) {
+		s->tries++;
+		return;
+	}
+	s->tries = 0;
+	if (s->confirming) {
+		s->confirming = false;
+		if (passed) {
+			s->confirmed = true;
+			s->state = PB_SEARCH_DONE;
+			return;
+		}
+	}
+	if (passed) {
+		double asked = s->next;
+
+		if (!s->have_lo || v > s->lo) {
+			s->lo = v;
+			s->have_lo = true;
+			s->confirmed = false;
+		}
+		if (s->have_hi && v >= s->hi)
+			search_unfail(s, v);
+		if (v < asked * (1 - s->o.precision / 2) && (!s->have_hi || asked < s->hi)) {
+			s->hi = asked; /* not offered: no trial can tell what it would do */
+			s->have_hi = true;
+		}
+		return;
+	}
+	if (!s->have_hi || v < s->hi) {
+		s->hi = v;
+		s->have_hi = true;
+	}
+	if (s->have_lo && v <= s->lo) {
+		search_refute(s, v);
+		s->confirmed = false;
+	}
+}
+
+double pb_search_result(const struct pb_search *s)
+{
+	return s->have_lo ? s->lo : 0;
+}
+
+unsigned int pb_search_bound(const struct pb_search_opts *o, double floor)
+{
+	double res = fmax(o->precision * floor,
+			  o->integer ? fmax(o->abs_precision, 1) : o->abs_precision);
+	double span = o->max - o->min;
+	unsigned int n = 1; /* the start */
+
+	if (!(res > 0))
+		return o->max_trials;
+	if (o->expand) /* widening steps until the answer is bracketed */
+		n += (unsigned int)ceil(log2(1 / fmax(2 * o->precision, PB_SEARCH_STEP_MIN))) + 2;
+	if (span > res)
+		n += (unsigned int)ceil(log2(span / res)) + 1;
+	n += o->confirm + (o->integer ? 1 : 0);
+	return n;
+}
+
+void pb_loss_walk_init(struct pb_loss_walk *w, double step_pct)
+{
+	memset(w, 0, sizeof(*w));
+	w->step_pct = step_pct > 0 && step_pct <= 100 ? step_pct : 10;
+	w->load_pct = 100;
+}
+
+bool pb_loss_walk_next(struct pb_loss_walk *w, double *load_pct)
+{
+	if (w->done)
+		return false;
+	*load_pct = w->load_pct;
+	return true;
+}
+
+void pb_loss_walk_record(struct pb_loss_walk *w, double loss_pct)
+{
+	if (w->done)
+		return;
+	w->trials++;
+	w->zeros = loss_pct > 0 ? 0 : w->zeros + 1;
+	w->load_pct -= w->step_pct;
+	/* two lossless steps in a row, or nothing left to lower */
+	if (w->zeros >= 2 || w->load_pct < 1e-6)
+		w->done = true;
+}
+
+void pb_b2b_add(struct pb_b2b *b, uint64_t burst)
+{
+	if (!b->n || burst < b->min)
+		b->min = burst;
+	if (!b->n || burst > b->max)
+		b->max = burst;
+	b->n++;
+	b->sum += (double)burst;
+	b->sumsq += (double)burst * (double)burst;
+}
+
+double pb_b2b_mean(const struct pb_b2b *b)
+{
+	return b->n ? b->sum / b->n : 0;
+}
+
+double pb_b2b_stddev(const struct pb_b2b *b)
+{
+	double mean = pb_b2b_mean(b), var;
+
+	if (b->n < 2)
+		return 0;
+	var = b->sumsq / b->n - mean * mean;
+	return var > 0 ? sqrt(var) : 0;
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pktbench rfc2544's table format: one box per test over its summary rows (the trials are in
+ * JSON and CSV), then the rows that could not answer, with the reason, and what the numbers
+ * mean. Formatting only: every figure was computed when the row was made.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "box.h"
+#include "writers.h"
+
+#define RFC_COLS 9
+#define RFC_CELL 40
+
+struct rfc_trow {
+	char cell[RFC_COLS][RFC_CELL];
+};
+
+struct rfc_table {
+	enum pb_rfc_test test;
+	const char *title;
+	struct pb_box_col cols[RFC_COLS];
+	unsigned int ncols;
+	void (*fill)(struct rfc_trow *t, const struct pb_result *r);
+};
+
+static void rfc_who(struct rfc_trow *t, const struct pb_result *r)
+{
+	pb_box_cell(t->cell[0], RFC_CELL, "%.*s%s", (int)strnlen(r->method, sizeof(r->method)),
+		    r->method, r->interrupted ? "*" : "");
+	pb_box_cell(t->cell[1], RFC_CELL, "%" PRIu32, r->rfc.frame_size);
+}
+
+static void rfc_fill_throughput(struct rfc_trow *t, const struct pb_result *r)
+{
+	const struct pb_rfc_row *f = &r->rfc;
+
+	rfc_who(t, r);
+	pb_box_cell(t->cell[2], RFC_CELL, "%.0f", f->throughput_pps);
+	pb_box_cell(t->cell[3], RFC_CELL, "%.3f", f->throughput_wire_gbps);
+	pb_box_cell(t->cell[4], RFC_CELL, "%.0f", f->max_pps);
+	pb_box_cell(t->cell[5], RFC_CELL, "%.1f",
+		    f->max_pps > 0 ? 100 * f->throughput_pps / f->max_pps : 0);
+	pb_box_cell(t->cell[6], RFC_CELL, "%.4f", isfinite(f->loss_pct) ? f->loss_pct : 0);
+	pb_box_cell(t->cell[7], RFC_CELL, "%" PRIu32, f->trials);
+	pb_box_cell(t->cell[8], RFC_CELL, "%s", f->sender_limited ? "send path" : "DUT");
+}
+
+static void rfc_fill_latency(struct rfc_trow *t, const struct pb_result *r)
+{
+	const struct pb_rfc_row *f = &r->rfc;
+
+	rfc_who(t, r);
+	pb_box_cell(t->cell[2], RFC_CELL, "%.0f", f->lat_rate_pps);
+	pb_box_cell(t->cell[3], RFC_CELL, "%.1f", f->p50_us);
+	pb_box_cell(t->cell[4], RFC_CELL, "%.1f", f->p99_us);
+	pb_box_cell(t->cell[5], RFC_CELL, "%.1f", f->max_us);
+	pb_box_cell(t->cell[6], RFC_CELL, "%.1f", f->mean_us);
+}
+
+static void rfc_fill_loss(struct rfc_trow *t, const struct pb_result *r)
+{
+	rfc_who(t, r);
+	pb_box_cell(t->cell[2], RFC_CELL, "%.0f", r->rfc.load_pct);
+	pb_box_cell(t->cell[3], RFC_CELL, "%.0f", r->pps);
+	pb_box_cell(t->cell[4], RFC_CELL, "%.4f", r->rfc.loss_pct);
+	pb_box_cell(t->cell[5], RFC_CELL, "%" PRIu64, r->frames_sent);
+	pb_box_cell(t->cell[6], RFC_CELL, "%" PRIu64, r->frames_delivered);
+}
+
+static void rfc_fill_b2b(struct rfc_trow *t, const struct pb_result *r)
+{
+	const struct pb_rfc_row *f = &r->rfc;
+
+	rfc_who(t, r);
+	pb_box_cell(t->cell[2], RFC_CELL, "%.1f", f->burst_mean);
+	pb_box_cell(t->cell[3], RFC_CELL, "%" PRIu64, f->burst_min);
+	pb_box_cell(t->cell[4], RFC_CELL, "%" PRIu64, f->burst_max);
+	pb_box_cell(t->cell[5], RFC_CELL, "%.1f", f->burst_stddev);
+	pb_box_cell(t->cell[6], RFC_CELL, "%" PRIu32, f->repetitions);
+	pb_box_cell(t->cell[7], RFC_CELL, "%.0f", f->max_pps);
+	pb_box_cell(t->cell[8], RFC_CELL, "%s", f->sender_limited ? "send path" : "DUT");
+}
+
+static const struct rfc_table rfc_tables[] = {
+	{ PB_RFC_THROUGHPUT,
+	  "26.1 throughput: the highest rate that lost no more than the tolerance",
+	  { { "Method", true },
+	    { "Frame" },
+	    { "Throughput pps" },
+	    { "Gb/s (wire L1)" },
+	    { "Max pps" },
+	    { "% of max" },
+	    { "Loss %" },
+	    { "Trials" },
+	    { "Limit", true } },
+	  9,
+	  rfc_fill_throughput },
+	{ PB_RFC_LATENCY,
+	  "26.2 latency at the throughput rate, one way, in microseconds",
+	  { { "Method", true },
+	    { "Frame" },
+	    { "Rate pps" },
+	    { "p50 us" },
+	    { "p99 us" },
+	    { "max us" },
+	    { "mean us" } },
+	  7,
+	  rfc_fill_latency },
+	{ PB_RFC_LOSS,
+	  "26.3 frame loss rate: loss at each load, % of the unpaced maximum",
+	  { { "Method", true },
+	    { "Frame" },
+	    { "Load %" },
+	    { "Offered pps" },
+	    { "Loss %" },
+	    { "Sent" },
+	    { "Delivered" } },
+	  7,
+	  rfc_fill_loss },
+	{ PB_RFC_B2B,
+	  "26.4 back-to-back: the longest burst at the maximum rate without loss",
+	  { { "Method", true },
+	    { "Frame" },
+	    { "Burst frames" },
+	    { "Min" },
+	    { "Max" },
+	    { "Std dev" },
+	    { "Repeats" },
+	    { "Burst pps" },
+	    { "Limit", true } },
+	  9,
+	  rfc_fill_b2b },
+};
+
+/* A summary row of test that has an answer (answered), or one that says why it has none. */
+static bool rfc_row_of(const struct pb_result *r, enum pb_rfc_test test, bool answered)
+{
+	bool ok = r->status == PB_STATUS_OK &&
+		  !(test == PB_RFC_THROUGHPUT && !(r->rfc.throughput_pps > 0)) &&
+		  !(test == PB_RFC_LATENCY && !isfinite(r->rfc.p50_us));
+
+	return r->rfc.summary && r->rfc.test == test && ok == answered;
+}
+
+/* One test's box over its ok summary rows, then its rows that did not answer. */
+static int rfc_table_write(FILE *f, const struct pb_report *rep, const struct rfc_table *tb)
+{
+	struct pb_box_col cols[RFC_COLS];
+	struct rfc_trow *rows = NULL;
+	unsigned int i, n = 0, other = 0;
+
+	for (i = 0; i < rep->n; i++) {
+		n += rfc_row_of(&rep->results[i], tb->test, true);
+		other += rfc_row_of(&rep->results[i], tb->test, false);
+	}
+	if (!n && !other)
+		return 0;
+	fprintf(f, "RFC 2544 %s\n", tb->title);
+	if (n) {
+		rows = calloc(n, sizeof(*rows));
+		if (!rows)
+			return -ENOMEM;
+		memcpy(cols, tb->cols, sizeof(cols));
+		for (i = 0, n = 0; i < rep->n; i++)
+			if (rfc_row_of(&rep->results[i], tb->test, true))
+				tb->fill(&rows[n++], &rep->results[i]);
+		pb_box_fit(cols, tb->ncols, rows, sizeof(*rows), RFC_CELL, n);
+		pb_box_rule(f, cols, tb->ncols);
+		pb_box_head(f, cols, tb->ncols);
+		pb_box_rule(f, cols, tb->ncols);
+		for (i = 0; i < n; i++)
+			pb_box_row(f, cols, tb->ncols, &rows[i], RFC_CELL);
+		pb_box_rule(f, cols, tb->ncols);
+		free(rows);
+	}
+	for (i = 0; i < rep->n; i++) {
+		const struct pb_result *r = &rep->results[i];
+
+		if (!rfc_row_of(r, tb->test, false))
+			continue;
+		fprintf(f, "  %-8s %.*s %" PRIu32 " B: %.*s\n",
+			r->status == PB_STATUS_OK ? "no rate" : pb_status_name(r->status),
+			(int)strnlen(r->method, sizeof(r->method)), r->method, r->rfc.frame_size,
+			(int)strnlen(r->reason, sizeof(r->reason)),
+			r->reason[0] ? r->reason : "no reason given");
+	}
+	fputc('\n', f);
+	return 0;
+}
+
+int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep)
+{
+	const struct pb_rfc2544_opts *o = rep->rfc2544;
+	bool partial = false;
+	unsigned int i;
+	int err;
+
+	if (!rep->n) {
+		fputs("  no results\n", f);
+		return pb_stream_status(f);
+	}
+	for (i = 0; i < sizeof(rfc_tables) / sizeof(rfc_tables[0]); i++) {
+		err = rfc_table_write(f, rep, &rfc_tables[i]);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < rep->n; i++)
+		partial |= rep->results[i].interrupted;
+	fprintf(f, "  frame: bytes on the wire with the 4-byte FCS, as RFC 2544 counts them "
+		   "(pktbench's --frame-size is 4 less)\n");
+	fprintf(f,
+		"  loss = sent - delivered (the receiver's count); %s: a trial passes with %s; "
+		"trials of %g s (confirmation %g s), %g s apart; searches to %g %%\n",
+		o->loss_tolerance_pct > 0 ? "PDR" : "NDR",
+		o->loss_tolerance_pct > 0 ? "at most --loss-tolerance lost" : "no frame lost",
+		o->trial_s, o->final_trial_s, o->trial_gap_s, o->precision_pct);
+	fprintf(f, "  Max pps: the method's unpaced rate; Limit: what stopped the rate, the "
+		   "device under test or the send path itself\n");
+	if (partial)
+		fputs("  * partial: interrupted by signal\n", f);
+	return pb_stream_status(f);
+}

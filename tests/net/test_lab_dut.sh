@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: MIT
+# The lab with a device under test: --lab router forwards IPv4 and IPv6 between the two
+# test networks, --lab bridge bridges; every method sends through both; --lab-dut-setup runs
+# in the DUT's namespace and its failure leaves nothing; the DUT's drops are accounted; the
+# three namespaces are gone after a normal end, Ctrl-C and SIGKILL (the next run cleans up).
+. "$(dirname "$0")/lib.sh"
+N=20000
+EXACT="af_xdp af_packet udp_sendto sendmmsg raw_socket"
+
+row() { # row FILE PYTHON-EXPR-ON-r: the first result row
+	json "$1" "(lambda r: $2)(d['results'][0])"
+}
+
+methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' |
+	grep -v '^benchmark$\|^null$')
+
+for lab in router bridge; do
+	for m in $methods; do
+		out=$T/$lab-$m.json
+		# xdp_live outruns the DUT's input queue unpaced; paced below it, every frame counts
+		pace=""
+		[ "$m" = xdp_live ] && pace="--pps 200k"
+		"$PB" --lab $lab --method "$m" --count $N $pace --format json --output "$out" -q \
+			2>"$T/$lab-$m.err"
+		rc=$?
+		if [ $rc != 0 ]; then
+			fail "$lab $m: exit $rc: $(cat "$T/$lab-$m.err")"
+			continue
+		fi
+		check "$lab $m: the set says which lab, and the DUT has a CPU of its own" json "$out" \
+			"d['lab_kind'] == '$lab' and d['lab_dut_cpu'] is not None"
+		check "$lab $m: ok, exactly $N sent" row "$out" \
+			"r['status'] == 'ok' and r['frames_sent'] == $N"
+		check "$lab $m: accounted 100 %, the DUT's counters read" row "$out" \
+			"abs(r['accounted_pct'] - 100) < 1e-9 and r['dut_qdisc_drops'] == 0"
+		case " $EXACT xdp_live " in
+		*" $m "*)
+			check "$lab $m: exactly $N delivered" row "$out" \
+				"r['frames_delivered'] == $N" ;;
+		*)
+			check "$lab $m: delivered (>= 99 %)" row "$out" \
+				"r['frames_delivered'] >= 0.99 * $N" ;;
+		esac
+	done
+	check "$lab: no lab left" no_leftovers
+done
+
+# IPv6 through the router, 2001:2::/64 -> 2001:2:0:1::/64 (the default destination), and
+# across the bridge within one /64
+for m in udp_sendto af_packet raw_socket; do
+	out=$T/v6r-$m.json
+	"$PB" --lab router --srcip 2001:2::1 --method $m --count $N --format json \
+		--output "$out" -q 2>"$T/v6r.err"
+	check "router IPv6 $m: exit 0 ($(tail -1 "$T/v6r.err"))" [ $? = 0 ]
+	check "router IPv6 $m: to 2001:2:0:1::2, exactly $N delivered" row "$out" \
+		"r['frames_delivered'] == $N and '--srcip 2001:2::1' in d['command']"
+	out=$T/v6b-$m.json
+	"$PB" --lab bridge --srcip 2001:2::1 --dstip 2001:2::2 --method $m --count $N \
+		--format json --output "$out" -q 2>"$T/v6b.err"
+	check "bridge IPv6 $m: exactly $N delivered" row "$out" "r['frames_delivered'] == $N"
+done
+
+# --lab-dut-setup: runs in the DUT's namespace with its interfaces named; its tbf drops what
+# exceeds 20 Mbit/s, and the DUT's qdisc drops make the accounting whole
+cat >"$T/setup.sh" <<EOF
+echo "lab=\$PB_LAB in=\$PB_DUT_IN out=\$PB_DUT_OUT ns=\$PB_DUT_NS" >"$T/setup.out"
+ip -o link show >>"$T/setup.out"
+tc qdisc add dev "\$PB_DUT_OUT" root tbf rate 20mbit burst 8kb limit 16kb
+EOF
+"$PB" --lab router --lab-dut-setup "$T/setup.sh" --method udp_sendto --duration 2 \
+	--format json --output "$T/tbf.json" -q 2>"$T/tbf.err"
+check "dut setup: exit 0 ($(tail -1 "$T/tbf.err"))" [ $? = 0 ]
+check "dut setup: ran in the DUT's namespace" grep -qE \
+	'^lab=router in=pbi-[0-9a-f]{8} out=pbo-[0-9a-f]{8} ns=pktbench-[0-9a-f]{8}-dut$' \
+	"$T/setup.out"
+check "dut setup: it saw the DUT's interfaces and not the host's" \
+	sh -c "grep -q ' pbi-' '$T/setup.out' && grep -q ' pbo-' '$T/setup.out' &&
+		[ \$(grep -c 'link/' '$T/setup.out') = 3 ]"
+check "dut setup: the tbf dropped and delivered about its rate" row "$T/tbf.json" \
+	"r['dut_qdisc_drops'] > 0 and abs(r['frames_delivered'] / r['duration_s'] / (20e6 / 8 / 60) - 1) < 0.05"
+check "dut setup: sent = delivered + the DUT's drops (accounted 100 % +- 0.01)" \
+	row "$T/tbf.json" "abs(r['accounted_pct'] - 100) < 0.01"
+
+# a failing script: exit 1, a line naming it, nothing left behind
+printf 'echo from-the-script >&2\nexit 3\n' >"$T/bad.sh"
+"$PB" --lab bridge --lab-dut-setup "$T/bad.sh" --method udp_sendto --count 10 -q \
+	>"$T/bad.out" 2>"$T/bad.err"
+rc=$?
+check "failing dut setup: exit 1 (got $rc)" [ $rc = 1 ]
+check "failing dut setup: says which script and its status" \
+	grep -q "lab-dut-setup $T/bad.sh exited with status 3" "$T/bad.err"
+check "failing dut setup: its stderr passes through, nothing on stdout" \
+	sh -c "grep -q from-the-script '$T/bad.err' && [ ! -s '$T/bad.out' ]"
+check "failing dut setup: no lab left" no_leftovers
+
+# bad combinations: one line, exit 2, nothing built
+bad() { # bad "what" args...: exit 2 and one line on stderr
+	local what=$1
+	shift
+	"$PB" "$@" -q >/dev/null 2>"$T/bad2.err"
+	local rc=$?
+	check "$what: exit 2 (got $rc)" [ $rc = 2 ]
+	check "$what: one line" [ "$(wc -l <"$T/bad2.err")" = 1 ]
+}
+bad "--lab-dut-setup without a DUT" --lab-dut-setup "$T/setup.sh" --method udp_sendto
+bad "--lab router with --iface" --lab router --iface lo --method udp_sendto
+bad "--lab-dut-setup of a missing file" --lab router --lab-dut-setup "$T/nope.sh"
+bad "--lab router within one /24" --lab router --dstip 198.18.0.2 --method udp_sendto
+bad "--lab nonsense" --lab hub
+check "bad combinations: no lab left" no_leftovers
+
+# Ctrl-C mid-run: partial result, exit 130, all three namespaces gone
+"$PB" --lab router --method udp_sendto --duration 30 --format json --output "$T/int.json" \
+	-q 2>"$T/int.err" &
+pid=$!
+PIDS+=($pid)
+sleep 3
+check "router: three namespaces while it runs" \
+	[ "$(comm -13 <(echo "$NS_BEFORE") <(lab_namespaces) | grep -c .)" -ge 3 ]
+kill -INT $pid
+wait $pid
+rc=$?
+check "router SIGINT: exit 130 (got $rc)" [ $rc = 130 ]
+check "router SIGINT: the partial result is written" row "$T/int.json" \
+	"r['interrupted'] and r['frames_delivered'] > 0"
+check "router SIGINT: no lab left" no_leftovers
+
+# SIGKILL leaves the three namespaces; the next run finds them and removes them
+"$PB" --lab bridge --method udp_sendto --duration 30 -q >/dev/null 2>&1 &
+pid=$!
+PIDS+=($pid)
+sleep 3
+kill -KILL $pid
+wait $pid 2>/dev/null
+left=$(new_namespaces)
+check "bridge SIGKILL: tx, dut and rx are left (as expected)" \
+	sh -c "echo '$left' | grep -q -- '-dut\$' && [ \$(echo '$left' | grep -c .) = 3 ]"
+"$PB" --lab router --method udp_sendto --count 1000 -q >/dev/null 2>"$T/next.err"
+check "next run succeeds" [ $? = 0 ]
+check "next run says it removed the stale lab" grep -q "removed 1 lab" "$T/next.err"
+check "SIGKILL: no lab left after the next run" no_leftovers
+finish

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pktbench rfc2544's options and the lab's: the table is pktbench's rows less those a trial
+ * sets, plus its own; defaults; --tests and --frame-sizes lists; one clear line for each
+ * bad value; the RFC frame size to --frame-size; --lab router's default destination.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "check.h"
+#include "options.h"
+#include "rfc2544.h"
+
+static struct pb_config cfg;
+static char err[512];
+
+static int parse_cmd(const struct pb_cmd *cmd, int argc, const char **argv)
+{
+	enum pb_opt_action action;
+
+	return pb_options_parse_cmd(cmd, &cfg, argc, (char **)argv, &action, err, sizeof(err));
+}
+
+#define RFC(...)                                                                                   \
+	({                                                                                         \
+		const char *argv_[] = { "rfc2544", __VA_ARGS__, NULL };                            \
+		parse_cmd(&pb_cmd_rfc2544, (int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_);    \
+	})
+
+static void bad(const char *opt, const char *val, const char *want)
+{
+	const char *argv[] = { "rfc2544", opt, val, NULL };
+	int ret = parse_cmd(&pb_cmd_rfc2544, val ? 3 : 2, argv);
+
+	CHECK(ret == -EINVAL, "%s %s: accepted", opt, val ? val : "");
+	CHECK(strstr(err, want) != NULL, "%s %s: message '%s' lacks '%s'", opt, val ? val : "", err,
+	      want);
+	CHECK(!strchr(err, '\n'), "%s: the message is one line", opt);
+}
+
+static void test_table(void)
+{
+	static const char *const gone[] = { "duration",	   "count", "pps",  "rate",   "frame-size",
+					    "payloadsize", "sweep", "imix", "repeat", NULL };
+	static const char *const kept[] = { "method",  "lab",	   "lab-dut-setup",
+					    "iface",   "receiver", "dstmac",
+					    "streams", "format",   "output",
+					    "config",  NULL };
+	static const char *const own[] = { "tests",	  "frame-sizes", "trial",
+					   "final-trial", "trial-gap",	 "loss-tolerance",
+					   "precision",	  "max-trials",	 "retries",
+					   "loss-step",	  "b2b-repeat",	 NULL };
+	unsigned int i;
+
+	for (i = 0; gone[i]; i++)
+		CHECK(!pb_cmd_opt(&pb_cmd_rfc2544, gone[i]), "--%s is a trial's, not rfc2544's",
+		      gone[i]);
+	for (i = 0; kept[i]; i++)
+		CHECK(pb_cmd_opt(&pb_cmd_rfc2544, kept[i]) || !pb_cmd_opt(&pb_cmd_main, kept[i]),
+		      "--%s of pktbench is rfc2544's too", kept[i]);
+	for (i = 0; own[i]; i++)
+		CHECK(pb_cmd_opt(&pb_cmd_rfc2544, own[i]) && !pb_cmd_opt(&pb_cmd_main, own[i]),
+		      "--%s is rfc2544's own", own[i]);
+	CHECK(pb_cmd_find("rfc2544") == &pb_cmd_rfc2544, "rfc2544 is a subcommand");
+}
+
+static void test_defaults(void)
+{
+	static const uint32_t sizes[] = { 64, 128, 256, 512, 1024, 1280, 1518 };
+	unsigned int i;
+
+	CHECK(RFC("--method", "udp_sendto") == 0, "defaults: %s", err);
+	CHECK(cfg.rfc.tests ==
+		      (PB_RFC_T_THROUGHPUT | PB_RFC_T_LATENCY | PB_RFC_T_LOSS | PB_RFC_T_B2B),
+	      "all four tests by default (%#x)", cfg.rfc.tests);
+	CHECK(cfg.rfc.nsizes == 7, "the RFC's seven frame sizes (%u)", cfg.rfc.nsizes);
+	for (i = 0; i < 7 && i < cfg.rfc.nsizes; i++)
+		CHECK(cfg.rfc.sizes[i] == sizes[i], "size %u: %u", i, cfg.rfc.sizes[i]);
+	CHECK(cfg.rfc.trial_s == 2 && cfg.rfc.final_trial_s == 2 && cfg.rfc.trial_gap_s == 0.5,
+	      "trials of 2 s, confirmation as long, 0.5 s apart");
+	CHECK(cfg.rfc.loss_tolerance_pct == 0 && cfg.rfc.precision_pct == 1 &&
+		      cfg.rfc.loss_step_pct == 10 && cfg.rfc.max_trials == 30 &&
+		      cfg.rfc.retries == 0 && cfg.rfc.b2b_repeat == 50,
+	      "NDR, 1 %%, 10 %% steps, 30 trials, no retries, 50 repetitions");
+	CHECK(!strncmp(cfg.command, "pktbench rfc2544 --method udp_sendto", 36),
+	      "the command line starts with pktbench: %s", cfg.command);
+}
+
+static void test_values(void)
+{
+	CHECK(RFC("--tests", "back-to-back,throughput", "--frame-sizes", "1518,64", "--trial",
+		  "0.5", "--final-trial", "60", "--loss-tolerance", "0.1%", "--precision", "2.5",
+		  "--loss-step", "2.5", "--b2b-repeat", "3", "--retries", "1") == 0,
+	      "values: %s", err);
+	CHECK(cfg.rfc.tests == (PB_RFC_T_THROUGHPUT | PB_RFC_T_B2B), "two tests (%#x)",
+	      cfg.rfc.tests);
+	CHECK(cfg.rfc.nsizes == 2 && cfg.rfc.sizes[0] == 1518 && cfg.rfc.sizes[1] == 64,
+	      "sizes as given");
+	CHECK(cfg.rfc.trial_s == 0.5 && cfg.rfc.final_trial_s == 60 &&
+		      cfg.rfc.loss_tolerance_pct == 0.1 && cfg.rfc.precision_pct == 2.5 &&
+		      cfg.rfc.loss_step_pct == 2.5 && cfg.rfc.b2b_repeat == 3 &&
+		      cfg.rfc.retries == 1,
+	      "every value taken");
+	/* pktbench's own rows still work, and still check */
+	CHECK(RFC("--lab", "router", "--streams", "2", "--method", "af_packet,udp_sendto") == 0,
+	      "pktbench's rows: %s", err);
+	CHECK(cfg.lab_kind == PB_LAB_ROUTER && cfg.streams == 2 &&
+		      !strcmp(cfg.method, "af_packet,udp_sendto"),
+	      "lab, streams, methods");
+}
+
+static void test_bad(void)
+{
+	bad("--tests", "throughput,bogus", "'bogus' is not throughput, latency, loss");
+	bad("--tests", ",", "is not throughput");
+	bad("--tests", "throughputx", "'throughputx'");
+	bad("--frame-sizes", "63", "from 64 to");
+	bad("--frame-sizes", "64,,128", "from 64 to");
+	bad("--frame-sizes", "64,abc", "from 64 to");
+	bad("--frame-sizes", "99999", "from 64 to");
+	bad("--frame-sizes",
+	    "64,128,256,512,1024,1280,1518,64,128,256,512,1024,1280,1518,64,128,256",
+	    "up to 16 sizes");
+	bad("--precision", "0", "above 0");
+	bad("--precision", "51", "percentage from 0 to 50");
+	bad("--loss-step", "20", "percentage from 1 to 10");
+	bad("--loss-tolerance", "-1", "percentage");
+	bad("--trial", "0", "positive number of seconds");
+	bad("--b2b-repeat", "0", "whole number from 1");
+	bad("--max-trials", "129", "whole number from 1 to 128");
+	bad("--duration", "5", "unknown option '--duration'");
+	bad("--pps", "1M", "unknown option '--pps'");
+	/* getopt takes an unambiguous prefix: --frame-size is --frame-sizes, in wire bytes */
+	bad("--frame-size", "60", "--frame-sizes: up to 16 sizes from 64");
+}
+
+/* The RFC's frame sizes are on the wire with FCS; pktbench builds the frame without it. */
+static void test_frame_bytes(void)
+{
+	char why[160];
+
+	CHECK(RFC("--method", "udp_sendto") == 0, "v4: %s", err);
+	CHECK(pb_rfc_frame_bytes(&cfg, 64, why, sizeof(why)) == 60, "64 B is a 60-byte frame");
+	CHECK(pb_rfc_frame_bytes(&cfg, 1518, why, sizeof(why)) == 1514, "1518 B is 1514");
+	cfg.mtu = 1500;
+	CHECK(pb_rfc_frame_bytes(&cfg, 1522, why, sizeof(why)) == 0 && strstr(why, "MTU 1500"),
+	      "1522 does not fit an MTU of 1500: %s", why);
+	cfg.vlan = 100;
+	CHECK(pb_rfc_frame_bytes(&cfg, 1522, why, sizeof(why)) == 1514,
+	      "a tagged 1522-byte frame is 1514 and its tag");
+	CHECK(RFC("--srcip", "2001:2::1", "--dstip", "2001:2::2") == 0, "v6: %s", err);
+	CHECK(pb_rfc_frame_bytes(&cfg, 64, why, sizeof(why)) == 0 && strstr(why, "at least 74"),
+	      "IPv6 cannot fit 64 bytes: %s", why);
+	CHECK(pb_rfc_frame_bytes(&cfg, 74, why, sizeof(why)) == 70, "74 B carries IPv6");
+}
+
+/* --lab router's receiver lives in the second test network, unless --dstip says otherwise. */
+static void test_router_defaults(void)
+{
+	const char *v4[] = { "pktbench", "--lab", "router", NULL };
+	const char *v6[] = { "pktbench", "--lab", "router", "--srcip", "2001:2::1", NULL };
+	const char *own[] = { "pktbench", "--lab", "router", "--dstip", "198.19.5.9", NULL };
+	const char *same[] = { "pktbench", "--lab", "router", "--dstip", "198.18.0.9", NULL };
+	const char *iface[] = { "pktbench", "--lab", "bridge", "--iface", "lo", NULL };
+	char a[INET6_ADDRSTRLEN];
+
+	CHECK(parse_cmd(&pb_cmd_main, 3, v4) == 0, "router: %s", err);
+	inet_ntop(AF_INET, &cfg.dstip.v4, a, sizeof(a));
+	CHECK(!strcmp(a, "198.19.0.2") && !cfg.dstip_set, "router v4: --dstip %s", a);
+	CHECK(parse_cmd(&pb_cmd_main, 5, v6) == 0, "router v6: %s", err);
+	inet_ntop(AF_INET6, &cfg.dstip.v6, a, sizeof(a));
+	CHECK(!strcmp(a, "2001:2:0:1::2"), "router v6: --dstip %s", a);
+	CHECK(parse_cmd(&pb_cmd_main, 5, own) == 0 && cfg.dstip_set, "router, own --dstip: %s",
+	      err);
+	inet_ntop(AF_INET, &cfg.dstip.v4, a, sizeof(a));
+	CHECK(!strcmp(a, "198.19.5.9"), "the given --dstip stands: %s", a);
+	CHECK(parse_cmd(&pb_cmd_main, 5, same) == -EINVAL && strstr(err, "different /24"),
+	      "router within one /24: %s", err);
+	CHECK(parse_cmd(&pb_cmd_main, 5, iface) == -EINVAL && strstr(err, "--iface"),
+	      "a DUT lab with --iface: %s", err);
+	bad("--lab", "hub", "is not one of direct|router|bridge");
+}
+
+int main(void)
+{
+	test_table();
+	test_defaults();
+	test_values();
+	test_bad();
+	test_frame_bytes();
+	test_router_defaults();
+	return check_summary();
+}
