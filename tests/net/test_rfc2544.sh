@@ -157,6 +157,7 @@ bad "--frame-sizes below 64" --frame-sizes 63
 bad "--loss-step above the RFC's 10" --loss-step 20
 bad "--precision 0" --precision 0
 bad "--duration (a trial sets it)" --duration 5
+bad "--tune (its search would move what a trial fixes)" --tune
 bad "the null method (no wire)" --method null
 bad "--iface without a receiver" --iface lo --method udp_sendto
 check "bad input: no lab left" no_leftovers
