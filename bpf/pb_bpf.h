@@ -59,6 +59,27 @@ struct pb_rx_val {
 };
 
 /*
+ * Adds a slot's counts into the run's entry, where the two hold one CPU's count between them:
+ * the receiver's flush and the reader's sum (receiver/rx_sum.c) are this one function.
+ */
+static __always_inline void pb_rx_val_merge(struct pb_rx_val *to, const struct pb_rx_val *from)
+{
+	int i;
+
+	if (!from->frames)
+		return;
+	if (!to->frames || from->first_ns < to->first_ns)
+		to->first_ns = from->first_ns;
+	if (from->last_ns > to->last_ns)
+		to->last_ns = from->last_ns;
+	to->frames += from->frames;
+	to->bytes += from->bytes;
+	to->flows += from->flows;
+	for (i = 0; i < PB_BPF_MAX_QUEUES; i++)
+		to->queue_frames[i] += from->queue_frames[i];
+}
+
+/*
  * The run a CPU counts now, in front of the runs map: frames of that run are counted here
  * with no hash lookup. A frame of another run id takes the slot only once the slot's run
  * has been idle on this CPU for PB_BPF_SLOT_IDLE_NS: its counts are added to its runs entry

@@ -103,6 +103,18 @@ struct pb_rx_val rx_zero_val;
 __u8 rx_zero_stream[sizeof(struct pb_rx_stream_val)];
 __u8 rx_zero_hist[sizeof(struct pb_rx_hist_val)];
 
+/* A map entry for key, created (from zero) at its first use; NULL: no room. */
+static __always_inline void *entry(void *map, const void *key, const void *zero)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	/* another CPU may insert it at the same time: either way, look it up again */
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
 /*
  * Bit n of run's bitmap words (word index base + n / 64). Returns 1 when this call set it
  * first in the shared word: the distinct count goes up by one, on exactly one CPU.
@@ -119,14 +131,9 @@ static __always_inline int seen(__u32 run, __u32 word, __u32 bit)
 		return 0;
 	if (c->tag == tag && (c->bits & m))
 		return 0;
-	bits = bpf_map_lookup_elem(&seen_words, &key);
-	if (!bits) {
-		/* another CPU may create it at the same time: either way, look it up again */
-		bpf_map_update_elem(&seen_words, &key, &zero, BPF_NOEXIST);
-		bits = bpf_map_lookup_elem(&seen_words, &key);
-		if (!bits)
-			return 0;
-	}
+	bits = entry(&seen_words, &key, &zero);
+	if (!bits)
+		return 0;
 	old = *bits;
 	if (!(old & m))
 		old = __sync_fetch_and_or(bits, m);
@@ -196,40 +203,10 @@ static __always_inline void *udp_payload(void *data, void *end, __u16 *sport, __
 #define SIG_MASK  bpf_htonl(0xffffff00)
 #define SIG_FRAME bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_FRAME << 8)
 
-/* A map entry for key, created (from zero) at its first use; NULL: no room. */
-static __always_inline void *entry(void *map, const void *key, const void *zero)
-{
-	void *v = bpf_map_lookup_elem(map, key);
-
-	if (v)
-		return v;
-	/* another CPU may insert it at the same time: either way, look it up again */
-	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(map, key);
-}
-
 /* This CPU's counters of run in the runs map, created at its first frame; NULL: no room. */
 static __always_inline struct pb_rx_val *run_entry(__u32 run)
 {
 	return entry(&runs, &run, &rx_zero_val);
-}
-
-/* Adds a slot's counts into the run's entry: the two hold one CPU's count between them. */
-static __always_inline void merge(struct pb_rx_val *to, const struct pb_rx_val *from)
-{
-	int i;
-
-	if (!from->frames)
-		return;
-	if (!to->frames || from->first_ns < to->first_ns)
-		to->first_ns = from->first_ns;
-	if (from->last_ns > to->last_ns)
-		to->last_ns = from->last_ns;
-	to->frames += from->frames;
-	to->bytes += from->bytes;
-	to->flows += from->flows;
-	for (i = 0; i < PB_BPF_MAX_QUEUES; i++)
-		to->queue_frames[i] += from->queue_frames[i];
 }
 
 /*
@@ -251,7 +228,7 @@ static __always_inline int slot_take(struct pb_rx_slot *s, __u32 run)
 	if (__sync_fetch_and_add(&s->seq, 1) & 1)
 		return -1;
 	if (to)
-		merge(to, &s->val);
+		pb_rx_val_merge(to, &s->val);
 	__builtin_memset(&s->val, 0, sizeof(s->val));
 	s->tag = PB_BPF_SLOT_TAG(run);
 	return __sync_fetch_and_add(&s->seq, 1) & 1 ? 0 : -1;

@@ -14,9 +14,6 @@ int pb_rx_sum_take(uint32_t run_id, int ncpus, const struct pb_rx_slot *before,
 	if (entry)
 		*seen = true;
 	for (c = 0; c < ncpus; c++) {
-		const struct pb_rx_val *s = &before[c].val;
-		uint32_t q;
-
 		if (done[c])
 			continue;
 		if ((before[c].seq & 1) || before[c].seq != after[c].seq) {
@@ -31,17 +28,7 @@ int pb_rx_sum_take(uint32_t run_id, int ncpus, const struct pb_rx_slot *before,
 		if (before[c].tag != tag)
 			continue;
 		*seen = true;
-		if (!s->frames)
-			continue;
-		if (!acc[c].frames || s->first_ns < acc[c].first_ns)
-			acc[c].first_ns = s->first_ns;
-		if (s->last_ns > acc[c].last_ns)
-			acc[c].last_ns = s->last_ns;
-		acc[c].frames += s->frames;
-		acc[c].bytes += s->bytes;
-		acc[c].flows += s->flows;
-		for (q = 0; q < PB_BPF_MAX_QUEUES; q++)
-			acc[c].queue_frames[q] += s->queue_frames[q];
+		pb_rx_val_merge(&acc[c], &before[c].val);
 	}
 	return left;
 }
