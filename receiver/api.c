@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,16 +300,59 @@ char *pb_api_info_json(const struct pb_api_info *in)
 	return api_finish(o);
 }
 
+/*
+ * The counters that go into an answer as they are, as one table for the agent's writer and
+ * the sender's parser: a key of "interface" (struct pb_rx_ifstats, all 64-bit), and of
+ * each stream after "stream" and "probe_kind" (struct pb_rx_stream), in the answer's order.
+ */
+struct api_field {
+	const char *key;
+	size_t off;
+	bool u32; /* a uint32_t; else a uint64_t */
+};
+
+/* A field's key and offset: the key is the field's name. */
+#define API_IF(f) #f, offsetof(struct pb_rx_ifstats, f)
+#define API_ST(f) #f, offsetof(struct pb_rx_stream, f)
+
+static const struct api_field api_ifstats_fields[] = {
+	{ API_IF(rx_packets) },	    { API_IF(rx_dropped) },   { API_IF(rx_missed_errors) },
+	{ API_IF(rx_fifo_errors) }, { API_IF(driver_drops) }, { API_IF(foreign_frames) },
+};
+
+static const struct api_field api_stream_fields[] = {
+	{ API_ST(probes) },	{ API_ST(late) },	    { API_ST(dup) },
+	{ API_ST(missing) },	{ API_ST(next_seq), true }, { API_ST(lat_n) },
+	{ API_ST(lat_min_ns) }, { API_ST(lat_max_ns) },	    { API_ST(lat_sum_ns) },
+	{ API_ST(lat_bad) },	{ API_ST(jitter_ns) },	    { API_ST(jitter_n) },
+	{ API_ST(gap_frames) }, { API_ST(gap_first_ns) },   { API_ST(gap_last_ns) },
+};
+
+static uint64_t api_field_get(const void *s, const struct api_field *f)
+{
+	const char *p = (const char *)s + f->off;
+
+	return f->u32 ? *(const uint32_t *)(const void *)p : *(const uint64_t *)(const void *)p;
+}
+
+/* Adds the fields of s (n of them) to o. */
+static bool api_add_fields(struct json_object *o, const void *s, const struct api_field *f,
+			   size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!api_add_u64(o, f[i].key, api_field_get(s, &f[i])))
+			return false;
+	return true;
+}
+
 static struct json_object *api_ifstats_json(const struct pb_rx_ifstats *s)
 {
 	struct json_object *o = json_object_new_object();
 
-	if (o && api_add_u64(o, "rx_packets", s->rx_packets) &&
-	    api_add_u64(o, "rx_dropped", s->rx_dropped) &&
-	    api_add_u64(o, "rx_missed_errors", s->rx_missed_errors) &&
-	    api_add_u64(o, "rx_fifo_errors", s->rx_fifo_errors) &&
-	    api_add_u64(o, "driver_drops", s->driver_drops) &&
-	    api_add_u64(o, "foreign_frames", s->foreign_frames))
+	if (o && api_add_fields(o, s, api_ifstats_fields,
+				sizeof(api_ifstats_fields) / sizeof(api_ifstats_fields[0])))
 		return o;
 	json_object_put(o);
 	return NULL;
@@ -323,16 +367,8 @@ static struct json_object *api_stream_json(const struct pb_rx_stream *s)
 	if (o && api_add_u64(o, "stream", s->stream) &&
 	    (s->probe_kind ? api_add_str(o, "probe_kind", kind)
 			   : !json_object_object_add(o, "probe_kind", NULL)) &&
-	    api_add_u64(o, "probes", s->probes) && api_add_u64(o, "late", s->late) &&
-	    api_add_u64(o, "dup", s->dup) && api_add_u64(o, "missing", s->missing) &&
-	    api_add_u64(o, "next_seq", s->next_seq) && api_add_u64(o, "lat_n", s->lat_n) &&
-	    api_add_u64(o, "lat_min_ns", s->lat_min_ns) &&
-	    api_add_u64(o, "lat_max_ns", s->lat_max_ns) &&
-	    api_add_u64(o, "lat_sum_ns", s->lat_sum_ns) && api_add_u64(o, "lat_bad", s->lat_bad) &&
-	    api_add_u64(o, "jitter_ns", s->jitter_ns) && api_add_u64(o, "jitter_n", s->jitter_n) &&
-	    api_add_u64(o, "gap_frames", s->gap_frames) &&
-	    api_add_u64(o, "gap_first_ns", s->gap_first_ns) &&
-	    api_add_u64(o, "gap_last_ns", s->gap_last_ns))
+	    api_add_fields(o, s, api_stream_fields,
+			   sizeof(api_stream_fields) / sizeof(api_stream_fields[0])))
 		return o;
 	json_object_put(o);
 	return NULL;
@@ -503,6 +539,26 @@ static int api_u32(struct api_in *in, struct json_object *o, const char *key, ui
 	return err;
 }
 
+/* The fields of o (n of them) into s, each a whole number its type holds. */
+static int api_fields(struct api_in *in, struct json_object *o, void *s, const struct api_field *f,
+		      size_t n)
+{
+	uint64_t v;
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = api_u64(in, o, f[i].key, f[i].u32 ? UINT32_MAX : UINT64_MAX, &v);
+		if (err)
+			return err;
+		if (f[i].u32)
+			*(uint32_t *)(void *)((char *)s + f[i].off) = (uint32_t)v;
+		else
+			*(uint64_t *)(void *)((char *)s + f[i].off) = v;
+	}
+	return 0;
+}
+
 static int api_str(struct api_in *in, struct json_object *o, const char *key, char *buf,
 		   size_t size)
 {
@@ -618,17 +674,11 @@ static int api_elem_u64(struct json_object *a, size_t i, uint64_t *out)
  */
 static int api_streams(struct api_in *in, struct pb_rx_run *r)
 {
-	static const char *const keys[] = { "probes",	    "late",	  "dup",
-					    "missing",	    "lat_n",	  "lat_min_ns",
-					    "lat_max_ns",   "lat_sum_ns", "lat_bad",
-					    "jitter_ns",    "jitter_n",	  "gap_frames",
-					    "gap_first_ns", "gap_last_ns" };
 	struct json_object *a, *t, *o, *k;
 	bool have_a = json_object_object_get_ex(in->root, "streams", &a);
 	bool have_t = json_object_object_get_ex(in->root, "rx_tai", &t);
-	uint64_t v[sizeof(keys) / sizeof(keys[0])], id = 0;
-	size_t i, j, n;
-	uint32_t next = 0;
+	uint64_t id = 0;
+	size_t i, n;
 	int ret;
 
 	if (!have_a && !have_t)
@@ -649,9 +699,8 @@ static int api_streams(struct api_in *in, struct pb_rx_run *r)
 			return api_bad(in, "'streams'[%zu]: not an object", i);
 		ret = api_u64(in, o, "stream", PB_RX_MAX_STREAMS - 1, &id);
 		if (!ret)
-			ret = api_u32(in, o, "next_seq", &next);
-		for (j = 0; !ret && j < sizeof(keys) / sizeof(keys[0]); j++)
-			ret = api_u64(in, o, keys[j], UINT64_MAX, &v[j]);
+			ret = api_fields(in, o, s, api_stream_fields,
+					 sizeof(api_stream_fields) / sizeof(api_stream_fields[0]));
 		if (ret)
 			return ret;
 		if (!json_object_object_get_ex(o, "probe_kind", &k))
@@ -664,21 +713,6 @@ static int api_streams(struct api_in *in, struct pb_rx_run *r)
 		/* field by field: the struct was zeroed, padding and all */
 		s->stream = (uint32_t)id;
 		s->probe_kind = kind ? (uint8_t)kind[0] : 0;
-		s->next_seq = next;
-		s->probes = v[0];
-		s->late = v[1];
-		s->dup = v[2];
-		s->missing = v[3];
-		s->lat_n = v[4];
-		s->lat_min_ns = v[5];
-		s->lat_max_ns = v[6];
-		s->lat_sum_ns = v[7];
-		s->lat_bad = v[8];
-		s->jitter_ns = v[9];
-		s->jitter_n = v[10];
-		s->gap_frames = v[11];
-		s->gap_first_ns = v[12];
-		s->gap_last_ns = v[13];
 		r->nstreams++;
 	}
 	return 0;
@@ -748,17 +782,8 @@ int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_ap
 		     !json_object_is_type(ifs, json_type_object)))
 		ret = api_bad(&in, "'interface': missing or not an object");
 	if (!ret)
-		ret = api_u64(&in, ifs, "rx_packets", UINT64_MAX, &out->ifs.rx_packets);
-	if (!ret)
-		ret = api_u64(&in, ifs, "rx_dropped", UINT64_MAX, &out->ifs.rx_dropped);
-	if (!ret)
-		ret = api_u64(&in, ifs, "rx_missed_errors", UINT64_MAX, &out->ifs.rx_missed_errors);
-	if (!ret)
-		ret = api_u64(&in, ifs, "rx_fifo_errors", UINT64_MAX, &out->ifs.rx_fifo_errors);
-	if (!ret)
-		ret = api_u64(&in, ifs, "driver_drops", UINT64_MAX, &out->ifs.driver_drops);
-	if (!ret)
-		ret = api_u64(&in, ifs, "foreign_frames", UINT64_MAX, &out->ifs.foreign_frames);
+		ret = api_fields(&in, ifs, &out->ifs, api_ifstats_fields,
+				 sizeof(api_ifstats_fields) / sizeof(api_ifstats_fields[0]));
 	if (!ret)
 		ret = api_streams(&in, r);
 	json_object_put(in.root);
