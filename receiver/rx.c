@@ -23,6 +23,8 @@
 
 _Static_assert(PB_RX_MAX_QUEUES == PB_BPF_MAX_QUEUES, "one queue limit on both sides");
 _Static_assert(PB_RX_HIST_BUCKETS == PB_HIST_BUCKETS, "one histogram on both sides");
+_Static_assert(sizeof(struct pb_rx_hist_val) == PB_RX_HIST_BUCKETS * sizeof(uint64_t),
+	       "a histogram's map value is its counts");
 _Static_assert(PB_RX_MAX_STREAMS == PB_BPF_MAX_QUEUES, "a stream id is a byte below 64");
 
 struct pb_rx {
@@ -236,17 +238,13 @@ int pb_rx_read_hist(struct pb_rx *rx, uint32_t run_id, enum pb_rx_hist which, ui
 	struct pb_rx_hist_key key = { .run_id = run_id,
 				      .which = which == PB_RX_HIST_GAP ? PB_BPF_HIST_GAP
 								       : PB_BPF_HIST_LAT };
-	struct pb_rx_hist_val *h = malloc(sizeof(*h));
 	int err = 0;
 
-	if (!h)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(rx->skel->maps.hists), &key, h)) {
+	/* the map's value is the counts alone: looked up into the caller's array */
+	if (bpf_map_lookup_elem(bpf_map__fd(rx->skel->maps.hists), &key, counts)) {
 		err = errno == ENOENT ? 0 : -errno;
-		memset(h, 0, sizeof(*h));
+		memset(counts, 0, sizeof(struct pb_rx_hist_val));
 	}
-	memcpy(counts, h->counts, sizeof(h->counts));
-	free(h);
 	return err;
 }
 
@@ -260,7 +258,6 @@ int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
 
 	memset(out, 0, sizeof(*out));
 	out->run_id = run_id;
-	out->nqueues = rx->nqueues;
 	before = calloc(n, sizeof(*before));
 	after = calloc(n, sizeof(*after));
 	entry = calloc(n, sizeof(*entry));
@@ -291,7 +288,6 @@ int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
 	}
 	out->seen = seen;
 	pb_rx_sum_total(acc, rx->ncpus, rx->nqueues, out);
-	out->nqueues = rx->nqueues;
 	err = seen ? rx_read_vlans(rx, run_id, out) : 0;
 	if (!err && seen)
 		err = rx_read_streams(rx, run_id, out);
