@@ -17,24 +17,23 @@
 /* ---- routes -------------------------------------------------------------------------------- */
 
 /*
- * A run id as the JSON writes it: decimal, no sign, no leading zero, at most 2^32 - 1, up to
- * the string's end or (with rest) a '/', where *rest is left pointing.
+ * A number as the JSON writes it (a run id, a port): decimal, no sign, no leading zero, at
+ * most max (< 10^10), up to the string's end or (with rest) a '/', where *rest is left
+ * pointing.
  */
-static int api_parse_run_id(const char *s, uint32_t *out, const char **rest)
+static int api_parse_dec(const char *s, uint64_t max, uint64_t *out, const char **rest)
 {
 	uint64_t v = 0;
 	size_t i;
 
-	if (!s[0] || (s[0] == '0' && s[1] && !(rest && s[1] == '/')))
-		return -EINVAL;
 	for (i = 0; s[i] && !(rest && s[i] == '/'); i++) {
-		if (s[i] < '0' || s[i] > '9' || i >= 10)
+		if (s[i] < '0' || s[i] > '9' || i >= 10 || (i == 1 && s[0] == '0'))
 			return -EINVAL;
 		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
-	if (!i || v > UINT32_MAX)
+	if (!i || v > max)
 		return -EINVAL;
-	*out = (uint32_t)v;
+	*out = v;
 	if (rest)
 		*rest = s + i;
 	return 0;
@@ -44,6 +43,7 @@ enum pb_api_route pb_api_route(const char *method, const char *path, uint32_t *r
 {
 	static const char runs[] = "/v1/runs/";
 	const char *rest;
+	uint64_t id;
 
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return PB_API_BAD_METHOD;
@@ -53,8 +53,9 @@ enum pb_api_route pb_api_route(const char *method, const char *path, uint32_t *r
 		return PB_API_METRICS;
 	if (strncmp(path, runs, sizeof(runs) - 1))
 		return PB_API_NOT_FOUND;
-	if (api_parse_run_id(path + sizeof(runs) - 1, run_id, &rest))
+	if (api_parse_dec(path + sizeof(runs) - 1, UINT32_MAX, &id, &rest))
 		return PB_API_BAD_REQUEST;
+	*run_id = (uint32_t)id;
 	if (!*rest)
 		return PB_API_RUN;
 	if (!strcmp(rest, "/hist/lat"))
@@ -93,17 +94,9 @@ unsigned int pb_api_status(enum pb_api_route r, const char **msg)
 /* A port: decimal, 1 .. 65535, nothing after it. */
 static int api_parse_port(const char *s, uint16_t *out)
 {
-	unsigned long v = 0;
-	size_t i;
+	uint64_t v;
 
-	if (!s[0] || s[0] == '0')
-		return -EINVAL;
-	for (i = 0; s[i]; i++) {
-		if (s[i] < '0' || s[i] > '9' || i >= 5)
-			return -EINVAL;
-		v = v * 10 + (unsigned long)(s[i] - '0');
-	}
-	if (v > 65535)
+	if (api_parse_dec(s, 65535, &v, NULL) || !v)
 		return -EINVAL;
 	*out = (uint16_t)v;
 	return 0;
