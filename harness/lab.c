@@ -1036,11 +1036,31 @@ static int pb_lab_enter_nl(int fd, const char *ns, struct nl_sock **nl, const ch
 	return pb_nl_open(nl);
 }
 
+/*
+ * Creates the namespace name; once it exists its name goes to kept (what destroy removes),
+ * and it is opened into *fd.
+ */
+static int pb_lab_netns_new(const char *name, char *kept, size_t keptlen, int *fd,
+			    const char **step)
+{
+	char path[128];
+	int err;
+
+	err = pb_netns_add(name);
+	if (err)
+		return err;
+	snprintf(kept, keptlen, "%s", name);
+	*step = "open the namespaces";
+	snprintf(path, sizeof(path), PB_NETNS_DIR "/%s", name);
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	return *fd < 0 ? -errno : 0;
+}
+
 int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 {
 	char tx_ns[sizeof(lab->tx_ns)], rx_ns[sizeof(lab->rx_ns)], dut_ns[sizeof(lab->dut_ns)];
 	char tx_if[IF_NAMESIZE], rx_if[IF_NAMESIZE], in_if[IF_NAMESIZE], out_if[IF_NAMESIZE];
-	char br_if[IF_NAMESIZE], path[128];
+	char br_if[IF_NAMESIZE];
 	bool dut = opts->kind != PB_LAB_DIRECT;
 	const char *step;
 	uint32_t rnd;
@@ -1091,43 +1111,19 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 	if (err)
 		goto out;
 	step = "create the tx namespace";
-	err = pb_netns_add(tx_ns);
+	err = pb_lab_netns_new(tx_ns, lab->tx_ns, sizeof(lab->tx_ns), &lab->tx_fd, &step);
 	if (err)
 		goto out;
-	snprintf(lab->tx_ns, sizeof(lab->tx_ns), "%s", tx_ns);
 	step = "create the rx namespace";
-	err = pb_netns_add(rx_ns);
+	err = pb_lab_netns_new(rx_ns, lab->rx_ns, sizeof(lab->rx_ns), &lab->rx_fd, &step);
 	if (err)
 		goto out;
-	snprintf(lab->rx_ns, sizeof(lab->rx_ns), "%s", rx_ns);
 	if (dut) {
 		step = "create the DUT namespace";
-		err = pb_netns_add(dut_ns);
+		err = pb_lab_netns_new(dut_ns, lab->dut_ns, sizeof(lab->dut_ns), &lab->dut_fd,
+				       &step);
 		if (err)
 			goto out;
-		snprintf(lab->dut_ns, sizeof(lab->dut_ns), "%s", dut_ns);
-	}
-
-	step = "open the namespaces";
-	snprintf(path, sizeof(path), PB_NETNS_DIR "/%s", lab->tx_ns);
-	lab->tx_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (lab->tx_fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	snprintf(path, sizeof(path), PB_NETNS_DIR "/%s", lab->rx_ns);
-	lab->rx_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (lab->rx_fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	if (dut) {
-		snprintf(path, sizeof(path), PB_NETNS_DIR "/%s", lab->dut_ns);
-		lab->dut_fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (lab->dut_fd < 0) {
-			err = -errno;
-			goto out;
-		}
 	}
 
 	/* Sockets opened in a namespace stay bound to it, so each side gets its own. */
