@@ -675,7 +675,20 @@ out:
 	return err;
 }
 
-/* One side's half of the setup, run while the calling thread is in that side's namespace. */
+/* Writes a /proc/sys/net file: those belong to the namespace of the thread that opens them. */
+static int pb_sysctl_net(const char *path, const char *value)
+{
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 /*
  * No IPv6 link-local address on a lab end: without it the kernel sends no router
  * solicitations or MLD reports of its own, so every frame on the pair is a run's (the
@@ -685,17 +698,16 @@ out:
 static void pb_lab_quiet_ipv6(const char *ifname)
 {
 	char path[96];
-	int fd;
+	int err;
 
 	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/addr_gen_mode", ifname);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return; /* no IPv6 in this kernel: nothing to quieten */
-	if (write(fd, "1", 1) != 1)
-		pr_debug("lab: %s: addr_gen_mode: %s\n", ifname, strerror(errno));
-	close(fd);
+	err = pb_sysctl_net(path, "1");
+	/* no such file: no IPv6 in this kernel, nothing to quieten */
+	if (err && err != -ENOENT)
+		pr_debug("lab: %s: addr_gen_mode: %s\n", ifname, strerror(-err));
 }
 
+/* One side's half of the setup, run while the calling thread is in that side's namespace. */
 static int pb_lab_side_up(struct nl_sock *sk, const char *ifname, struct pb_netif *out,
 			  const char **step)
 {
@@ -812,20 +824,6 @@ out:
 	nl_addr_put(nl_gw);
 	nl_addr_put(nl_dst);
 	rtnl_route_put(rt);
-	return err;
-}
-
-/* Writes a /proc/sys/net file: those belong to the namespace of the thread that opens them. */
-static int pb_sysctl_net(const char *path, const char *value)
-{
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		err = -errno;
-	close(fd);
 	return err;
 }
 
