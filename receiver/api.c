@@ -210,12 +210,13 @@ static void api_mac_str(const uint8_t mac[6], char buf[18])
 		 mac[5]);
 }
 
-/* The object's text, malloc'd; takes the object. */
-static char *api_finish(struct json_object *o)
+/* The object's text, malloc'd; NULL when building it ran out of memory (!ok). Takes o. */
+static char *api_finish(struct json_object *o, bool ok)
 {
-	const char *s = o ? json_object_to_json_string_ext(
-				    o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
-			  : NULL;
+	const char *s =
+		ok && o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+								    JSON_C_TO_STRING_NOSLASHESCAPE)
+			: NULL;
 	char *out = s ? strdup(s) : NULL;
 
 	json_object_put(o);
@@ -232,6 +233,15 @@ static bool api_add(struct json_object *o, const char *key, struct json_object *
 		return false;
 	}
 	return true;
+}
+
+/* api_add() when all went well so far; either way v is taken (freed when not added). */
+static bool api_add_then(bool ok, struct json_object *o, const char *key, struct json_object *v)
+{
+	if (ok)
+		return api_add(o, key, v);
+	json_object_put(v);
+	return false;
 }
 
 static bool api_add_u64(struct json_object *o, const char *key, uint64_t v)
@@ -278,19 +288,11 @@ char *pb_api_info_json(const struct pb_api_info *in)
 	     api_add_str(o, "driver", in->driver) && api_add_str(o, "mac", mac) &&
 	     api_add_u64(o, "mtu", in->mtu) && api_add_u64(o, "rx_queues", in->rx_queues) &&
 	     api_add_str(o, "xdp_mode", in->xdp_mode);
-	if (ok) {
-		ok = api_add(o, "addresses", addrs);
-		addrs = NULL;
-	}
+	ok = api_add_then(ok, o, "addresses", addrs);
 	snprintf(a, sizeof(a), "%.3f", in->uptime_s);
 	ok = ok && api_add_str(o, "clock", "monotonic") && api_add_u64(o, "now_ns", in->now_ns) &&
 	     api_add(o, "uptime_s", json_object_new_double_s(in->uptime_s, a));
-	json_object_put(addrs);
-	if (!ok) {
-		json_object_put(o);
-		return NULL;
-	}
-	return api_finish(o);
+	return api_finish(o, ok);
 }
 
 /*
@@ -376,11 +378,8 @@ static bool api_add_streams(struct json_object *o, const struct pb_rx_run *r)
 
 	for (i = 0; ok && i < n; i++)
 		ok = api_push(a, api_stream_json(&r->streams[i]));
-	if (!ok) {
-		json_object_put(a);
-		return false;
-	}
-	return api_add(o, "rx_tai", json_object_new_boolean(r->rx_tai)) && api_add(o, "streams", a);
+	ok = ok && api_add(o, "rx_tai", json_object_new_boolean(r->rx_tai));
+	return api_add_then(ok, o, "streams", a);
 }
 
 char *pb_api_hist_json(uint32_t run_id, enum pb_rx_hist which, const uint64_t *counts)
@@ -398,16 +397,8 @@ char *pb_api_hist_json(uint32_t run_id, enum pb_rx_hist which, const uint64_t *c
 	}
 	ok = ok && api_add_u64(o, "run_id", run_id) &&
 	     api_add_str(o, "which", which == PB_RX_HIST_GAP ? "gap" : "lat");
-	if (ok) {
-		ok = api_add(o, "histogram", a);
-		a = NULL;
-	}
-	json_object_put(a);
-	if (!ok) {
-		json_object_put(o);
-		return NULL;
-	}
-	return api_finish(o);
+	ok = api_add_then(ok, o, "histogram", a);
+	return api_finish(o, ok);
 }
 
 char *pb_api_run_json(const struct pb_api_run *in)
@@ -427,15 +418,9 @@ char *pb_api_run_json(const struct pb_api_run *in)
 	     api_add(o, "seen", json_object_new_boolean(r->seen)) &&
 	     api_add_u64(o, "frames", r->frames) && api_add_u64(o, "bytes", r->bytes) &&
 	     api_add_u64(o, "rx_queues", nq);
-	if (ok) {
-		ok = api_add(o, "queue_frames", q);
-		q = NULL;
-	}
+	ok = api_add_then(ok, o, "queue_frames", q);
 	ok = ok && api_add_u64(o, "flows_seen", r->flows_seen);
-	if (ok) {
-		ok = api_add(o, "vlans", vl);
-		vl = NULL;
-	}
+	ok = api_add_then(ok, o, "vlans", vl);
 	/* no frames: no arrival to tell, rather than a time of 0 */
 	ok = ok &&
 	     (r->frames ? api_add_u64(o, "first_ns", r->first_ns) &&
@@ -444,24 +429,14 @@ char *pb_api_run_json(const struct pb_api_run *in)
 				  !json_object_object_add(o, "last_ns", NULL)) &&
 	     api_add_u64(o, "now_ns", in->now_ns) &&
 	     api_add(o, "interface", api_ifstats_json(&in->ifs)) && api_add_streams(o, r);
-	json_object_put(q);
-	json_object_put(vl);
-	if (!ok) {
-		json_object_put(o);
-		return NULL;
-	}
-	return api_finish(o);
+	return api_finish(o, ok);
 }
 
 char *pb_api_error_json(const char *msg)
 {
 	struct json_object *o = json_object_new_object();
 
-	if (!o || !api_add_str(o, "error", msg)) {
-		json_object_put(o);
-		return NULL;
-	}
-	return api_finish(o);
+	return api_finish(o, o && api_add_str(o, "error", msg));
 }
 
 /* ---- parsing answers (the sender) ---------------------------------------------------------- */
