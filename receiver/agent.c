@@ -372,30 +372,21 @@ static struct MHD_Daemon *agent_listen(struct agent *ag, const struct pb_receive
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)AGENT_IDLE_S, MHD_OPTION_END);
 }
 
-/* What /v1/info tells that does not change while the agent runs. */
-static int agent_info(struct agent *ag, const struct pb_receive_opts *o)
+/* What /v1/info tells that does not change while the agent runs: the interface as attached. */
+static void agent_info(struct agent *ag)
 {
+	const struct pb_netif *nif = pb_rx_netif(ag->rx);
 	struct pb_api_info *info = &ag->info;
-	struct nl_sock *nl = NULL;
-	struct pb_netif nif;
-	int err;
 
-	err = pb_nl_open(&nl);
-	if (!err)
-		err = pb_netif_get(nl, o->iface, &nif);
-	pb_nl_close(nl);
-	if (err)
-		return err;
 	info->api = PB_API_VERSION;
 	snprintf(info->version, sizeof(info->version), "%s", PB_VERSION);
-	snprintf(info->ifname, sizeof(info->ifname), "%s", nif.name);
-	info->ifindex = nif.ifindex;
-	snprintf(info->driver, sizeof(info->driver), "%s", nif.driver);
-	memcpy(info->mac, nif.mac, 6);
-	info->mtu = nif.mtu;
-	info->rx_queues = nif.rx_queues;
+	snprintf(info->ifname, sizeof(info->ifname), "%s", nif->name);
+	info->ifindex = nif->ifindex;
+	snprintf(info->driver, sizeof(info->driver), "%s", nif->driver);
+	memcpy(info->mac, nif->mac, 6);
+	info->mtu = nif->mtu;
+	info->rx_queues = nif->rx_queues;
 	snprintf(info->xdp_mode, sizeof(info->xdp_mode), "%s", pb_rx_mode(ag->rx));
-	return 0;
 }
 
 static void agent_signals(void)
@@ -447,11 +438,7 @@ int pb_receive_main(int argc, char **argv)
 	if (ret)
 		return 1; /* it said why */
 	ag.t0 = pb_now();
-	ret = agent_info(&ag, &o);
-	if (ret) {
-		fprintf(stderr, "pktbench receive: %s: %s\n", o.iface, strerror(-ret));
-		goto out;
-	}
+	agent_info(&ag);
 	d = agent_listen(&ag, &o);
 	if (!d) {
 		fprintf(stderr,

@@ -31,7 +31,8 @@ struct pb_rx {
 	struct receiver *skel;
 	struct pb_xdp_att att;
 	char ifname[IF_NAMESIZE];
-	int ifindex;
+	/* the interface as attach found it */
+	struct pb_netif nif;
 	uint32_t nqueues; /* RX queues of the interface, up to PB_RX_MAX_QUEUES */
 	int ncpus;	  /* possible CPUs: per-CPU values come one per CPU */
 	bool have_tai;	  /* the program reads CLOCK_TAI for 'T' probes */
@@ -68,7 +69,6 @@ static int rx_attach_mode(struct pb_rx *rx, enum pb_xdp_mode mode)
 
 int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 {
-	struct pb_netif nif;
 	struct pb_rx *rx;
 	int err;
 
@@ -94,14 +94,13 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 	err = pb_nl_open(&rx->nl);
 	if (err)
 		goto out;
-	err = pb_netif_get(rx->nl, rx->ifname, &nif);
+	err = pb_netif_get(rx->nl, rx->ifname, &rx->nif);
 	if (err) {
 		pr_err("receiver: %s: %s\n", rx->ifname,
 		       err == -ENODEV ? "no such interface" : strerror(-err));
 		goto out;
 	}
-	rx->ifindex = nif.ifindex;
-	rx->nqueues = nif.rx_queues < PB_RX_MAX_QUEUES ? nif.rx_queues : PB_RX_MAX_QUEUES;
+	rx->nqueues = rx->nif.rx_queues < PB_RX_MAX_QUEUES ? rx->nif.rx_queues : PB_RX_MAX_QUEUES;
 	snprintf(rx->what, sizeof(rx->what), "receiver on %s", rx->ifname);
 	rx->ethtool_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (rx->ethtool_fd < 0) {
@@ -109,7 +108,7 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 		goto out;
 	}
 
-	err = pb_xdp_att_check(&rx->att, "receiver", rx->ifname, rx->ifindex, opts->force);
+	err = pb_xdp_att_check(&rx->att, "receiver", rx->ifname, rx->nif.ifindex, opts->force);
 	if (err)
 		goto out;
 	rx->skel = receiver__open();
@@ -397,7 +396,7 @@ int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out)
 
 	memset(out, 0, sizeof(*out));
 	pthread_mutex_lock(&rx->nl_mu);
-	err = pb_netif_stats(rx->nl, rx->ifindex, &ls);
+	err = pb_netif_stats(rx->nl, rx->nif.ifindex, &ls);
 	pthread_mutex_unlock(&rx->nl_mu);
 	if (err)
 		return err;
@@ -411,6 +410,11 @@ int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out)
 	if (err && err != -EOPNOTSUPP)
 		return err;
 	return pb_rx_read_foreign(rx, &out->foreign_frames, &bytes);
+}
+
+const struct pb_netif *pb_rx_netif(const struct pb_rx *rx)
+{
+	return &rx->nif;
 }
 
 const char *pb_rx_mode(const struct pb_rx *rx)

@@ -17,6 +17,7 @@
 #include "rx_source.h"
 
 struct pb_rx;
+struct pb_netif;
 
 struct pb_rx_opts {
 	int ifindex;	       /* 0: look ifname up */
@@ -49,6 +50,8 @@ int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n);
 int pb_rx_slot_switches(struct pb_rx *rx, uint64_t *n);
 /* The receiving interface's counters (current values, not deltas), from any namespace. */
 int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out);
+/* The interface as attach read it: name, index, driver, MAC, MTU, queues. */
+const struct pb_netif *pb_rx_netif(const struct pb_rx *rx);
 /* "native" or "generic": the XDP mode the receiver runs in. */
 const char *pb_rx_mode(const struct pb_rx *rx);
 /* Detaches (putting back what --force replaced) and frees. NULL-safe. */
