@@ -129,8 +129,6 @@ int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_a
 /* The same for a command whose table fills a struct pb_config (pktbench rfc2544). */
 int pb_options_parse_cmd(const struct pb_cmd *cmd, struct pb_config *cfg, int argc, char **argv,
 			 enum pb_opt_action *action, char *err, size_t errlen);
-/* pktbench --help. */
-void pb_options_usage(FILE *f);
 struct pb_method;
 /* One method a --method value names, with the batch its go-pktgen alias implies (0: none). */
 struct pb_selected {
@@ -144,9 +142,6 @@ struct pb_selected {
  */
 int pb_methods_select(const char *spec, struct pb_selected *out, unsigned int max, char *bad,
 		      size_t badlen);
-/* pb_cmd_set() on pktbench's own table, by the option's long name. */
-int pb_option_set(struct pb_config *cfg, const char *name, const char *value, char *err,
-		  size_t errlen);
 
 /* Parsers shared with other inputs (e.g. scenario files); 0 or -EINVAL. */
 int pb_parse_addr(const char *s, struct pb_addr *out);
