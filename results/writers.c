@@ -408,57 +408,6 @@ static int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
 	return 0;
 }
 
-/*
- * The per-second view, JSON only (it is a list, not a column): cumulative counts at t, so
- * readers take differences themselves and nothing is rounded away here.
- */
-/* A new list under key in o; NULL when out of memory. */
-static struct json_object *pb_json_list(struct json_object *o, const char *key)
-{
-	struct json_object *arr = json_object_new_array();
-
-	if (arr && json_object_object_add(o, key, arr)) {
-		json_object_put(arr);
-		arr = NULL;
-	}
-	return arr;
-}
-
-/* fs as a new object at the end of the list arr. */
-static int pb_json_append(struct json_object *arr, const struct pb_fields *fs)
-{
-	struct json_object *e = json_object_new_object();
-
-	if (!e || json_object_array_add(arr, e)) {
-		json_object_put(e);
-		return -ENOMEM;
-	}
-	return pb_json_add_fields(e, fs);
-}
-
-static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
-{
-	struct json_object *arr = pb_json_list(o, "per_second");
-	struct pb_fields fs;
-	uint32_t i;
-	int err;
-
-	if (!arr)
-		return -ENOMEM;
-	for (i = 0; i < r->nsamples; i++) {
-		fs.n = 0;
-		pb_add(&fs, pb_fdbl("t", r->samples[i].t));
-		pb_add(&fs, pb_fu64("sent", r->samples[i].sent));
-		pb_add(&fs, r->samples[i].delivered_known
-				    ? pb_fu64("delivered", r->samples[i].delivered)
-				    : pb_fnull("delivered"));
-		err = pb_json_append(arr, &fs);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 /* A new array as o's member name; NULL when memory is short. */
 static struct json_object *pb_json_add_array(struct json_object *o, const char *name)
 {
@@ -477,6 +426,43 @@ static int pb_json_push(struct json_object *arr, struct json_object *v)
 	if (!v || json_object_array_add(arr, v)) {
 		json_object_put(v);
 		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* fs as a new object at the end of the list arr. */
+static int pb_json_append(struct json_object *arr, const struct pb_fields *fs)
+{
+	struct json_object *e = json_object_new_object();
+
+	if (pb_json_push(arr, e))
+		return -ENOMEM;
+	return pb_json_add_fields(e, fs);
+}
+
+/*
+ * The per-second view, JSON only (it is a list, not a column): cumulative counts at t, so
+ * readers take differences themselves and nothing is rounded away here.
+ */
+static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
+{
+	struct json_object *arr = pb_json_add_array(o, "per_second");
+	struct pb_fields fs;
+	uint32_t i;
+	int err;
+
+	if (!arr)
+		return -ENOMEM;
+	for (i = 0; i < r->nsamples; i++) {
+		fs.n = 0;
+		pb_add(&fs, pb_fdbl("t", r->samples[i].t));
+		pb_add(&fs, pb_fu64("sent", r->samples[i].sent));
+		pb_add(&fs, r->samples[i].delivered_known
+				    ? pb_fu64("delivered", r->samples[i].delivered)
+				    : pb_fnull("delivered"));
+		err = pb_json_append(arr, &fs);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -515,27 +501,17 @@ static int pb_json_add_receiver(struct json_object *o, const struct pb_result *r
 static int pb_json_add_hist(struct json_object *o, const char *key, const struct pb_hist_pair *h,
 			    uint32_t n)
 {
-	struct json_object *arr = pb_json_list(o, key), *pair, *v;
+	struct json_object *arr = pb_json_add_array(o, key), *pair;
 	uint32_t i;
 
 	if (!arr)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		pair = json_object_new_array();
-		if (!pair || json_object_array_add(arr, pair)) {
-			json_object_put(pair);
+		if (pb_json_push(arr, pair) ||
+		    pb_json_push(pair, json_object_new_int64((int64_t)h[i].upper_ns)) ||
+		    pb_json_push(pair, json_object_new_int64((int64_t)h[i].count)))
 			return -ENOMEM;
-		}
-		v = json_object_new_int64((int64_t)h[i].upper_ns);
-		if (!v || json_object_array_add(pair, v)) {
-			json_object_put(v);
-			return -ENOMEM;
-		}
-		v = json_object_new_int64((int64_t)h[i].count);
-		if (!v || json_object_array_add(pair, v)) {
-			json_object_put(v);
-			return -ENOMEM;
-		}
 	}
 	return 0;
 }
@@ -555,7 +531,7 @@ static struct json_object *pb_json_child(struct json_object *o, const char *key)
 /* Each stream's probes: where the row's sums come from. */
 static int pb_json_add_lat_streams(struct json_object *o, const struct pb_latency *l)
 {
-	struct json_object *arr = pb_json_list(o, "streams");
+	struct json_object *arr = pb_json_add_array(o, "streams");
 	struct pb_fields fs;
 	uint32_t i;
 	int err;
@@ -646,15 +622,12 @@ static void pb_report_fields(const struct pb_report *rep, struct pb_fields *fs)
 /* pktbench rfc2544's parameters, one object at the top of its JSON. */
 static int pb_json_add_rfc2544(struct json_object *root, const struct pb_rfc2544_opts *o)
 {
-	struct json_object *obj = json_object_new_object(), *arr;
+	struct json_object *obj = pb_json_child(root, "rfc2544"), *arr;
 	struct pb_fields fs = { .n = 0 };
 	unsigned int i;
-	int err;
 
-	if (!obj || json_object_object_add(root, "rfc2544", obj)) {
-		json_object_put(obj);
+	if (!obj)
 		return -ENOMEM;
-	}
 	arr = pb_json_add_array(obj, "tests");
 	if (!arr)
 		return -ENOMEM;
@@ -679,8 +652,7 @@ static int pb_json_add_rfc2544(struct json_object *root, const struct pb_rfc2544
 	pb_add(&fs, pb_fu64("max_trials", o->max_trials));
 	pb_add(&fs, pb_fu64("retries", o->retries));
 	pb_add(&fs, pb_fu64("b2b_repeat", o->b2b_repeat));
-	err = pb_json_add_fields(obj, &fs);
-	return err;
+	return pb_json_add_fields(obj, &fs);
 }
 
 int pb_write_json(FILE *f, const struct pb_report *rep)
@@ -704,22 +676,14 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 		goto out;
 
 	err = -ENOMEM;
-	arr = json_object_new_array();
+	arr = pb_json_add_array(root, "results");
 	if (!arr)
 		goto out;
-	if (json_object_object_add(root, "results", arr)) {
-		json_object_put(arr);
-		goto out;
-	}
 	/* Given order: JSON is data, and sorting is the table's business. */
 	for (i = 0; i < rep->n; i++) {
 		o = json_object_new_object();
-		if (!o)
+		if (pb_json_push(arr, o))
 			goto out;
-		if (json_object_array_add(arr, o)) {
-			json_object_put(o);
-			goto out;
-		}
 		pb_result_fields(&rep->results[i], &fs, rep->rfc2544 != NULL);
 		err = pb_json_add_fields(o, &fs);
 		if (!err)
