@@ -12,84 +12,13 @@
 #include <json.h>
 
 #include "box.h"
+#include "fields.h"
 #include "writers.h"
 
 /* The null method's mode: it sends nothing, so its row measures the harness, not a path. */
 #define PB_MODE_NOWIRE "no-wire"
 
 /* ---- one list of fields per result, read by both JSON and CSV so they carry the same data */
-
-enum pb_kind {
-	PB_K_NULL, /* unknown, not zero: JSON null, an empty CSV field */
-	PB_K_BOOL,
-	PB_K_U64,
-	PB_K_DBL,
-	PB_K_STR,
-};
-
-struct pb_field {
-	const char *name;
-	enum pb_kind kind;
-	union {
-		bool b;
-		uint64_t u;
-		double d;
-		struct {
-			const char *s;
-			size_t len;
-		};
-	};
-};
-
-#define PB_MAX_FIELDS 96
-
-struct pb_fields {
-	struct pb_field f[PB_MAX_FIELDS];
-	unsigned int n;
-};
-
-static void pb_add(struct pb_fields *fs, struct pb_field f)
-{
-	/* Bounded so a field added without raising PB_MAX_FIELDS is dropped, not written past. */
-	if (fs->n < PB_MAX_FIELDS)
-		fs->f[fs->n++] = f;
-}
-
-static struct pb_field pb_fnull(const char *name)
-{
-	return (struct pb_field){ .name = name, .kind = PB_K_NULL };
-}
-
-static struct pb_field pb_fbool(const char *name, bool b)
-{
-	return (struct pb_field){ .name = name, .kind = PB_K_BOOL, .b = b };
-}
-
-static struct pb_field pb_fu64(const char *name, uint64_t u)
-{
-	return (struct pb_field){ .name = name, .kind = PB_K_U64, .u = u };
-}
-
-static struct pb_field pb_fdbl(const char *name, double d)
-{
-	return (struct pb_field){ .name = name, .kind = PB_K_DBL, .d = d };
-}
-
-/*
- * max bounds the read, since the result's strings are fixed arrays a producer may have filled
- * to the brim; 0 means a C string of any length.
- */
-static struct pb_field pb_fstr(const char *name, const char *s, size_t max)
-{
-	if (!s)
-		return pb_fnull(name);
-	return (struct pb_field){
-		.name = name,
-		.kind = PB_K_STR,
-		.s = s,
-		.len = max ? strnlen(s, max) : strlen(s),
-	};
-}
 
 /* A raw counter delta, or null when that side's counters could not be read. */
 static struct pb_field pb_fcount(const char *name, bool have, uint64_t v)
@@ -395,7 +324,7 @@ static int pb_json_add(struct json_object *o, const struct pb_field *f)
 	return 0;
 }
 
-static int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
+int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
 {
 	unsigned int i;
 	int err;
@@ -408,8 +337,7 @@ static int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
 	return 0;
 }
 
-/* A new array as o's member name; NULL when memory is short. */
-static struct json_object *pb_json_add_array(struct json_object *o, const char *name)
+struct json_object *pb_json_add_array(struct json_object *o, const char *name)
 {
 	struct json_object *arr = json_object_new_array();
 
@@ -420,14 +348,24 @@ static struct json_object *pb_json_add_array(struct json_object *o, const char *
 	return arr;
 }
 
-/* Appends v (a new object) to arr, taking it over; -ENOMEM on failure. */
-static int pb_json_push(struct json_object *arr, struct json_object *v)
+int pb_json_push(struct json_object *arr, struct json_object *v)
 {
 	if (!v || json_object_array_add(arr, v)) {
 		json_object_put(v);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+struct json_object *pb_json_child(struct json_object *o, const char *name)
+{
+	struct json_object *c = json_object_new_object();
+
+	if (!c || json_object_object_add(o, name, c)) {
+		json_object_put(c);
+		return NULL;
+	}
+	return c;
 }
 
 /* fs as a new object at the end of the list arr. */
@@ -514,18 +452,6 @@ static int pb_json_add_hist(struct json_object *o, const char *key, const struct
 			return -ENOMEM;
 	}
 	return 0;
-}
-
-/* A new object under key in o; NULL when out of memory. */
-static struct json_object *pb_json_child(struct json_object *o, const char *key)
-{
-	struct json_object *c = json_object_new_object();
-
-	if (c && json_object_object_add(o, key, c)) {
-		json_object_put(c);
-		c = NULL;
-	}
-	return c;
 }
 
 /* Each stream's probes: where the row's sums come from. */
