@@ -378,13 +378,7 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 			return -ENOMEM;
 		for (i = 0; i < res->n; i++)
 			pb_cmp_trow_fill(&rows[i], &res->lines[i]);
-		pb_box_fit(cols, PB_CC_N, rows, sizeof(*rows), PB_CMP_CELL, res->n);
-		pb_box_rule(f, cols, PB_CC_N);
-		pb_box_head(f, cols, PB_CC_N);
-		pb_box_rule(f, cols, PB_CC_N);
-		for (i = 0; i < res->n; i++)
-			pb_box_row(f, cols, PB_CC_N, &rows[i], PB_CMP_CELL);
-		pb_box_rule(f, cols, PB_CC_N);
+		pb_box_table(f, cols, PB_CC_N, rows, sizeof(*rows), PB_CMP_CELL, res->n);
 		free(rows);
 	} else {
 		fputs("  no rows in either result set\n", f);

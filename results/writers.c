@@ -881,14 +881,8 @@ static int pb_write_counters(FILE *f, const struct pb_result *res, const unsigne
 		pb_krow_fill(&rows[i], &res[idx[i]]);
 		shared |= res[idx[i]].shared_iface;
 	}
-	pb_box_fit(cols, PB_KCOLS, rows, sizeof(*rows), PB_CELL, n);
 	fputs("\n  Three-point accounting (--show-counters):\n", f);
-	pb_box_rule(f, cols, PB_KCOLS);
-	pb_box_head(f, cols, PB_KCOLS);
-	pb_box_rule(f, cols, PB_KCOLS);
-	for (i = 0; i < n; i++)
-		pb_box_row(f, cols, PB_KCOLS, &rows[i], PB_CELL);
-	pb_box_rule(f, cols, PB_KCOLS);
+	pb_box_table(f, cols, PB_KCOLS, rows, sizeof(*rows), PB_CELL, n);
 	fputs("  TX iface pkts: the sending interface's tx_packets; TX drops: its tx_dropped + "
 	      "qdisc "
 	      "drops;\n  RX iface drops: the receiving interface's rx_dropped + missed + fifo; "
