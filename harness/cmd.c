@@ -32,7 +32,7 @@ bool pb_opt_in_file(const struct pb_opt *o)
 	       o->type != OPT_VERSION;
 }
 
-static bool opt_takes_value(const struct pb_opt *o)
+bool pb_opt_takes_value(const struct pb_opt *o)
 {
 	return o->type != OPT_FLAG && o->type != OPT_COUNT && o->type != OPT_HELP &&
 	       o->type != OPT_VERSION;
@@ -418,12 +418,12 @@ static int opt_getopt_tables(const struct pb_cmd *cmd, struct option **lopts, ch
 	for (i = 0; i < cmd->nopts; i++) {
 		const struct pb_opt *o = &cmd->opts[i];
 
-		(*lopts)[i] = (struct option){ o->name,
-					       opt_takes_value(o) ? required_argument : no_argument,
-					       NULL, 0 };
+		(*lopts)[i] = (struct option){
+			o->name, pb_opt_takes_value(o) ? required_argument : no_argument, NULL, 0
+		};
 		if (o->short_name) {
 			(*sopts)[n++] = o->short_name;
-			if (opt_takes_value(o))
+			if (pb_opt_takes_value(o))
 				(*sopts)[n++] = ':';
 		}
 	}

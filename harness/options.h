@@ -97,6 +97,8 @@ const struct pb_cmd *pb_cmd_find(const char *name);
 const struct pb_opt *pb_cmd_opt(const struct pb_cmd *cmd, const char *name);
 /* Whether a scenario file may give the row. */
 bool pb_opt_in_file(const struct pb_opt *o);
+/* Whether the option is followed by a value on the command line (not a flag, count, ...). */
+bool pb_opt_takes_value(const struct pb_opt *o);
 /* A row's short and long names and metavar as --help shows them: "-m, --method NAME". */
 void pb_opt_label(const struct pb_opt *o, char *buf, size_t len);
 
