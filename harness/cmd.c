@@ -89,6 +89,26 @@ static int opt_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+int pb_parse_u32_list(const char *s, uint64_t min, uint64_t max, uint32_t *out, unsigned int cap,
+		      uint32_t *n)
+{
+	const char *p = s;
+
+	*n = 0;
+	while (*p) {
+		unsigned long v;
+		char *end;
+
+		errno = 0;
+		v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
+		if (errno || !v || (*end && *end != ',') || v < min || v > max || *n == cap)
+			return -EINVAL;
+		out[(*n)++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
 /*
  * NAME=64,128,256: NAME is one of the rows o->names lists, and each value must be one that
  * row takes, within its range.
@@ -96,7 +116,7 @@ static int opt_parse_u64(const char *s, uint64_t *out)
 static int opt_parse_sweep(const struct pb_cmd *cmd, const struct pb_opt *o, struct pb_sweep *sw,
 			   const char *arg, char *err, size_t errlen)
 {
-	const char *eq = strchr(arg, '='), *p;
+	const char *eq = strchr(arg, '=');
 	const struct pb_opt *row = NULL;
 	unsigned int k;
 	int off;
@@ -116,22 +136,11 @@ static int opt_parse_sweep(const struct pb_cmd *cmd, const struct pb_opt *o, str
 					o->names[k]);
 		return -EINVAL;
 	}
-	for (p = eq + 1; *p;) {
-		unsigned long v;
-		char *end;
-
-		errno = 0;
-		v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
-		if (errno || !v || (*end && *end != ',') || v < row->min || v > row->max ||
-		    sw->n == PB_MAX_SWEEP) {
-			snprintf(err, errlen,
-				 "--%s: %s takes up to %d values from %llu to %llu: '%s'", o->name,
-				 row->name, PB_MAX_SWEEP, (unsigned long long)row->min,
-				 (unsigned long long)row->max, arg);
-			return -EINVAL;
-		}
-		sw->values[sw->n++] = (uint32_t)v;
-		p = *end ? end + 1 : end;
+	if (pb_parse_u32_list(eq + 1, row->min, row->max, sw->values, PB_MAX_SWEEP, &sw->n)) {
+		snprintf(err, errlen, "--%s: %s takes up to %d values from %llu to %llu: '%s'",
+			 o->name, row->name, PB_MAX_SWEEP, (unsigned long long)row->min,
+			 (unsigned long long)row->max, arg);
+		return -EINVAL;
 	}
 	if (!sw->n) {
 		snprintf(err, errlen, "--%s: no values in '%s'", o->name, arg);

@@ -148,6 +148,12 @@ int pb_methods_select(const char *spec, struct pb_selected *out, unsigned int ma
 /* Parsers shared with other inputs (e.g. scenario files); 0 or -EINVAL. */
 int pb_parse_addr(const char *s, struct pb_addr *out);
 int pb_parse_mac(const char *s, uint8_t mac[6]);
+/*
+ * "64,128,256": whole numbers from min to max (none 0), at most cap of them, into out; *n says
+ * how many ("" gives none). 0, or -EINVAL.
+ */
+int pb_parse_u32_list(const char *s, uint64_t min, uint64_t max, uint32_t *out, unsigned int cap,
+		      uint32_t *n);
 
 /* The --sweep NAME of a sweep kind ("batch"); "" for PB_SWEEP_NONE. */
 const char *pb_sweep_name(enum pb_sweep_kind kind);
