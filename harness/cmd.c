@@ -198,26 +198,18 @@ bad:
 }
 
 /* benchmark, a method, or a comma list of them: each must be one this binary has. */
-static int opt_parse_methods(const struct pb_opt *o, char *field, const char *arg, char *err,
-			     size_t errlen)
+static int opt_check_methods(const char *arg, char *err, size_t errlen)
 {
 	char bad[64];
 	unsigned int i;
 	int off;
 
-	if (strlen(arg) >= o->max || !*arg) {
-		snprintf(err, errlen, "--%s: '%s' is empty or longer than %llu characters", o->name,
-			 arg, (unsigned long long)o->max - 1);
-		return -EINVAL;
-	}
-	if (pb_methods_select(arg, NULL, 0, bad, sizeof(bad)) < 0) {
-		off = snprintf(err, errlen, "unknown method '%s'; valid: benchmark", bad);
-		for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
-			off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
-		return -EINVAL;
-	}
-	strcpy(field, arg);
-	return 0;
+	if (pb_methods_select(arg, NULL, 0, bad, sizeof(bad)) >= 0)
+		return 0;
+	off = snprintf(err, errlen, "unknown method '%s'; valid: benchmark", bad);
+	for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
+		off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
+	return -EINVAL;
 }
 
 /* A double from arg with an optional suffix; false unless the whole text was used. */
@@ -284,11 +276,14 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 
 	switch (o->type) {
 	case OPT_STR:
+	case OPT_METHODS:
 		if (strlen(arg) >= o->max || !*arg) {
 			snprintf(err, errlen, "--%s: '%s' is empty or longer than %llu characters",
 				 o->name, arg, (unsigned long long)o->max - 1);
 			return -EINVAL;
 		}
+		if (o->type == OPT_METHODS && opt_check_methods(arg, err, errlen))
+			return -EINVAL;
 		strcpy(field, arg);
 		return 0;
 	case OPT_SECS:
@@ -353,8 +348,6 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 				      arg, err, errlen);
 	case OPT_SWEEP:
 		return opt_parse_sweep(cmd, o, (struct pb_sweep *)field, arg, err, errlen);
-	case OPT_METHODS:
-		return opt_parse_methods(o, field, arg, err, errlen);
 	case OPT_CONFIG:
 		/* loaded by pb_cmd_parse before everything else; keep the name */
 		snprintf(field, o->max, "%s", arg);
