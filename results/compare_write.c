@@ -143,24 +143,24 @@ static const char *pb_cmp_reason(const struct pb_compare_row *r)
 void pb_compare_verdict_text(const struct pb_compare_line *l, char *buf, size_t len)
 {
 	const struct pb_compare_row *b = l->base, *n = l->new_;
-	size_t k;
+	const char *partial = pb_cmp_interrupted_in(l);
 
 	switch (l->verdict) {
 	case PB_CMP_OK:
 	case PB_CMP_IMPROVED:
 	case PB_CMP_REFERENCE:
 		snprintf(buf, len, "%s", pb_compare_verdict_name(l->verdict));
-		if (pb_cmp_interrupted_in(l))
-			pb_cmp_cat(buf, len, "; %s, compared anyway", pb_cmp_interrupted_in(l));
+		if (partial)
+			pb_cmp_cat(buf, len, "; %s, compared anyway", partial);
 		return;
 	case PB_CMP_REGRESSED:
 		snprintf(buf, len, "regressed: ");
 		pb_cmp_why_text(l, buf, len);
-		if (pb_cmp_interrupted_in(l))
-			pb_cmp_cat(buf, len, "; %s, compared anyway", pb_cmp_interrupted_in(l));
+		if (partial)
+			pb_cmp_cat(buf, len, "; %s, compared anyway", partial);
 		return;
 	case PB_CMP_INTERRUPTED:
-		snprintf(buf, len, "not comparable: %s", pb_cmp_interrupted_in(l));
+		snprintf(buf, len, "not comparable: %s", partial);
 		return;
 	case PB_CMP_NO_BASE_RATE:
 		snprintf(buf, len, "no rate in BASE, no ratio");
@@ -177,17 +177,15 @@ void pb_compare_verdict_text(const struct pb_compare_line *l, char *buf, size_t 
 	case PB_CMP_NOT_OK_BASE:
 		snprintf(buf, len, "%s in BASE: %s", pb_status_name(b->status), pb_cmp_reason(b));
 		if (!n)
-			snprintf(buf + strlen(buf), len - strlen(buf), "; missing in NEW");
+			pb_cmp_cat(buf, len, "; missing in NEW");
 		else if (n->status == PB_STATUS_OK)
-			snprintf(buf + strlen(buf), len - strlen(buf), "; ok in NEW");
+			pb_cmp_cat(buf, len, "; ok in NEW");
 		break;
 	}
 	/* NEW's own trouble, for the informational kinds. */
-	if (n && n->status != PB_STATUS_OK) {
-		k = strlen(buf);
-		snprintf(buf + k, len - k, "; %s in NEW: %s", pb_status_name(n->status),
-			 pb_cmp_reason(n));
-	}
+	if (n && n->status != PB_STATUS_OK)
+		pb_cmp_cat(buf, len, "; %s in NEW: %s", pb_status_name(n->status),
+			   pb_cmp_reason(n));
 }
 
 static const char *pb_cmp_plural(unsigned int n)
