@@ -697,8 +697,7 @@ static bool pred_same(const struct pb_opt *o, const void *arg)
 
 static bool pred_plain_value(const struct pb_opt *o, const void *arg)
 {
-	return o->type != OPT_FLAG && o->type != OPT_COUNT && o->type != OPT_HELP &&
-	       o->type != OPT_VERSION && o->type != OPT_ENUM && o->type != OPT_METHODS &&
+	return pb_opt_takes_value(o) && o->type != OPT_ENUM && o->type != OPT_METHODS &&
 	       o->type != OPT_CONFIG && o->type != OPT_SWEEP &&
 	       !(o->flags & (PB_OPTF_FILE | PB_OPTF_METHOD | PB_OPTF_IFACE));
 }

@@ -32,7 +32,7 @@ bool pb_opt_in_file(const struct pb_opt *o)
 	       o->type != OPT_VERSION;
 }
 
-static bool opt_takes_value(const struct pb_opt *o)
+bool pb_opt_takes_value(const struct pb_opt *o)
 {
 	return o->type != OPT_FLAG && o->type != OPT_COUNT && o->type != OPT_HELP &&
 	       o->type != OPT_VERSION;
@@ -89,6 +89,26 @@ static int opt_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+int pb_parse_u32_list(const char *s, uint64_t min, uint64_t max, uint32_t *out, unsigned int cap,
+		      uint32_t *n)
+{
+	const char *p = s;
+
+	*n = 0;
+	while (*p) {
+		unsigned long v;
+		char *end;
+
+		errno = 0;
+		v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
+		if (errno || !v || (*end && *end != ',') || v < min || v > max || *n == cap)
+			return -EINVAL;
+		out[(*n)++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
 /*
  * NAME=64,128,256: NAME is one of the rows o->names lists, and each value must be one that
  * row takes, within its range.
@@ -96,7 +116,7 @@ static int opt_parse_u64(const char *s, uint64_t *out)
 static int opt_parse_sweep(const struct pb_cmd *cmd, const struct pb_opt *o, struct pb_sweep *sw,
 			   const char *arg, char *err, size_t errlen)
 {
-	const char *eq = strchr(arg, '='), *p;
+	const char *eq = strchr(arg, '=');
 	const struct pb_opt *row = NULL;
 	unsigned int k;
 	int off;
@@ -116,22 +136,11 @@ static int opt_parse_sweep(const struct pb_cmd *cmd, const struct pb_opt *o, str
 					o->names[k]);
 		return -EINVAL;
 	}
-	for (p = eq + 1; *p;) {
-		unsigned long v;
-		char *end;
-
-		errno = 0;
-		v = (*p >= '0' && *p <= '9') ? strtoul(p, &end, 10) : 0;
-		if (errno || !v || (*end && *end != ',') || v < row->min || v > row->max ||
-		    sw->n == PB_MAX_SWEEP) {
-			snprintf(err, errlen,
-				 "--%s: %s takes up to %d values from %llu to %llu: '%s'", o->name,
-				 row->name, PB_MAX_SWEEP, (unsigned long long)row->min,
-				 (unsigned long long)row->max, arg);
-			return -EINVAL;
-		}
-		sw->values[sw->n++] = (uint32_t)v;
-		p = *end ? end + 1 : end;
+	if (pb_parse_u32_list(eq + 1, row->min, row->max, sw->values, PB_MAX_SWEEP, &sw->n)) {
+		snprintf(err, errlen, "--%s: %s takes up to %d values from %llu to %llu: '%s'",
+			 o->name, row->name, PB_MAX_SWEEP, (unsigned long long)row->min,
+			 (unsigned long long)row->max, arg);
+		return -EINVAL;
 	}
 	if (!sw->n) {
 		snprintf(err, errlen, "--%s: no values in '%s'", o->name, arg);
@@ -189,26 +198,18 @@ bad:
 }
 
 /* benchmark, a method, or a comma list of them: each must be one this binary has. */
-static int opt_parse_methods(const struct pb_opt *o, char *field, const char *arg, char *err,
-			     size_t errlen)
+static int opt_check_methods(const char *arg, char *err, size_t errlen)
 {
 	char bad[64];
 	unsigned int i;
 	int off;
 
-	if (strlen(arg) >= o->max || !*arg) {
-		snprintf(err, errlen, "--%s: '%s' is empty or longer than %llu characters", o->name,
-			 arg, (unsigned long long)o->max - 1);
-		return -EINVAL;
-	}
-	if (pb_methods_select(arg, NULL, 0, bad, sizeof(bad)) < 0) {
-		off = snprintf(err, errlen, "unknown method '%s'; valid: benchmark", bad);
-		for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
-			off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
-		return -EINVAL;
-	}
-	strcpy(field, arg);
-	return 0;
+	if (pb_methods_select(arg, NULL, 0, bad, sizeof(bad)) >= 0)
+		return 0;
+	off = snprintf(err, errlen, "unknown method '%s'; valid: benchmark", bad);
+	for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
+		off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
+	return -EINVAL;
 }
 
 /* A double from arg with an optional suffix; false unless the whole text was used. */
@@ -275,11 +276,14 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 
 	switch (o->type) {
 	case OPT_STR:
+	case OPT_METHODS:
 		if (strlen(arg) >= o->max || !*arg) {
 			snprintf(err, errlen, "--%s: '%s' is empty or longer than %llu characters",
 				 o->name, arg, (unsigned long long)o->max - 1);
 			return -EINVAL;
 		}
+		if (o->type == OPT_METHODS && opt_check_methods(arg, err, errlen))
+			return -EINVAL;
 		strcpy(field, arg);
 		return 0;
 	case OPT_SECS:
@@ -344,8 +348,6 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 				      arg, err, errlen);
 	case OPT_SWEEP:
 		return opt_parse_sweep(cmd, o, (struct pb_sweep *)field, arg, err, errlen);
-	case OPT_METHODS:
-		return opt_parse_methods(o, field, arg, err, errlen);
 	case OPT_CONFIG:
 		/* loaded by pb_cmd_parse before everything else; keep the name */
 		snprintf(field, o->max, "%s", arg);
@@ -418,12 +420,12 @@ static int opt_getopt_tables(const struct pb_cmd *cmd, struct option **lopts, ch
 	for (i = 0; i < cmd->nopts; i++) {
 		const struct pb_opt *o = &cmd->opts[i];
 
-		(*lopts)[i] = (struct option){ o->name,
-					       opt_takes_value(o) ? required_argument : no_argument,
-					       NULL, 0 };
+		(*lopts)[i] = (struct option){
+			o->name, pb_opt_takes_value(o) ? required_argument : no_argument, NULL, 0
+		};
 		if (o->short_name) {
 			(*sopts)[n++] = o->short_name;
-			if (opt_takes_value(o))
+			if (pb_opt_takes_value(o))
 				(*sopts)[n++] = ':';
 		}
 	}

@@ -293,18 +293,6 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	return opt_validate_latency(cfg, err, errlen);
 }
 
-int pb_option_set(struct pb_config *cfg, const char *name, const char *value, char *err,
-		  size_t errlen)
-{
-	const struct pb_opt *o = pb_cmd_opt(&pb_cmd_main, name);
-
-	if (!o || !pb_opt_in_file(o)) {
-		snprintf(err, errlen, "unknown key '%s'", name);
-		return -EINVAL;
-	}
-	return pb_cmd_set(&pb_cmd_main, cfg, o, value, err, errlen);
-}
-
 const struct pb_cmd pb_cmd_main = {
 	.name = "pktbench",
 	.summary = "measure which Linux send path is fastest, and by how much",
@@ -354,9 +342,4 @@ int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_a
 		     char *err, size_t errlen)
 {
 	return pb_options_parse_cmd(&pb_cmd_main, cfg, argc, argv, action, err, errlen);
-}
-
-void pb_options_usage(FILE *f)
-{
-	pb_cmd_usage(&pb_cmd_main, f);
 }

@@ -97,6 +97,8 @@ const struct pb_cmd *pb_cmd_find(const char *name);
 const struct pb_opt *pb_cmd_opt(const struct pb_cmd *cmd, const char *name);
 /* Whether a scenario file may give the row. */
 bool pb_opt_in_file(const struct pb_opt *o);
+/* Whether the option is followed by a value on the command line (not a flag, count, ...). */
+bool pb_opt_takes_value(const struct pb_opt *o);
 /* A row's short and long names and metavar as --help shows them: "-m, --method NAME". */
 void pb_opt_label(const struct pb_opt *o, char *buf, size_t len);
 
@@ -129,8 +131,6 @@ int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_a
 /* The same for a command whose table fills a struct pb_config (pktbench rfc2544). */
 int pb_options_parse_cmd(const struct pb_cmd *cmd, struct pb_config *cfg, int argc, char **argv,
 			 enum pb_opt_action *action, char *err, size_t errlen);
-/* pktbench --help. */
-void pb_options_usage(FILE *f);
 struct pb_method;
 /* One method a --method value names, with the batch its go-pktgen alias implies (0: none). */
 struct pb_selected {
@@ -144,13 +144,16 @@ struct pb_selected {
  */
 int pb_methods_select(const char *spec, struct pb_selected *out, unsigned int max, char *bad,
 		      size_t badlen);
-/* pb_cmd_set() on pktbench's own table, by the option's long name. */
-int pb_option_set(struct pb_config *cfg, const char *name, const char *value, char *err,
-		  size_t errlen);
 
 /* Parsers shared with other inputs (e.g. scenario files); 0 or -EINVAL. */
 int pb_parse_addr(const char *s, struct pb_addr *out);
 int pb_parse_mac(const char *s, uint8_t mac[6]);
+/*
+ * "64,128,256": whole numbers from min to max (none 0), at most cap of them, into out; *n says
+ * how many ("" gives none). 0, or -EINVAL.
+ */
+int pb_parse_u32_list(const char *s, uint64_t min, uint64_t max, uint32_t *out, unsigned int cap,
+		      uint32_t *n);
 
 /* The --sweep NAME of a sweep kind ("batch"); "" for PB_SWEEP_NONE. */
 const char *pb_sweep_name(enum pb_sweep_kind kind);

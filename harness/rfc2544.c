@@ -112,25 +112,12 @@ static int rfc_parse_tests(struct pb_rfc2544_opts *o, char *err, size_t errlen)
 /* --frame-sizes: up to PB_RFC_MAX_SIZES whole numbers from 64 (with FCS) up. */
 static int rfc_parse_sizes(struct pb_rfc2544_opts *o, char *err, size_t errlen)
 {
-	const char *p = o->sizes_spec;
-
-	o->nsizes = 0;
-	while (*p) {
-		unsigned long v;
-		char *end;
-
-		v = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
-		if (!v || (*end && *end != ',') || v < 64 || v > PB_FRAME_MAX + 4 ||
-		    o->nsizes == PB_RFC_MAX_SIZES) {
-			snprintf(
-				err, errlen,
-				"--frame-sizes: up to %d sizes from 64 to %d bytes (FCS included): "
-				"'%s'",
-				PB_RFC_MAX_SIZES, PB_FRAME_MAX + 4, o->sizes_spec);
-			return -EINVAL;
-		}
-		o->sizes[o->nsizes++] = (uint32_t)v;
-		p = *end ? end + 1 : end;
+	if (pb_parse_u32_list(o->sizes_spec, 64, PB_FRAME_MAX + 4, o->sizes, PB_RFC_MAX_SIZES,
+			      &o->nsizes)) {
+		snprintf(err, errlen,
+			 "--frame-sizes: up to %d sizes from 64 to %d bytes (FCS included): '%s'",
+			 PB_RFC_MAX_SIZES, PB_FRAME_MAX + 4, o->sizes_spec);
+		return -EINVAL;
 	}
 	if (!o->nsizes) {
 		snprintf(err, errlen, "--frame-sizes: no size given");

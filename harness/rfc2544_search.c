@@ -52,10 +52,10 @@ static bool search_converged(const struct pb_search *s)
 	       (s->o.integer && gap <= 1);
 }
 
-/* The answer stands: confirm it once if asked, else the search is over. */
+/* The answer stands: confirm it once if asked (a confirmed one ends the search), else done. */
 static bool search_settle(struct pb_search *s, double *value)
 {
-	if (s->o.confirm && !s->confirmed) {
+	if (s->o.confirm) {
 		s->confirming = true;
 		s->next = s->lo;
 		*value = s->next;
@@ -189,7 +189,6 @@ void pb_search_record_at(struct pb_search *s, double v, bool passed)
 		if (!s->have_lo || v > s->lo) {
 			s->lo = v;
 			s->have_lo = true;
-			s->confirmed = false;
 		}
 		if (s->have_hi && v >= s->hi)
 			search_unfail(s, v);
@@ -203,10 +202,8 @@ void pb_search_record_at(struct pb_search *s, double v, bool passed)
 		s->hi = v;
 		s->have_hi = true;
 	}
-	if (s->have_lo && v <= s->lo) {
+	if (s->have_lo && v <= s->lo)
 		search_refute(s, v);
-		s->confirmed = false;
-	}
 }
 
 double pb_search_result(const struct pb_search *s)
@@ -250,7 +247,6 @@ void pb_loss_walk_record(struct pb_loss_walk *w, double loss_pct)
 {
 	if (w->done)
 		return;
-	w->trials++;
 	w->zeros = loss_pct > 0 ? 0 : w->zeros + 1;
 	w->load_pct -= w->step_pct;
 	/* two lossless steps in a row, or nothing left to lower */

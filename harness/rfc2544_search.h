@@ -56,7 +56,7 @@ struct pb_search {
 	double step;	    /* expand: the current relative step */
 	unsigned int tries; /* tries so far at next (retries) */
 	bool confirming;    /* next is the confirmation of lo */
-	bool confirmed;	    /* lo was confirmed */
+	bool confirmed;	    /* lo was confirmed: set only as the search ends (DONE) */
 	unsigned int trials;
 	struct pb_search_trial hist[PB_SEARCH_MAX_TRIALS];
 };
@@ -87,7 +87,6 @@ struct pb_loss_walk {
 	double step_pct;
 	double load_pct;    /* of the trial asked for */
 	unsigned int zeros; /* lossless steps in a row so far */
-	unsigned int trials;
 	bool done;
 };
 

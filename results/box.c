@@ -89,3 +89,17 @@ void pb_box_span(FILE *f, const struct pb_box_col *cols, unsigned int ncols, con
 			inner += cols[c].width + 3;
 	fprintf(f, "| %-*s |\n", (int)(inner - 3), text);
 }
+
+void pb_box_table(FILE *f, struct pb_box_col *cols, unsigned int ncols, const void *rows,
+		  size_t row_size, size_t cell_size, unsigned int nrows)
+{
+	unsigned int i;
+
+	pb_box_fit(cols, ncols, rows, row_size, cell_size, nrows);
+	pb_box_rule(f, cols, ncols);
+	pb_box_head(f, cols, ncols);
+	pb_box_rule(f, cols, ncols);
+	for (i = 0; i < nrows; i++)
+		pb_box_row(f, cols, ncols, (const char *)rows + i * row_size, cell_size);
+	pb_box_rule(f, cols, ncols);
+}

@@ -33,5 +33,8 @@ void pb_box_row(FILE *f, const struct pb_box_col *cols, unsigned int ncols, cons
 		size_t cell_size);
 /* A row of text spanning the whole table, as wide as a normal row. */
 void pb_box_span(FILE *f, const struct pb_box_col *cols, unsigned int ncols, const char *text);
+/* A whole table of nrows rows (laid out as for pb_box_fit): fitted, then head, rows, rules. */
+void pb_box_table(FILE *f, struct pb_box_col *cols, unsigned int ncols, const void *rows,
+		  size_t row_size, size_t cell_size, unsigned int nrows);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "compare.h"
 #include "compare_int.h"
+#include "options.h"
 
 void pb_cmp_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -234,33 +235,27 @@ static void pb_cmp_count(struct pb_compare_result *out, const struct pb_compare_
 	}
 }
 
-/* Options pb_compare was not given through the command's table are checked all the same. */
+/*
+ * Options pb_compare was not given through the command's table are checked all the same,
+ * against the table's own ranges.
+ */
 static int pb_cmp_check_opts(const struct pb_compare_opts *o, struct pb_compare_result *out)
 {
-	const struct {
-		const char *flag;
-		double v;
-	} pct[] = {
-		{ "--tolerance", o->tolerance_pct },
-		{ "--delivered-tolerance", o->delivered_tol_pp },
-		{ "--accounted-tolerance", o->accounted_tol_pp },
-		{ "--accounted-min", o->accounted_min_pct },
-	};
-	size_t i;
+	unsigned int i;
 
-	for (i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
-		if (!(pct[i].v >= 0 && pct[i].v <= 100)) {
+	for (i = 0; i < pb_cmd_compare.nopts; i++) {
+		const struct pb_opt *row = &pb_cmd_compare.opts[i];
+		double v;
+
+		if (row->type != OPT_PCT)
+			continue;
+		v = *(const double *)((const char *)o + row->off);
+		if (!(v >= (double)row->min && v <= (double)row->max)) {
 			pb_cmp_err(out->err, sizeof(out->err),
-				   "%s %g: a percentage from 0 to 100 is needed", pct[i].flag,
-				   pct[i].v);
+				   "--%s %g: a percentage from %llu to %llu is needed", row->name,
+				   v, (unsigned long long)row->min, (unsigned long long)row->max);
 			return -EINVAL;
 		}
-	}
-	if (!(o->latency_tol_pct >= 0 && o->latency_tol_pct <= PB_CMP_LATENCY_TOL_MAX)) {
-		pb_cmp_err(out->err, sizeof(out->err),
-			   "--latency-tolerance %g: a percentage from 0 to %d is needed",
-			   o->latency_tol_pct, PB_CMP_LATENCY_TOL_MAX);
-		return -EINVAL;
 	}
 	if (!memchr(o->normalize, '\0', sizeof(o->normalize))) {
 		pb_cmp_err(out->err, sizeof(out->err), "--normalize: the name is too long");

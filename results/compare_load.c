@@ -137,10 +137,7 @@ static int pb_cmp_get_str(struct json_object *o, const char *key, char *buf, siz
 	return 0;
 }
 
-/*
- * A percentage: NAN when absent or null (no receiver), -EINVAL when not a finite number.
- * -EDOM for delivered_pct, so the caller can name the field without a lookup.
- */
+/* A percentage: NAN when absent or null (no receiver), -EINVAL when not a finite number. */
 static int pb_cmp_get_pct(struct json_object *o, const char *key, double *out)
 {
 	struct json_object *v = pb_cmp_get(o, key);
@@ -149,14 +146,12 @@ static int pb_cmp_get_pct(struct json_object *o, const char *key, double *out)
 	if (!v)
 		return 0;
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-		return strcmp(key, "delivered_pct") ? -EINVAL : -EDOM;
+		return -EINVAL;
 	*out = json_object_get_double(v);
-	if (!isfinite(*out))
-		return strcmp(key, "delivered_pct") ? -EINVAL : -EDOM;
-	return 0;
+	return isfinite(*out) ? 0 : -EINVAL;
 }
 
-/* A boolean: false when absent; -EINVAL when not a boolean (-EDOM for interrupted). */
+/* A boolean: false when absent; -EINVAL when not a boolean. */
 static int pb_cmp_get_bool(struct json_object *o, const char *key, bool *out)
 {
 	struct json_object *v = pb_cmp_get(o, key);
@@ -165,7 +160,7 @@ static int pb_cmp_get_bool(struct json_object *o, const char *key, bool *out)
 	if (!v)
 		return 0;
 	if (!json_object_is_type(v, json_type_boolean))
-		return strcmp(key, "interrupted") ? -EINVAL : -EDOM;
+		return -EINVAL;
 	*out = json_object_get_boolean(v);
 	return 0;
 }
@@ -228,10 +223,20 @@ static int pb_cmp_rfc_row(struct json_object *o, struct pb_compare_row *r, unsig
 static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, unsigned int i,
 			    const char *name, char *err, size_t errlen)
 {
+	const struct {
+		const char *key;
+		bool *out;
+	} flags[2] = { { "interrupted", &r->interrupted }, { "timed_out", &r->timed_out } };
+	const struct {
+		const char *key;
+		double *out;
+	} pcts[2] = { { "delivered_pct", &r->delivered_pct },
+		      { "accounted_pct", &r->accounted_pct } };
 	bool rfc;
 	struct json_object *v;
 	const char *s;
 	size_t pos = 0;
+	unsigned int k;
 	int ret;
 
 	if (!json_object_is_type(o, json_type_object)) {
@@ -292,21 +297,19 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 	}
 
 	/* A partial run must never pass for a complete one: a wrong type is an error. */
-	ret = pb_cmp_get_bool(o, "interrupted", &r->interrupted);
-	if (!ret)
-		ret = pb_cmp_get_bool(o, "timed_out", &r->timed_out);
-	if (ret) {
-		pb_cmp_err(err, errlen, "%s: results[%u] (%s): %s is not true or false", name, i,
-			   r->method, ret == -EDOM ? "interrupted" : "timed_out");
-		return -EINVAL;
+	for (k = 0; k < 2; k++) {
+		if (pb_cmp_get_bool(o, flags[k].key, flags[k].out)) {
+			pb_cmp_err(err, errlen, "%s: results[%u] (%s): %s is not true or false",
+				   name, i, r->method, flags[k].key);
+			return -EINVAL;
+		}
 	}
-	ret = pb_cmp_get_pct(o, "delivered_pct", &r->delivered_pct);
-	if (!ret)
-		ret = pb_cmp_get_pct(o, "accounted_pct", &r->accounted_pct);
-	if (ret) {
-		pb_cmp_err(err, errlen, "%s: results[%u] (%s): %s_pct is not a number or null",
-			   name, i, r->method, ret == -EDOM ? "delivered" : "accounted");
-		return -EINVAL;
+	for (k = 0; k < 2; k++) {
+		if (pb_cmp_get_pct(o, pcts[k].key, pcts[k].out)) {
+			pb_cmp_err(err, errlen, "%s: results[%u] (%s): %s is not a number or null",
+				   name, i, r->method, pcts[k].key);
+			return -EINVAL;
+		}
 	}
 
 	/* latency.p99_us: a number, or null / absent (no timed probes) */

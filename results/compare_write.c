@@ -14,6 +14,7 @@
 
 #include "box.h"
 #include "compare.h"
+#include "fields.h"
 #include "writers.h"
 
 const char *pb_compare_verdict_name(enum pb_cmp_verdict v)
@@ -142,24 +143,24 @@ static const char *pb_cmp_reason(const struct pb_compare_row *r)
 void pb_compare_verdict_text(const struct pb_compare_line *l, char *buf, size_t len)
 {
 	const struct pb_compare_row *b = l->base, *n = l->new_;
-	size_t k;
+	const char *partial = pb_cmp_interrupted_in(l);
 
 	switch (l->verdict) {
 	case PB_CMP_OK:
 	case PB_CMP_IMPROVED:
 	case PB_CMP_REFERENCE:
 		snprintf(buf, len, "%s", pb_compare_verdict_name(l->verdict));
-		if (pb_cmp_interrupted_in(l))
-			pb_cmp_cat(buf, len, "; %s, compared anyway", pb_cmp_interrupted_in(l));
+		if (partial)
+			pb_cmp_cat(buf, len, "; %s, compared anyway", partial);
 		return;
 	case PB_CMP_REGRESSED:
 		snprintf(buf, len, "regressed: ");
 		pb_cmp_why_text(l, buf, len);
-		if (pb_cmp_interrupted_in(l))
-			pb_cmp_cat(buf, len, "; %s, compared anyway", pb_cmp_interrupted_in(l));
+		if (partial)
+			pb_cmp_cat(buf, len, "; %s, compared anyway", partial);
 		return;
 	case PB_CMP_INTERRUPTED:
-		snprintf(buf, len, "not comparable: %s", pb_cmp_interrupted_in(l));
+		snprintf(buf, len, "not comparable: %s", partial);
 		return;
 	case PB_CMP_NO_BASE_RATE:
 		snprintf(buf, len, "no rate in BASE, no ratio");
@@ -176,17 +177,15 @@ void pb_compare_verdict_text(const struct pb_compare_line *l, char *buf, size_t 
 	case PB_CMP_NOT_OK_BASE:
 		snprintf(buf, len, "%s in BASE: %s", pb_status_name(b->status), pb_cmp_reason(b));
 		if (!n)
-			snprintf(buf + strlen(buf), len - strlen(buf), "; missing in NEW");
+			pb_cmp_cat(buf, len, "; missing in NEW");
 		else if (n->status == PB_STATUS_OK)
-			snprintf(buf + strlen(buf), len - strlen(buf), "; ok in NEW");
+			pb_cmp_cat(buf, len, "; ok in NEW");
 		break;
 	}
 	/* NEW's own trouble, for the informational kinds. */
-	if (n && n->status != PB_STATUS_OK) {
-		k = strlen(buf);
-		snprintf(buf + k, len - k, "; %s in NEW: %s", pb_status_name(n->status),
-			 pb_cmp_reason(n));
-	}
+	if (n && n->status != PB_STATUS_OK)
+		pb_cmp_cat(buf, len, "; %s in NEW: %s", pb_status_name(n->status),
+			   pb_cmp_reason(n));
 }
 
 static const char *pb_cmp_plural(unsigned int n)
@@ -377,13 +376,7 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 			return -ENOMEM;
 		for (i = 0; i < res->n; i++)
 			pb_cmp_trow_fill(&rows[i], &res->lines[i]);
-		pb_box_fit(cols, PB_CC_N, rows, sizeof(*rows), PB_CMP_CELL, res->n);
-		pb_box_rule(f, cols, PB_CC_N);
-		pb_box_head(f, cols, PB_CC_N);
-		pb_box_rule(f, cols, PB_CC_N);
-		for (i = 0; i < res->n; i++)
-			pb_box_row(f, cols, PB_CC_N, &rows[i], PB_CMP_CELL);
-		pb_box_rule(f, cols, PB_CC_N);
+		pb_box_table(f, cols, PB_CC_N, rows, sizeof(*rows), PB_CMP_CELL, res->n);
 		free(rows);
 	} else {
 		fputs("  no rows in either result set\n", f);
@@ -413,93 +406,31 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 
 /* -- JSON */
 
-static int pb_cmp_jadd(struct json_object *o, const char *key, struct json_object *v)
-{
-	if (json_object_object_add(o, key, v)) {
-		json_object_put(v);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* A string, or JSON null for NULL (json-c's NULL value is null). */
-static int pb_cmp_jstr(struct json_object *o, const char *key, const char *s)
-{
-	struct json_object *v = NULL;
-
-	if (s) {
-		v = json_object_new_string(s);
-		if (!v)
-			return -ENOMEM;
-	}
-	return pb_cmp_jadd(o, key, v);
-}
-
-/* A double, or null when there is none (JSON has no NaN). */
-static int pb_cmp_jdbl(struct json_object *o, const char *key, double d)
-{
-	struct json_object *v = NULL;
-	char buf[48];
-
-	if (isfinite(d)) {
-		pb_fmt_shortest(buf, sizeof(buf), d);
-		if (!strpbrk(buf, ".eE"))
-			strncat(buf, ".0", sizeof(buf) - strlen(buf) - 1);
-		v = json_object_new_double_s(d, buf);
-		if (!v)
-			return -ENOMEM;
-	}
-	return pb_cmp_jadd(o, key, v);
-}
-
-static int pb_cmp_jint(struct json_object *o, const char *key, int64_t n)
-{
-	struct json_object *v = json_object_new_int64(n);
-
-	return v ? pb_cmp_jadd(o, key, v) : -ENOMEM;
-}
-
-static int pb_cmp_jbool(struct json_object *o, const char *key, bool b)
-{
-	struct json_object *v = json_object_new_boolean(b);
-
-	return v ? pb_cmp_jadd(o, key, v) : -ENOMEM;
-}
-
 static int pb_cmp_jset(struct json_object *root, const char *key, const struct pb_compare_input *in)
 {
-	struct json_object *o = json_object_new_object();
-	int err;
+	struct json_object *o = pb_json_child(root, key);
+	struct pb_fields fs = { .n = 0 };
 
 	if (!o)
 		return -ENOMEM;
-	err = pb_cmp_jadd(root, key, o);
-	if (!err)
-		err = pb_cmp_jstr(o, "file", in ? in->name : NULL);
-	if (!err)
-		err = pb_cmp_jstr(o, "pktbench_version", in && in->version[0] ? in->version : NULL);
-	if (!err)
-		err = pb_cmp_jstr(o, "kernel", in && in->kernel[0] ? in->kernel : NULL);
-	return err;
+	pb_add(&fs, pb_fstr("file", in ? in->name : NULL, 0));
+	pb_add(&fs, pb_fstr("pktbench_version", in && in->version[0] ? in->version : NULL, 0));
+	pb_add(&fs, pb_fstr("kernel", in && in->kernel[0] ? in->kernel : NULL, 0));
+	return pb_json_add_fields(o, &fs);
 }
 
 /* "regressed_on": the reasons' names, [] when none. */
 static int pb_cmp_jwhy(struct json_object *o, unsigned int why)
 {
-	struct json_object *arr = json_object_new_array(), *v;
+	struct json_object *arr = pb_json_add_array(o, "regressed_on");
 	unsigned int k;
 
-	if (!arr || pb_cmp_jadd(o, "regressed_on", arr))
+	if (!arr)
 		return -ENOMEM;
-	for (k = 0; k < __PB_CMP_WHY_N; k++) {
-		if (!(why & (1u << k)))
-			continue;
-		v = json_object_new_string(pb_compare_why_name(k));
-		if (!v || json_object_array_add(arr, v)) {
-			json_object_put(v);
+	for (k = 0; k < __PB_CMP_WHY_N; k++)
+		if ((why & (1u << k)) &&
+		    pb_json_push(arr, json_object_new_string(pb_compare_why_name(k))))
 			return -ENOMEM;
-		}
-	}
 	return 0;
 }
 
@@ -507,65 +438,49 @@ static int pb_cmp_jline(struct json_object *o, const struct pb_compare_line *l)
 {
 	const struct pb_compare_row *r = l->base ? l->base : l->new_;
 	const struct pb_compare_row *b = l->base, *n = l->new_;
+	struct pb_fields fs = { .n = 0 };
 	char text[PB_CMP_CELL];
 	int err;
 
 	pb_compare_verdict_text(l, text, sizeof(text));
-	err = pb_cmp_jstr(o, "method", r->method);
-	if (!err)
-		err = pb_cmp_jstr(o, "point", r->point[0] ? r->point : NULL);
-	if (!err)
-		err = pb_cmp_jstr(o, "base_status", b ? pb_status_name(b->status) : NULL);
-	if (!err)
-		err = pb_cmp_jstr(o, "base_reason", b && b->reason[0] ? b->reason : NULL);
-	if (!err)
-		err = pb_cmp_jstr(o, "new_status", n ? pb_status_name(n->status) : NULL);
-	if (!err)
-		err = pb_cmp_jstr(o, "new_reason", n && n->reason[0] ? n->reason : NULL);
-	if (!err)
-		err = pb_cmp_jdbl(o, "base_pps", b && b->status == PB_STATUS_OK ? b->pps : NAN);
-	if (!err)
-		err = pb_cmp_jdbl(o, "new_pps", n && n->status == PB_STATUS_OK ? n->pps : NAN);
-	if (!err)
-		err = pb_cmp_jdbl(o, "base_normalized", l->norm_base);
-	if (!err)
-		err = pb_cmp_jdbl(o, "new_normalized", l->norm_new);
-	if (!err)
-		err = pb_cmp_jdbl(o, "ratio", l->ratio);
-	if (!err)
-		err = pb_cmp_jdbl(o, "base_delivered_pct", b ? b->delivered_pct : NAN);
-	if (!err)
-		err = pb_cmp_jdbl(o, "new_delivered_pct", n ? n->delivered_pct : NAN);
-	if (!err)
-		err = pb_cmp_jdbl(o, "base_p99_us", b ? b->p99_us : NAN);
-	if (!err)
-		err = pb_cmp_jdbl(o, "new_p99_us", n ? n->p99_us : NAN);
-	if (!err)
-		err = pb_cmp_jdbl(o, "base_accounted_pct", b ? b->accounted_pct : NAN);
-	if (!err)
-		err = pb_cmp_jdbl(o, "new_accounted_pct", n ? n->accounted_pct : NAN);
-	if (!err)
-		err = pb_cmp_jbool(o, "base_interrupted", b && b->interrupted);
-	if (!err)
-		err = pb_cmp_jbool(o, "new_interrupted", n && n->interrupted);
-	if (!err)
-		err = pb_cmp_jbool(o, "base_timed_out", b && b->timed_out);
-	if (!err)
-		err = pb_cmp_jbool(o, "new_timed_out", n && n->timed_out);
-	if (!err)
-		err = pb_cmp_jstr(o, "verdict", pb_compare_verdict_name(l->verdict));
+	pb_add(&fs, pb_fstr("method", r->method, 0));
+	pb_add(&fs, pb_fstr("point", r->point[0] ? r->point : NULL, 0));
+	pb_add(&fs, pb_fstr("base_status", b ? pb_status_name(b->status) : NULL, 0));
+	pb_add(&fs, pb_fstr("base_reason", b && b->reason[0] ? b->reason : NULL, 0));
+	pb_add(&fs, pb_fstr("new_status", n ? pb_status_name(n->status) : NULL, 0));
+	pb_add(&fs, pb_fstr("new_reason", n && n->reason[0] ? n->reason : NULL, 0));
+	pb_add(&fs, pb_fdbl("base_pps", b && b->status == PB_STATUS_OK ? b->pps : NAN));
+	pb_add(&fs, pb_fdbl("new_pps", n && n->status == PB_STATUS_OK ? n->pps : NAN));
+	pb_add(&fs, pb_fdbl("base_normalized", l->norm_base));
+	pb_add(&fs, pb_fdbl("new_normalized", l->norm_new));
+	pb_add(&fs, pb_fdbl("ratio", l->ratio));
+	pb_add(&fs, pb_fdbl("base_delivered_pct", b ? b->delivered_pct : NAN));
+	pb_add(&fs, pb_fdbl("new_delivered_pct", n ? n->delivered_pct : NAN));
+	pb_add(&fs, pb_fdbl("base_p99_us", b ? b->p99_us : NAN));
+	pb_add(&fs, pb_fdbl("new_p99_us", n ? n->p99_us : NAN));
+	pb_add(&fs, pb_fdbl("base_accounted_pct", b ? b->accounted_pct : NAN));
+	pb_add(&fs, pb_fdbl("new_accounted_pct", n ? n->accounted_pct : NAN));
+	pb_add(&fs, pb_fbool("base_interrupted", b && b->interrupted));
+	pb_add(&fs, pb_fbool("new_interrupted", n && n->interrupted));
+	pb_add(&fs, pb_fbool("base_timed_out", b && b->timed_out));
+	pb_add(&fs, pb_fbool("new_timed_out", n && n->timed_out));
+	pb_add(&fs, pb_fstr("verdict", pb_compare_verdict_name(l->verdict), 0));
+	err = pb_json_add_fields(o, &fs);
 	if (!err)
 		err = pb_cmp_jwhy(o, l->why);
-	if (!err)
-		err = pb_cmp_jstr(o, "detail", text);
-	if (!err)
-		err = pb_cmp_jbool(o, "fails", pb_compare_verdict_fails(l->verdict));
-	return err;
+	if (err)
+		return err;
+	fs.n = 0;
+	pb_add(&fs, pb_fstr("detail", text, 0));
+	pb_add(&fs, pb_fbool("fails", pb_compare_verdict_fails(l->verdict)));
+	return pb_json_add_fields(o, &fs);
 }
 
 int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 {
+	const struct pb_compare_opts *op;
 	struct json_object *root, *arr, *o;
+	struct pb_fields fs = { .n = 0 };
 	char summary[512];
 	unsigned int i;
 	int err = -ENOMEM;
@@ -575,41 +490,35 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 	root = json_object_new_object();
 	if (!root)
 		return -ENOMEM;
-	err = pb_cmp_jint(root, "schema", PB_SCHEMA_VERSION);
+	op = &res->opts;
+	pb_add(&fs, pb_fu64("schema", PB_SCHEMA_VERSION));
+	err = pb_json_add_fields(root, &fs);
 	if (!err)
 		err = pb_cmp_jset(root, "base", res->base);
 	if (!err)
 		err = pb_cmp_jset(root, "new", res->new_);
-	if (!err)
-		err = pb_cmp_jdbl(root, "tolerance_pct", res->opts.tolerance_pct);
-	if (!err)
-		err = pb_cmp_jdbl(root, "delivered_tolerance_pp", res->opts.delivered_tol_pp);
-	if (!err)
-		err = pb_cmp_jdbl(root, "accounted_tolerance_pp", res->opts.accounted_tol_pp);
-	if (!err)
-		err = pb_cmp_jdbl(root, "accounted_min_pct", res->opts.accounted_min_pct);
-	if (!err)
-		err = pb_cmp_jdbl(root, "latency_tolerance_pct", res->opts.latency_tol_pct);
-	if (!err)
-		err = pb_cmp_jbool(root, "allow_interrupted", res->opts.allow_interrupted);
-	if (!err)
-		err = pb_cmp_jstr(root, "normalize",
-				  res->opts.normalize[0] ? res->opts.normalize : NULL);
+	if (err)
+		goto out;
+	fs.n = 0;
+	pb_add(&fs, pb_fdbl("tolerance_pct", op->tolerance_pct));
+	pb_add(&fs, pb_fdbl("delivered_tolerance_pp", op->delivered_tol_pp));
+	pb_add(&fs, pb_fdbl("accounted_tolerance_pp", op->accounted_tol_pp));
+	pb_add(&fs, pb_fdbl("accounted_min_pct", op->accounted_min_pct));
+	pb_add(&fs, pb_fdbl("latency_tolerance_pct", op->latency_tol_pct));
+	pb_add(&fs, pb_fbool("allow_interrupted", op->allow_interrupted));
+	pb_add(&fs, pb_fstr("normalize", op->normalize[0] ? op->normalize : NULL, 0));
+	err = pb_json_add_fields(root, &fs);
 	if (err)
 		goto out;
 
 	err = -ENOMEM;
-	arr = json_object_new_array();
-	if (!arr || pb_cmp_jadd(root, "rows", arr))
+	arr = pb_json_add_array(root, "rows");
+	if (!arr)
 		goto out;
 	for (i = 0; i < res->n; i++) {
 		o = json_object_new_object();
-		if (!o)
+		if (pb_json_push(arr, o))
 			goto out;
-		if (json_object_array_add(arr, o)) {
-			json_object_put(o);
-			goto out;
-		}
 		err = pb_cmp_jline(o, &res->lines[i]);
 		if (err)
 			goto out;
@@ -617,21 +526,16 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 	}
 
 	pb_compare_summary(res, summary, sizeof(summary));
-	err = pb_cmp_jint(root, "compared", res->compared);
-	if (!err)
-		err = pb_cmp_jint(root, "improved", res->improved);
-	if (!err)
-		err = pb_cmp_jint(root, "regressed", res->regressed);
-	if (!err)
-		err = pb_cmp_jint(root, "missing_or_not_ok_in_new", res->lost);
-	if (!err)
-		err = pb_cmp_jint(root, "interrupted", res->interrupted);
-	if (!err)
-		err = pb_cmp_jint(root, "not_comparable", res->informational);
-	if (!err)
-		err = pb_cmp_jbool(root, "failed", pb_compare_failed(res));
-	if (!err)
-		err = pb_cmp_jstr(root, "summary", summary);
+	fs.n = 0;
+	pb_add(&fs, pb_fu64("compared", res->compared));
+	pb_add(&fs, pb_fu64("improved", res->improved));
+	pb_add(&fs, pb_fu64("regressed", res->regressed));
+	pb_add(&fs, pb_fu64("missing_or_not_ok_in_new", res->lost));
+	pb_add(&fs, pb_fu64("interrupted", res->interrupted));
+	pb_add(&fs, pb_fu64("not_comparable", res->informational));
+	pb_add(&fs, pb_fbool("failed", pb_compare_failed(res)));
+	pb_add(&fs, pb_fstr("summary", summary, 0));
+	err = pb_json_add_fields(root, &fs);
 	if (err)
 		goto out;
 

@@ -169,13 +169,7 @@ static int rfc_table_write(FILE *f, const struct pb_report *rep, const struct rf
 		for (i = 0, n = 0; i < rep->n; i++)
 			if (rfc_row_of(&rep->results[i], tb->test, true))
 				tb->fill(&rows[n++], &rep->results[i]);
-		pb_box_fit(cols, tb->ncols, rows, sizeof(*rows), RFC_CELL, n);
-		pb_box_rule(f, cols, tb->ncols);
-		pb_box_head(f, cols, tb->ncols);
-		pb_box_rule(f, cols, tb->ncols);
-		for (i = 0; i < n; i++)
-			pb_box_row(f, cols, tb->ncols, &rows[i], RFC_CELL);
-		pb_box_rule(f, cols, tb->ncols);
+		pb_box_table(f, cols, tb->ncols, rows, sizeof(*rows), RFC_CELL, n);
 		free(rows);
 	}
 	for (i = 0; i < rep->n; i++) {

@@ -12,84 +12,13 @@
 #include <json.h>
 
 #include "box.h"
+#include "fields.h"
 #include "writers.h"
 
 /* The null method's mode: it sends nothing, so its row measures the harness, not a path. */
 #define PB_MODE_NOWIRE "no-wire"
 
 /* ---- one list of fields per result, read by both JSON and CSV so they carry the same data */
-
-enum pb_kind {
-	PB_K_NULL, /* unknown, not zero: JSON null, an empty CSV field */
-	PB_K_BOOL,
-	PB_K_U64,
-	PB_K_DBL,
-	PB_K_STR,
-};
-
-struct pb_field {
-	const char *name;
-	enum pb_kind kind;
-	union {
-		bool b;
-		uint64_t u;
-		double d;
-		struct {
-			const char *s;
-			size_t len;
-		};
-	};
-};
-
-#define PB_MAX_FIELDS 96
-
-struct pb_fields {
-	struct pb_field f[PB_MAX_FIELDS];
-	unsigned int n;
-};
-
-static void pb_add(struct pb_fields *fs, struct pb_field f)
-{
-	/* Bounded so a field added without raising PB_MAX_FIELDS is dropped, not written past. */
-	if (fs->n < PB_MAX_FIELDS)
-		fs->f[fs->n++] = f;
-}
-
-static struct pb_field pb_fnull(const char *name)
-{
-	return (struct pb_field){ .name = name, .kind = PB_K_NULL };
-}
-
-static struct pb_field pb_fbool(const char *name, bool b)
-{
-	return (struct pb_field){ .name = name, .kind = PB_K_BOOL, .b = b };
-}
-
-static struct pb_field pb_fu64(const char *name, uint64_t u)
-{
-	return (struct pb_field){ .name = name, .kind = PB_K_U64, .u = u };
-}
-
-static struct pb_field pb_fdbl(const char *name, double d)
-{
-	return (struct pb_field){ .name = name, .kind = PB_K_DBL, .d = d };
-}
-
-/*
- * max bounds the read, since the result's strings are fixed arrays a producer may have filled
- * to the brim; 0 means a C string of any length.
- */
-static struct pb_field pb_fstr(const char *name, const char *s, size_t max)
-{
-	if (!s)
-		return pb_fnull(name);
-	return (struct pb_field){
-		.name = name,
-		.kind = PB_K_STR,
-		.s = s,
-		.len = max ? strnlen(s, max) : strlen(s),
-	};
-}
 
 /* A raw counter delta, or null when that side's counters could not be read. */
 static struct pb_field pb_fcount(const char *name, bool have, uint64_t v)
@@ -395,7 +324,7 @@ static int pb_json_add(struct json_object *o, const struct pb_field *f)
 	return 0;
 }
 
-static int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
+int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
 {
 	unsigned int i;
 	int err;
@@ -408,20 +337,35 @@ static int pb_json_add_fields(struct json_object *o, const struct pb_fields *fs)
 	return 0;
 }
 
-/*
- * The per-second view, JSON only (it is a list, not a column): cumulative counts at t, so
- * readers take differences themselves and nothing is rounded away here.
- */
-/* A new list under key in o; NULL when out of memory. */
-static struct json_object *pb_json_list(struct json_object *o, const char *key)
+struct json_object *pb_json_add_array(struct json_object *o, const char *name)
 {
 	struct json_object *arr = json_object_new_array();
 
-	if (arr && json_object_object_add(o, key, arr)) {
+	if (!arr || json_object_object_add(o, name, arr)) {
 		json_object_put(arr);
-		arr = NULL;
+		return NULL;
 	}
 	return arr;
+}
+
+int pb_json_push(struct json_object *arr, struct json_object *v)
+{
+	if (!v || json_object_array_add(arr, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct json_object *pb_json_child(struct json_object *o, const char *name)
+{
+	struct json_object *c = json_object_new_object();
+
+	if (!c || json_object_object_add(o, name, c)) {
+		json_object_put(c);
+		return NULL;
+	}
+	return c;
 }
 
 /* fs as a new object at the end of the list arr. */
@@ -429,16 +373,18 @@ static int pb_json_append(struct json_object *arr, const struct pb_fields *fs)
 {
 	struct json_object *e = json_object_new_object();
 
-	if (!e || json_object_array_add(arr, e)) {
-		json_object_put(e);
+	if (pb_json_push(arr, e))
 		return -ENOMEM;
-	}
 	return pb_json_add_fields(e, fs);
 }
 
+/*
+ * The per-second view, JSON only (it is a list, not a column): cumulative counts at t, so
+ * readers take differences themselves and nothing is rounded away here.
+ */
 static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
 {
-	struct json_object *arr = pb_json_list(o, "per_second");
+	struct json_object *arr = pb_json_add_array(o, "per_second");
 	struct pb_fields fs;
 	uint32_t i;
 	int err;
@@ -455,28 +401,6 @@ static int pb_json_add_samples(struct json_object *o, const struct pb_result *r)
 		err = pb_json_append(arr, &fs);
 		if (err)
 			return err;
-	}
-	return 0;
-}
-
-/* A new array as o's member name; NULL when memory is short. */
-static struct json_object *pb_json_add_array(struct json_object *o, const char *name)
-{
-	struct json_object *arr = json_object_new_array();
-
-	if (!arr || json_object_object_add(o, name, arr)) {
-		json_object_put(arr);
-		return NULL;
-	}
-	return arr;
-}
-
-/* Appends v (a new object) to arr, taking it over; -ENOMEM on failure. */
-static int pb_json_push(struct json_object *arr, struct json_object *v)
-{
-	if (!v || json_object_array_add(arr, v)) {
-		json_object_put(v);
-		return -ENOMEM;
 	}
 	return 0;
 }
@@ -515,47 +439,25 @@ static int pb_json_add_receiver(struct json_object *o, const struct pb_result *r
 static int pb_json_add_hist(struct json_object *o, const char *key, const struct pb_hist_pair *h,
 			    uint32_t n)
 {
-	struct json_object *arr = pb_json_list(o, key), *pair, *v;
+	struct json_object *arr = pb_json_add_array(o, key), *pair;
 	uint32_t i;
 
 	if (!arr)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		pair = json_object_new_array();
-		if (!pair || json_object_array_add(arr, pair)) {
-			json_object_put(pair);
+		if (pb_json_push(arr, pair) ||
+		    pb_json_push(pair, json_object_new_int64((int64_t)h[i].upper_ns)) ||
+		    pb_json_push(pair, json_object_new_int64((int64_t)h[i].count)))
 			return -ENOMEM;
-		}
-		v = json_object_new_int64((int64_t)h[i].upper_ns);
-		if (!v || json_object_array_add(pair, v)) {
-			json_object_put(v);
-			return -ENOMEM;
-		}
-		v = json_object_new_int64((int64_t)h[i].count);
-		if (!v || json_object_array_add(pair, v)) {
-			json_object_put(v);
-			return -ENOMEM;
-		}
 	}
 	return 0;
-}
-
-/* A new object under key in o; NULL when out of memory. */
-static struct json_object *pb_json_child(struct json_object *o, const char *key)
-{
-	struct json_object *c = json_object_new_object();
-
-	if (c && json_object_object_add(o, key, c)) {
-		json_object_put(c);
-		c = NULL;
-	}
-	return c;
 }
 
 /* Each stream's probes: where the row's sums come from. */
 static int pb_json_add_lat_streams(struct json_object *o, const struct pb_latency *l)
 {
-	struct json_object *arr = pb_json_list(o, "streams");
+	struct json_object *arr = pb_json_add_array(o, "streams");
 	struct pb_fields fs;
 	uint32_t i;
 	int err;
@@ -646,15 +548,12 @@ static void pb_report_fields(const struct pb_report *rep, struct pb_fields *fs)
 /* pktbench rfc2544's parameters, one object at the top of its JSON. */
 static int pb_json_add_rfc2544(struct json_object *root, const struct pb_rfc2544_opts *o)
 {
-	struct json_object *obj = json_object_new_object(), *arr;
+	struct json_object *obj = pb_json_child(root, "rfc2544"), *arr;
 	struct pb_fields fs = { .n = 0 };
 	unsigned int i;
-	int err;
 
-	if (!obj || json_object_object_add(root, "rfc2544", obj)) {
-		json_object_put(obj);
+	if (!obj)
 		return -ENOMEM;
-	}
 	arr = pb_json_add_array(obj, "tests");
 	if (!arr)
 		return -ENOMEM;
@@ -679,8 +578,7 @@ static int pb_json_add_rfc2544(struct json_object *root, const struct pb_rfc2544
 	pb_add(&fs, pb_fu64("max_trials", o->max_trials));
 	pb_add(&fs, pb_fu64("retries", o->retries));
 	pb_add(&fs, pb_fu64("b2b_repeat", o->b2b_repeat));
-	err = pb_json_add_fields(obj, &fs);
-	return err;
+	return pb_json_add_fields(obj, &fs);
 }
 
 int pb_write_json(FILE *f, const struct pb_report *rep)
@@ -704,22 +602,14 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 		goto out;
 
 	err = -ENOMEM;
-	arr = json_object_new_array();
+	arr = pb_json_add_array(root, "results");
 	if (!arr)
 		goto out;
-	if (json_object_object_add(root, "results", arr)) {
-		json_object_put(arr);
-		goto out;
-	}
 	/* Given order: JSON is data, and sorting is the table's business. */
 	for (i = 0; i < rep->n; i++) {
 		o = json_object_new_object();
-		if (!o)
+		if (pb_json_push(arr, o))
 			goto out;
-		if (json_object_array_add(arr, o)) {
-			json_object_put(o);
-			goto out;
-		}
 		pb_result_fields(&rep->results[i], &fs, rep->rfc2544 != NULL);
 		err = pb_json_add_fields(o, &fs);
 		if (!err)
@@ -991,14 +881,8 @@ static int pb_write_counters(FILE *f, const struct pb_result *res, const unsigne
 		pb_krow_fill(&rows[i], &res[idx[i]]);
 		shared |= res[idx[i]].shared_iface;
 	}
-	pb_box_fit(cols, PB_KCOLS, rows, sizeof(*rows), PB_CELL, n);
 	fputs("\n  Three-point accounting (--show-counters):\n", f);
-	pb_box_rule(f, cols, PB_KCOLS);
-	pb_box_head(f, cols, PB_KCOLS);
-	pb_box_rule(f, cols, PB_KCOLS);
-	for (i = 0; i < n; i++)
-		pb_box_row(f, cols, PB_KCOLS, &rows[i], PB_CELL);
-	pb_box_rule(f, cols, PB_KCOLS);
+	pb_box_table(f, cols, PB_KCOLS, rows, sizeof(*rows), PB_CELL, n);
 	fputs("  TX iface pkts: the sending interface's tx_packets; TX drops: its tx_dropped + "
 	      "qdisc "
 	      "drops;\n  RX iface drops: the receiving interface's rx_dropped + missed + fifo; "
