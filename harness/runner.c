@@ -125,10 +125,19 @@ static void run_pin(const struct pb_config *cfg, uint32_t id)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-/* Counts one call's outcome; false when the call failed for good. */
-static inline __attribute__((always_inline)) bool
-worker_account(struct pb_slot *s, int err, const struct pb_outcome *o, bool async)
+/*
+ * One send() call, its outcome counted: o zeroed but for what is in flight. False when the
+ * call failed for good; the worker keeps its first such error.
+ */
+static inline bool __attribute__((always_inline))
+worker_call(struct pb_slot *s, const struct pb_method *m, unsigned int budget, bool async,
+	    struct pb_outcome *o)
 {
+	int err;
+
+	memset(o, 0, sizeof(*o));
+	o->inflight = (uint32_t)s->ctr.inflight;
+	err = m->send(&s->w, budget, o);
 	ctr_add(&s->ctr.sent, o->sent);
 	ctr_add(&s->ctr.retried, o->retried);
 	ctr_add(&s->ctr.calls, o->calls);
@@ -138,7 +147,8 @@ worker_account(struct pb_slot *s, int err, const struct pb_outcome *o, bool asyn
 		return true;
 	}
 	if (err < 0) {
-		s->send_err = err;
+		if (!s->send_err)
+			s->send_err = err;
 		return false;
 	}
 	return true;
@@ -186,23 +196,10 @@ static void worker_drain(struct pb_slot *s)
 	const struct timespec nap = { 0, PB_DRAIN_NAP_NS };
 	double deadline = pb_now() + PB_DRAIN_S;
 	struct pb_outcome o;
-	int err;
 
 	while (s->ctr.inflight && pb_now() < deadline) {
-		memset(&o, 0, sizeof(o));
-		o.inflight = (uint32_t)s->ctr.inflight;
-		err = s->run->m->send(&s->w, 0, &o);
-		if (s->send_err) {
-			/* already failed: count what completed, keep the first error */
-			int first = s->send_err;
-
-			worker_account(s, err, &o, true);
-			s->send_err = first;
-			if (err && err != -EAGAIN && err != -ENOBUFS && err != -EINTR)
-				break;
-		} else if (!worker_account(s, err, &o, true)) {
+		if (!worker_call(s, s->run->m, 0, true, &o))
 			break;
-		}
 		if (!o.sent && !o.retried)
 			nanosleep(&nap, NULL);
 	}
@@ -222,7 +219,6 @@ static void *worker_main(void *arg)
 	double cpu0, wait = 0;
 	uint64_t budget;
 	bool limited;
-	int err;
 
 	run_pin(&run->cfg, s->w.id);
 	s->open_err = m->open(&s->w);
@@ -249,10 +245,7 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		/* a zero budget with frames in flight only reaps them */
-		memset(&o, 0, sizeof(o));
-		o.inflight = (uint32_t)s->ctr.inflight;
-		err = m->send(&s->w, (unsigned int)budget, &o);
-		if (!worker_account(s, err, &o, async)) {
+		if (!worker_call(s, m, (unsigned int)budget, async, &o)) {
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
