@@ -45,7 +45,6 @@ struct pb_slot {
 	struct pb_counters ctr;
 	struct run *run;
 	pthread_t thread;
-	bool started;
 	int open_err;
 	int send_err;
 	uint64_t quota; /* --count share (may be 0); UINT64_MAX: until the stop */
@@ -59,11 +58,10 @@ struct run {
 	const struct pb_method *m;
 	struct pb_config cfg; /* the caller's, with this run's own run id */
 	const struct pb_env *env;
-	unsigned int batch;
 	/* a gate rather than a barrier: it copes with fewer threads than planned */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	uint32_t arrived;
+	uint32_t arrived; /* once run_open returns: the workers started, slots 0 .. arrived-1 */
 	int go;
 	int stop;	   /* the deadline passed, a worker failed, or the count timed out */
 	int abort;	   /* an open failed: workers close without sending */
@@ -699,7 +697,6 @@ static void run_open(struct run *run, struct pb_result *res)
 			run->abort = 1;
 			break;
 		}
-		run->slots[i].started = true;
 		started++;
 	}
 	pthread_mutex_lock(&run->mu);
@@ -820,7 +817,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	run->cfg = *cfg;
 	run->cfg.run_id = run_new_id();
 	run->env = env;
-	run->batch = batch ? batch : cfg->batch ? cfg->batch : m->default_batch;
+	if (!batch)
+		batch = cfg->batch ? cfg->batch : m->default_batch;
 	res->run_id = run->cfg.run_id;
 	cfg = &run->cfg;
 	run->slots = aligned_alloc(64, sizeof(*run->slots) * cfg->streams);
@@ -838,7 +836,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		s->run = run;
 		s->w.cfg = cfg;
 		s->w.id = i;
-		s->w.batch = run->batch;
+		s->w.batch = batch;
 		snprintf(s->w.mode, sizeof(s->w.mode), "-");
 		/* the first count % streams workers send one more; a share may be 0 */
 		s->quota = cfg->count ? cfg->count / cfg->streams + (i < cfg->count % cfg->streams)
@@ -874,9 +872,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	pthread_mutex_unlock(&run->mu);
 	if (!run->abort)
 		run_sample(run, res);
-	for (i = 0; i < cfg->streams; i++)
-		if (run->slots[i].started)
-			pthread_join(run->slots[i].thread, NULL);
+	for (i = 0; i < run->arrived; i++)
+		pthread_join(run->slots[i].thread, NULL);
 	if (run->abort)
 		goto out_free;
 
