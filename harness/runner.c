@@ -654,32 +654,30 @@ static void run_latency(const struct run *run, const struct pb_rx_run *c, struct
 	free(hist[1]);
 }
 
-/* The receiver's count of this run, once it has settled. */
-static void run_delivered(const struct run *run, struct pb_result *res)
+/* The receiver's count of this run, once it has settled, into res and c; false if unknown. */
+static bool run_delivered(const struct run *run, struct pb_result *res, struct pb_rx_run *c)
 {
-	struct pb_rx_run c;
 	uint32_t i;
 	int err;
 
-	err = run_settle(run, res->frames_sent, &c);
+	err = run_settle(run, res->frames_sent, c);
 	if (err) {
 		/* unknown, not zero: the row says why and is not a result */
 		snprintf(res->rx_error, sizeof(res->rx_error), "%s: %s", run->env->path->rx->what,
 			 strerror(-err));
 		res->status = PB_STATUS_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "delivered unknown: %s", res->rx_error);
-		run_latency(run, NULL, res);
-		return;
+		return false;
 	}
 	res->delivered_known = true;
-	res->frames_delivered = c.frames;
-	res->flows_seen = c.flows_seen;
-	res->nrx_vlans = c.nvlans < 4 ? c.nvlans : 4;
-	memcpy(res->rx_vlans, c.vlans, sizeof(res->rx_vlans[0]) * res->nrx_vlans);
-	res->rx_queues = c.nqueues < PB_RESULT_QUEUES ? c.nqueues : PB_RESULT_QUEUES;
+	res->frames_delivered = c->frames;
+	res->flows_seen = c->flows_seen;
+	res->nrx_vlans = c->nvlans < 4 ? c->nvlans : 4;
+	memcpy(res->rx_vlans, c->vlans, sizeof(res->rx_vlans[0]) * res->nrx_vlans);
+	res->rx_queues = c->nqueues < PB_RESULT_QUEUES ? c->nqueues : PB_RESULT_QUEUES;
 	for (i = 0; i < res->rx_queues; i++)
-		res->rx_queue_frames[i] = c.queue_frames[i];
-	run_latency(run, &c, res);
+		res->rx_queue_frames[i] = c->queue_frames[i];
+	return true;
 }
 
 /* Starts the workers and waits until each has opened (or failed to). */
@@ -803,6 +801,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 {
 	const struct pb_path *path = env->path;
 	struct run_counters k;
+	struct pb_rx_run c;
 	struct run *run;
 	uint32_t i;
 	int err = 0;
@@ -878,10 +877,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		goto out_free;
 
 	run_collect(run, res);
-	if (res->has_receiver)
-		run_delivered(run, res);
-	else
-		run_latency(run, NULL, res);
+	run_latency(run, res->has_receiver && run_delivered(run, res, &c) ? &c : NULL, res);
 	run_counters_end(path, &k, res);
 	pb_result_compute(res);
 
