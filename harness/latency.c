@@ -50,6 +50,16 @@ int pb_hist_pairs(const uint64_t *counts, struct pb_hist_pair **out, uint32_t *n
 	return 0;
 }
 
+static uint64_t hist_total(const uint64_t *counts)
+{
+	uint64_t total = 0;
+	uint32_t b;
+
+	for (b = 0; b < PB_HIST_BUCKETS; b++)
+		total += counts[b];
+	return total;
+}
+
 static uint64_t lat_sent(const struct pb_lat_input *in, uint32_t s)
 {
 	return s < in->streams && in->probes_sent ? in->probes_sent[s] : 0;
@@ -101,7 +111,6 @@ int pb_latency_compute(struct pb_latency *lat, const struct pb_rx_run *rx,
 	uint32_t s, k = 0, njit = 0;
 	bool used[PB_RX_MAX_STREAMS];
 	const char *why;
-	uint32_t b;
 
 	lat->tai = in->tai;
 	lat->nstreams = lat_streams(rx, in, used);
@@ -176,8 +185,7 @@ int pb_latency_compute(struct pb_latency *lat, const struct pb_rx_run *rx,
 	if (!in->lat_hist)
 		return 0;
 	/* the histogram's own total: the streams' counts and it were read a moment apart */
-	for (b = 0, total = 0; b < PB_HIST_BUCKETS; b++)
-		total += in->lat_hist[b];
+	total = hist_total(in->lat_hist);
 	lat->p50_us = pb_hist_quantile(in->lat_hist, total, 0.50, lo, hi) / 1e3;
 	lat->p90_us = pb_hist_quantile(in->lat_hist, total, 0.90, lo, hi) / 1e3;
 	lat->p99_us = pb_hist_quantile(in->lat_hist, total, 0.99, lo, hi) / 1e3;
@@ -200,15 +208,11 @@ int pb_gaps_compute(struct pb_gaps *g, const struct pb_rx_run *rx, const struct 
 		span += (double)(r->gap_last_ns - r->gap_first_ns);
 		n += r->gap_frames - 1;
 	}
-	if (!rx || !in->gap_hist || !n) {
+	if (rx && in->gap_hist)
+		total = hist_total(in->gap_hist);
+	if (!n || !total) {
 		snprintf(g->why, sizeof(g->why), "%s",
 			 !rx ? "no receiver" : "the receiver timed no gap between frames");
-		return 0;
-	}
-	for (b = 0; b < PB_HIST_BUCKETS; b++)
-		total += in->gap_hist[b];
-	if (!total) {
-		snprintf(g->why, sizeof(g->why), "the receiver timed no gap between frames");
 		return 0;
 	}
 	g->measured = true;

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -695,9 +694,6 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 		fprintf(stderr, "pktbench: --output %s\n", err);
 		return EXIT_BADINPUT;
 	}
-	if (getrandom(&s.cfg.run_id, sizeof(s.cfg.run_id), 0) != sizeof(s.cfg.run_id))
-		s.cfg.run_id = (uint32_t)getpid() ^ 0x5a5a5a5au;
-
 	s.results =
 		rfc ? NULL : calloc(n * (s.cfg.sweep.kind ? s.cfg.sweep.n : 1), sizeof(*s.results));
 	if (!rfc && !s.results)

@@ -271,15 +271,20 @@ int pb_netif_link_up(struct nl_sock *sk, int ifindex)
 	       (oper == IF_OPER_UP || oper == IF_OPER_UNKNOWN);
 }
 
-/* Sleeps until a link event arrives on ev (or ms pass), then drops what arrived. */
-static void pb_link_events_wait(struct nl_sock *ev, int ms)
+/*
+ * Sleeps until a link event arrives on ev (or ms pass), then drops what arrived. True when
+ * one did.
+ */
+static bool pb_link_events_wait(struct nl_sock *ev, int ms)
 {
 	struct pollfd pfd = { .fd = nl_socket_get_fd(ev), .events = POLLIN };
 	char drain[4096];
 
-	poll(&pfd, 1, ms);
+	if (poll(&pfd, 1, ms) <= 0)
+		return false;
 	while (recv(pfd.fd, drain, sizeof(drain), MSG_DONTWAIT) > 0)
 		; /* the event only wakes us: the state is read fresh afterwards */
+	return true;
 }
 
 int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
@@ -367,12 +372,8 @@ int pb_link_watch_wait(struct pb_link_watch *w, int ms)
 					      .tv_nsec = (ms % 1000) * 1000000L };
 
 		nanosleep(&nap, NULL);
-	} else {
-		struct pollfd pfd = { .fd = nl_socket_get_fd(w->ev), .events = POLLIN };
-
-		if (poll(&pfd, 1, ms) <= 0)
-			return w->up; /* nothing changed */
-		pb_link_events_wait(w->ev, 0);
+	} else if (!pb_link_events_wait(w->ev, ms)) {
+		return w->up; /* nothing changed */
 	}
 	up = pb_netif_link_up(w->sk, w->ifindex);
 	if (up >= 0)

@@ -74,11 +74,24 @@ static void probe_csum_fix(uint8_t *check, const uint8_t *old, const uint8_t *no
 	check[1] = (uint8_t)c;
 }
 
+/*
+ * k probes went. The schedule is absolute: a stream that fell more than a probe behind skips,
+ * never bursts.
+ */
+static void probe_went(struct pb_probe *p, uint32_t k, double now)
+{
+	p->seq += k;
+	p->sent += k;
+	p->at = PB_PROBE_NONE;
+	p->next_t += k * p->interval;
+	if (p->next_t <= now)
+		p->next_t = now + p->interval;
+}
+
 void pb_probe_stamp(struct pb_probe *p, uint8_t *pl, bool csum)
 {
 	uint8_t old[PB_PROBE_LEN];
 	uint64_t ns = probe_clock_ns(p->clock);
-	double now;
 	int i;
 
 	if (csum)
@@ -91,30 +104,15 @@ void pb_probe_stamp(struct pb_probe *p, uint8_t *pl, bool csum)
 	if (csum)
 		probe_csum_fix(pl - 2, old, pl, sizeof(old));
 
-	p->seq++;
-	p->sent++;
 	p->stamped = p->at;
-	p->at = PB_PROBE_NONE;
-	/* an absolute schedule; a stream that fell more than a probe behind skips, never bursts */
-	now = p->clock == CLOCK_MONOTONIC ? ns / 1e9 : pb_now();
 	p->prev_t = p->next_t;
-	p->next_t += p->interval;
-	if (p->next_t <= now)
-		p->next_t = now + p->interval;
+	probe_went(p, 1, p->clock == CLOCK_MONOTONIC ? ns / 1e9 : pb_now());
 }
 
 void pb_probe_stamped(struct pb_probe *p, uint32_t k)
 {
-	double now = pb_now();
-
-	if (!k)
-		return;
-	p->seq += k;
-	p->sent += k;
-	p->at = PB_PROBE_NONE;
-	p->next_t += k * p->interval;
-	if (p->next_t <= now)
-		p->next_t = now + p->interval;
+	if (k)
+		probe_went(p, k, pb_now());
 }
 
 void pb_probe_unsent(struct pb_probe *p)

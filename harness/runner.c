@@ -45,7 +45,6 @@ struct pb_slot {
 	struct pb_counters ctr;
 	struct run *run;
 	pthread_t thread;
-	bool started;
 	int open_err;
 	int send_err;
 	uint64_t quota; /* --count share (may be 0); UINT64_MAX: until the stop */
@@ -59,11 +58,10 @@ struct run {
 	const struct pb_method *m;
 	struct pb_config cfg; /* the caller's, with this run's own run id */
 	const struct pb_env *env;
-	unsigned int batch;
 	/* a gate rather than a barrier: it copes with fewer threads than planned */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	uint32_t arrived;
+	uint32_t arrived; /* once run_open returns: the workers started, slots 0 .. arrived-1 */
 	int go;
 	int stop;	   /* the deadline passed, a worker failed, or the count timed out */
 	int abort;	   /* an open failed: workers close without sending */
@@ -125,10 +123,19 @@ static void run_pin(const struct pb_config *cfg, uint32_t id)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-/* Counts one call's outcome; false when the call failed for good. */
-static inline __attribute__((always_inline)) bool
-worker_account(struct pb_slot *s, int err, const struct pb_outcome *o, bool async)
+/*
+ * One send() call, its outcome counted: o zeroed but for what is in flight. False when the
+ * call failed for good; the worker keeps its first such error.
+ */
+static inline bool __attribute__((always_inline))
+worker_call(struct pb_slot *s, const struct pb_method *m, unsigned int budget, bool async,
+	    struct pb_outcome *o)
 {
+	int err;
+
+	memset(o, 0, sizeof(*o));
+	o->inflight = (uint32_t)s->ctr.inflight;
+	err = m->send(&s->w, budget, o);
 	ctr_add(&s->ctr.sent, o->sent);
 	ctr_add(&s->ctr.retried, o->retried);
 	ctr_add(&s->ctr.calls, o->calls);
@@ -138,7 +145,8 @@ worker_account(struct pb_slot *s, int err, const struct pb_outcome *o, bool asyn
 		return true;
 	}
 	if (err < 0) {
-		s->send_err = err;
+		if (!s->send_err)
+			s->send_err = err;
 		return false;
 	}
 	return true;
@@ -186,23 +194,10 @@ static void worker_drain(struct pb_slot *s)
 	const struct timespec nap = { 0, PB_DRAIN_NAP_NS };
 	double deadline = pb_now() + PB_DRAIN_S;
 	struct pb_outcome o;
-	int err;
 
 	while (s->ctr.inflight && pb_now() < deadline) {
-		memset(&o, 0, sizeof(o));
-		o.inflight = (uint32_t)s->ctr.inflight;
-		err = s->run->m->send(&s->w, 0, &o);
-		if (s->send_err) {
-			/* already failed: count what completed, keep the first error */
-			int first = s->send_err;
-
-			worker_account(s, err, &o, true);
-			s->send_err = first;
-			if (err && err != -EAGAIN && err != -ENOBUFS && err != -EINTR)
-				break;
-		} else if (!worker_account(s, err, &o, true)) {
+		if (!worker_call(s, s->run->m, 0, true, &o))
 			break;
-		}
 		if (!o.sent && !o.retried)
 			nanosleep(&nap, NULL);
 	}
@@ -222,7 +217,6 @@ static void *worker_main(void *arg)
 	double cpu0, wait = 0;
 	uint64_t budget;
 	bool limited;
-	int err;
 
 	run_pin(&run->cfg, s->w.id);
 	s->open_err = m->open(&s->w);
@@ -249,10 +243,7 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		/* a zero budget with frames in flight only reaps them */
-		memset(&o, 0, sizeof(o));
-		o.inflight = (uint32_t)s->ctr.inflight;
-		err = m->send(&s->w, (unsigned int)budget, &o);
-		if (!worker_account(s, err, &o, async)) {
+		if (!worker_call(s, m, (unsigned int)budget, async, &o)) {
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
@@ -663,32 +654,30 @@ static void run_latency(const struct run *run, const struct pb_rx_run *c, struct
 	free(hist[1]);
 }
 
-/* The receiver's count of this run, once it has settled. */
-static void run_delivered(const struct run *run, struct pb_result *res)
+/* The receiver's count of this run, once it has settled, into res and c; false if unknown. */
+static bool run_delivered(const struct run *run, struct pb_result *res, struct pb_rx_run *c)
 {
-	struct pb_rx_run c;
 	uint32_t i;
 	int err;
 
-	err = run_settle(run, res->frames_sent, &c);
+	err = run_settle(run, res->frames_sent, c);
 	if (err) {
 		/* unknown, not zero: the row says why and is not a result */
 		snprintf(res->rx_error, sizeof(res->rx_error), "%s: %s", run->env->path->rx->what,
 			 strerror(-err));
 		res->status = PB_STATUS_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "delivered unknown: %s", res->rx_error);
-		run_latency(run, NULL, res);
-		return;
+		return false;
 	}
 	res->delivered_known = true;
-	res->frames_delivered = c.frames;
-	res->flows_seen = c.flows_seen;
-	res->nrx_vlans = c.nvlans < 4 ? c.nvlans : 4;
-	memcpy(res->rx_vlans, c.vlans, sizeof(res->rx_vlans[0]) * res->nrx_vlans);
-	res->rx_queues = c.nqueues < PB_RESULT_QUEUES ? c.nqueues : PB_RESULT_QUEUES;
+	res->frames_delivered = c->frames;
+	res->flows_seen = c->flows_seen;
+	res->nrx_vlans = c->nvlans < 4 ? c->nvlans : 4;
+	memcpy(res->rx_vlans, c->vlans, sizeof(res->rx_vlans[0]) * res->nrx_vlans);
+	res->rx_queues = c->nqueues < PB_RESULT_QUEUES ? c->nqueues : PB_RESULT_QUEUES;
 	for (i = 0; i < res->rx_queues; i++)
-		res->rx_queue_frames[i] = c.queue_frames[i];
-	run_latency(run, &c, res);
+		res->rx_queue_frames[i] = c->queue_frames[i];
+	return true;
 }
 
 /* Starts the workers and waits until each has opened (or failed to). */
@@ -706,7 +695,6 @@ static void run_open(struct run *run, struct pb_result *res)
 			run->abort = 1;
 			break;
 		}
-		run->slots[i].started = true;
 		started++;
 	}
 	pthread_mutex_lock(&run->mu);
@@ -813,6 +801,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 {
 	const struct pb_path *path = env->path;
 	struct run_counters k;
+	struct pb_rx_run c;
 	struct run *run;
 	uint32_t i;
 	int err = 0;
@@ -827,7 +816,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	run->cfg = *cfg;
 	run->cfg.run_id = run_new_id();
 	run->env = env;
-	run->batch = batch ? batch : cfg->batch ? cfg->batch : m->default_batch;
+	if (!batch)
+		batch = cfg->batch ? cfg->batch : m->default_batch;
 	res->run_id = run->cfg.run_id;
 	cfg = &run->cfg;
 	run->slots = aligned_alloc(64, sizeof(*run->slots) * cfg->streams);
@@ -845,7 +835,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		s->run = run;
 		s->w.cfg = cfg;
 		s->w.id = i;
-		s->w.batch = run->batch;
+		s->w.batch = batch;
 		snprintf(s->w.mode, sizeof(s->w.mode), "-");
 		/* the first count % streams workers send one more; a share may be 0 */
 		s->quota = cfg->count ? cfg->count / cfg->streams + (i < cfg->count % cfg->streams)
@@ -881,17 +871,13 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	pthread_mutex_unlock(&run->mu);
 	if (!run->abort)
 		run_sample(run, res);
-	for (i = 0; i < cfg->streams; i++)
-		if (run->slots[i].started)
-			pthread_join(run->slots[i].thread, NULL);
+	for (i = 0; i < run->arrived; i++)
+		pthread_join(run->slots[i].thread, NULL);
 	if (run->abort)
 		goto out_free;
 
 	run_collect(run, res);
-	if (res->has_receiver)
-		run_delivered(run, res);
-	else
-		run_latency(run, NULL, res);
+	run_latency(run, res->has_receiver && run_delivered(run, res, &c) ? &c : NULL, res);
 	run_counters_end(path, &k, res);
 	pb_result_compute(res);
 
