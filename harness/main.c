@@ -761,10 +761,7 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 		status = 1;
 	if (pb_stopped())
 		status = EXIT_INTERRUPTED;
-	if (rfc) {
-		pb_rfc2544_rows_free(&rows);
-		return status;
-	}
+	/* rfc2544's rows are s.results now, released like any run's */
 	for (i = 0; i < s.n; i++)
 		pb_result_release(&s.results[i]);
 	free(s.results);

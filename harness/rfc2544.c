@@ -276,16 +276,6 @@ static struct pb_result *rfc_row_add(struct pb_rfc2544_rows *out)
 	return &out->r[out->n++];
 }
 
-void pb_rfc2544_rows_free(struct pb_rfc2544_rows *out)
-{
-	unsigned int i;
-
-	for (i = 0; i < out->n; i++)
-		pb_result_release(&out->r[i]);
-	free(out->r);
-	memset(out, 0, sizeof(*out));
-}
-
 /* Sleeps the trial gap; a signal ends it early. */
 static void rfc_gap(const struct rfc_ctx *c)
 {

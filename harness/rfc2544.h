@@ -29,12 +29,12 @@ struct pb_rfc2544_rows {
 
 /*
  * Runs cfg->rfc's tests for each method of list and each frame size: every trial is a
- * pb_run_method() row, every answer a summary row, appended to out (free with
- * pb_rfc2544_rows_free). 0, -EINTR when stopped (out holds what was done), -ENOMEM.
+ * pb_run_method() row, every answer a summary row, appended to out (released as any result
+ * set: pb_result_release() each row, then free(out->r)). 0, -EINTR when stopped (out holds
+ * what was done), -ENOMEM.
  */
 int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, unsigned int n,
 		   const struct pb_env *env, struct pb_rfc2544_rows *out);
-void pb_rfc2544_rows_free(struct pb_rfc2544_rows *out);
 /*
  * The frame without FCS (what --frame-size means) of an RFC frame size, for cfg's address
  * family and tag; 0, with why in err, when it cannot be sent (too small for the headers and
