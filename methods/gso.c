@@ -119,12 +119,7 @@ static int gso_send(struct pb_worker *w, unsigned int budget, struct pb_outcome 
 		if (err && err != -ENOBUFS)
 			pb_probe_unsent(&w->probe);
 	}
-	if (!err) {
-		pb_sock_advance(w, &p->s);
-		o->sent = n;
-		return 0;
-	}
-	if (err == -ENOBUFS) {
+	if (!err || err == -ENOBUFS) {
 		pb_sock_advance(w, &p->s);
 		o->sent = n;
 		return 0;
