@@ -246,3 +246,21 @@ out:
 	free(by_port);
 	return err;
 }
+
+int pb_sock_index(const struct pb_worker *w, const struct pb_sock_priv *p, int *idx)
+{
+	int *slot, maxfd = 0;
+	uint32_t i;
+
+	for (i = 0; i < p->nsocks; i++)
+		maxfd = p->socks[i] > maxfd ? p->socks[i] : maxfd;
+	slot = malloc(sizeof(*slot) * ((size_t)maxfd + 1));
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < p->nsocks; i++)
+		slot[p->socks[i]] = (int)i;
+	for (i = 0; i < w->pool->n; i++)
+		idx[i] = slot[p->fds[i]];
+	free(slot);
+	return 0;
+}

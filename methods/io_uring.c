@@ -354,28 +354,18 @@ double pb_uring_helper_cpu_s(struct pb_worker *w)
  */
 static int uring_files(struct pb_worker *w, struct uring_priv *p)
 {
-	uint32_t i, n = w->pool->n;
-	int *slot, maxfd = 0;
+	uint32_t i;
 
-	p->file = malloc(sizeof(*p->file) * n);
+	p->file = malloc(sizeof(*p->file) * w->pool->n);
 	if (!p->file)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		p->file[i] = p->g.s.fds[i];
-	if (io_uring_register_files(&p->ring, p->g.s.socks, p->g.s.nsocks))
+	if (io_uring_register_files(&p->ring, p->g.s.socks, p->g.s.nsocks)) {
+		for (i = 0; i < w->pool->n; i++)
+			p->file[i] = p->g.s.fds[i];
 		return 0;
-	for (i = 0; i < p->g.s.nsocks; i++)
-		maxfd = p->g.s.socks[i] > maxfd ? p->g.s.socks[i] : maxfd;
-	slot = malloc(sizeof(*slot) * ((size_t)maxfd + 1));
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i < p->g.s.nsocks; i++)
-		slot[p->g.s.socks[i]] = (int)i;
-	for (i = 0; i < n; i++)
-		p->file[i] = slot[p->g.s.fds[i]];
-	free(slot);
+	}
 	p->sqe_flags = IOSQE_FIXED_FILE;
-	return 0;
+	return pb_sock_index(w, &p->g.s, p->file);
 }
 
 /*
