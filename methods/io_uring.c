@@ -249,12 +249,6 @@ void pb_uring_close(struct pb_worker *w)
 }
 
 /*
- * The ring, with the cheapest completion mode the kernel has: task work deferred to our own
- * io_uring_enter() calls (6.1, needs a single issuer: this worker thread does everything),
- * else cooperative task work (5.19), else the default. SUBMIT_ALL (5.18) keeps a batch going
- * past a failed SQE. Only EINVAL (an unknown flag) moves down the list.
- */
-/*
  * SQPOLL: a CPU for the kernel thread other than the one this worker runs on, so that the
  * worker's short spins for completions do not take the thread's CPU; -1 with only one CPU.
  */
@@ -276,6 +270,12 @@ static int uring_sq_cpu(void)
 	return first;
 }
 
+/*
+ * The ring, with the cheapest completion mode the kernel has: task work deferred to our own
+ * io_uring_enter() calls (6.1, needs a single issuer: this worker thread does everything),
+ * else cooperative task work (5.19), else the default. SUBMIT_ALL (5.18) keeps a batch going
+ * past a failed SQE. Only EINVAL (an unknown flag) moves down the list.
+ */
 static int uring_ring_init(struct uring_priv *p, unsigned int entries, const char **how)
 {
 	static const struct {
@@ -682,7 +682,9 @@ int pb_uring_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o
 	if (p->err)
 		return p->err;
 	uring_reap(w, p, o);
-	room = uring_room(p) < w->batch ? uring_room(p) : w->batch;
+	room = uring_room(p);
+	if (room > w->batch)
+		room = w->batch;
 	for (; n < room && left; n++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);
 
