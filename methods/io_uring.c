@@ -72,7 +72,6 @@ struct uring_priv {
 	struct io_uring ring;
 	bool ring_ok;
 	int sq_tid;		  /* SQPOLL: the kernel thread that submits; 0 if unknown */
-	uint32_t seg;		  /* frames per send: --segments with GSO, else 1 */
 	uint32_t inflight_frames; /* frames in the sends in flight */
 	int *file;		  /* pool frame i -> what its SQE names: a fixed-file index or fd */
 	unsigned int sqe_flags;	  /* IOSQE_FIXED_FILE when the sockets are registered */
@@ -398,21 +397,6 @@ static void uring_fixed_buf(struct pb_worker *w, struct uring_priv *p)
 	p->fixed_buf = !io_uring_register_buffers(&p->ring, &iov, 1);
 }
 
-/* w->priv with its sockets: GSO ones with their buffer, or one plain socket per flow. */
-static int uring_socks(struct pb_worker *w, const struct pb_uring_kind *kind)
-{
-	struct uring_priv *p;
-
-	if (kind->gso)
-		return pb_gso_open(w, sizeof(*p));
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	w->priv = p;
-	p->g.s.fd = -1;
-	return pb_udp_sockets(w, true, &p->g.s);
-}
-
 /*
  * Which sends go as SEND_ZC: the header comment's rule, but io_uring_fixed sends every one
  * from the registered buffer, as SEND where the kernel's SEND takes one, else as SEND_ZC.
@@ -446,12 +430,11 @@ int pb_uring_open(struct pb_worker *w, const struct pb_uring_kind *kind)
 	const char *how = "default", *op;
 	int err;
 
-	err = uring_socks(w, kind);
+	err = pb_udp_open(w, sizeof(*p), kind->gso);
 	p = w->priv;
 	if (!p || err)
 		return err;
 	p->kind = kind;
-	p->seg = p->g.buf ? p->g.seg : 1;
 	/* twice the batch: a batch can be queued while the previous one is still completing */
 	err = uring_ring_init(p, w->cfg->ring ? w->cfg->ring : 2 * batch, &how);
 	if (err) {
@@ -479,8 +462,8 @@ int pb_uring_open(struct pb_worker *w, const struct pb_uring_kind *kind)
 		p->ring.sq.ring_entries, p->cq_entries, how, p->g.s.nsocks,
 		p->sqe_flags ? "fixed" : "plain", p->fixed_buf ? ", fixed buffer" : "");
 	if (p->g.buf)
-		snprintf(w->mode, sizeof(w->mode), "%s x%u segments, batch %u, ring %u", op, p->seg,
-			 batch, p->ring.sq.ring_entries);
+		snprintf(w->mode, sizeof(w->mode), "%s x%u segments, batch %u, ring %u", op,
+			 p->g.seg, batch, p->ring.sq.ring_entries);
 	else
 		snprintf(w->mode, sizeof(w->mode), "%s%s%s, batch %u, ring %u", op,
 			 p->fixed_buf ? " fixed" : "", kind->sqpoll ? ", sqpoll" : "", batch,
@@ -690,7 +673,7 @@ int pb_uring_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o
 
 		if (!sqe)
 			break;
-		frames = left < p->seg ? left : p->seg;
+		frames = left < p->g.seg ? left : p->g.seg;
 		uring_prep(w, p, sqe, p->g.s.next, budget - left, &frames);
 		left -= frames;
 		p->inflight_frames += frames;

@@ -128,17 +128,8 @@ int pb_zc_open(struct pb_worker *w, bool gso)
 	uint32_t i;
 	int one = 1, err;
 
-	if (gso) {
-		err = pb_gso_open(w, sizeof(*p));
-		p = w->priv;
-	} else {
-		p = calloc(1, sizeof(*p));
-		w->priv = p;
-		if (!p)
-			return -ENOMEM;
-		p->g.s.fd = -1;
-		err = pb_udp_sockets(w, true, &p->g.s);
-	}
+	err = pb_udp_open(w, sizeof(*p), gso);
+	p = w->priv;
 	if (err)
 		return err;
 	err = zc_index(w, p);
@@ -267,7 +258,7 @@ static bool zc_was_drop(struct pb_worker *w, struct zc_priv *p, uint32_t j, uint
 int pb_zc_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct zc_priv *p = w->priv;
-	uint32_t seg = p->g.buf ? p->g.seg : 1, left = budget, a;
+	uint32_t seg = p->g.seg, left = budget, a;
 	int err = 0;
 
 	zc_reap(w, p, o);
