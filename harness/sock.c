@@ -114,14 +114,17 @@ static void sock_probe_done(struct pb_probe *p, int slot, int err)
 		pb_probe_unsent(p);
 }
 
-int pb_sock_big_sndbuf(int fd)
+int pb_sock_big_sndbuf(const struct pb_sock_priv *s)
 {
 	int want = PB_SOCK_SNDBUF, got = 0;
 	socklen_t len = sizeof(got);
+	uint32_t i;
 
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)))
-		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
-	getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &got, &len);
+	for (i = 0; i < s->nsocks; i++) {
+		if (setsockopt(s->socks[i], SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)))
+			setsockopt(s->socks[i], SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
+		getsockopt(s->socks[i], SOL_SOCKET, SO_SNDBUF, &got, &len);
+	}
 	return got;
 }
 

@@ -67,8 +67,8 @@ int pb_send_errno(int err);
  */
 #define PB_SOCK_SNDBUF (16u << 20)
 #define PB_SOCK_FULL   4096u /* SIOCOUTQ within this of the buffer: the socket was full */
-/* Asks for a PB_SOCK_SNDBUF send buffer on fd; returns what the kernel gave. */
-int pb_sock_big_sndbuf(int fd);
+/* Asks for a PB_SOCK_SNDBUF send buffer on each of s's sockets; returns what the kernel gave. */
+int pb_sock_big_sndbuf(const struct pb_sock_priv *s);
 /*
  * Whether the datagram (next_len bytes) after a short sendmmsg() count on fd, whose send
  * buffer is sndbuf, was a reported drop (see above). Its system calls count in o.

@@ -68,8 +68,7 @@ static int gso_mmsg_open(struct pb_worker *w)
 		p->msgs[i].msg_hdr.msg_iov = &p->iov;
 		p->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
-	for (i = 0; i < p->g.s.nsocks; i++)
-		p->sndbuf = pb_sock_big_sndbuf(p->g.s.socks[i]);
+	p->sndbuf = pb_sock_big_sndbuf(&p->g.s);
 	snprintf(w->mode, sizeof(w->mode), "x%u segments, batch %u", p->g.seg, p->n);
 	return 0;
 }

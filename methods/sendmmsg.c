@@ -55,8 +55,7 @@ static int sendmmsg_open(struct pb_worker *w)
 	err = pb_udp_sockets(w, true, &p->s);
 	if (err)
 		return err;
-	for (i = 0; i < p->s.nsocks; i++)
-		p->sndbuf = pb_sock_big_sndbuf(p->s.socks[i]);
+	p->sndbuf = pb_sock_big_sndbuf(&p->s);
 	return 0;
 }
 
