@@ -114,14 +114,17 @@ static void sock_probe_done(struct pb_probe *p, int slot, int err)
 		pb_probe_unsent(p);
 }
 
-int pb_sock_big_sndbuf(int fd)
+int pb_sock_big_sndbuf(const struct pb_sock_priv *s)
 {
 	int want = PB_SOCK_SNDBUF, got = 0;
 	socklen_t len = sizeof(got);
+	uint32_t i;
 
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)))
-		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
-	getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &got, &len);
+	for (i = 0; i < s->nsocks; i++) {
+		if (setsockopt(s->socks[i], SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)))
+			setsockopt(s->socks[i], SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
+		getsockopt(s->socks[i], SOL_SOCKET, SO_SNDBUF, &got, &len);
+	}
 	return got;
 }
 
@@ -245,4 +248,22 @@ int pb_udp_sockets(struct pb_worker *w, bool connect_it, struct pb_sock_priv *p)
 out:
 	free(by_port);
 	return err;
+}
+
+int pb_sock_index(const struct pb_worker *w, const struct pb_sock_priv *p, int *idx)
+{
+	int *slot, maxfd = 0;
+	uint32_t i;
+
+	for (i = 0; i < p->nsocks; i++)
+		maxfd = p->socks[i] > maxfd ? p->socks[i] : maxfd;
+	slot = malloc(sizeof(*slot) * ((size_t)maxfd + 1));
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < p->nsocks; i++)
+		slot[p->socks[i]] = (int)i;
+	for (i = 0; i < w->pool->n; i++)
+		idx[i] = slot[p->fds[i]];
+	free(slot);
+	return 0;
 }

@@ -23,14 +23,6 @@ struct pb_sock_priv {
 	socklen_t dstlen;
 };
 
-/* The pool frame to send next, and its socket. */
-static inline const struct pb_frame *pb_sock_frame(const struct pb_worker *w,
-						   const struct pb_sock_priv *p, int *fd)
-{
-	*fd = p->fds ? p->fds[p->next] : p->fd;
-	return &w->pool->frames[p->next];
-}
-
 /* Moves on to the next pool frame (after a frame went). */
 static inline void pb_sock_advance(const struct pb_worker *w, struct pb_sock_priv *p)
 {
@@ -42,6 +34,11 @@ static inline void pb_sock_advance(const struct pb_worker *w, struct pb_sock_pri
  * into p->fds / p->socks. 0 or -errno.
  */
 int pb_udp_sockets(struct pb_worker *w, bool connect_it, struct pb_sock_priv *p);
+/*
+ * After pb_udp_sockets: idx[i] = the index in p->socks of pool frame i's socket, for methods
+ * that keep state per socket (or register the sockets as an array). 0 or -ENOMEM.
+ */
+int pb_sock_index(const struct pb_worker *w, const struct pb_sock_priv *p, int *idx);
 
 /* Allocates w->priv as a struct pb_sock_priv with fd -1 and dst = dstip:port. */
 int pb_sock_priv_new(struct pb_worker *w, uint16_t port, struct pb_sock_priv **out);
@@ -70,8 +67,8 @@ int pb_send_errno(int err);
  */
 #define PB_SOCK_SNDBUF (16u << 20)
 #define PB_SOCK_FULL   4096u /* SIOCOUTQ within this of the buffer: the socket was full */
-/* Asks for a PB_SOCK_SNDBUF send buffer on fd; returns what the kernel gave. */
-int pb_sock_big_sndbuf(int fd);
+/* Asks for a PB_SOCK_SNDBUF send buffer on each of s's sockets; returns what the kernel gave. */
+int pb_sock_big_sndbuf(const struct pb_sock_priv *s);
 /*
  * Whether the datagram (next_len bytes) after a short sendmmsg() count on fd, whose send
  * buffer is sndbuf, was a reported drop (see above). Its system calls count in o.

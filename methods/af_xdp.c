@@ -79,7 +79,6 @@ struct af_xdp_priv {
 	uint32_t inflight;	     /* submitted, not yet completed */
 	uint32_t busy_drops;	     /* EBUSY kicks whose dropped frame is yet to complete */
 	uint32_t nprobe;	     /* probe chunks: AF_XDP_PROBES with --latency, else 0 */
-	uint32_t probes_busy;	     /* probe chunks in flight */
 	uint64_t probe_busy;	     /* bit k: probe chunk k is in flight */
 	bool zc;
 	bool prog_ref; /* holds a reference on af_xdp_prog */
@@ -384,13 +383,11 @@ static void af_xdp_probes_done(struct af_xdp_priv *p, uint32_t idx, uint32_t n)
 	uint64_t base = (uint64_t)p->nchunks * p->chunk;
 	uint32_t i;
 
-	for (i = 0; i < n && p->probes_busy; i++) {
+	for (i = 0; i < n && p->probe_busy; i++) {
 		uint64_t addr = *xsk_ring_cons__comp_addr(&p->cq, idx + i);
 
-		if (addr >= base) {
+		if (addr >= base)
 			p->probe_busy &= ~(1ull << ((addr - base) / p->chunk));
-			p->probes_busy--;
-		}
 	}
 }
 
@@ -408,7 +405,6 @@ static uint64_t af_xdp_stamp(struct pb_worker *w, struct af_xdp_priv *p, uint32_
 		return addr;
 	c = (uint32_t)__builtin_ctzll(~p->probe_busy);
 	p->probe_busy |= 1ull << c;
-	p->probes_busy++;
 	dst = (uint8_t *)p->area + (size_t)(p->nchunks + c) * p->chunk;
 	memcpy(dst, (uint8_t *)p->area + addr, p->len[k]);
 	pb_probe_stamp(&w->probe, dst + w->pool->frames[k % w->pool->n].payload_off, true);
@@ -426,7 +422,7 @@ static void af_xdp_reap(struct af_xdp_priv *p, struct pb_outcome *o)
 	n = xsk_ring_cons__peek(&p->cq, p->comp, &idx);
 	if (!n)
 		return;
-	if (__builtin_expect(p->probes_busy, 0))
+	if (__builtin_expect(p->probe_busy != 0, 0))
 		af_xdp_probes_done(p, idx, n);
 	xsk_ring_cons__release(&p->cq, n);
 	p->inflight -= n;

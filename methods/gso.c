@@ -86,6 +86,21 @@ int pb_gso_open(struct pb_worker *w, size_t size)
 	return 0;
 }
 
+int pb_udp_open(struct pb_worker *w, size_t size, bool gso)
+{
+	struct pb_gso *p;
+
+	if (gso)
+		return pb_gso_open(w, size);
+	p = calloc(1, size);
+	if (!p)
+		return -ENOMEM;
+	w->priv = p;
+	p->s.fd = -1;
+	p->seg = 1;
+	return pb_udp_sockets(w, true, &p->s);
+}
+
 static int gso_open(struct pb_worker *w)
 {
 	return pb_gso_open(w, sizeof(struct pb_gso));
@@ -119,12 +134,7 @@ static int gso_send(struct pb_worker *w, unsigned int budget, struct pb_outcome 
 		if (err && err != -ENOBUFS)
 			pb_probe_unsent(&w->probe);
 	}
-	if (!err) {
-		pb_sock_advance(w, &p->s);
-		o->sent = n;
-		return 0;
-	}
-	if (err == -ENOBUFS) {
+	if (!err || err == -ENOBUFS) {
 		pb_sock_advance(w, &p->s);
 		o->sent = n;
 		return 0;

@@ -9,6 +9,7 @@
 #ifndef PB_GSO_H
 #define PB_GSO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,7 +20,7 @@ struct pb_gso {
 	struct pb_sock_priv s; /* first: pb_sock_priv_close frees the whole struct */
 	uint8_t *buf;	       /* --segments copies of the payload */
 	size_t bytes;	       /* seg x payload: one full datagram */
-	uint32_t seg;	       /* --segments */
+	uint32_t seg;	       /* --segments; 1 without GSO (pb_udp_open) */
 };
 
 /* UDP_SEGMENT exists, and payload x segments fits a datagram (and no --imix). */
@@ -29,6 +30,11 @@ int pb_gso_probe(const struct pb_config *cfg, char *reason, size_t len);
  * and buffer are set up; the Mode says the segments. 0 or -errno (w->priv set even then).
  */
 int pb_gso_open(struct pb_worker *w, size_t size);
+/*
+ * For methods with and without GSO (io_uring, udp_zerocopy): pb_gso_open when gso, else the
+ * same struct with one plain connected UDP socket per flow, buf NULL and seg 1.
+ */
+int pb_udp_open(struct pb_worker *w, size_t size, bool gso);
 /* Undoes pb_gso_open (also after it failed) and frees w->priv. */
 void pb_gso_close(struct pb_worker *w);
 

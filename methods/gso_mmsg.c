@@ -32,7 +32,6 @@ struct gso_mmsg_priv {
 	struct iovec iov;	   /* every datagram is the same buffer */
 	struct iovec probe_iov[2]; /* datagram 0 of a call with a probe: the copy, the rest */
 	uint8_t *probe_buf;	   /* that copy: one payload, stamped */
-	unsigned int n;
 	int sndbuf;
 };
 
@@ -57,20 +56,18 @@ static int gso_mmsg_open(struct pb_worker *w)
 	p = w->priv;
 	if (err)
 		return err;
-	p->n = w->batch;
-	p->msgs = calloc(p->n, sizeof(*p->msgs));
+	p->msgs = calloc(w->batch, sizeof(*p->msgs));
 	p->probe_buf = malloc(w->cfg->payloadsize);
 	if (!p->msgs || !p->probe_buf)
 		return -ENOMEM;
 	p->iov.iov_base = p->g.buf;
 	p->iov.iov_len = p->g.bytes;
-	for (i = 0; i < p->n; i++) {
+	for (i = 0; i < w->batch; i++) {
 		p->msgs[i].msg_hdr.msg_iov = &p->iov;
 		p->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
-	for (i = 0; i < p->g.s.nsocks; i++)
-		p->sndbuf = pb_sock_big_sndbuf(p->g.s.socks[i]);
-	snprintf(w->mode, sizeof(w->mode), "x%u segments, batch %u", p->g.seg, p->n);
+	p->sndbuf = pb_sock_big_sndbuf(&p->g.s);
+	snprintf(w->mode, sizeof(w->mode), "x%u segments, batch %u", p->g.seg, w->batch);
 	return 0;
 }
 
@@ -97,8 +94,8 @@ static int gso_mmsg_send(struct pb_worker *w, unsigned int budget, struct pb_out
 	uint32_t seg = p->g.seg, k = budget / seg, last = seg;
 	int fd = p->g.s.fds[p->g.s.next], n, err;
 
-	if (k > p->n)
-		k = p->n;
+	if (k > w->batch)
+		k = w->batch;
 	if (!k) {
 		k = 1;
 		last = budget;

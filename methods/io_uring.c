@@ -72,7 +72,6 @@ struct uring_priv {
 	struct io_uring ring;
 	bool ring_ok;
 	int sq_tid;		  /* SQPOLL: the kernel thread that submits; 0 if unknown */
-	uint32_t seg;		  /* frames per send: --segments with GSO, else 1 */
 	uint32_t inflight_frames; /* frames in the sends in flight */
 	int *file;		  /* pool frame i -> what its SQE names: a fixed-file index or fd */
 	unsigned int sqe_flags;	  /* IOSQE_FIXED_FILE when the sockets are registered */
@@ -249,12 +248,6 @@ void pb_uring_close(struct pb_worker *w)
 }
 
 /*
- * The ring, with the cheapest completion mode the kernel has: task work deferred to our own
- * io_uring_enter() calls (6.1, needs a single issuer: this worker thread does everything),
- * else cooperative task work (5.19), else the default. SUBMIT_ALL (5.18) keeps a batch going
- * past a failed SQE. Only EINVAL (an unknown flag) moves down the list.
- */
-/*
  * SQPOLL: a CPU for the kernel thread other than the one this worker runs on, so that the
  * worker's short spins for completions do not take the thread's CPU; -1 with only one CPU.
  */
@@ -276,6 +269,12 @@ static int uring_sq_cpu(void)
 	return first;
 }
 
+/*
+ * The ring, with the cheapest completion mode the kernel has: task work deferred to our own
+ * io_uring_enter() calls (6.1, needs a single issuer: this worker thread does everything),
+ * else cooperative task work (5.19), else the default. SUBMIT_ALL (5.18) keeps a batch going
+ * past a failed SQE. Only EINVAL (an unknown flag) moves down the list.
+ */
 static int uring_ring_init(struct uring_priv *p, unsigned int entries, const char **how)
 {
 	static const struct {
@@ -354,28 +353,18 @@ double pb_uring_helper_cpu_s(struct pb_worker *w)
  */
 static int uring_files(struct pb_worker *w, struct uring_priv *p)
 {
-	uint32_t i, n = w->pool->n;
-	int *slot, maxfd = 0;
+	uint32_t i;
 
-	p->file = malloc(sizeof(*p->file) * n);
+	p->file = malloc(sizeof(*p->file) * w->pool->n);
 	if (!p->file)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		p->file[i] = p->g.s.fds[i];
-	if (io_uring_register_files(&p->ring, p->g.s.socks, p->g.s.nsocks))
+	if (io_uring_register_files(&p->ring, p->g.s.socks, p->g.s.nsocks)) {
+		for (i = 0; i < w->pool->n; i++)
+			p->file[i] = p->g.s.fds[i];
 		return 0;
-	for (i = 0; i < p->g.s.nsocks; i++)
-		maxfd = p->g.s.socks[i] > maxfd ? p->g.s.socks[i] : maxfd;
-	slot = malloc(sizeof(*slot) * ((size_t)maxfd + 1));
-	if (!slot)
-		return -ENOMEM;
-	for (i = 0; i < p->g.s.nsocks; i++)
-		slot[p->g.s.socks[i]] = (int)i;
-	for (i = 0; i < n; i++)
-		p->file[i] = slot[p->g.s.fds[i]];
-	free(slot);
+	}
 	p->sqe_flags = IOSQE_FIXED_FILE;
-	return 0;
+	return pb_sock_index(w, &p->g.s, p->file);
 }
 
 /*
@@ -406,21 +395,6 @@ static void uring_fixed_buf(struct pb_worker *w, struct uring_priv *p)
 	iov.iov_base = (void *)lo;
 	iov.iov_len = (size_t)(hi - lo);
 	p->fixed_buf = !io_uring_register_buffers(&p->ring, &iov, 1);
-}
-
-/* w->priv with its sockets: GSO ones with their buffer, or one plain socket per flow. */
-static int uring_socks(struct pb_worker *w, const struct pb_uring_kind *kind)
-{
-	struct uring_priv *p;
-
-	if (kind->gso)
-		return pb_gso_open(w, sizeof(*p));
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	w->priv = p;
-	p->g.s.fd = -1;
-	return pb_udp_sockets(w, true, &p->g.s);
 }
 
 /*
@@ -456,12 +430,11 @@ int pb_uring_open(struct pb_worker *w, const struct pb_uring_kind *kind)
 	const char *how = "default", *op;
 	int err;
 
-	err = uring_socks(w, kind);
+	err = pb_udp_open(w, sizeof(*p), kind->gso);
 	p = w->priv;
 	if (!p || err)
 		return err;
 	p->kind = kind;
-	p->seg = p->g.buf ? p->g.seg : 1;
 	/* twice the batch: a batch can be queued while the previous one is still completing */
 	err = uring_ring_init(p, w->cfg->ring ? w->cfg->ring : 2 * batch, &how);
 	if (err) {
@@ -489,8 +462,8 @@ int pb_uring_open(struct pb_worker *w, const struct pb_uring_kind *kind)
 		p->ring.sq.ring_entries, p->cq_entries, how, p->g.s.nsocks,
 		p->sqe_flags ? "fixed" : "plain", p->fixed_buf ? ", fixed buffer" : "");
 	if (p->g.buf)
-		snprintf(w->mode, sizeof(w->mode), "%s x%u segments, batch %u, ring %u", op, p->seg,
-			 batch, p->ring.sq.ring_entries);
+		snprintf(w->mode, sizeof(w->mode), "%s x%u segments, batch %u, ring %u", op,
+			 p->g.seg, batch, p->ring.sq.ring_entries);
 	else
 		snprintf(w->mode, sizeof(w->mode), "%s%s%s, batch %u, ring %u", op,
 			 p->fixed_buf ? " fixed" : "", kind->sqpoll ? ", sqpoll" : "", batch,
@@ -692,13 +665,15 @@ int pb_uring_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o
 	if (p->err)
 		return p->err;
 	uring_reap(w, p, o);
-	room = uring_room(p) < w->batch ? uring_room(p) : w->batch;
+	room = uring_room(p);
+	if (room > w->batch)
+		room = w->batch;
 	for (; n < room && left; n++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);
 
 		if (!sqe)
 			break;
-		frames = left < p->seg ? left : p->seg;
+		frames = left < p->g.seg ? left : p->g.seg;
 		uring_prep(w, p, sqe, p->g.s.next, budget - left, &frames);
 		left -= frames;
 		p->inflight_frames += frames;

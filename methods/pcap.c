@@ -22,6 +22,7 @@
 
 struct pcap_m_priv {
 	pcap_t *pcap;
+	int fd;	       /* the handle's socket, to wait on when it is full */
 	uint32_t next; /* the next pool frame */
 };
 
@@ -64,8 +65,8 @@ static int pcap_m_open(struct pb_worker *w)
 		pr_err("pcap: activate %s: %s\n", w->cfg->ifname, pcap_geterr(p));
 		return rc == PCAP_ERROR_PERM_DENIED ? -EPERM : -EIO;
 	}
-	if (setsockopt(pcap_get_selectable_fd(p), SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
-		       sizeof(one)))
+	priv->fd = pcap_get_selectable_fd(p);
+	if (setsockopt(priv->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one)))
 		pcap_setdirection(p, PCAP_D_IN);
 	if (!pcap_compile(p, &none, "less 1", 1, PCAP_NETMASK_UNKNOWN)) {
 		pcap_setfilter(p, &none);
@@ -79,7 +80,7 @@ static int pcap_m_one(struct pb_worker *w, const struct pb_frame *f, uint32_t i,
 {
 	struct pcap_m_priv *p = w->priv;
 
-	*fd = pcap_get_selectable_fd(p->pcap);
+	*fd = p->fd;
 	errno = 0;
 	if (pcap_inject(p->pcap, f->data, f->len) >= 0)
 		return 0;

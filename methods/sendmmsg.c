@@ -15,7 +15,6 @@
  */
 struct sendmmsg_priv {
 	struct pb_sock_priv s; /* first: pb_sock_priv_close frees the whole struct */
-	unsigned int n;
 	struct iovec *iov;
 	struct mmsghdr *msgs;
 	int sndbuf; /* what the kernel gave, for the short-count rule */
@@ -42,21 +41,19 @@ static int sendmmsg_open(struct pb_worker *w)
 		return -ENOMEM;
 	w->priv = p;
 	p->s.fd = -1;
-	p->n = w->batch;
-	p->msgs = calloc(p->n, sizeof(*p->msgs));
-	p->iov = calloc(p->n, sizeof(*p->iov));
+	p->msgs = calloc(w->batch, sizeof(*p->msgs));
+	p->iov = calloc(w->batch, sizeof(*p->iov));
 	if (!p->msgs || !p->iov)
 		return -ENOMEM;
-	for (i = 0; i < p->n; i++) {
+	for (i = 0; i < w->batch; i++) {
 		p->msgs[i].msg_hdr.msg_iov = &p->iov[i];
 		p->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
-	snprintf(w->mode, sizeof(w->mode), "batch %u", p->n);
+	snprintf(w->mode, sizeof(w->mode), "batch %u", w->batch);
 	err = pb_udp_sockets(w, true, &p->s);
 	if (err)
 		return err;
-	for (i = 0; i < p->s.nsocks; i++)
-		p->sndbuf = pb_sock_big_sndbuf(p->s.socks[i]);
+	p->sndbuf = pb_sock_big_sndbuf(&p->s);
 	return 0;
 }
 
@@ -79,7 +76,7 @@ static int sendmmsg_send(struct pb_worker *w, unsigned int budget, struct pb_out
 {
 	struct sendmmsg_priv *p = w->priv;
 	const struct pb_pool *pool = w->pool;
-	unsigned int k = budget < p->n ? budget : p->n, i;
+	unsigned int k = budget < w->batch ? budget : w->batch, i;
 	uint32_t at = p->s.next;
 	int fd = p->s.fds[at], n, err, slot = -1;
 	bool drop;

@@ -62,7 +62,7 @@ struct zc_sock {
 struct zc_priv {
 	struct pb_gso g; /* first: pb_gso_close frees the whole struct (buf NULL without GSO) */
 	struct zc_sock *zs;
-	uint32_t *sock_of; /* pool frame i -> its socket's index in g.s.socks */
+	int *sock_of;	   /* pool frame i -> its socket's index in g.s.socks */
 	uint32_t inflight; /* frames sent, not yet notified */
 	uint64_t notified, copied;
 };
@@ -109,28 +109,17 @@ void pb_zc_close(struct pb_worker *w)
 /* Each pool frame's socket as an index into g.s.socks. */
 static int zc_index(struct pb_worker *w, struct zc_priv *p)
 {
-	int maxfd = 0, *slot;
 	uint32_t i;
 
-	for (i = 0; i < p->g.s.nsocks; i++)
-		maxfd = p->g.s.socks[i] > maxfd ? p->g.s.socks[i] : maxfd;
-	slot = malloc(sizeof(*slot) * ((size_t)maxfd + 1));
 	p->sock_of = malloc(sizeof(*p->sock_of) * w->pool->n);
 	p->zs = calloc(p->g.s.nsocks, sizeof(*p->zs));
-	if (!slot || !p->sock_of || !p->zs) {
-		free(slot);
+	if (!p->sock_of || !p->zs)
 		return -ENOMEM;
-	}
-	for (i = 0; i < p->g.s.nsocks; i++)
-		slot[p->g.s.socks[i]] = (int)i;
-	for (i = 0; i < w->pool->n; i++)
-		p->sock_of[i] = (uint32_t)slot[p->g.s.fds[i]];
-	free(slot);
 	for (i = 0; i < p->g.s.nsocks; i++) {
 		memset(p->zs[i].frames, 0xff, sizeof(p->zs[i].frames));
 		memset(p->zs[i].probe, 0xff, sizeof(p->zs[i].probe));
 	}
-	return 0;
+	return pb_sock_index(w, &p->g.s, p->sock_of);
 }
 
 int pb_zc_open(struct pb_worker *w, bool gso)
@@ -139,17 +128,8 @@ int pb_zc_open(struct pb_worker *w, bool gso)
 	uint32_t i;
 	int one = 1, err;
 
-	if (gso) {
-		err = pb_gso_open(w, sizeof(*p));
-		p = w->priv;
-	} else {
-		p = calloc(1, sizeof(*p));
-		w->priv = p;
-		if (!p)
-			return -ENOMEM;
-		p->g.s.fd = -1;
-		err = pb_udp_sockets(w, true, &p->g.s);
-	}
+	err = pb_udp_open(w, sizeof(*p), gso);
+	p = w->priv;
 	if (err)
 		return err;
 	err = zc_index(w, p);
@@ -278,7 +258,7 @@ static bool zc_was_drop(struct pb_worker *w, struct zc_priv *p, uint32_t j, uint
 int pb_zc_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct zc_priv *p = w->priv;
-	uint32_t seg = p->g.buf ? p->g.seg : 1, left = budget, a;
+	uint32_t seg = p->g.seg, left = budget, a;
 	int err = 0;
 
 	zc_reap(w, p, o);
