@@ -94,10 +94,8 @@ static struct {
 	pthread_mutex_t mu;
 	unsigned int users;
 	int err;
-	int ifindex;
-	uint32_t mode; /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
 	struct xdp_pass *skel;
-	struct pb_xdp_att att; /* how it is attached, and what --force replaced */
+	struct pb_xdp_att att; /* where and in which mode it is attached, what --force replaced */
 } af_xdp_prog = { .mu = PTHREAD_MUTEX_INITIALIZER, .att = PB_XDP_ATT_INIT };
 
 static const char *af_xdp_mode_name(uint32_t mode)
@@ -138,14 +136,12 @@ static void af_xdp_prog_detach(void)
 	pb_xdp_att_detach(&af_xdp_prog.att);
 	xdp_pass__destroy(af_xdp_prog.skel);
 	af_xdp_prog.skel = NULL;
-	af_xdp_prog.mode = 0;
 }
 
 static int af_xdp_prog_attach(const struct pb_config *cfg, uint32_t mode)
 {
 	int err;
 
-	af_xdp_prog.ifindex = cfg->ifindex;
 	err = pb_xdp_att_check(&af_xdp_prog.att, "af_xdp", cfg->ifname, cfg->ifindex, cfg->force);
 	if (err)
 		return err;
@@ -156,7 +152,6 @@ static int af_xdp_prog_attach(const struct pb_config *cfg, uint32_t mode)
 		pr_err("af_xdp: cannot load the XDP program: %s\n", strerror(-err));
 		return err;
 	}
-	af_xdp_prog.mode = mode;
 	return pb_xdp_att_attach(&af_xdp_prog.att,
 				 bpf_program__fd(af_xdp_prog.skel->progs.pb_xdp_pass), mode, false);
 }
@@ -174,7 +169,7 @@ static int af_xdp_prog_get(struct pb_worker *w, uint32_t mode)
 		 * is reused: on a real NIC a new attach would bounce the link again.
 		 */
 		if (af_xdp_prog.skel &&
-		    (af_xdp_prog.ifindex != w->cfg->ifindex || af_xdp_prog.mode != mode))
+		    (af_xdp_prog.att.ifindex != w->cfg->ifindex || af_xdp_prog.att.mode != mode))
 			af_xdp_prog_detach();
 		if (!af_xdp_prog.skel)
 			af_xdp_prog.err = af_xdp_prog_attach(w->cfg, mode);
@@ -587,8 +582,8 @@ static int af_xdp_open(struct pb_worker *w)
 
 	pthread_mutex_lock(&af_xdp_prog.mu);
 	snprintf(w->mode, sizeof(w->mode), "%s/%s, batch %u, ring %u",
-		 p->prog_ref ? af_xdp_mode_name(af_xdp_prog.mode) : "none", p->zc ? "zc" : "copy",
-		 p->batch, p->ring);
+		 p->prog_ref ? af_xdp_mode_name(af_xdp_prog.att.mode) : "none",
+		 p->zc ? "zc" : "copy", p->batch, p->ring);
 	pthread_mutex_unlock(&af_xdp_prog.mu);
 	return 0;
 }
