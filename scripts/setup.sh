@@ -10,7 +10,17 @@ cd "$(dirname "$0")/.."
 PKGS="build-essential cmake pkg-config clang llvm bpftool libbpf-dev libxdp-dev libpcap-dev
 liburing-dev libyaml-dev libnl-3-dev libnl-route-3-dev libjson-c-dev libcmocka-dev
 libclang-rt-14-dev libelf-dev zlib1g-dev libmicrohttpd-dev libcurl4-openssl-dev iproute2 ethtool
-util-linux python3 python3-matplotlib git dpkg-dev man-db strace"
+util-linux procps python3 python3-matplotlib git dpkg-dev file binutils man-db gzip strace tmux"
+
+# Every program that the build, the package step and the tests run, and the Debian package
+# that brings it: checked after the install, so a fresh machine fails here, in one line,
+# rather than deep inside a build or a test. (The package step needs file(1): CPack's
+# shlibdeps runs it on every binary.)
+PROGS="cc:build-essential make:make cmake:cmake pkg-config:pkg-config clang:clang
+bpftool:bpftool git:git file:file dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev readelf:binutils
+man:man-db zcat:gzip ip:iproute2 tc:iproute2 ss:iproute2 ethtool:ethtool python3:python3
+flock:util-linux setpriv:util-linux taskset:util-linux mount:mount sysctl:procps
+timeout:coreutils od:coreutils strace:strace tmux:tmux"
 
 missing=""
 for p in $PKGS; do
@@ -24,10 +34,25 @@ if [ -n "$missing" ]; then
 	fi
 	echo "setup: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
+	apt-get -o DPkg::Lock::Timeout=600 update -qq
+	# Only the programs are wanted: a package's service (prometheus's, say) is not started,
+	# since it would listen on the host's interfaces (policy-rc.d, for this install alone).
+	prc=""
+	[ -e /usr/sbin/policy-rc.d ] || { prc=/usr/sbin/policy-rc.d; printf '#!/bin/sh\nexit 101\n' >$prc; chmod +x $prc; }
 	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null ||
+		{ [ -z "$prc" ] || rm -f "$prc"; exit 1; }
+	[ -z "$prc" ] || rm -f "$prc"
 fi
+
+# bpftool, ip and friends live in sbin, which a user's PATH may lack
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
+for pp in $PROGS; do
+	command -v "${pp%%:*}" >/dev/null ||
+		{ echo "setup: ${pp%%:*} not found: install the Debian package ${pp#*:}" >&2; exit 1; }
+done
+/usr/bin/python3 -c 'import matplotlib' 2>/dev/null ||
+	{ echo "setup: /usr/bin/python3 cannot import matplotlib: install python3-matplotlib" >&2; exit 1; }
 
 BUILD=${PB_BUILD_DIR:-build}
 # shellcheck disable=SC2086

@@ -13,7 +13,10 @@ if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: net tests need root (namespaces, veth, XDP)"
 	exit 77
 fi
-command -v python3 >/dev/null || { echo "SKIP: python3 is needed to read the JSON"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: python3 is needed to read the JSON (Debian package python3)"; exit 77; }
+
+# need PROGRAM PACKAGE: the whole test is skipped, naming the Debian package, without PROGRAM
+need() { command -v "$1" >/dev/null || { echo "SKIP: $1 not found (Debian package $2)"; exit 77; }; }
 
 lab_namespaces() { ip netns list 2>/dev/null | awk '{print $1}' | grep '^pktbench-' | sort; }
 NS_BEFORE=$(lab_namespaces)

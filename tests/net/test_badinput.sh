@@ -73,6 +73,6 @@ if command -v setpriv >/dev/null; then
 	# uid 0 but no capabilities at all: what a user without root sees
 	expect_bad "no capabilities" "CAP_SYS_ADMIN" setpriv_run
 else
-	echo "skip: setpriv not found"
+	echo "skip: no capabilities check: setpriv not found (Debian package util-linux)"
 fi
 finish

@@ -5,7 +5,7 @@
 # (opening, closing, the harness's own 50 us drain nap) are not the method's and are left out.
 . "$(dirname "$0")/lib.sh"
 N=20000
-command -v strace >/dev/null || { echo "SKIP: strace is needed (apt-get install strace)"; exit 77; }
+command -v strace >/dev/null || { echo "SKIP: strace is needed (Debian package strace)"; exit 77; }
 
 CALLS=clone3,sendto,sendmsg,sendmmsg,recvmsg,poll,ppoll,sched_yield,nanosleep,clock_nanosleep,io_uring_enter,ioctl
 # count TRACE PID: the method's calls made by the busiest thread other than the main one;

@@ -7,8 +7,9 @@
 #   tests/pkg/test_deb.sh BUILD_DIR       (no network, no traffic; root only for dpkg --root)
 set -u
 build=$(cd "$1" && pwd)
-for c in cpack dpkg dpkg-deb readelf; do
-	command -v $c >/dev/null || { echo "SKIP: $c not found"; exit 77; }
+for cp in cpack:cmake dpkg:dpkg dpkg-deb:dpkg readelf:binutils man:man-db zcat:gzip file:file; do
+	command -v "${cp%%:*}" >/dev/null ||
+		{ echo "SKIP: ${cp%%:*} not found (Debian package ${cp#*:})"; exit 77; }
 done
 T=$(mktemp -d /tmp/pbdeb.XXXXXX)
 trap 'rm -rf "$T"' EXIT

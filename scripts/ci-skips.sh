@@ -1,0 +1,20 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# What the last CTest run of each build directory skipped, and why: whole tests (exit 77,
+# "SKIP: reason") and the checks inside a test that could not run here ("skip: reason").
+# A fresh machine's CI run should differ from a used one's only in this list.
+#   scripts/ci-skips.sh BUILD_DIR...
+set -u
+n=0
+for b in "$@"; do
+	log=$b/Testing/Temporary/LastTest.log
+	[ -f "$log" ] || { echo "ci-skips: no $log"; continue; }
+	while IFS= read -r line; do
+		echo "  $b: $line"
+		n=$((n + 1))
+	done < <(awk '
+		/^[0-9]+\/[0-9]+ Testing: / { t = $3 }
+		/^(SKIP|skip)[:]/ { print t ": " $0 }
+		/SKIP: / && !/^(SKIP|skip)[:]/ { sub(/.*SKIP: /, "SKIP: "); print t ": " $0 }' "$log")
+done
+echo "ci-skips: $n skipped (tests or checks)"
