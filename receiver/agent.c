@@ -121,10 +121,11 @@ static void agent_on_signal(int sig)
 
 /*
  * /metrics reads every run the receiver holds (a thousand map reads and more): its text is
- * kept this long, so however often clients ask, the agent reads the maps for it at most
- * once a second per format. Prometheus scrapes every few seconds.
+ * kept this long, so a flood of scrapes costs at most one map walk per format per 5 ms. Not
+ * longer: a scrape must read the counters it reports, or a Prometheus scraping every second
+ * sees a value twice and rate() swings (the samples carry the scrape's time, not the read's).
  */
-#define AGENT_METRICS_KEEP_S 1.0
+#define AGENT_METRICS_KEEP_S 0.005
 
 struct agent {
 	struct pb_rx *rx;
@@ -204,7 +205,7 @@ static int agent_runs(struct agent *ag, struct pb_rx_run **out, uint32_t *n)
 	return 0;
 }
 
-/* /metrics text now, or as kept from less than AGENT_METRICS_KEEP_S ago; a copy to send. */
+/* /metrics text now, or as read less than AGENT_METRICS_KEEP_S ago; a copy to send. */
 static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 {
 	struct pb_api_info info = ag->info;
