@@ -321,10 +321,14 @@ int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n)
 {
 	int fd = bpf_map__fd(rx->skel->maps.runs), c, err;
 	struct pb_rx_slot *slots;
-	uint32_t key, next, i;
+	uint32_t key, next;
 	void *prev = NULL;
 
 	*n = 0;
+	/*
+	 * The walk starts over from the first key when the one it stands on is evicted (new
+	 * runs arriving), so it may list a run twice: bounded by max, and made unique below.
+	 */
 	while (*n < max) {
 		if (bpf_map_get_next_key(fd, prev, &next)) {
 			if (errno != ENOENT)
@@ -340,14 +344,11 @@ int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n)
 	if (!slots)
 		return -ENOMEM;
 	err = rx_read_slot(rx, slots);
-	for (c = 0; !err && c < rx->ncpus && *n < max; c++) {
-		if (!slots[c].tag)
-			continue;
-		for (i = 0; i < *n && ids[i] != (uint32_t)slots[c].tag; i++)
-			;
-		if (i == *n)
+	*n = pb_rx_ids_unique(ids, *n);
+	for (c = 0; !err && c < rx->ncpus && *n < max; c++)
+		if (slots[c].tag)
 			ids[(*n)++] = (uint32_t)slots[c].tag;
-	}
+	*n = pb_rx_ids_unique(ids, *n);
 	free(slots);
 	return err;
 }

@@ -39,8 +39,8 @@ int pb_rx_read_hist(struct pb_rx *rx, uint32_t run_id, enum pb_rx_hist which, ui
 /* Frames (and their bytes) without a pktbench signature, passed on since attach. */
 int pb_rx_read_foreign(struct pb_rx *rx, uint64_t *frames, uint64_t *bytes);
 /*
- * The run ids the receiver holds counts for (at most max of them, in no order): *n says how
- * many were written. 0 or -errno.
+ * The run ids the receiver holds counts for (at most max of them), each once, in increasing
+ * order: *n says how many were written. 0 or -errno.
  */
 int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n);
 /*
