@@ -50,7 +50,12 @@ int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n);
 int pb_rx_slot_switches(struct pb_rx *rx, uint64_t *n);
 /* The receiving interface's counters (current values, not deltas), from any namespace. */
 int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out);
-/* The interface as attach read it: name, index, driver, MAC, MTU, queues. */
+/*
+ * The interface's name now (IF_NAMESIZE bytes), by its index: it may have been renamed since
+ * attach. -ENODEV: it was deleted, or moved to another namespace.
+ */
+int pb_rx_ifname(struct pb_rx *rx, char *name);
+/* The interface as attach read it: name (see pb_rx_ifname), index, driver, MAC, MTU, queues. */
 const struct pb_netif *pb_rx_netif(const struct pb_rx *rx);
 /* "native" or "generic": the XDP mode the receiver runs in. */
 const char *pb_rx_mode(const struct pb_rx *rx);
