@@ -98,7 +98,8 @@ const struct pb_cmd pb_cmd_receive = {
 		"is refused unless --force, and put back on exit; after SIGKILL nothing stays "
 		"attached.",
 	.exit_status = "0    stopped by SIGINT, SIGTERM or --duration\n"
-		       "1    the receiver could not attach or the API could not listen\n"
+		       "1    the receiver could not attach, the API could not listen, or IFACE "
+		       "was deleted (a rename is followed)\n"
 		       "2    bad input or missing privileges (one line on stderr)",
 	.examples = "pktbench receive --iface eth1 --listen 198.18.0.2:9310\n"
 		    "count on eth1 and answer senders on 198.18.0.2 port 9310\n"
@@ -121,10 +122,11 @@ static void agent_on_signal(int sig)
 
 /*
  * /metrics reads every run the receiver holds (a thousand map reads and more): its text is
- * kept this long, so however often clients ask, the agent reads the maps for it at most
- * once a second per format. Prometheus scrapes every few seconds.
+ * kept this long, so a flood of scrapes costs at most one map walk per format per 5 ms. Not
+ * longer: a scrape must read the counters it reports, or a Prometheus scraping every second
+ * sees a value twice and rate() swings (the samples carry the scrape's time, not the read's).
  */
-#define AGENT_METRICS_KEEP_S 1.0
+#define AGENT_METRICS_KEEP_S 0.005
 
 struct agent {
 	struct pb_rx *rx;
@@ -204,7 +206,7 @@ static int agent_runs(struct agent *ag, struct pb_rx_run **out, uint32_t *n)
 	return 0;
 }
 
-/* /metrics text now, or as kept from less than AGENT_METRICS_KEEP_S ago; a copy to send. */
+/* /metrics text now, or as read less than AGENT_METRICS_KEEP_S ago; a copy to send. */
 static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 {
 	struct pb_api_info info = ag->info;
@@ -217,7 +219,9 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 	if (!ag->metrics[om].text || now - ag->metrics[om].at >= AGENT_METRICS_KEEP_S) {
 		info.now_ns = agent_now_ns();
 		info.uptime_s = now - ag->t0;
-		*err = agent_runs(ag, &runs, &m.nruns);
+		*err = pb_rx_ifname(ag->rx, info.ifname); /* the interface label: its name now */
+		if (!*err)
+			*err = agent_runs(ag, &runs, &m.nruns);
 		m.runs = runs;
 		if (!*err)
 			*err = pb_rx_read_ifstats(ag->rx, &m.ifs);
@@ -256,6 +260,10 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 	switch (route) {
 	case PB_API_INFO:
 		info = ag->info;
+		/* by its index: a renamed interface is the same one, with its addresses */
+		err = pb_rx_ifname(ag->rx, info.ifname);
+		if (err)
+			break;
 		agent_addresses(&info);
 		info.now_ns = agent_now_ns();
 		info.uptime_s = pb_now() - ag->t0;
@@ -372,7 +380,10 @@ static struct MHD_Daemon *agent_listen(struct agent *ag, const struct pb_receive
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)AGENT_IDLE_S, MHD_OPTION_END);
 }
 
-/* What /v1/info tells that does not change while the agent runs: the interface as attached. */
+/*
+ * What /v1/info tells that does not change while the agent runs: the interface as attached
+ * (its name is read again by its index per request).
+ */
 static void agent_info(struct agent *ag)
 {
 	const struct pb_netif *nif = pb_rx_netif(ag->rx);
@@ -387,6 +398,26 @@ static void agent_info(struct agent *ag)
 	info->mtu = nif->mtu;
 	info->rx_queues = nif->rx_queues;
 	snprintf(info->xdp_mode, sizeof(info->xdp_mode), "%s", pb_rx_mode(ag->rx));
+}
+
+/*
+ * The interface, by its index, once per tick of the main loop: a rename is followed (and
+ * said), a deletion (or a move to another namespace) is -ENODEV, which ends the agent: there
+ * is nothing left to count on, and a service manager can start it again on a new interface.
+ */
+static int agent_follow_iface(struct agent *ag, char *ifname)
+{
+	char now[IF_NAMESIZE];
+	int err = pb_rx_ifname(ag->rx, now);
+
+	if (err)
+		return err == -ENODEV ? err : 0; /* anything else: try again at the next tick */
+	if (strcmp(now, ifname)) {
+		fprintf(stderr, "pktbench receive: %s (index %d) is now %s; counting on\n", ifname,
+			ag->info.ifindex, now);
+		snprintf(ifname, IF_NAMESIZE, "%s", now);
+	}
+	return 0;
 }
 
 static void agent_signals(void)
@@ -407,8 +438,8 @@ int pb_receive_main(int argc, char **argv)
 	struct MHD_Daemon *d = NULL;
 	const struct timespec nap = { 0, 100 * 1000 * 1000 };
 	enum pb_opt_action action;
-	char err[512], caps[128];
-	int ret, sig;
+	char err[512], caps[128], ifname[IF_NAMESIZE];
+	int ret, sig, gone = 0;
 
 	if (pb_cmd_parse(&pb_cmd_receive, &o, argc, argv, &action, NULL, err, sizeof(err))) {
 		fprintf(stderr, "pktbench receive: %s\n", err);
@@ -451,19 +482,29 @@ int pb_receive_main(int argc, char **argv)
 		"pktbench receive: counting on %s (%s XDP); API on http://%s (/v1/info, "
 		"/v1/runs/RUN_ID, /metrics)\n",
 		o.iface, pb_rx_mode(ag.rx), o.listen);
-	while (!__atomic_load_n(&agent_stop, __ATOMIC_RELAXED) &&
-	       (!o.duration_s || pb_now() - ag.t0 < o.duration_s))
+	snprintf(ifname, sizeof(ifname), "%s", o.iface);
+	while (!gone && !__atomic_load_n(&agent_stop, __ATOMIC_RELAXED) &&
+	       (!o.duration_s || pb_now() - ag.t0 < o.duration_s)) {
 		nanosleep(&nap, NULL);
+		gone = agent_follow_iface(&ag, ifname);
+	}
 	MHD_stop_daemon(d);
 	free(ag.metrics[0].text);
 	free(ag.metrics[1].text);
 	pb_rx_detach(ag.rx);
+	if (gone) {
+		fprintf(stderr,
+			"pktbench receive: %s (index %d) was deleted or left this namespace after "
+			"%.1f s: nothing to count on; exiting\n",
+			ifname, ag.info.ifindex, pb_now() - ag.t0);
+		return 1;
+	}
 	sig = __atomic_load_n(&agent_stop, __ATOMIC_RELAXED);
 	fprintf(stderr, "pktbench receive: stopped by %s after %.1f s; detached from %s\n",
 		sig == SIGINT	 ? "SIGINT"
 		: sig == SIGTERM ? "SIGTERM"
 				 : "--duration",
-		pb_now() - ag.t0, o.iface);
+		pb_now() - ag.t0, ifname);
 	return 0;
 out:
 	pb_rx_detach(ag.rx);
