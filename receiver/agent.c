@@ -35,7 +35,8 @@
  * sender needs one connection, a host with a few senders and a Prometheus a few more) and
  * 128 in all: 15 addresses at their cap still leave room for a new one, and MHD, never at
  * its limit, accepts and closes what is over an address's cap at once instead of leaving it
- * in the listen queue ahead of new clients. The queue holds a burst of 512 connects, so
+ * in the listen queue ahead of new clients; near the 128, the connection that has waited
+ * longest for a request is cut for the new one. The queue holds a burst of 512 connects, so
  * none is dropped (a dropped SYN waits 1 s for its retry). A request's headers must be in
  * within AGENT_REQUEST_S of the accept or of the previous answer, however they trickle in
  * (MHD's own timeout, AGENT_IDLE_S, counts from the last byte); they may hold
@@ -343,6 +344,30 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 	return body;
 }
 
+/*
+ * Near the cap in all (room for one address's 8 left), the connection that has waited
+ * longest for a request is cut to make room: however many addresses hold idle or dawdling
+ * connections, MHD never reaches its limit and stops accepting, and a new client, the last
+ * to be cut, is served. Connections in the middle of a request are not touched.
+ */
+static void agent_conns_make_room(struct agent *ag)
+{
+	struct agent_conn *oldest = NULL;
+	uint32_t i, used = 0;
+
+	for (i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct agent_conn *k = &ag->conns[i];
+
+		used += k->used;
+		if (k->used && k->waiting && (!oldest || k->deadline < oldest->deadline))
+			oldest = k;
+	}
+	if (used >= AGENT_MAX_CONNS - AGENT_MAX_PER_IP && oldest) {
+		shutdown(oldest->fd, SHUT_RDWR);
+		oldest->waiting = false;
+	}
+}
+
 /* MHD_OPTION_NOTIFY_CONNECTION: a connection's slot, from its accept to its close. */
 static void agent_conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
 			      enum MHD_ConnectionNotificationCode code)
@@ -354,6 +379,7 @@ static void agent_conn_notify(void *cls, struct MHD_Connection *c, void **socket
 
 	pthread_mutex_lock(&ag->conns_mu);
 	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		agent_conns_make_room(ag);
 		ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 		for (i = 0; ci && i < AGENT_MAX_CONNS && ag->conns[i].used; i++)
 			;

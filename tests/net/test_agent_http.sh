@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: MIT
 # The receive agent as an HTTP server, played against from many addresses of a namespace of the
-# test's own (198.18.89.0/24; clients .1 and .10-.18): every request gets a status (404 for what
+# test's own (198.18.89.0/24; clients .1 and .10-.29): every request gets a status (404 for what
 # is not there, 405, 400 for a malformed target or Host, 414 for a long query, 431 for a long
 # header, 406), /metrics follows Accept by RFC 9110, HTTP/1.1 keeps the connection and answers
 # pipelined requests in order, a sender's run uses one TCP connection and an agent's 500 shows
 # its reason; slowloris (64 connections from 8 addresses) is cut at the request deadline and 300
-# idle connections from 9 addresses lock nobody out. Every loop is bounded in count and time.
+# idle connections from 9 or 20 addresses lock nobody out. Every loop is bounded in count and time.
 . "$(dirname "$0")/lib.sh"
 
 NTX=pbah-tx-$$
@@ -28,15 +28,15 @@ trap 'test_ns_cleanup; cleanup' EXIT
 
 ns_pair "$NTX" "$NRX" "$A" "$B" &&
 	ip -n "$NTX" addr add $TX_IP/24 dev "$A" &&
-	for i in $(seq 10 18); do ip -n "$NTX" addr add 198.18.89.$i/24 dev "$A" || exit 1; done &&
+	for i in $(seq 10 29); do ip -n "$NTX" addr add 198.18.89.$i/24 dev "$A" || exit 1; done &&
 	ip -n "$NRX" addr add $RX_IP/24 dev "$B" &&
 	ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up
-check "namespaces $NTX, $NRX with $A/$B, 10 client addresses" [ $? = 0 ]
+check "namespaces $NTX, $NRX with $A/$B, 21 client addresses" [ $? = 0 ]
 
 cat >"$T/h.py" <<'PY'
 import http.client, json, os, select, socket, sys, time
 HOST, PORT, ME = "198.18.89.2", int(sys.argv[2]), "198.18.89.1"
-MANY = ["198.18.89.%d" % i for i in range(10, 19)]
+MANY = ["198.18.89.%d" % i for i in range(10, 30)]
 def ok(what): print("ok: " + what)
 def fail(what): print("FAIL: " + what)
 def check(what, cond): ok(what) if cond else fail(what)
@@ -212,18 +212,22 @@ def slowloris():
     for s in socks:
         s.close()
 
-def idle300():
-    socks, refused = [], 0
+def idle300(naddrs=9):
+    socks = []
     for i in range(300):
         s = socket.socket()
         s.setblocking(False)
-        s.bind((MANY[i % 9], 0))
+        s.bind((MANY[i % naddrs], 0))
         s.connect_ex((HOST, PORT))
         socks.append(s)
     time.sleep(0.5)
-    served("300 idle connections from 9 addresses")
+    served("300 idle connections from %d addresses" % naddrs)
     for s in socks:
         s.close()
+
+def idle300_20():
+    # 20 addresses at their cap of 8 would be more than the 128 in all
+    idle300(20)
 
 globals()[sys.argv[1]]()
 PY
@@ -285,6 +289,7 @@ check "... foreign frames beyond the row's $row: $((f1 - f0 - row)) (at most 10)
 
 py slowloris
 py idle300
+py idle300_20
 check "after all that, /v1/info still answers" info_ok $PORT >/dev/null
 
 # an agent whose run reads fail with 500: the sender's row carries the agent's reason
