@@ -500,7 +500,11 @@ static int xdp_own_settle(struct pb_xdp_att *a, bool explicit)
 	return 0;
 }
 
-/* A record of ours: what --force took off (user, pinned), or ours over netlink (ours). */
+/*
+ * A record of ours: what --force took off (user, pinned), or ours over netlink (ours). The
+ * record comes first, made only if there is none, so of two runs that race for one interface
+ * one gets it and the other touches nothing; then the pin it names.
+ */
 static int xdp_own_take(struct pb_xdp_att *a, uint32_t ours, uint32_t user, int user_fd)
 {
 	struct xdp_own r = { .pid = (int)getpid(), .ifindex = a->ifindex };
@@ -512,31 +516,35 @@ static int xdp_own_take(struct pb_xdp_att *a, uint32_t ours, uint32_t user, int 
 	r.ours = ours;
 	r.user = user;
 	r.user_mode = user ? a->old_mode : 0;
-	if (user) {
+	if (user)
 		xdp_own_pin_path(a, user, r.pin, sizeof(r.pin));
-		err = xdp_own_pin(user_fd, r.pin, &host);
-		if (err) {
-			pr_err("%s: --force: cannot pin XDP program id %u at %s (%s), which would "
-			       "keep it from being lost if pktbench is killed; it is left alone\n",
-			       a->who, user, r.pin, strerror(-err));
-			return err;
-		}
-		if (!host)
-			pr_warn("%s: --force: XDP program id %u is pinned in this mount namespace "
-				"only (no outer one can be entered): it is lost if pktbench is "
-				"killed "
-				"and this namespace ends\n",
-				a->who, user);
-	}
 	err = xdp_own_write(a->record, &r, a->recorded ? OWN_UPDATE : OWN_WRITE);
+	if (err == -EEXIST) {
+		pr_err("%s: %s: another pktbench took it over just now\n", a->who, a->ifname);
+		return -EBUSY;
+	}
 	if (err) {
 		pr_err("%s: cannot write pktbench's owner record %s: %s\n", a->who, a->record,
-		       strerror(-err == EEXIST ? EBUSY : -err));
-		if (user)
-			xdp_own_unpin(r.pin);
-		return err == -EEXIST ? -EBUSY : err;
+		       strerror(-err));
+		return err;
 	}
 	a->recorded = true;
+	if (!user)
+		return 0;
+	err = xdp_own_pin(user_fd, r.pin, &host);
+	if (err) {
+		pr_err("%s: --force: cannot pin XDP program id %u at %s (%s), which keeps it from "
+		       "being lost if pktbench is killed; it is left alone\n",
+		       a->who, user, r.pin, strerror(-err));
+		xdp_own_remove(a->record);
+		a->recorded = false;
+		return err;
+	}
+	if (!host)
+		pr_warn("%s: --force: XDP program id %u is pinned in this mount namespace only (no "
+			"outer one can be entered): it is lost if pktbench is killed and this "
+			"namespace ends\n",
+			a->who, user);
 	return 0;
 }
 
