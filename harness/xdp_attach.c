@@ -194,7 +194,7 @@ static int xdp_own_put(const char *path, const struct xdp_own *r, char *tmp, siz
 	if (mkdir(XDP_OWN_DIR, 0755) && errno != EEXIST)
 		return -errno;
 	snprintf(tmp, len, "%s.%d.tmp", path, (int)getpid());
-	f = fopen(tmp, "wex");
+	f = fopen(tmp, "we");
 	if (!f)
 		return -errno;
 	fprintf(f,
@@ -413,9 +413,8 @@ static int xdp_own_settle(struct pb_xdp_att *a, bool explicit)
 	err = xdp_own_read(a->record, &r);
 	if (err == -ENOENT) {
 		if (explicit)
-			pr_warn("%s: nothing to put back on %s: no pktbench replaced an XDP "
-				"program "
-				"there and was stopped before putting it back\n",
+			pr_warn("%s: nothing to put back on %s: no pktbench that replaced an "
+				"XDP program there was stopped before putting it back\n",
 				a->who, a->ifname);
 		return 0;
 	}
@@ -563,6 +562,29 @@ static void xdp_own_release(struct pb_xdp_att *a)
 
 /* ------------------------------------------------------------------------------------------ */
 
+/*
+ * A program named as ours (bpf/): only said in a refusal, never acted on, since a user may
+ * load our objects too; ours of this version never outlive their process.
+ */
+static bool xdp_att_named_ours(uint32_t id)
+{
+	static const char *const names[] = { "pb_receiver", "pb_xdp_pass", "pb_xdp_live" };
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info);
+	bool ours = false;
+	size_t i;
+	int fd;
+
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return false;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			ours |= !strncmp(info.name, names[i], sizeof(info.name));
+	close(fd);
+	return ours;
+}
+
 int pb_xdp_att_check(struct pb_xdp_att *a, const char *who, const char *ifname, int ifindex,
 		     bool force)
 {
@@ -583,8 +605,12 @@ int pb_xdp_att_check(struct pb_xdp_att *a, const char *who, const char *ifname, 
 	if (a->old_id && !force) {
 		pr_err("%s: %s already has an XDP program (id %u, %s mode) and pktbench would "
 		       "have to replace it; it is left alone. --force replaces it while pktbench "
-		       "runs and puts it back afterwards\n",
-		       who, ifname, a->old_id, pb_xdp_mode_desc(a->old_mode));
+		       "runs and puts it back afterwards%s\n",
+		       who, ifname, a->old_id, pb_xdp_mode_desc(a->old_mode),
+		       xdp_att_named_ours(a->old_id)
+			       ? " (its name is one of pktbench's: left by an older pktbench that "
+				 "was killed? `ip link set dev IFACE xdp off` removes it)"
+			       : "");
 		return -EEXIST;
 	}
 	if (a->old_id && a->old_mode == XDP_FLAGS_HW_MODE) {

@@ -91,7 +91,7 @@ static int agent_validate(void *dst, char *err, size_t errlen)
 const struct pb_cmd pb_cmd_receive = {
 	.name = "receive",
 	.summary = "the receive agent: count what arrives on an interface, for senders elsewhere",
-	.synopsis = "--iface IFACE --listen ADDR:PORT [options]",
+	.synopsis = "--iface IFACE --listen ADDR:PORT [options] | --restore IFACE",
 	.description =
 		"Attaches pktbench's receiver (an XDP program) to IFACE and answers senders "
 		"(pktbench --iface X --receiver http://ADDR:PORT) and Prometheus over HTTP at "
