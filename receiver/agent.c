@@ -27,6 +27,7 @@
 #include "pb_bpf.h"
 #include "pb_version.h"
 #include "rx.h"
+#include "xdp_attach.h"
 
 #define EXIT_BADINPUT 2
 
@@ -67,7 +68,12 @@ static const struct pb_opt agent_opts[] = {
 	  "how the receiver attaches; auto tries native (driver) first, then generic",
 	  agent_xdp_mode_names },
 	{ "force", 0, OPT_FLAG, OFF(force), 0, NULL, 0, 0, NULL,
-	  "replace an XDP program already on IFACE (it is put back on exit)" },
+	  "replace an XDP program already on IFACE: it is put back on exit, and after a SIGKILL "
+	  "by --restore or the next start (it stays pinned meanwhile)" },
+	{ "restore", 0, OPT_STR, OFF(restore), 0, NULL, 0, IF_NAMESIZE, "IFACE",
+	  "put back the XDP program a killed --force run (agent or sender) took off IFACE, and "
+	  "exit",
+	  .flags = PB_OPTF_IFACE },
 	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, NULL, 0, 0, "SECS",
 	  "stop after SECS (default: run until SIGINT or SIGTERM)" },
 	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL,
@@ -81,6 +87,8 @@ static int agent_validate(void *dst, char *err, size_t errlen)
 	struct sockaddr_storage ss;
 	socklen_t len;
 
+	if (o->restore[0])
+		return 0;
 	if (!o->iface[0] || !o->listen[0]) {
 		snprintf(err, errlen, "--iface and --listen are both required (see --help)");
 		return -EINVAL;
@@ -97,7 +105,7 @@ static int agent_validate(void *dst, char *err, size_t errlen)
 const struct pb_cmd pb_cmd_receive = {
 	.name = "receive",
 	.summary = "the receive agent: count what arrives on an interface, for senders elsewhere",
-	.synopsis = "--iface IFACE --listen ADDR:PORT [options]",
+	.synopsis = "--iface IFACE --listen ADDR:PORT [options] | --restore IFACE",
 	.description =
 		"Attaches pktbench's receiver (an XDP program) to IFACE and answers senders "
 		"(pktbench --iface X --receiver http://ADDR:PORT) and Prometheus over HTTP at "
@@ -110,12 +118,19 @@ const struct pb_cmd pb_cmd_receive = {
 		"client sends changes what is counted. HTTP/1.1 connections are kept. Connections "
 		"are bounded in all (128) and per address (8); a request's headers must arrive "
 		"within 5 s of the connect or of the previous answer and hold at most 8 KiB, its "
-		"target 1 KiB and 32 query parameters. A program already on IFACE "
-		"is refused unless --force, and put back on exit; after SIGKILL nothing stays "
-		"attached.",
-	.exit_status = "0    stopped by SIGINT, SIGTERM or --duration\n"
+		"target 1 KiB and 32 query parameters.\n\n"
+		"What survives SIGKILL: nothing of pktbench's (its program is attached through a "
+		"BPF link, which the kernel removes with the process). A program already on IFACE "
+		"is refused unless --force, which takes it off, pins it (bpffs, "
+		"/sys/fs/bpf/pktbench) and records it (/run/pktbench/xdp-*) first, and puts it "
+		"back on exit. After a SIGKILL the interface has no XDP program until "
+		"`pktbench receive --restore IFACE`, or the next pktbench that attaches to IFACE, "
+		"puts it back (the same id and mode); the same holds for a sender's --force.",
+	.exit_status = "0    stopped by SIGINT, SIGTERM or --duration; --restore: put back, or "
+		       "nothing to put back\n"
 		       "1    the receiver could not attach, the API could not listen, or IFACE "
-		       "was deleted (a rename is followed)\n"
+		       "was deleted (a rename is followed); --restore: could not put it back "
+		       "(said why)\n"
 		       "2    bad input or missing privileges (one line on stderr)",
 	.examples = "pktbench receive --iface eth1 --listen 198.18.0.2:9310\n"
 		    "count on eth1 and answer senders on 198.18.0.2 port 9310\n"
@@ -699,6 +714,15 @@ int pb_receive_main(int argc, char **argv)
 	if (pb_caps_check(true, false, caps, sizeof(caps))) {
 		fprintf(stderr, "pktbench receive: missing capabilities: %s (run as root)\n", caps);
 		return EXIT_BADINPUT;
+	}
+	if (o.restore[0]) {
+		ret = (int)if_nametoindex(o.restore);
+		if (!ret) {
+			fprintf(stderr, "pktbench receive: --restore %s: no such interface\n",
+				o.restore);
+			return EXIT_BADINPUT;
+		}
+		return pb_xdp_att_restore("restore", o.restore, ret) ? 1 : 0;
 	}
 	if (!if_nametoindex(o.iface)) {
 		fprintf(stderr, "pktbench receive: --iface %s: no such interface\n", o.iface);
