@@ -39,6 +39,20 @@ for f in "$REF/bench_live" "$REF/ref_drop.bpf.o" "$PB"; do
 	[ -e "$f" ] || { echo "ceiling: $f is missing: cmake --build $BUILD first" >&2; exit 2; }
 done
 [ "$(id -u)" = 0 ] || { echo "ceiling: needs root (namespaces, XDP)" >&2; exit 2; }
+run_secs=$((SECS + 2)) DMAC="" SMAC=""
+command_of() {
+	case $1 in
+	live) echo "$REF/bench_live pbrefA $run_secs $DMAC $SMAC" ;;
+	xsk) echo "$REF/bench_xsk pbrefA $run_secs $DMAC $SMAC" ;;
+	pb_*) echo "$PB --method ${1#pb_} --iface pbrefA --srcip 198.18.0.1 --dstip 198.18.0.2 \
+--dstmac $DMAC --payloadsize 18 --duration $run_secs --quiet" ;;
+	*) return 1 ;;
+	esac
+}
+for g in $GENS; do
+	command_of "$g" >/dev/null || { echo "ceiling: unknown generator $g" >&2; exit 2; }
+	[ "$g" != xsk ] || [ -x "$REF/bench_xsk" ] || { echo "ceiling: no $REF/bench_xsk (built with libxdp only)" >&2; exit 2; }
+done
 TX=pbref-tx RX=pbref-rx
 LOG=""
 
@@ -65,20 +79,6 @@ SMAC=$(ip netns exec $TX cat /sys/class/net/pbrefA/address)
 DMAC=$(ip netns exec $RX cat /sys/class/net/pbrefB/address)
 ip -n $TX neigh replace 198.18.0.2 lladdr "$DMAC" dev pbrefA nud permanent
 
-run_secs=$((SECS + 2))
-command_of() {
-	case $1 in
-	live) echo "$REF/bench_live pbrefA $run_secs $DMAC $SMAC" ;;
-	xsk) echo "$REF/bench_xsk pbrefA $run_secs $DMAC $SMAC" ;;
-	pb_*) echo "$PB --method ${1#pb_} --iface pbrefA --srcip 198.18.0.1 --dstip 198.18.0.2 \
---dstmac $DMAC --payloadsize 18 --duration $run_secs --quiet" ;;
-	*) return 1 ;;
-	esac
-}
-for g in $GENS; do
-	command_of "$g" >/dev/null || { echo "ceiling: unknown generator $g" >&2; exit 2; }
-	[ "$g" != xsk ] || [ -x "$REF/bench_xsk" ] || { echo "ceiling: no $REF/bench_xsk (built with libxdp only)" >&2; exit 2; }
-done
 rx_packets() { ip netns exec $RX cat /sys/class/net/pbrefB/statistics/rx_packets; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 
@@ -106,7 +106,7 @@ for round in $(seq "$ROUNDS"); do
 	done
 done
 
-echo "ceiling: $SECS s per generator, $ROUNDS rounds, 60-byte frames, one sending thread," \
+echo "ceiling: $SECS s per generator, median of $ROUNDS round(s), 60-byte frames, one thread," \
 	"counted at the receiving veth"
 printf '%-18s %12s %9s   %s\n' generator "median pps" "vs first" "per round"
 first="" failed=0
