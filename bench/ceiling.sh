@@ -106,7 +106,7 @@ for round in $(seq "$ROUNDS"); do
 	done
 done
 
-echo "ceiling: $SECS s per generator, median of $ROUNDS round(s), 60-byte frames, one thread," \
+echo "ceiling: $SECS s per generator, $ROUNDS rounds, 60-byte frames, one sending thread," \
 	"counted at the receiving veth"
 printf '%-18s %12s %9s   %s\n' generator "median pps" "vs first" "per round"
 first="" failed=0
