@@ -5,8 +5,8 @@
  * sending only writes descriptors. A frame counts as sent when its descriptor comes back on
  * the completion ring. Zero-copy where the driver has it, copy mode otherwise.
  *
- * What decides the rate, measured on the veth lab (copy mode, README "af_xdp: what decides
- * it"): the memory each frame touches. Copy mode copies every frame into an skb; from a
+ * What decides the rate, measured on the veth lab (copy mode, docs/performance.md, af_xdp):
+ * the memory each frame touches. Copy mode copies every frame into an skb; from a
  * UMEM of 4096 chunks cycled in turn (8 MiB) that copy missed the cache every time and was
  * 11 % of the CPU. So the UMEM holds only the pool (one 2 KiB chunk per frame; a chunk may
  * be in several descriptors at once, since transmit only reads it), and the rings are

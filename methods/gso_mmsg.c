@@ -24,7 +24,7 @@
 #include "method.h"
 #include "sock.h"
 
-#define GSO_MMSG_BATCH 16u /* datagrams per call without --batch: see the README's table */
+#define GSO_MMSG_BATCH 16u /* datagrams per call without --batch: see docs/performance.md */
 
 struct gso_mmsg_priv {
 	struct pb_gso g; /* first: pb_gso_close frees the whole struct */

@@ -21,6 +21,13 @@ if [ $rc != 0 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "install python3-matp
 else
 	fail=$((fail + 1)); echo "FAIL: without matplotlib: exit $rc: $(head -c 600 "$T/err")"
 fi
+# ... and the line names the interpreter that lacks it, so a python3 other than Debian's is
+# not told to install a package that is already there
+if grep -q "python3 (/usr/bin/python3" "$T/err"; then
+	pass=$((pass + 1)); echo "ok: the interpreter is named"
+else
+	fail=$((fail + 1)); echo "FAIL: the interpreter is not named: $(cat "$T/err")"
+fi
 if PYTHONPATH=$T/hide "$top/scripts/plot" --help >/dev/null 2>&1; then
 	pass=$((pass + 1)); echo "ok: --help needs no matplotlib"
 else
@@ -67,6 +74,33 @@ if "$top/scripts/plot" "$top/tests/unit/data/not_json.json" -o "$T/x.png" 2>/dev
 	fail=$((fail + 1)); echo "FAIL: unreadable input is refused"
 else
 	pass=$((pass + 1)); echo "ok: unreadable input is refused"
+fi
+# Bad input and a bad place to write: one line on stderr, exit status not 0, no traceback.
+one_line() { # one_line "what" expected-text args...
+	local what=$1 want=$2
+	shift 2
+	"$top/scripts/plot" "$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	if [ $rc != 0 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "$want" "$T/err" &&
+		! grep -q Traceback "$T/err"; then
+		pass=$((pass + 1)); echo "ok: $what: $(cat "$T/err")"
+	else
+		fail=$((fail + 1)); echo "FAIL: $what: exit $rc: $(head -c 300 "$T/err")"
+	fi
+}
+one_line "a row whose pps is a string" "results\[0\]" "$top/tests/unit/data/bad_row.json" -o "$T/x.png"
+one_line "an output folder that does not exist" "$T/no/such" "$top/tests/unit/data/base.json" \
+	-o "$T/no/such/x.png"
+one_line "--docs into a folder that does not exist" "$T/nodocs" --docs "$T/nodocs"
+
+# --docs draws every chart of docs/ from the result sets stored beside them
+mkdir -p "$T/docs"
+cp -r "$top/docs/data" "$T/docs/"
+if "$top/scripts/plot" --docs "$T/docs" >/dev/null && png "$T/docs/benchmark.png" &&
+	png "$T/docs/rfc2544.png" && png "$T/docs/latency.png"; then
+	pass=$((pass + 1)); echo "ok: --docs draws benchmark.png, rfc2544.png and latency.png"
+else
+	fail=$((fail + 1)); echo "FAIL: --docs"
 fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
