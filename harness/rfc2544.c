@@ -32,13 +32,28 @@ static const char *const rfc_not_rows[] = {
 	"frame-size", "payloadsize", "sweep",	      "imix",	"tune", NULL,
 };
 
+/* What the rows a trial sets are called here. */
+static const char *const rfc_hints[] = {
+	"duration",    "did you mean --trial?",
+	"count",       "did you mean --trial?",
+	"pps",	       "a trial sets its own rate",
+	"rate",	       "a trial sets its own rate",
+	"repeat",      "did you mean --b2b-repeat or --retries?",
+	"payloadsize", "did you mean --frame-sizes?",
+	"sweep",       "did you mean --frame-sizes?",
+	NULL,
+};
+
+static const char *const rfc_test_names[] = { "throughput", "latency", "loss", "back-to-back",
+					      NULL };
+
 static const struct pb_opt rfc_rows[] = {
 	{ "tests", 0, OPT_STR, OFF(rfc.tests_spec), 0, "throughput,latency,loss,back-to-back", 0,
 	  sizeof(((struct pb_config *)0)->rfc.tests_spec), "LIST",
 	  "the tests to run, in this order: throughput (26.1), latency (26.2, at the throughput "
 	  "rate), loss (26.3, the frame loss rate at 100 %, 90 %, ... of the maximum), "
 	  "back-to-back (26.4)",
-	  .flags = PB_OPTF_LIST },
+	  rfc_test_names, .flags = PB_OPTF_LIST },
 	{ "frame-sizes", 0, OPT_STR, OFF(rfc.sizes_spec), 0, PB_RFC_SIZES, 0,
 	  sizeof(((struct pb_config *)0)->rfc.sizes_spec), "BYTES,..",
 	  "frame sizes as the RFC counts them, on the wire with the 4-byte FCS (a tagged frame's "
@@ -77,9 +92,6 @@ static const struct pb_opt rfc_rows[] = {
 static struct pb_opt rfc_table[PB_RFC_MAX_ROWS];
 
 /* --tests' names, in PB_RFC_T_* bit order (the same as enum pb_rfc_test's, from 1) */
-static const char *const rfc_test_names[] = { "throughput", "latency", "loss", "back-to-back",
-					      NULL };
-
 /* --tests: a comma list of test names, at least one. */
 static int rfc_parse_tests(struct pb_rfc2544_opts *o, char *err, size_t errlen)
 {
@@ -191,6 +203,7 @@ struct pb_cmd pb_cmd_rfc2544 = {
 		    "a real DUT between two hosts",
 	.opts = rfc_table,
 	.size = sizeof(struct pb_config),
+	.hints = rfc_hints,
 	.validate = rfc_validate,
 	.run = rfc_run_cmd,
 };
