@@ -749,10 +749,10 @@ struct pb_trow {
 
 /* Names read left to right; numbers align right so their digits line up. */
 static const struct pb_box_col pb_tcols[PB_TCOLS] = {
-	{ "Method", true },   { "Mode", true },	 { "Packets/s" }, { "Mb/s (app)" },
-	{ "Gb/s (wire L1)" }, { "Sent" },	 { "Delivered" }, { "Delivered %" },
-	{ "Accounted %" },    { "CPU ns/pkt" },	 { "Syscalls/frame" }, { "p50 us" },
-	{ "p99 us" },	      { "Max us" },	 { "Probes lost" },
+	{ "Method", true },   { "Mode", true }, { "Packets/s" },      { "Mb/s (app)" },
+	{ "Gb/s (wire L1)" }, { "Sent" },	{ "Delivered" },      { "Delivered %" },
+	{ "Accounted %" },    { "CPU ns/pkt" }, { "Syscalls/frame" }, { "p50 us" },
+	{ "p99 us" },	      { "Max us" },	{ "Probes lost" },
 };
 
 static bool pb_nowire(const struct pb_result *r)
@@ -1069,6 +1069,22 @@ static int pb_report_tmp(const char *path, char *tmp, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/* ENOENT creating beside path: when its folder is not there, say which; true if so. */
+static bool pb_report_folder_missing(const char *path, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!slash || slash == path)
+		return false;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (!stat(dir, &st))
+		return false;
+	snprintf(err, errlen, "%s: the folder %s does not exist", path, dir);
+	return true;
+}
+
 int pb_report_check_path(const char *path, char *err, size_t errlen)
 {
 	char tmp[PATH_MAX];
@@ -1092,6 +1108,8 @@ int pb_report_check_path(const char *path, char *err, size_t errlen)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		ret = -errno;
+		if (ret == -ENOENT && pb_report_folder_missing(path, err, errlen))
+			return ret;
 		snprintf(err, errlen, "%s: cannot create a file beside it: %s", path,
 			 strerror(-ret));
 		return ret;

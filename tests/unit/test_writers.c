@@ -1156,6 +1156,21 @@ static void test_rfc2544_report(void)
 	free(buf);
 }
 
+/* -o into a folder that is not there says so, not "cannot create a file beside it". */
+static void test_missing_folder(void)
+{
+	char err[512] = "";
+	int ret;
+
+	ret = pb_report_check_path("/tmp/pb-no-such-folder.h6/sub/out.json", err, sizeof(err));
+	CHECK(ret == -ENOENT, "missing folder: %d", ret);
+	CHECK(strstr(err, "folder /tmp/pb-no-such-folder.h6/sub does not exist") != NULL &&
+		      !strstr(err, "beside"),
+	      "missing folder: '%s'", err);
+	ret = pb_report_check_path("out-in-cwd-h6.json", err, sizeof(err));
+	CHECK(ret == 0, "a bare name in the current folder: %d %s", ret, err);
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -1178,6 +1193,7 @@ int main(void)
 	test_atomic_failures();
 	test_latency();
 	test_rfc2544_report();
+	test_missing_folder();
 	remove_tmpdir();
 	return check_summary();
 }
