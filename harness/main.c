@@ -338,7 +338,9 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			.mtu = lab_mtu(cfg),
 			.keep = cfg->keep_lab,
 			.kind = cfg->lab_kind,
-			.dut_setup = cfg->lab_dut_setup[0] ? cfg->lab_dut_setup : NULL
+			.dut_setup = cfg->lab_dut_setup[0] ? cfg->lab_dut_setup : NULL,
+			.dut_setup_err = err,
+			.dut_setup_errlen = errlen,
 		};
 		struct pb_config xcfg;
 		uint32_t q;
