@@ -24,7 +24,8 @@ if command -v script >/dev/null; then
 	# the terminal's output: progress rewritten in place (\r), the unit and the time left
 	COLUMNS=80 script -qec "stty cols 80 2>/dev/null; $PB rfc2544 $SHORT --frame-sizes 64,128 --lab router --format json -o $T/tty.json" \
 		/dev/null >"$T/tty.raw" 2>&1 </dev/null
-	tr '\r' '\n' <"$T/tty.raw" >"$T/tty.txt"
+	# each rewrite on its own line, without the erase-line escape that starts it
+	tr '\r' '\n' <"$T/tty.raw" | sed 's/\x1b\[K//g' >"$T/tty.txt"
 	check "on a terminal: a progress line for 1 of 2, its time left once the first is done" \
 		sh -c "grep -q '^.*rfc2544 \[1/2\] udp_sendto 64 B throughput #1' '$T/tty.txt' &&
 			grep -q 'rfc2544 \[2/2\] udp_sendto 128 B throughput #1 .* | [0-9]*:[0-9][0-9], ~[0-9]*:[0-9][0-9] left' '$T/tty.txt'"
