@@ -329,12 +329,53 @@ static bool pb_cmp_any_pct(const struct pb_compare_result *res)
 	return false;
 }
 
+/* The value of key in a canonical point ("a=1,b=2"), into buf; false when absent. */
+static bool pb_cmp_point_get(const char *point, const char *key, char *buf, size_t len)
+{
+	size_t k = strlen(key);
+	const char *p = point;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n > k && !strncmp(p, key, k) && p[k] == '=') {
+			snprintf(buf, len, "%.*s", (int)(n - k - 1), p + k + 1);
+			return true;
+		}
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+/*
+ * An RFC 2544 row's point as a person reads it ("64 B loss 90 %"); any other point as its
+ * canonical text, "-" for none.
+ */
+static void pb_cmp_point_cell(char *cell, const char *point)
+{
+	char test[32], size[16], load[16];
+
+	if (!point[0]) {
+		pb_box_cell(cell, PB_CMP_CELL, "-");
+		return;
+	}
+	if (!pb_cmp_point_get(point, "test", test, sizeof(test)) ||
+	    !pb_cmp_point_get(point, "frame_size", size, sizeof(size))) {
+		pb_box_cell(cell, PB_CMP_CELL, "%s", point);
+		return;
+	}
+	if (pb_cmp_point_get(point, "load_pct", load, sizeof(load)))
+		pb_box_cell(cell, PB_CMP_CELL, "%s B %s %s %%", size, test, load);
+	else
+		pb_box_cell(cell, PB_CMP_CELL, "%s B %s", size, test);
+}
+
 static void pb_cmp_trow_fill(struct pb_cmp_trow *t, const struct pb_compare_line *l)
 {
 	const struct pb_compare_row *r = l->base ? l->base : l->new_;
 
 	pb_box_cell(t->cell[PB_CC_METHOD], PB_CMP_CELL, "%s", r->method);
-	pb_box_cell(t->cell[PB_CC_POINT], PB_CMP_CELL, "%s", r->point[0] ? r->point : "-");
+	pb_cmp_point_cell(t->cell[PB_CC_POINT], r->point);
 	pb_cmp_pps_cell(t->cell[PB_CC_BASE], l->base);
 	pb_cmp_pps_cell(t->cell[PB_CC_NEW], l->new_);
 	pb_cmp_num_cell(t->cell[PB_CC_NBASE], l->norm_base);
