@@ -695,10 +695,16 @@ static bool pred_same(const struct pb_opt *o, const void *arg)
 	return o == arg;
 }
 
+/* A comma list of known words (rfc2544 --tests): each item is completed. */
+static bool pb_opt_list_names(const struct pb_opt *o)
+{
+	return o->type == OPT_STR && (o->flags & PB_OPTF_LIST) && o->names;
+}
+
 static bool pred_plain_value(const struct pb_opt *o, const void *arg)
 {
 	return pb_opt_takes_value(o) && o->type != OPT_ENUM && o->type != OPT_METHODS &&
-	       o->type != OPT_CONFIG && o->type != OPT_SWEEP &&
+	       o->type != OPT_CONFIG && o->type != OPT_SWEEP && !pb_opt_list_names(o) &&
 	       !(o->flags & (PB_OPTF_FILE | PB_OPTF_METHOD | PB_OPTF_IFACE));
 }
 
@@ -722,6 +728,13 @@ static void bash_command(FILE *f, const struct pb_cmd *cmd)
 			fprintf(f, "\" -- \"$cur\"))\n%s\t\t\treturn ;;\n",
 				o->type == OPT_SWEEP ? "\t\t\tcompopt -o nospace 2>/dev/null\n"
 						     : "");
+		} else if (pb_opt_list_names(o)) {
+			fputs("\t\t", f);
+			bash_spellings(f, cmd, pred_same, o);
+			fputs(")\n\t\t\t_pktbench_list \"", f);
+			for (k = 0; o->names[k]; k++)
+				fprintf(f, "%s%s", k ? " " : "", o->names[k]);
+			fputs("\"\n\t\t\treturn ;;\n", f);
 		} else if (o->type == OPT_METHODS) {
 			fputs("\t\t", f);
 			bash_spellings(f, cmd, pred_same, o);

@@ -445,6 +445,22 @@ static const struct pb_opt *opt_of(const struct pb_cmd *cmd, int c, int idx)
 	return NULL;
 }
 
+/* The command's hint for an unknown "--name" or "--name=value"; NULL when it has none. */
+static const char *opt_hint(const struct pb_cmd *cmd, const char *what)
+{
+	size_t len;
+	unsigned int i;
+
+	if (!cmd->hints || strncmp(what, "--", 2))
+		return NULL;
+	what += 2;
+	len = strcspn(what, "=");
+	for (i = 0; cmd->hints[i] && cmd->hints[i + 1]; i += 2)
+		if (strlen(cmd->hints[i]) == len && !strncmp(cmd->hints[i], what, len))
+			return cmd->hints[i + 1];
+	return NULL;
+}
+
 /*
  * One pass of getopt_long over argv. config_only: only scenario files are looked at (and
  * loaded), nothing is reported; else every option is applied over what is there.
@@ -456,6 +472,7 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 	char *sopts, **argv;
 	const char *config = NULL;
 	unsigned int nargs = 0;
+	const char *hint;
 	int c, idx, ret = 0;
 
 	/* getopt_long permutes what it parses: a copy keeps the caller's order for every pass */
@@ -479,8 +496,13 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 
 			if (config_only)
 				continue;
-			snprintf(err, errlen, "%s '%s' (see --help)",
-				 c == ':' ? "missing value for" : "unknown option", what);
+			hint = c == '?' ? opt_hint(cmd, what) : NULL;
+			if (hint)
+				snprintf(err, errlen, "unknown option '%s': %s (see --help)", what,
+					 hint);
+			else
+				snprintf(err, errlen, "%s '%s' (see --help)",
+					 c == ':' ? "missing value for" : "unknown option", what);
 			ret = -EINVAL;
 			break;
 		}
@@ -595,10 +617,14 @@ static void usage_row(FILE *f, const char *left, const char *help, const char *d
 {
 	int col = 33;
 
-	fprintf(f, "  %-30s ", left);
-	if (strlen(left) > 30)
-		fprintf(f, "\n%*s", col, "");
-	usage_wrap(f, help, col, &col, 100);
+	/* a label wider than its column starts the help beside it, continued under the rest */
+	if (strlen(left) > 30) {
+		fprintf(f, "  %s", left);
+		col = 2 + (int)strlen(left);
+	} else {
+		fprintf(f, "  %-30s ", left);
+	}
+	usage_wrap(f, help, 33, &col, 100);
 	if (def) {
 		/* one unit: "(default" and its value on the same line */
 		int len = (int)strlen(def) + 10;

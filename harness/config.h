@@ -152,6 +152,7 @@ struct pb_config {
 	char output[256];
 	bool quiet;
 	bool show_counters; /* the table adds the three-point accounting */
+	bool wide;	    /* --wide: the table's every column, whatever the terminal's width */
 	int verbose;
 
 	/* resolved before the run, never set by the user */

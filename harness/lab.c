@@ -950,19 +950,55 @@ static int pb_lab_addresses(struct pb_lab *lab, const struct pb_lab_opts *opts, 
 }
 
 /*
+ * Copies what the script writes on fd to our stderr as it comes, keeping its last non-empty
+ * line in last (the line a failing script ends with says why).
+ */
+static void pb_lab_relay(int fd, char *last, size_t lastlen)
+{
+	char buf[512], line[256];
+	size_t n = 0;
+	ssize_t got;
+	ssize_t i;
+
+	last[0] = '\0';
+	while ((got = read(fd, buf, sizeof(buf))) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		fwrite(buf, 1, (size_t)got, stderr);
+		for (i = 0; i < got; i++) {
+			if (buf[i] == '\n') {
+				if (n)
+					snprintf(last, lastlen, "%.*s", (int)n, line);
+				n = 0;
+			} else if (n < sizeof(line) - 1) {
+				line[n++] = buf[i];
+			}
+		}
+	}
+	if (n)
+		snprintf(last, lastlen, "%.*s", (int)n, line);
+	fflush(stderr);
+}
+
+/*
  * --lab-dut-setup: the user's script, run by /bin/sh in the DUT's namespace. It runs in a
  * mount namespace of its own with that namespace's sysfs, as `ip netns exec` would, so tc,
  * ip, sysctl and /sys/class/net all see the DUT; its environment names the interfaces.
- * stdin is /dev/null and its stdout goes to our stderr, so it cannot mix into the results.
+ * stdin is /dev/null and its stdout and stderr go to our stderr, so it cannot mix into the
+ * results; when it fails, its status and its last line are the error (opts->dut_setup_err).
  */
-static int pb_lab_run_dut_setup(struct pb_lab *lab, const char *script)
+static int pb_lab_run_dut_setup(struct pb_lab *lab, const struct pb_lab_opts *opts)
 {
 	extern char **environ;
-	char vars[5][64];
+	const char *script = opts->dut_setup;
+	char vars[5][64], last[200] = "", how[64];
 	char *argv[] = { "sh", (char *)script, NULL };
 	char **envp;
 	size_t n = 0, i, k = 0;
-	int status = 0, err = 0;
+	int status = 0, err = 0, pfd[2] = { -1, -1 };
 	pid_t pid;
 
 	snprintf(vars[0], sizeof(vars[0]), "PB_LAB=%s", pb_lab_kind_name(lab->kind));
@@ -983,6 +1019,10 @@ static int pb_lab_run_dut_setup(struct pb_lab *lab, const char *script)
 		if (strncmp(environ[i], "PB_LAB=", 7) && strncmp(environ[i], "PB_DUT_", 7))
 			envp[k++] = environ[i];
 
+	if (pipe2(pfd, O_CLOEXEC)) {
+		err = -errno;
+		goto out;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -992,7 +1032,7 @@ static int pb_lab_run_dut_setup(struct pb_lab *lab, const char *script)
 	if (!pid) {
 		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
-		if (fd < 0 || dup2(fd, 0) < 0 || dup2(2, 1) < 0)
+		if (fd < 0 || dup2(fd, 0) < 0 || dup2(pfd[1], 1) < 0 || dup2(pfd[1], 2) < 0)
 			_exit(126);
 		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 		    setns(lab->dut_fd, CLONE_NEWNET) || mount("sysfs", "/sys", "sysfs", 0, NULL))
@@ -1000,6 +1040,9 @@ static int pb_lab_run_dut_setup(struct pb_lab *lab, const char *script)
 		execve("/bin/sh", argv, envp);
 		_exit(127);
 	}
+	close(pfd[1]);
+	pfd[1] = -1;
+	pb_lab_relay(pfd[0], last, sizeof(last));
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			err = -errno;
@@ -1008,15 +1051,24 @@ static int pb_lab_run_dut_setup(struct pb_lab *lab, const char *script)
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		if (WIFEXITED(status))
-			pr_err("lab: --lab-dut-setup %s exited with status %d%s\n", script,
-			       WEXITSTATUS(status),
-			       WEXITSTATUS(status) == 126 ? " (could not enter the DUT)" : "");
+			snprintf(how, sizeof(how), "exited with status %d%s", WEXITSTATUS(status),
+				 WEXITSTATUS(status) == 126 ? " (could not enter the DUT)" : "");
 		else
-			pr_err("lab: --lab-dut-setup %s was killed by signal %d\n", script,
-			       WTERMSIG(status));
+			snprintf(how, sizeof(how), "was killed by signal %d", WTERMSIG(status));
+		if (opts->dut_setup_err && opts->dut_setup_errlen)
+			snprintf(opts->dut_setup_err, opts->dut_setup_errlen,
+				 "--lab-dut-setup %s %s%s%s", script, how, last[0] ? ": " : "",
+				 last);
+		else
+			pr_err("lab: --lab-dut-setup %s %s%s%s\n", script, how, last[0] ? ": " : "",
+			       last);
 		err = -ECANCELED;
 	}
 out:
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
 	free(envp);
 	return err;
 }
@@ -1188,7 +1240,7 @@ int pb_lab_create(struct pb_lab *lab, const struct pb_lab_opts *opts)
 
 	if (dut && opts->dut_setup) {
 		step = "--lab-dut-setup";
-		err = pb_lab_run_dut_setup(lab, opts->dut_setup);
+		err = pb_lab_run_dut_setup(lab, opts);
 		if (err)
 			goto out;
 	}

@@ -38,6 +38,10 @@ struct pb_lab_opts {
 	 * (::fe) in each. bridge and direct: one /24 (/64) for both.
 	 */
 	const char *dut_setup; /* a shell script run inside the DUT's namespace once it is built */
+	/* when it fails: "--lab-dut-setup FILE exited with status N: its last line", for the user
+	 */
+	char *dut_setup_err;
+	size_t dut_setup_errlen;
 	/*
 	 * The CPU the DUT forwards on (RPS on its input), -1: wherever the frame arrives. A
 	 * veth hands frames over in the sender's own context, so without this the DUT's work

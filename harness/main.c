@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
+#include "box.h"
 #include "caps.h"
 #include "client.h"
 #include "lab.h"
@@ -337,7 +338,9 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			.mtu = lab_mtu(cfg),
 			.keep = cfg->keep_lab,
 			.kind = cfg->lab_kind,
-			.dut_setup = cfg->lab_dut_setup[0] ? cfg->lab_dut_setup : NULL
+			.dut_setup = cfg->lab_dut_setup[0] ? cfg->lab_dut_setup : NULL,
+			.dut_setup_err = err,
+			.dut_setup_errlen = errlen,
 		};
 		struct pb_config xcfg;
 		uint32_t q;
@@ -747,6 +750,10 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 	rep.n = s.n;
 	rep.sort_by_pps = !rfc && n > 1 && !s.cfg.sweep.kind; /* a sweep reads in its order */
 	rep.show_counters = s.cfg.show_counters;
+	/* a file keeps every column for the scripts that read it; stdout fits its terminal */
+	rep.width = s.cfg.output[0] && strcmp(s.cfg.output, "-")
+			    ? 0
+			    : pb_box_out_width(STDOUT_FILENO, s.cfg.wide);
 	rep.rfc2544 = rfc ? &s.cfg.rfc : NULL;
 	/* take the lab down first: the results are already in memory */
 	session_teardown(&s);

@@ -151,6 +151,9 @@ static const struct pb_opt pb_opts[] = {
 	{ "show-counters", 0, OPT_FLAG, OFF(show_counters), 0, NULL, 0, 0, NULL,
 	  "the table adds the three-point accounting of each row: sent, what left the sending "
 	  "interface, what the receiver counted, what each end dropped (the JSON always has it)" },
+	{ "wide", 0, OPT_FLAG, OFF(wide), 0, NULL, 0, 0, NULL,
+	  "the table's every column: on a terminal (or with $COLUMNS) it otherwise fits the "
+	  "width, leaving out columns by rank (a file or a pipe gets every column)" },
 	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL,
 	  "more log output (repeatable)" },
 	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },

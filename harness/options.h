@@ -76,6 +76,11 @@ struct pb_cmd {
 	const char *args;      /* the positional arguments, e.g. "BASE.json NEW.json"; NULL: none */
 	unsigned int nargs;    /* how many (all required) */
 	const char *args_glob; /* completion offers the files matching it, e.g. "*.json" */
+	/*
+	 * Options it does not take that a user will try, in pairs: the name, then the hint the
+	 * "unknown option" message adds ("did you mean --trial?"); NULL-terminated. Optional.
+	 */
+	const char *const *hints;
 	/* Cross-field checks after parsing (not after --help); 0 or -EINVAL. Optional. */
 	int (*validate)(void *dst, char *err, size_t errlen);
 	int (*run)(int argc, char **argv); /* argv[0] is the name; NULL for pktbench itself */

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 
+#include "clock.h"
 #include "frame.h"
 #include "log.h"
 #include "method.h"
@@ -32,13 +35,28 @@ static const char *const rfc_not_rows[] = {
 	"frame-size", "payloadsize", "sweep",	      "imix",	"tune", NULL,
 };
 
+/* What the rows a trial sets are called here. */
+static const char *const rfc_hints[] = {
+	"duration",    "did you mean --trial?",
+	"count",       "did you mean --trial?",
+	"pps",	       "a trial sets its own rate",
+	"rate",	       "a trial sets its own rate",
+	"repeat",      "did you mean --b2b-repeat or --retries?",
+	"payloadsize", "did you mean --frame-sizes?",
+	"sweep",       "did you mean --frame-sizes?",
+	NULL,
+};
+
+static const char *const rfc_test_names[] = { "throughput", "latency", "loss", "back-to-back",
+					      NULL };
+
 static const struct pb_opt rfc_rows[] = {
 	{ "tests", 0, OPT_STR, OFF(rfc.tests_spec), 0, "throughput,latency,loss,back-to-back", 0,
 	  sizeof(((struct pb_config *)0)->rfc.tests_spec), "LIST",
 	  "the tests to run, in this order: throughput (26.1), latency (26.2, at the throughput "
 	  "rate), loss (26.3, the frame loss rate at 100 %, 90 %, ... of the maximum), "
 	  "back-to-back (26.4)",
-	  .flags = PB_OPTF_LIST },
+	  rfc_test_names, .flags = PB_OPTF_LIST },
 	{ "frame-sizes", 0, OPT_STR, OFF(rfc.sizes_spec), 0, PB_RFC_SIZES, 0,
 	  sizeof(((struct pb_config *)0)->rfc.sizes_spec), "BYTES,..",
 	  "frame sizes as the RFC counts them, on the wire with the 4-byte FCS (a tagged frame's "
@@ -77,9 +95,6 @@ static const struct pb_opt rfc_rows[] = {
 static struct pb_opt rfc_table[PB_RFC_MAX_ROWS];
 
 /* --tests' names, in PB_RFC_T_* bit order (the same as enum pb_rfc_test's, from 1) */
-static const char *const rfc_test_names[] = { "throughput", "latency", "loss", "back-to-back",
-					      NULL };
-
 /* --tests: a comma list of test names, at least one. */
 static int rfc_parse_tests(struct pb_rfc2544_opts *o, char *err, size_t errlen)
 {
@@ -191,6 +206,7 @@ struct pb_cmd pb_cmd_rfc2544 = {
 		    "a real DUT between two hosts",
 	.opts = rfc_table,
 	.size = sizeof(struct pb_config),
+	.hints = rfc_hints,
 	.validate = rfc_validate,
 	.run = rfc_run_cmd,
 };
@@ -253,11 +269,47 @@ struct rfc_ctx {
 	uint32_t trial; /* trials so far in the current test */
 	enum pb_rfc_test test;
 	char label[96];
+	/* the overall progress: (method, size) units, the one running is unit (from 0) */
+	unsigned int unit, units;
+	double t0; /* when the first unit started */
+	int cols;  /* stderr is a terminal this wide: one progress line; 0: a line a trial */
 };
 
 static bool rfc_stopped(const struct rfc_ctx *c)
 {
 	return __atomic_load_n(c->env->stop, __ATOMIC_RELAXED);
+}
+
+/* "1:05" or "1:02:05". */
+static void rfc_hms(char *buf, size_t len, double s)
+{
+	unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
+
+	if (t >= 3600)
+		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
+}
+
+/*
+ * On a terminal, one line rewritten after every trial: which method and size of how many,
+ * the trial, the time so far and what is left at the pace of the units done (a search's
+ * length is not known beforehand), cut to the terminal's width.
+ */
+static void rfc_progress(const struct rfc_ctx *c, bool passed)
+{
+	double el = pb_now() - c->t0;
+	char line[256], spent[32], left[32], eta[64] = ", time left after the first size";
+
+	rfc_hms(spent, sizeof(spent), el);
+	if (c->unit) {
+		rfc_hms(left, sizeof(left), el / c->unit * (c->units - c->unit));
+		snprintf(eta, sizeof(eta), ", ~%s left", left);
+	}
+	snprintf(line, sizeof(line), "rfc2544 [%u/%u] %s %u B %s #%u %s | %s%s", c->unit + 1,
+		 c->units, c->sel->m->name, c->size, pb_rfc_test_name(c->test), c->trial,
+		 passed ? "pass" : "fail", spent, eta);
+	fprintf(stderr, "\r\033[K%.*s", c->cols - 1, line);
 }
 
 /* A new row at the end of out, zeroed; NULL when memory is short. */
@@ -326,7 +378,9 @@ static int rfc_trial(struct rfc_ctx *c, double pps, double secs, uint64_t count,
 	rf->passed = r->status == PB_STATUS_OK && pb_result_has_delivered(r) && !r->interrupted &&
 		     (o->loss_tolerance_pct > 0 ? rf->loss_pct <= o->loss_tolerance_pct
 						: r->frames_delivered >= r->frames_sent);
-	if (!c->cfg->quiet && r->status == PB_STATUS_OK)
+	if (!c->cfg->quiet && r->status == PB_STATUS_OK && c->cols)
+		rfc_progress(c, rf->passed);
+	else if (!c->cfg->quiet && r->status == PB_STATUS_OK)
 		fprintf(stderr,
 			"pktbench: rfc2544 %s %u B %s #%u: %s %.0f pps%s, %llu sent, loss %.4f %% "
 			"%s\n",
@@ -715,12 +769,28 @@ static int rfc_one_size(struct rfc_ctx *c)
 	return ret;
 }
 
+/* stderr's width when it is a terminal, else 0. */
+static int rfc_tty_cols(void)
+{
+	struct winsize ws;
+
+	if (!isatty(STDERR_FILENO))
+		return 0;
+	return !ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20 ? ws.ws_col : 80;
+}
+
 int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, unsigned int n,
 		   const struct pb_env *env, struct pb_rfc2544_rows *out)
 {
 	static struct rfc_ctx c; /* large (two configurations): off the stack */
+	double t0 = pb_now();
 	unsigned int i, k;
-	int ret = 0;
+	int ret = 0, cols = rfc_tty_cols();
+
+	/* the direct lab is one veth pair: whatever is found is the send path's own limit */
+	if (!cfg->iface[0] && cfg->lab_kind == PB_LAB_DIRECT)
+		pr_warn("no device under test (--lab router|bridge, or --iface to a device):\n"
+			"  this measures a bare veth pair, the send path's own limit\n");
 
 	for (i = 0; i < n && !ret && !__atomic_load_n(env->stop, __ATOMIC_RELAXED); i++) {
 		for (k = 0; k < cfg->rfc.nsizes && !ret; k++) {
@@ -739,12 +809,18 @@ int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, 
 			c.tenv = *env;
 			snprintf(c.label, sizeof(c.label), "%s %u B", list[i].m->name, c.size);
 			c.tenv.label = c.label;
+			c.unit = i * cfg->rfc.nsizes + k;
+			c.units = n * cfg->rfc.nsizes;
+			c.t0 = t0;
+			c.cols = cfg->quiet ? 0 : cols;
 			ret = rfc_one_size(&c);
 		}
 		/* what the method kept across its trials goes before the next method runs */
 		if (list[i].m->finish && n > 1)
 			list[i].m->finish();
 	}
+	if (cols && !cfg->quiet)
+		fputs("\r\033[K", stderr); /* the report follows on a clean line */
 	if (!ret && __atomic_load_n(env->stop, __ATOMIC_RELAXED))
 		ret = -EINTR;
 	return ret;

@@ -339,23 +339,55 @@ double pb_count_timeout(const struct pb_config *cfg, double target_pps)
 	return 10.0 + 2.0 * (double)cfg->count / rate;
 }
 
+/* A rate in 3 significant figures with a prefix ("1.23 Mpps"): at most 9 columns. */
+static void live_rate(char *buf, size_t len, double pps)
+{
+	static const char *const prefix[] = { "", "k", "M", "G" };
+	unsigned int u = 0;
+
+	while (pps >= 999.5 && u < 3) {
+		pps /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.*f %spps",
+		 u && pps < 9.995   ? 2
+		 : u && pps < 99.95 ? 1
+				    : 0,
+		 pps, prefix[u]);
+}
+
+#define PB_LIVE_COLS 79 /* one short of 80, so no terminal wraps it */
+
 /*
- * One live line, like PF_RING's "Actual Stats": the last second's sent and delivered rates.
- * On a terminal it is rewritten in place; off one (CI, pipes) each second is its own line.
+ * One live line, like PF_RING's "Actual Stats": the last second's sent and delivered rates,
+ * in PB_LIVE_COLS (the label is cut to make room). On a terminal it is rewritten in place;
+ * off one (CI, pipes) each second is its own line.
  */
 static void live_line(const struct run *run, double t, double dt, uint64_t dsent,
 		      const uint64_t *ddeliv, uint32_t frame_bytes, bool link_down, bool tty)
 {
 	double pps = dsent / dt;
-	char deliv[64] = "";
+	char rest[128], sent[16], rx[16], deliv[40] = "", when[24];
+	const char *label = run->env->label;
+	int room, len;
 
-	if (ddeliv)
-		snprintf(deliv, sizeof(deliv), " | delivered %10.0f pps", *ddeliv / dt);
-	fprintf(stderr, "%s%s: [%6.2f s] sent %10.0f pps %8.3f Gb/s%s%s", tty ? "\r\033[K" : "",
-		run->env->label, t, pps, pb_wire_gbps(pps, frame_bytes, false), deliv,
-		link_down ? " | LINK DOWN" : "");
-	if (tty && !run->cfg.count && run->cfg.duration_s > t)
-		fprintf(stderr, " (%.0f s left)", run->cfg.duration_s - t);
+	live_rate(sent, sizeof(sent), pps);
+	if (ddeliv) {
+		live_rate(rx, sizeof(rx), *ddeliv / dt);
+		snprintf(deliv, sizeof(deliv), " | delivered %9s", rx);
+	}
+	if (!run->cfg.count && run->cfg.duration_s > 0)
+		snprintf(when, sizeof(when), "%5.1f/%g s", t, run->cfg.duration_s);
+	else
+		snprintf(when, sizeof(when), "%5.1f s", t);
+	snprintf(rest, sizeof(rest), " [%s] sent %9s %6.3f Gb/s%s%s", when, sent,
+		 pb_wire_gbps(pps, frame_bytes, false), deliv, link_down ? " | LINK DOWN" : "");
+	room = PB_LIVE_COLS - (int)strlen(rest);
+	len = (int)strlen(label);
+	if (room < 8)
+		room = 8;
+	fprintf(stderr, "%s%.*s%s%s", tty ? "\r\033[K" : "", len > room ? room - 1 : len, label,
+		len > room ? "~" : "", rest);
 	if (!tty)
 		fputc('\n', stderr);
 }

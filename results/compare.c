@@ -59,7 +59,8 @@ static int pb_cmp_validate(const struct pb_compare_input *in, const char *which,
 	}
 	for (i = 0; i < in->n; i++) {
 		r = &in->rows[i];
-		if (r->status == PB_STATUS_OK && !(isfinite(r->pps) && r->pps >= 0)) {
+		if (r->status == PB_STATUS_OK && !r->no_rate &&
+		    !(isfinite(r->pps) && r->pps >= 0)) {
 			pb_cmp_err(out->err, sizeof(out->err),
 				   "%s (%s): %s is ok but has no rate (pps %g)", which,
 				   in->name ? in->name : "", r->method, r->pps);
@@ -135,15 +136,17 @@ bool pb_compare_verdict_fails(enum pb_cmp_verdict v)
 	       v == PB_CMP_NOT_OK_NEW;
 }
 
-/* Both rows ok: the ratio and its verdict. */
+/* Both rows ok: the ratio (its verdict waits for the noise of every row). */
 static int pb_cmp_rate(const struct pb_compare_input *base, const struct pb_compare_input *new_,
 		       const struct pb_compare_opts *o, struct pb_compare_line *l,
 		       struct pb_compare_result *out)
 {
 	double b = l->base->pps, n = l->new_->pps;
-	double tol = o->tolerance_pct / 100.0;
 	int err;
 
+	l->verdict = PB_CMP_OK;
+	if (l->base->no_rate || l->new_->no_rate)
+		return 0; /* p99 only: pb_cmp_delivery */
 	if (o->normalize[0]) {
 		err = pb_cmp_normalize(base, "BASE", o->normalize, l->base, &l->norm_base, out);
 		if (!err)
@@ -159,15 +162,67 @@ static int pb_cmp_rate(const struct pb_compare_input *base, const struct pb_comp
 		return 0;
 	}
 	l->ratio = n / b;
-	if (o->normalize[0] && !strcmp(l->base->method, o->normalize)) {
+	if (o->normalize[0] && !strcmp(l->base->method, o->normalize))
 		l->verdict = PB_CMP_REFERENCE;
-	} else if (l->ratio < 1.0 - tol - PB_CMP_EPSILON) {
+	return 0;
+}
+
+/* A ratio's verdict against the allowance (a percentage). */
+static void pb_cmp_judge(struct pb_compare_line *l, double allowance_pct)
+{
+	double tol = allowance_pct / 100.0;
+
+	if (l->verdict != PB_CMP_OK || !isfinite(l->ratio))
+		return;
+	if (l->ratio < 1.0 - tol - PB_CMP_EPSILON) {
 		l->verdict = PB_CMP_REGRESSED;
 		l->why |= PB_CMP_WHY_PPS;
-	} else if (l->ratio > 1.0 + tol + PB_CMP_EPSILON)
+	} else if (l->ratio > 1.0 + tol + PB_CMP_EPSILON) {
 		l->verdict = PB_CMP_IMPROVED;
-	else
-		l->verdict = PB_CMP_OK;
+	}
+}
+
+static int pb_cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of v[0..n) (sorted in place); n > 0. */
+static double pb_cmp_median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), pb_cmp_dbl);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The rows' own scatter as a percentage (compare.h): a robust sigma of ln ratio over the rows
+ * compared by rate, as the fall 3 sigma below 1 is. NAN with too few rows; -ENOMEM.
+ */
+static int pb_cmp_noise(const struct pb_compare_result *out, double *noise_pct)
+{
+	double *v, med, sigma;
+	unsigned int i, n = 0;
+
+	*noise_pct = NAN;
+	v = calloc(out->n ? out->n : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < out->n; i++) {
+		const struct pb_compare_line *l = &out->lines[i];
+
+		if (l->verdict == PB_CMP_OK && isfinite(l->ratio) && l->ratio > 0)
+			v[n++] = log(l->ratio);
+	}
+	if (n >= PB_CMP_NOISE_MIN_ROWS) {
+		med = pb_cmp_median(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = fabs(v[i] - med);
+		sigma = 1.4826 * pb_cmp_median(v, n);
+		*noise_pct = 100.0 * (1.0 - exp(-PB_CMP_NOISE_SIGMAS * sigma));
+	}
+	free(v);
 	return 0;
 }
 
@@ -313,6 +368,24 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 			err = pb_cmp_rate(base, new_, o, l, out);
 			if (err)
 				goto fail;
+		}
+	}
+	/* every ratio first: the noise is what they say together */
+	out->noise_pct = NAN;
+	if (!o->fixed_tolerance) {
+		err = pb_cmp_noise(out, &out->noise_pct);
+		if (err) {
+			pb_cmp_err(out->err, sizeof(out->err), "%s", strerror(-err));
+			goto fail;
+		}
+	}
+	out->allowance_pct = o->tolerance_pct;
+	if (isfinite(out->noise_pct) && out->noise_pct > out->allowance_pct)
+		out->allowance_pct = out->noise_pct;
+	for (i = 0; i < out->n; i++) {
+		l = &out->lines[i];
+		if (l->base->status == PB_STATUS_OK && l->new_ && l->new_->status == PB_STATUS_OK) {
+			pb_cmp_judge(l, out->allowance_pct);
 			if (l->verdict != PB_CMP_NO_BASE_RATE)
 				pb_cmp_delivery(o, l);
 			/* a partial run is no measurement to regress from or to */

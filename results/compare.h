@@ -13,14 +13,22 @@
  * - ratio = NEW pps / BASE pps. With --normalize METHOD each pps is first divided by METHOD's
  *   pps in the same file, at the same point, else METHOD's point-less row; that cancels the
  *   machine's own speed. METHOD missing, not ok or without a rate where needed: an error.
+ * - The noise of a comparison: how far its rows moved against each other. With at least
+ *   PB_CMP_NOISE_MIN_ROWS rows compared by rate, noise = 1 - exp(-3 sigma), sigma = 1.4826 x
+ *   the median of |ln ratio - median ln ratio| over those rows (a robust standard deviation:
+ *   a few real regressions do not inflate it, a shift of every row does not either). Two runs
+ *   of the same code on a busy machine scatter every row; one method's regression among rows
+ *   that held still stands out. allowance = max(tolerance, noise); fixed_tolerance (or fewer
+ *   rows) leaves the tolerance alone.
  * - A row regressed when any of these holds (each with a 1e-9 allowance for floating-point
  *   rounding, far below any measurement's noise; exactly at an edge passes):
- *     ratio < 1 - tolerance/100                                  (packets/s)
+ *     ratio < 1 - allowance/100                                  (packets/s)
  *     NEW delivered % < BASE delivered % - delivered tolerance    (both have a receiver)
  *     NEW accounted % < BASE accounted % - accounted tolerance    (both have a receiver)
  *     NEW accounted % outside [accounted min, 100]                (both have a receiver)
  *     NEW p99 latency > BASE p99 x (1 + latency tolerance/100)   (both have timed probes)
- *   ratio > 1 + tolerance/100 is reported as improved, never a failure.
+ *   ratio > 1 + allowance/100 is reported as improved, never a failure. An RFC 2544 latency
+ *   row has no rate (no_rate): it is compared by its p99 alone.
  * - A row ok in both but partial in either (interrupted by Ctrl-C, or --count timed out) is not
  *   comparable: it fails, unless allow_interrupted says to compare it as if it were complete.
  * - Ok in BASE but absent, skipped or failed in NEW fails the comparison like a regression:
@@ -43,6 +51,8 @@
 #define PB_CMP_META_LEN	  64
 
 #define PB_CMP_LATENCY_TOL_MAX 100000 /* --latency-tolerance: a p99 1000 times BASE's */
+#define PB_CMP_NOISE_MIN_ROWS  5      /* fewer rows say nothing about the noise */
+#define PB_CMP_NOISE_SIGMAS    3
 
 #define PB_CMP_EXIT_PASS     0
 #define PB_CMP_EXIT_FAIL     1
@@ -57,6 +67,7 @@ struct pb_compare_row {
 	bool interrupted;		/* Ctrl-C or SIGTERM cut the run short: partial */
 	bool timed_out;			/* --count not reached in --count-timeout: partial */
 	double pps;			/* meaningful for ok rows only */
+	bool no_rate;			/* an answer without a rate (RFC 2544 latency): p99 only */
 	double delivered_pct;		/* NAN without a receiver */
 	double accounted_pct;		/* NAN without a receiver */
 	double p99_us;			/* latency.p99_us; NAN without timed probes */
@@ -85,6 +96,9 @@ struct pb_compare_opts {
 	double accounted_min_pct;	   /* NEW's accounted % must be >= this (0: off) */
 	double latency_tol_pct;		   /* p99 latency may rise this many % above BASE's */
 	bool allow_interrupted;		   /* compare interrupted rows as if complete */
+	bool fixed_tolerance;		   /* the tolerance alone, no allowance for noise */
+	bool wide;			   /* the table's every column, whatever the width */
+	unsigned int width;		   /* columns the table may take; 0: no limit (not a row) */
 	int format;			   /* enum pb_cmp_format: the command's output */
 };
 
@@ -146,7 +160,9 @@ struct pb_compare_result {
 	unsigned int interrupted;		   /* ok in both, partial in one: fails */
 	unsigned int lost;			   /* ok in BASE, missing or not ok in NEW */
 	unsigned int informational;		   /* only in NEW, not ok in BASE, no BASE rate */
-	char err[320];				   /* why pb_compare failed, one line */
+	double noise_pct;     /* the rows' own scatter (see above); NAN when not estimated */
+	double allowance_pct; /* max(tolerance, noise): the packets/s gate */
+	char err[320];	      /* why pb_compare failed, one line */
 };
 
 /*

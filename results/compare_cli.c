@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "box.h"
 #include "compare.h"
 #include "options.h"
 
@@ -18,7 +20,10 @@ static const char *const pb_cmp_format_names[] = { "table", "json", NULL };
 static const struct pb_opt pb_cmp_opts[] = {
 	{ "tolerance", 't', OPT_PCT, OFF(tolerance_pct), 0, "10", 0, 100, "PCT",
 	  "a row regressed when its packets/s ratio NEW/BASE < 1 - PCT/100 (exactly at the edge "
-	  "passes)" },
+	  "passes), or below the comparison's own noise when that is larger (see above)" },
+	{ "fixed-tolerance", 0, OPT_FLAG, OFF(fixed_tolerance), 0, NULL, 0, 0, NULL,
+	  "the --tolerance alone: no allowance for the noise the rows show (for sets of "
+	  "--repeat medians on a quiet machine)" },
 	{ "normalize", 'n', OPT_STR, OFF(normalize), 0, NULL, 0, PB_CMP_METHOD_LEN, "METHOD",
 	  "divide each rate by METHOD's rate in the same file first, which cancels the machine's "
 	  "own speed (e.g. udp_sendto)",
@@ -41,6 +46,9 @@ static const struct pb_opt pb_cmp_opts[] = {
 	  "complete; without it they are not comparable and fail" },
 	{ "format", 'f', OPT_ENUM, OFF(format), 0, "table", 0, 0, "table|json", "output format",
 	  pb_cmp_format_names },
+	{ "wide", 0, OPT_FLAG, OFF(wide), 0, NULL, 0, 0, NULL,
+	  "the table's every column: on a terminal (or with $COLUMNS) it otherwise fits the "
+	  "width, leaving columns out" },
 	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
 };
 
@@ -51,7 +59,15 @@ const struct pb_cmd pb_cmd_compare = {
 	.description =
 		"Compares two JSON result sets (--format json) row by row: method, and sweep point "
 		"when there is one. ratio = NEW packets/s / BASE packets/s.\n\n"
-		"A row regressed when its ratio fell below 1 - tolerance, or, with a receiver on "
+		"Noise: two runs of the same build on a busy machine differ by tens of percent per "
+		"method, in both directions, while a regression moves one method against the "
+		"rest. So the comparison measures its own noise from how far its rows moved "
+		"against each other: 3 x a robust standard deviation of ln(ratio) (1.4826 x the "
+		"median absolute deviation) over the rows compared by rate, when there are at "
+		"least 5. A row regressed when its ratio fell below 1 - max(tolerance, noise); the "
+		"table's last line says what the noise was. --fixed-tolerance turns this off; "
+		"--repeat N on both sides makes each row a median and the noise smaller.\n\n"
+		"A row regressed when its ratio fell below that allowance, or, with a receiver on "
 		"both sides, when its delivered % or accounted % fell more than their tolerances "
 		"below BASE's, or when NEW's accounted % is outside --accounted-min .. 100, or, "
 		"with timed latency probes on both sides, when its p99 latency rose more than "
@@ -60,7 +76,10 @@ const struct pb_cmd pb_cmd_compare = {
 		"of a partial run (Ctrl-C: \"interrupted\": true, or a --count that timed out: "
 		"\"timed_out\": true) is not comparable and fails, unless --allow-interrupted. "
 		"Rows only in NEW or not ok in BASE are listed "
-		"and fail nothing.",
+		"and fail nothing. RFC 2544 results compare by their answers: throughput "
+		"packets/s, "
+		"burst frames, 100 - loss % per load, and the latency rows by p99 "
+		"(--latency-tolerance).",
 	.exit_status = "0    no row regressed, went missing or was partial\n"
 		       "1    at least one did\n"
 		       "2    unreadable input or bad arguments (one line on stderr)",
@@ -103,6 +122,7 @@ int pb_compare_main(int argc, char **argv)
 		pb_cmd_usage(&pb_cmd_compare, stdout);
 		return PB_CMP_EXIT_PASS;
 	}
+	o.width = pb_box_out_width(STDOUT_FILENO, o.wide);
 	ret = pb_compare_load(files[0], &base, err, sizeof(err));
 	if (!ret)
 		ret = pb_compare_load(files[1], &new_, err, sizeof(err));

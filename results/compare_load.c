@@ -169,8 +169,9 @@ static int pb_cmp_get_bool(struct json_object *o, const char *key, bool *out)
  * pktbench rfc2544's rows. Trials are the searches' steps, which differ from run to run by
  * design: not compared (1). A summary row is compared by its answer, put as "higher is
  * better" like packets/s: the throughput's packets/s, the back-to-back burst in frames, and
- * 100 - loss % at each load (a rise in loss is a fall here). Its point is its test, frame
- * size and load. 0, 1, or -EINVAL with the message in err.
+ * 100 - loss % at each load (a rise in loss is a fall here); a latency row has no rate
+ * (no_rate), its p99 is its answer. Its point is its test, frame size and load. 0, 1, or
+ * -EINVAL with the message in err.
  */
 static int pb_cmp_rfc_row(struct json_object *o, struct pb_compare_row *r, unsigned int i,
 			  const char *name, char *err, size_t errlen)
@@ -191,13 +192,15 @@ static int pb_cmp_rfc_row(struct json_object *o, struct pb_compare_row *r, unsig
 		metric = "burst_frames";
 	else if (!strcmp(test, "loss"))
 		metric = "loss_pct";
+	else if (!strcmp(test, "latency"))
+		r->no_rate = true;
 	v = metric ? pb_cmp_get(o, metric) : NULL;
 	r->pps = NAN;
 	if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) {
 		d = json_object_get_double(v);
 		r->pps = !strcmp(test, "loss") ? 100 - d : d;
 	}
-	if (r->status == PB_STATUS_OK && !(isfinite(r->pps) && r->pps >= 0)) {
+	if (r->status == PB_STATUS_OK && !r->no_rate && !(isfinite(r->pps) && r->pps >= 0)) {
 		pb_cmp_err(err, errlen, "%s: results[%u] (%s %s): ok but %s is not a number", name,
 			   i, r->method, test, metric ? metric : "its answer");
 		return -EINVAL;
@@ -290,7 +293,7 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 	if (!rfc &&
 	    (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
 		r->pps = json_object_get_double(v);
-	if (r->status == PB_STATUS_OK && !(isfinite(r->pps) && r->pps >= 0)) {
+	if (r->status == PB_STATUS_OK && !r->no_rate && !(isfinite(r->pps) && r->pps >= 0)) {
 		pb_cmp_err(err, errlen, "%s: results[%u] (%s): ok but pps is not a number >= 0",
 			   name, i, r->method);
 		return -EINVAL;
@@ -312,8 +315,8 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 		}
 	}
 
-	/* latency.p99_us: a number, or null / absent (no timed probes) */
-	v = pb_cmp_get(o, "latency");
+	/* latency.p99_us (an RFC 2544 latency row's own p99_us): a number, or null / absent */
+	v = r->no_rate ? o : pb_cmp_get(o, "latency");
 	ret = v && !json_object_is_type(v, json_type_object)
 		      ? -EINVAL
 		      : pb_cmp_get_pct(v, "p99_us", &r->p99_us);

@@ -259,12 +259,22 @@ struct pb_cmp_trow {
 };
 
 /* Names and verdicts read left to right; numbers align right. */
+/*
+ * Names and verdicts read left to right; numbers align right. On a narrow terminal the
+ * normalized rates go first, then accounted %, delivered %, the raw rates; Method, Point,
+ * Ratio and Verdict stay (a verdict too long is cut: --wide or --format json has it whole).
+ */
 static const struct pb_box_col pb_cmp_cols[PB_CC_N] = {
-	[PB_CC_METHOD] = { "Method", true },   [PB_CC_POINT] = { "Point", true },
-	[PB_CC_BASE] = { "Base pps" },	       [PB_CC_NEW] = { "New pps" },
-	[PB_CC_NBASE] = { "Base norm" },       [PB_CC_NNEW] = { "New norm" },
-	[PB_CC_RATIO] = { "Ratio" },	       [PB_CC_DELIVERED] = { "Delivered %" },
-	[PB_CC_ACCOUNTED] = { "Accounted %" }, [PB_CC_VERDICT] = { "Verdict", true },
+	[PB_CC_METHOD] = { "Method", true },
+	[PB_CC_POINT] = { "Point", true },
+	[PB_CC_BASE] = { "Base pps", .drop = 1 },
+	[PB_CC_NEW] = { "New pps", .drop = 2 },
+	[PB_CC_NBASE] = { "Base norm", .drop = 6 },
+	[PB_CC_NNEW] = { "New norm", .drop = 5 },
+	[PB_CC_RATIO] = { "Ratio" },
+	[PB_CC_DELIVERED] = { "Delivered %", .abbr = "Deliv %", .drop = 3 },
+	[PB_CC_ACCOUNTED] = { "Accounted %", .abbr = "Acct %", .drop = 4 },
+	[PB_CC_VERDICT] = { "Verdict", true },
 };
 
 /* A rate of an ok row; "-" where the row is absent or did not run. */
@@ -319,12 +329,53 @@ static bool pb_cmp_any_pct(const struct pb_compare_result *res)
 	return false;
 }
 
+/* The value of key in a canonical point ("a=1,b=2"), into buf; false when absent. */
+static bool pb_cmp_point_get(const char *point, const char *key, char *buf, size_t len)
+{
+	size_t k = strlen(key);
+	const char *p = point;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n > k && !strncmp(p, key, k) && p[k] == '=') {
+			snprintf(buf, len, "%.*s", (int)(n - k - 1), p + k + 1);
+			return true;
+		}
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+/*
+ * An RFC 2544 row's point as a person reads it ("64 B loss 90 %"); any other point as its
+ * canonical text, "-" for none.
+ */
+static void pb_cmp_point_cell(char *cell, const char *point)
+{
+	char test[32], size[16], load[16];
+
+	if (!point[0]) {
+		pb_box_cell(cell, PB_CMP_CELL, "-");
+		return;
+	}
+	if (!pb_cmp_point_get(point, "test", test, sizeof(test)) ||
+	    !pb_cmp_point_get(point, "frame_size", size, sizeof(size))) {
+		pb_box_cell(cell, PB_CMP_CELL, "%s", point);
+		return;
+	}
+	if (pb_cmp_point_get(point, "load_pct", load, sizeof(load)))
+		pb_box_cell(cell, PB_CMP_CELL, "%s B %s %s %%", size, test, load);
+	else
+		pb_box_cell(cell, PB_CMP_CELL, "%s B %s", size, test);
+}
+
 static void pb_cmp_trow_fill(struct pb_cmp_trow *t, const struct pb_compare_line *l)
 {
 	const struct pb_compare_row *r = l->base ? l->base : l->new_;
 
 	pb_box_cell(t->cell[PB_CC_METHOD], PB_CMP_CELL, "%s", r->method);
-	pb_box_cell(t->cell[PB_CC_POINT], PB_CMP_CELL, "%s", r->point[0] ? r->point : "-");
+	pb_cmp_point_cell(t->cell[PB_CC_POINT], r->point);
 	pb_cmp_pps_cell(t->cell[PB_CC_BASE], l->base);
 	pb_cmp_pps_cell(t->cell[PB_CC_NEW], l->new_);
 	pb_cmp_num_cell(t->cell[PB_CC_NBASE], l->norm_base);
@@ -335,28 +386,30 @@ static void pb_cmp_trow_fill(struct pb_cmp_trow *t, const struct pb_compare_line
 	pb_compare_verdict_text(l, t->cell[PB_CC_VERDICT], PB_CMP_CELL);
 }
 
-static void pb_cmp_describe(FILE *f, const char *label, const struct pb_compare_input *in)
+static void pb_cmp_describe(FILE *f, const char *label, const struct pb_compare_input *in, size_t w)
 {
-	fprintf(f, "%s %s", label, in->name ? in->name : "");
+	char meta[160] = "";
+
 	if (in->version[0] || in->kernel[0])
-		fprintf(f, " (pktbench %s, kernel %s)", in->version[0] ? in->version : "?",
-			in->kernel[0] ? in->kernel : "?");
-	fputc('\n', f);
+		snprintf(meta, sizeof(meta), " (pktbench %s, kernel %s)",
+			 in->version[0] ? in->version : "?", in->kernel[0] ? in->kernel : "?");
+	pb_box_note(f, w, "%s %s%s", label, in->name ? in->name : "", meta);
 }
 
 int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 {
 	struct pb_box_col cols[PB_CC_N];
 	struct pb_cmp_trow *rows = NULL;
-	char summary[512];
+	size_t w = res ? res->opts.width : 0;
+	char summary[512], range[64] = "";
 	unsigned int i;
 
 	if (!res || (res->n && !res->lines))
 		return -EINVAL;
 	if (res->base)
-		pb_cmp_describe(f, "BASE", res->base);
+		pb_cmp_describe(f, "BASE", res->base, w);
 	if (res->new_)
-		pb_cmp_describe(f, "NEW ", res->new_);
+		pb_cmp_describe(f, "NEW ", res->new_, w);
 
 	/* Columns that would be empty on every row are left out. */
 	memcpy(cols, pb_cmp_cols, sizeof(cols));
@@ -376,31 +429,40 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 			return -ENOMEM;
 		for (i = 0; i < res->n; i++)
 			pb_cmp_trow_fill(&rows[i], &res->lines[i]);
-		pb_box_table(f, cols, PB_CC_N, rows, sizeof(*rows), PB_CMP_CELL, res->n);
+		pb_box_table(f, cols, PB_CC_N, rows, sizeof(*rows), PB_CMP_CELL, res->n, w);
+		pb_box_dropped_note(f, cols, PB_CC_N, w);
 		free(rows);
 	} else {
 		fputs("  no rows in either result set\n", f);
 	}
-	fprintf(f, "  ratio = NEW/BASE%s; a row regressed when ratio < %g (tolerance %g %%)\n",
-		res->opts.normalize[0] ? " of the rates normalized by the reference method" : "",
-		1.0 - res->opts.tolerance_pct / 100.0, res->opts.tolerance_pct);
-	if (!cols[PB_CC_DELIVERED].hidden) {
-		fprintf(f,
-			"  with a receiver on both sides also when delivered %% fell more than %g "
-			"pp",
-			res->opts.delivered_tol_pp);
-		fprintf(f, ", accounted %% more than %g pp", res->opts.accounted_tol_pp);
+	pb_box_note(f, w, "  ratio = NEW/BASE%s; regressed: ratio < %g",
+		    res->opts.normalize[0] ? " of rates normalized by the reference" : "",
+		    1.0 - res->allowance_pct / 100.0);
+	if (isfinite(res->noise_pct))
+		pb_box_note(f, w,
+			    "  allowance %.1f %% = max(tolerance %g %%, noise %.1f %% of these "
+			    "rows)",
+			    res->allowance_pct, res->opts.tolerance_pct, res->noise_pct);
+	else
+		pb_box_note(f, w, "  allowance = tolerance %g %% (%s)", res->opts.tolerance_pct,
+			    res->opts.fixed_tolerance ? "--fixed-tolerance"
+						      : "too few rows to measure the noise");
+	if (!cols[PB_CC_DELIVERED].hidden || cols[PB_CC_DELIVERED].dropped) {
 		if (res->opts.accounted_min_pct > 0)
-			fprintf(f, " or outside %g .. 100 %%", res->opts.accounted_min_pct);
-		fputc('\n', f);
+			snprintf(range, sizeof(range), " or outside %g .. 100 %%",
+				 res->opts.accounted_min_pct);
+		pb_box_note(f, w,
+			    "  with a receiver on both sides also when delivered %% fell more than "
+			    "%g pp, accounted %% more than %g pp%s",
+			    res->opts.delivered_tol_pp, res->opts.accounted_tol_pp, range);
 	}
 	if (pb_cmp_any_latency(res))
-		fprintf(f,
-			"  with timed latency probes on both sides also when p99 latency rose more "
-			"than %g %%\n",
-			res->opts.latency_tol_pct);
+		pb_box_note(f, w,
+			    "  with timed latency probes on both sides also when p99 latency rose "
+			    "more than %g %%",
+			    res->opts.latency_tol_pct);
 	pb_compare_summary(res, summary, sizeof(summary));
-	fprintf(f, "%s\n", summary);
+	pb_box_note(f, w, "%s", summary);
 	return pb_stream_status(f);
 }
 
@@ -506,6 +568,9 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 	pb_add(&fs, pb_fdbl("accounted_min_pct", op->accounted_min_pct));
 	pb_add(&fs, pb_fdbl("latency_tolerance_pct", op->latency_tol_pct));
 	pb_add(&fs, pb_fbool("allow_interrupted", op->allow_interrupted));
+	pb_add(&fs, pb_fbool("fixed_tolerance", op->fixed_tolerance));
+	pb_add(&fs, pb_fdbl("noise_pct", res->noise_pct)); /* null when not estimated */
+	pb_add(&fs, pb_fdbl("allowance_pct", res->allowance_pct));
 	pb_add(&fs, pb_fstr("normalize", op->normalize[0] ? op->normalize : NULL, 0));
 	err = pb_json_add_fields(root, &fs);
 	if (err)

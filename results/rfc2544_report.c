@@ -91,12 +91,12 @@ static const struct rfc_table rfc_tables[] = {
 	  "26.1 throughput: the highest rate that lost no more than the tolerance",
 	  { { "Method", true },
 	    { "Frame" },
-	    { "Throughput pps" },
-	    { "Gb/s (wire L1)" },
-	    { "Max pps" },
-	    { "% of max" },
-	    { "Loss %" },
-	    { "Trials" },
+	    { "Throughput pps", .abbr = "Tput pps" },
+	    { "Gb/s (wire L1)", .abbr = "Gb/s L1", .drop = 3 },
+	    { "Max pps", .drop = 1 },
+	    { "% of max", .abbr = "% max", .drop = 2 },
+	    { "Loss %", .drop = 4 },
+	    { "Trials", .drop = 5 },
 	    { "Limit", true } },
 	  9,
 	  rfc_fill_throughput },
@@ -104,11 +104,11 @@ static const struct rfc_table rfc_tables[] = {
 	  "26.2 latency at the throughput rate, one way, in microseconds",
 	  { { "Method", true },
 	    { "Frame" },
-	    { "Rate pps" },
+	    { "Rate pps", .drop = 2 },
 	    { "p50 us" },
 	    { "p99 us" },
-	    { "max us" },
-	    { "mean us" } },
+	    { "max us", .drop = 1 },
+	    { "mean us", .drop = 3 } },
 	  7,
 	  rfc_fill_latency },
 	{ PB_RFC_LOSS,
@@ -116,22 +116,22 @@ static const struct rfc_table rfc_tables[] = {
 	  { { "Method", true },
 	    { "Frame" },
 	    { "Load %" },
-	    { "Offered pps" },
+	    { "Offered pps", .abbr = "Offered" },
 	    { "Loss %" },
-	    { "Sent" },
-	    { "Delivered" } },
+	    { "Sent", .drop = 2 },
+	    { "Delivered", .drop = 1 } },
 	  7,
 	  rfc_fill_loss },
 	{ PB_RFC_B2B,
 	  "26.4 back-to-back: the longest burst at the maximum rate without loss",
 	  { { "Method", true },
 	    { "Frame" },
-	    { "Burst frames" },
-	    { "Min" },
-	    { "Max" },
-	    { "Std dev" },
-	    { "Repeats" },
-	    { "Burst pps" },
+	    { "Burst frames", .abbr = "Burst" },
+	    { "Min", .drop = 4 },
+	    { "Max", .drop = 3 },
+	    { "Std dev", .drop = 5 },
+	    { "Repeats", .drop = 6 },
+	    { "Burst pps", .drop = 1 },
 	    { "Limit", true } },
 	  9,
 	  rfc_fill_b2b },
@@ -169,7 +169,8 @@ static int rfc_table_write(FILE *f, const struct pb_report *rep, const struct rf
 		for (i = 0, n = 0; i < rep->n; i++)
 			if (rfc_row_of(&rep->results[i], tb->test, true))
 				tb->fill(&rows[n++], &rep->results[i]);
-		pb_box_table(f, cols, tb->ncols, rows, sizeof(*rows), RFC_CELL, n);
+		pb_box_table(f, cols, tb->ncols, rows, sizeof(*rows), RFC_CELL, n, rep->width);
+		pb_box_dropped_note(f, cols, tb->ncols, rep->width);
 		free(rows);
 	}
 	for (i = 0; i < rep->n; i++) {
@@ -177,11 +178,11 @@ static int rfc_table_write(FILE *f, const struct pb_report *rep, const struct rf
 
 		if (!rfc_row_of(r, tb->test, false))
 			continue;
-		fprintf(f, "  %-8s %.*s %" PRIu32 " B: %.*s\n",
-			r->status == PB_STATUS_OK ? "no rate" : pb_status_name(r->status),
-			(int)strnlen(r->method, sizeof(r->method)), r->method, r->rfc.frame_size,
-			(int)strnlen(r->reason, sizeof(r->reason)),
-			r->reason[0] ? r->reason : "no reason given");
+		pb_box_note(f, rep->width, "  %-8s %.*s %" PRIu32 " B: %.*s",
+			    r->status == PB_STATUS_OK ? "no rate" : pb_status_name(r->status),
+			    (int)strnlen(r->method, sizeof(r->method)), r->method,
+			    r->rfc.frame_size, (int)strnlen(r->reason, sizeof(r->reason)),
+			    r->reason[0] ? r->reason : "no reason given");
 	}
 	fputc('\n', f);
 	return 0;
@@ -190,6 +191,7 @@ static int rfc_table_write(FILE *f, const struct pb_report *rep, const struct rf
 int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep)
 {
 	const struct pb_rfc2544_opts *o = rep->rfc2544;
+	size_t w = rep->width;
 	bool partial = false;
 	unsigned int i;
 	int err;
@@ -205,17 +207,19 @@ int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep)
 	}
 	for (i = 0; i < rep->n; i++)
 		partial |= rep->results[i].interrupted;
-	fprintf(f, "  frame: bytes on the wire with the 4-byte FCS, as RFC 2544 counts them "
-		   "(pktbench's --frame-size is 4 less)\n");
-	fprintf(f,
-		"  loss = sent - delivered (the receiver's count); %s: a trial passes with %s; "
-		"trials of %g s (confirmation %g s), %g s apart; searches to %g %%\n",
-		o->loss_tolerance_pct > 0 ? "PDR" : "NDR",
-		o->loss_tolerance_pct > 0 ? "at most --loss-tolerance lost" : "no frame lost",
-		o->trial_s, o->final_trial_s, o->trial_gap_s, o->precision_pct);
-	fprintf(f, "  Max pps: the method's unpaced rate; Limit: what stopped the rate, the "
-		   "device under test or the send path itself\n");
+	pb_box_note(f, w,
+		    "  frame: bytes on the wire with the 4-byte FCS, as RFC 2544 counts them "
+		    "(pktbench's --frame-size is 4 less)");
+	pb_box_note(f, w,
+		    "  loss = sent - delivered (the receiver's count); %s: a trial passes with %s; "
+		    "trials of %g s (confirmation %g s), %g s apart; searches to %g %%",
+		    o->loss_tolerance_pct > 0 ? "PDR" : "NDR",
+		    o->loss_tolerance_pct > 0 ? "at most --loss-tolerance lost" : "no frame lost",
+		    o->trial_s, o->final_trial_s, o->trial_gap_s, o->precision_pct);
+	pb_box_note(f, w,
+		    "  Max pps: the method's unpaced rate; Limit: what stopped the rate, the "
+		    "device under test or the send path itself");
 	if (partial)
-		fputs("  * partial: interrupted by signal\n", f);
+		pb_box_note(f, w, "  * partial: interrupted by signal");
 	return pb_stream_status(f);
 }

@@ -747,12 +747,28 @@ struct pb_trow {
 	char cell[PB_TCOLS][PB_CELL];
 };
 
-/* Names read left to right; numbers align right so their digits line up. */
+/*
+ * Names read left to right; numbers align right so their digits line up. On a narrow
+ * terminal the short headings come first, then columns go, the highest drop first: Sent,
+ * Delivered (the % says it), Mb/s (app), Syscalls/frame, Max us, Accounted %, Probes lost,
+ * Mode, Gb/s (wire L1), CPU ns/pkt, p50 us, p99 us. Method, Packets/s and Delivered % stay.
+ */
 static const struct pb_box_col pb_tcols[PB_TCOLS] = {
-	{ "Method", true },   { "Mode", true },	 { "Packets/s" }, { "Mb/s (app)" },
-	{ "Gb/s (wire L1)" }, { "Sent" },	 { "Delivered" }, { "Delivered %" },
-	{ "Accounted %" },    { "CPU ns/pkt" },	 { "Syscalls/frame" }, { "p50 us" },
-	{ "p99 us" },	      { "Max us" },	 { "Probes lost" },
+	{ "Method", true },
+	{ "Mode", true, .drop = 5 },
+	{ "Packets/s" },
+	{ "Mb/s (app)", .abbr = "Mb/s", .drop = 10 },
+	{ "Gb/s (wire L1)", .abbr = "Gb/s L1", .drop = 4 },
+	{ "Sent", .drop = 12 },
+	{ "Delivered", .drop = 11 },
+	{ "Delivered %", .abbr = "Deliv %" },
+	{ "Accounted %", .abbr = "Acct %", .drop = 7 },
+	{ "CPU ns/pkt", .abbr = "ns/pkt", .drop = 3 },
+	{ "Syscalls/frame", .abbr = "Sys/frame", .drop = 9 },
+	{ "p50 us", .drop = 2 },
+	{ "p99 us", .drop = 1 },
+	{ "Max us", .drop = 8 },
+	{ "Probes lost", .abbr = "Lost", .drop = 6 },
 };
 
 static bool pb_nowire(const struct pb_result *r)
@@ -826,10 +842,17 @@ static void pb_trow_fill(struct pb_trow *t, const struct pb_result *r)
  */
 #define PB_KCOLS 9
 
+/* On a narrow terminal: Retried goes first, then TX iface pkts; the netting's terms stay. */
 static const struct pb_box_col pb_kcols[PB_KCOLS] = {
-	{ "Method", true },   { "Sent" },	   { "Retried" },
-	{ "TX iface pkts" },  { "TX drops" },	   { "Delivered" },
-	{ "RX iface drops" }, { "Dropped (net)" }, { "Accounted %" },
+	{ "Method", true },
+	{ "Sent" },
+	{ "Retried", .drop = 2 },
+	{ "TX iface pkts", .abbr = "TX pkts", .drop = 1 },
+	{ "TX drops" },
+	{ "Delivered" },
+	{ "RX iface drops", .abbr = "RX drops" },
+	{ "Dropped (net)", .abbr = "Dropped" },
+	{ "Accounted %", .abbr = "Acct %" },
 };
 
 struct pb_krow {
@@ -867,7 +890,7 @@ static void pb_krow_fill(struct pb_krow *k, const struct pb_result *r)
 }
 
 static int pb_write_counters(FILE *f, const struct pb_result *res, const unsigned int *idx,
-			     unsigned int n)
+			     unsigned int n, size_t w)
 {
 	struct pb_box_col cols[PB_KCOLS];
 	struct pb_krow *rows = calloc(n ? n : 1, sizeof(*rows));
@@ -882,14 +905,14 @@ static int pb_write_counters(FILE *f, const struct pb_result *res, const unsigne
 		shared |= res[idx[i]].shared_iface;
 	}
 	fputs("\n  Three-point accounting (--show-counters):\n", f);
-	pb_box_table(f, cols, PB_KCOLS, rows, sizeof(*rows), PB_CELL, n);
-	fputs("  TX iface pkts: the sending interface's tx_packets; TX drops: its tx_dropped + "
-	      "qdisc "
-	      "drops;\n  RX iface drops: the receiving interface's rx_dropped + missed + fifo; "
-	      "Dropped (net): see README\n",
-	      f);
+	pb_box_table(f, cols, PB_KCOLS, rows, sizeof(*rows), PB_CELL, n, w);
+	pb_box_note(f, w,
+		    "  TX iface pkts: the sending interface's tx_packets; TX drops: its "
+		    "tx_dropped + qdisc drops;\n  RX iface drops: the receiving interface's "
+		    "rx_dropped + missed + fifo; Dropped (net): see README");
+	pb_box_dropped_note(f, cols, PB_KCOLS, w);
 	if (shared)
-		fputs("  + the interface also carries traffic that is not this run's\n", f);
+		pb_box_note(f, w, "  + the interface also carries traffic that is not this run's");
 	free(rows);
 	return 0;
 }
@@ -908,12 +931,13 @@ static void pb_sort_by_pps(unsigned int *idx, unsigned int n, const struct pb_re
 }
 
 static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned int *idx,
-			    unsigned int n)
+			    unsigned int n, size_t w)
 {
 	uint32_t lo = UINT32_MAX, hi = 0;
 	bool vlan = false, padded = false, partial = false, down = false, negative = false;
 	bool lat = false, untimed = false;
 	const struct pb_result *r;
+	char frame[96];
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -929,30 +953,33 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 		untimed |= r->latency.on && !(r->latency.measured && r->latency.timed);
 	}
 	if (lo == hi)
-		fprintf(f, "  frame %" PRIu32 " bytes without FCS", lo);
+		snprintf(frame, sizeof(frame), "frame %" PRIu32 " bytes without FCS", lo);
 	else
-		fprintf(f, "  frame %" PRIu32 "-%" PRIu32 " bytes without FCS (varies by row)", lo,
-			hi);
-	fprintf(f, "%s%s\n", vlan ? ", VLAN-tagged" : "",
-		padded ? ", padded up to the Ethernet minimum" : "");
-	fputs("  wire L1 = max(frame, 60 | 64 tagged) + 24 bytes per frame (FCS, preamble, IFG)\n",
-	      f);
+		snprintf(frame, sizeof(frame),
+			 "frame %" PRIu32 "-%" PRIu32 " bytes without FCS (varies by row)", lo, hi);
+	pb_box_note(f, w, "  %s%s%s", frame, vlan ? ", VLAN-tagged" : "",
+		    padded ? ", padded up to the Ethernet minimum" : "");
+	pb_box_note(f, w,
+		    "  wire L1 = max(frame, 60 | 64 tagged) + 24 bytes per frame (FCS, preamble, "
+		    "IFG)");
 	if (partial)
-		fputs("  * partial: interrupted by signal\n", f);
+		pb_box_note(f, w, "  * partial: interrupted by signal");
 	if (down)
-		fputs("  ~ the carrier went down during the window (JSON: link_down_s): the rate "
-		      "averages it in\n",
-		      f);
+		pb_box_note(
+			f, w,
+			"  ~ the carrier went down during the window (JSON: link_down_s): the rate "
+			"averages it in");
 	if (negative)
-		fputs("  ! the path reported more drops than its counters show (JSON: "
-		      "netting_deficit): dropped counted as 0\n",
-		      f);
+		pb_box_note(f, w,
+			    "  ! the path reported more drops than its counters show (JSON: "
+			    "netting_deficit): dropped counted as 0");
 	if (lat)
-		fputs("  latency: one-way, from the probe's stamp before the kernel took it to the "
-		      "receiver; probes lost: lost/sent\n",
-		      f);
+		pb_box_note(f, w,
+			    "  latency: one-way, from the probe's stamp before the kernel took it "
+			    "to the "
+			    "receiver; probes lost: lost/sent");
 	if (untimed)
-		fputs("  n/a latency: see latency.null_reason in JSON\n", f);
+		pb_box_note(f, w, "  n/a latency: see latency.null_reason in JSON");
 }
 
 int pb_write_table(FILE *f, const struct pb_report *rep)
@@ -1000,7 +1027,7 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 			goto out;
 		for (i = 0; i < nrows; i++)
 			pb_trow_fill(&rows[i], &res[idx[i]]);
-		pb_box_fit(cols, PB_TCOLS, rows, sizeof(*rows), PB_CELL, nrows);
+		pb_box_fit_width(cols, PB_TCOLS, rows, sizeof(*rows), PB_CELL, nrows, rep->width);
 
 		pb_box_rule(f, cols, PB_TCOLS);
 		pb_box_head(f, cols, PB_TCOLS);
@@ -1017,9 +1044,10 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 				pb_box_row(f, cols, PB_TCOLS, &rows[i], PB_CELL);
 		}
 		pb_box_rule(f, cols, PB_TCOLS);
-		pb_table_footer(f, res, idx, nrows);
+		pb_table_footer(f, res, idx, nrows, rep->width);
+		pb_box_dropped_note(f, cols, PB_TCOLS, rep->width);
 		if (rep->show_counters && nreal) {
-			err = pb_write_counters(f, res, idx, nreal);
+			err = pb_write_counters(f, res, idx, nreal, rep->width);
 			if (err)
 				goto out;
 		}
@@ -1030,10 +1058,10 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 		if (r->status == PB_STATUS_OK)
 			continue;
 		why = r->reason[0] ? r->reason : "no reason given";
-		fprintf(f, "  %-8s %.*s%s%.*s: %.*s\n", pb_status_name(r->status),
-			(int)strnlen(r->method, sizeof(r->method)), r->method,
-			r->point[0] ? " " : "", (int)strnlen(r->point, sizeof(r->point)), r->point,
-			(int)strnlen(why, sizeof(r->reason)), why);
+		pb_box_note(f, rep->width, "  %-8s %.*s%s%.*s: %.*s", pb_status_name(r->status),
+			    (int)strnlen(r->method, sizeof(r->method)), r->method,
+			    r->point[0] ? " " : "", (int)strnlen(r->point, sizeof(r->point)),
+			    r->point, (int)strnlen(why, sizeof(r->reason)), why);
 		if (r->measured)
 			fprintf(f, "           partial: %" PRIu64 " sent in %.2f s (%.0f pps)%s\n",
 				r->frames_sent, r->duration_s, r->pps,
@@ -1069,6 +1097,22 @@ static int pb_report_tmp(const char *path, char *tmp, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/* ENOENT creating beside path: when its folder is not there, say which; true if so. */
+static bool pb_report_folder_missing(const char *path, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!slash || slash == path)
+		return false;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (!stat(dir, &st))
+		return false;
+	snprintf(err, errlen, "%s: the folder %s does not exist", path, dir);
+	return true;
+}
+
 int pb_report_check_path(const char *path, char *err, size_t errlen)
 {
 	char tmp[PATH_MAX];
@@ -1092,6 +1136,8 @@ int pb_report_check_path(const char *path, char *err, size_t errlen)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		ret = -errno;
+		if (ret == -ENOENT && pb_report_folder_missing(path, err, errlen))
+			return ret;
 		snprintf(err, errlen, "%s: cannot create a file beside it: %s", path,
 			 strerror(-ret));
 		return ret;

@@ -28,8 +28,9 @@ struct pb_report {
 	int lab_dut_cpu; /* router, bridge: the CPU the DUT forwards on; -1: none of its own */
 	const struct pb_result *results;
 	unsigned int n;
-	bool sort_by_pps; /* benchmark: fastest first, skipped and no-wire rows last */
+	bool sort_by_pps;   /* benchmark: fastest first, skipped and no-wire rows last */
 	bool show_counters; /* the table adds the three-point accounting of every row */
+	unsigned int width; /* columns the table may take (pb_box_out_width); 0: no limit */
 	/* pktbench rfc2544: its parameters; rows carry their rfc fields and the table is its own */
 	const struct pb_rfc2544_opts *rfc2544;
 };

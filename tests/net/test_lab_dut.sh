@@ -92,6 +92,13 @@ check "failing dut setup: says which script and its status" \
 	grep -q "lab-dut-setup $T/bad.sh exited with status 3" "$T/bad.err"
 check "failing dut setup: its stderr passes through, nothing on stdout" \
 	sh -c "grep -q from-the-script '$T/bad.err' && [ ! -s '$T/bad.out' ]"
+check "failing dut setup: the last line is the script's status and stderr, not errno's text ($(tail -n 1 "$T/bad.err"))" \
+	sh -c "tail -n 1 '$T/bad.err' | grep -q '^pktbench: .*lab-dut-setup $T/bad.sh exited with status 3: from-the-script\$' && ! grep -q 'Operation canceled' '$T/bad.err'"
+"$PB" rfc2544 --lab bridge --lab-dut-setup "$T/bad.sh" --method udp_sendto --tests throughput \
+	--frame-sizes 64 -q >"$T/rbad.out" 2>"$T/rbad.err"
+rc=$?
+check "rfc2544, failing dut setup: exit 1 (got $rc), the script's status and stderr ($(tail -n 1 "$T/rbad.err"))" \
+	sh -c "[ $rc = 1 ] && tail -n 1 '$T/rbad.err' | grep -q 'exited with status 3: from-the-script\$'"
 check "failing dut setup: no lab left" no_leftovers
 
 # bad combinations: one line, exit 2, nothing built

@@ -58,5 +58,40 @@ if grep -q 'sent' "$T/live" && ! grep -qi 'deliver' "$T/live"; then ok; else
 	fail "null's live line mentions delivery: $(head -c 300 "$T/live")"
 fi
 
+# the live line fits an 80-column terminal (off a terminal each second is its own line)
+timeout 30 "$PB" --method null --duration 1.3 >/dev/null 2>"$T/live"
+long=$(awk 'length > 79' "$T/live")
+if grep -q 'sent' "$T/live" && [ -z "$long" ]; then ok; else
+	fail "live lines wider than 79 columns: $long"
+fi
+# tables fit COLUMNS; a pipe without it keeps the full table for scripts; --wide shows all
+for w in 80 100; do
+	COLUMNS=$w timeout 30 "$PB" --method null --duration 0.2 -q >"$T/t$w" 2>/dev/null
+	long=$(awk -v w=$w 'length > w' "$T/t$w")
+	if grep -q '^| null' "$T/t$w" && [ -z "$long" ]; then ok; else
+		fail "COLUMNS=$w: lines wider than $w: $long"
+	fi
+done
+timeout 30 "$PB" --method null --duration 0.2 -q >"$T/tpipe" 2>/dev/null
+COLUMNS=80 timeout 30 "$PB" --method null --duration 0.2 -q --wide >"$T/twide" 2>/dev/null
+for f in tpipe twide; do
+	if grep -q 'Syscalls/frame' "$T/$f" && grep -q 'Mb/s (app)' "$T/$f"; then ok; else
+		fail "$f: not the full table: $(head -c 400 "$T/$f")"
+	fi
+done
+# --help: no row ends in a space, and a long option label keeps its help beside it
+"$PB" --help >"$T/help"
+if ! grep -q ' $' "$T/help" && grep -q -- '--xdp-mode .*XDP attach' "$T/help"; then ok; else
+	fail "--help: trailing blanks or --xdp-mode alone on its line: $(grep -n -A1 -- '--xdp-mode' "$T/help")"
+fi
+# -o into a folder that is not there: the folder is named, in one line, exit 2
+timeout 30 "$PB" --method null --duration 0.1 -q -o "$T/nope/out.json" >/dev/null 2>"$T/err"
+rc=$?
+if [ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "folder $T/nope does not exist" "$T/err"; then
+	ok
+else
+	fail "-o into a missing folder: exit $rc: $(cat "$T/err")"
+fi
+
 echo "$PASSES passed, $FAILS failed"
 [ "$FAILS" = 0 ]

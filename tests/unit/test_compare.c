@@ -939,6 +939,98 @@ static void test_rfc2544_rows(void)
 #undef RFC_TRIAL
 }
 
+/*
+ * The default tells a machine's noise from a regression by the comparison's own rows: when
+ * every row moved about as much as one did, that one is noise; when the others stayed put, it
+ * is not. --fixed-tolerance goes back to the tolerance alone.
+ */
+static void test_noise_from_rows(void)
+{
+	static const double scatter[10] = { 0.7, 1.3, 0.85, 1.2, 1.1, 0.9, 0.75, 1.25, 1.0, 0.95 };
+	struct pb_compare_row b[10], n[10];
+	struct pb_compare_input bi, ni;
+	struct pb_compare_opts o;
+	struct pb_compare_result res;
+	char name[16];
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < 10; i++) {
+		snprintf(name, sizeof(name), "m%u", i);
+		b[i] = ok_row(name, "", 1000);
+		n[i] = ok_row(name, "", 1000 * scatter[i]);
+	}
+	bi = input("b", b, 10);
+	ni = input("n", n, 10);
+	pb_compare_opts_init(&o);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!err && !pb_compare_failed(&res) && res.regressed == 0,
+	      "rows that all scatter by 30 %%: noise, not %u regressions (%s)", res.regressed,
+	      res.err);
+	CHECK(!err && res.noise_pct > 30 && res.noise_pct < 70, "noise %.1f %% from the rows",
+	      res.noise_pct);
+	pb_compare_result_free(&res);
+
+	o.fixed_tolerance = true;
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!err && res.regressed == 3 && isnan(res.noise_pct),
+	      "--fixed-tolerance: 3 rows below 0.9 regress, got %u", res.regressed);
+	pb_compare_result_free(&res);
+
+	/* the same rows, all steady but one 20 % drop: the drop stands out */
+	for (i = 0; i < 10; i++)
+		n[i].pps = i == 4 ? 800 : 1000;
+	pb_compare_opts_init(&o);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!err && res.regressed == 1 && line(&res, "m4", "")->verdict == PB_CMP_REGRESSED,
+	      "one 20 %% drop among steady rows regresses: %u", res.regressed);
+	CHECK(!err && res.noise_pct == 0, "steady rows: noise %g", res.noise_pct);
+	pb_compare_result_free(&res);
+
+	/* too few rows to estimate anything: the tolerance alone */
+	bi.n = ni.n = 4;
+	for (i = 0; i < 4; i++)
+		n[i].pps = 1000 * scatter[i];
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!err && res.regressed == 2 && isnan(res.noise_pct),
+	      "4 rows: no noise estimate, 0.7 and 0.85 regress (%u)", res.regressed);
+	pb_compare_result_free(&res);
+}
+
+/*
+ * Real sets: two back-to-back `--method benchmark --duration 2` runs on a busy 2-core machine
+ * compare clean; the first with one method's rate cut by 20 % does not; a default
+ * `rfc2544 --format json` result (with its latency rows) compares with itself, and its latency
+ * rows regress on a p99 three times as high.
+ */
+static int run(const char *arg, ...);
+static void check_one_error_line(const char *what, const char *want);
+static void check_stdout_has(const char *what, const char *want);
+
+static void test_real_sets(void)
+{
+	char a[768], b[768];
+	int st;
+
+	snprintf(a, sizeof(a), "%s", data("bench_a.json"));
+	snprintf(b, sizeof(b), "%s", data("bench_b.json"));
+	st = run(a, b, NULL);
+	CHECK(st == 0, "two back-to-back benchmark runs: exit %d", st);
+	check_stdout_has("back-to-back", "noise");
+	st = run(a, data("bench_a_drop20.json"), NULL);
+	CHECK(st == 1, "gso_mmsg 20 %% lower: exit %d", st);
+	check_stdout_has("drop20", "1 row regressed (1 on packets/s)");
+
+	snprintf(a, sizeof(a), "%s", data("rfc2544_default.json"));
+	st = run(a, a, NULL);
+	CHECK(st == 0, "rfc2544 result with itself: exit %d", st);
+	if (st)
+		check_one_error_line("rfc2544 with itself", NULL);
+	st = run(a, data("rfc2544_default_p99x3.json"), NULL);
+	CHECK(st == 1, "rfc2544 latency p99 x3: exit %d", st);
+	check_stdout_has("p99x3", "p99 latency");
+}
+
 /* A result set the real writer wrote reads back with the same rows. */
 static void test_writer_roundtrip(void)
 {
@@ -1412,6 +1504,8 @@ int main(void)
 	test_writer_roundtrip();
 	test_main_exit_codes();
 	test_main_json();
+	test_noise_from_rows();
+	test_real_sets();
 
 	remove_tmpdir();
 	return check_summary();

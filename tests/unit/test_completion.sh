@@ -46,6 +46,10 @@ check "compare: JSON files" "$(complete_words pktbench compare "$T/dir/")" "$T/d
 check "compare --normalize: methods" "$(complete_words pktbench compare --normalize udp_s)" \
 	"udp_sendto"
 check "compare --format" "$(complete_words pktbench compare a b --format '')" "json table"
+check "rfc2544 --tests: its tests" "$(complete_words pktbench rfc2544 --tests '')" \
+	"back-to-back latency loss throughput"
+check "rfc2544 --tests: a list" "$(complete_words pktbench rfc2544 --tests throughput,l)" \
+	"throughput,latency throughput,loss"
 check "main options are not compare's" "$(complete_words pktbench compare --dur)" ""
 
 # the man page: renders cleanly, with what it must have

@@ -130,7 +130,9 @@ static void test_bad(void)
 	bad("--trial", "0", "positive number of seconds");
 	bad("--b2b-repeat", "0", "whole number from 1");
 	bad("--max-trials", "129", "whole number from 1 to 128");
-	bad("--duration", "5", "unknown option '--duration'");
+	bad("--duration", "5", "unknown option '--duration': did you mean --trial?");
+	bad("--duration=5", NULL, "unknown option '--duration=5': did you mean --trial?");
+	bad("--count", "5", "did you mean --trial?");
 	bad("--pps", "1M", "unknown option '--pps'");
 	/* getopt takes an unambiguous prefix: --frame-size is --frame-sizes, in wire bytes */
 	bad("--frame-size", "60", "--frame-sizes: up to 16 sizes from 64");

@@ -706,6 +706,54 @@ static void test_table(void)
 }
 
 /* --show-counters: the three points of view of each row, and n/a where a side was not read */
+/* Widest line of t. */
+static size_t widest(const char *t)
+{
+	size_t w = 0, n;
+
+	while (*t) {
+		n = strcspn(t, "\n");
+		w = n > w ? n : w;
+		t += n + (t[n] == '\n');
+	}
+	return w;
+}
+
+/*
+ * A table fits the width it is given: short headings first, then columns by rank (Sent and
+ * Delivered go first; Method, Packets/s and Delivered % stay), a note naming them; width 0 is
+ * the full table.
+ */
+static void test_table_width(void)
+{
+	struct pb_report rep = make_report(3);
+	unsigned int w[] = { 60, 80, 100 }, i;
+	char *t;
+
+	t = table(&rep);
+	CHECK(t && widest(t) > 100 && pos(t, " Sent |") >= 0 && pos(t, "Mb/s (app)") >= 0,
+	      "width 0: the full table (%zu wide):\n%s", t ? widest(t) : 0, t ? t : "");
+	free(t);
+	for (i = 0; i < 3; i++) {
+		rep.width = w[i];
+		t = table(&rep);
+		if (!t)
+			continue;
+		CHECK(widest(t) <= w[i], "width %u: %zu wide:\n%s", w[i], widest(t), t);
+		CHECK(pos(t, "| Method ") >= 0 && pos(t, "Packets/s") >= 0 &&
+			      pos(t, "Deliv %") >= 0,
+		      "width %u: a column that stays is gone:\n%s", w[i], t);
+		CHECK(pos(t, " Sent |") < 0 && pos(t, "--wide shows all): ") >= 0,
+		      "width %u: Sent still there, or no note:\n%s", w[i], t);
+		free(t);
+	}
+	rep.width = 80;
+	t = table(&rep);
+	CHECK(t && pos(t, "ns/pkt") >= 0 && pos(t, "Syscalls/frame") < 0,
+	      "80: CPU ns/pkt outranks Syscalls/frame:\n%s", t ? t : "");
+	free(t);
+}
+
 static void test_table_counters(void)
 {
 	struct pb_report rep = make_report(3);
@@ -1156,6 +1204,21 @@ static void test_rfc2544_report(void)
 	free(buf);
 }
 
+/* -o into a folder that is not there says so, not "cannot create a file beside it". */
+static void test_missing_folder(void)
+{
+	char err[512] = "";
+	int ret;
+
+	ret = pb_report_check_path("/tmp/pb-no-such-folder.h6/sub/out.json", err, sizeof(err));
+	CHECK(ret == -ENOENT, "missing folder: %d", ret);
+	CHECK(strstr(err, "folder /tmp/pb-no-such-folder.h6/sub does not exist") != NULL &&
+		      !strstr(err, "beside"),
+	      "missing folder: '%s'", err);
+	ret = pb_report_check_path("out-in-cwd-h6.json", err, sizeof(err));
+	CHECK(ret == 0, "a bare name in the current folder: %d %s", ret, err);
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -1175,9 +1238,11 @@ int main(void)
 	test_table_nowire();
 	test_table_only_skipped();
 	test_table_counters();
+	test_table_width();
 	test_atomic_failures();
 	test_latency();
 	test_rfc2544_report();
+	test_missing_folder();
 	remove_tmpdir();
 	return check_summary();
 }
