@@ -909,7 +909,7 @@ static int pb_write_counters(FILE *f, const struct pb_result *res, const unsigne
 	pb_box_note(f, w,
 		    "  TX iface pkts: the sending interface's tx_packets; TX drops: its "
 		    "tx_dropped + qdisc drops;\n  RX iface drops: the receiving interface's "
-		    "rx_dropped + missed + fifo; Dropped (net): see README");
+		    "rx_dropped + missed + fifo; Dropped (net): see docs/accounting.md");
 	pb_box_dropped_note(f, cols, PB_KCOLS, w);
 	if (shared)
 		pb_box_note(f, w, "  + the interface also carries traffic that is not this run's");
