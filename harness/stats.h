@@ -112,6 +112,12 @@ struct pb_result {
 	uint64_t frames_retried;   /* attempts the path dropped and reported, sent again */
 	uint64_t frames_undrained; /* still in flight when the drain limit passed: not counted */
 	uint64_t send_errors;	   /* calls that found the path full (EAGAIN) and were retried */
+	uint64_t send_eagain;	   /* of those, the calls a full socket or ring refused (EAGAIN) */
+	double send_blocked_s;	   /* time the path held the sender back: from a refused call
+				    * (its own wait included) to the next call that moved frames */
+	uint64_t paced_behind;	   /* paced: frames the schedule had due that never went (the
+				    * sender fell behind: a full path, or its CPU) */
+	bool rx_restarted;	   /* the receiver restarted inside the window: counts unknown */
 	uint64_t syscalls;	   /* system calls the method made in the window */
 	bool has_receiver;	   /* a receiver was asked: false on a bare --iface */
 	bool delivered_known;	   /* the receiver answered; false: rx_error says why */
@@ -141,6 +147,8 @@ struct pb_result {
 	uint64_t frames_dropped;  /* lost on the path, by the kernel's counters, net */
 	double rx_queue_cv;	  /* the per-queue spread: stddev / mean over the queues counted */
 	double pps;
+	double offered_pps; /* every attempt over the window: sent + retried (what was offered) */
+	bool pushed_back; /* the path held the sender back (send_blocked_s >= PB_PUSHBACK_SHARE) */
 	double app_mbps;
 	double wire_gbps;
 	double delivered_pct; /* meaningful only with has_receiver && delivered_known */
@@ -148,6 +156,16 @@ struct pb_result {
 	double cpu_ns_per_pkt;
 	double syscalls_per_frame;
 };
+
+/* A sender blocked this share of its window was held back by the path, not by its CPU. */
+#define PB_PUSHBACK_SHARE 0.05
+
+/*
+ * The one delta of two reads of a counter: after - before, or 0 when the counter went back
+ * (a restarted receiver, a recreated interface), which sets *back (may be NULL). Every
+ * difference of two counter reads goes through here, so none can underflow.
+ */
+uint64_t pb_ctr_delta(uint64_t before, uint64_t after, bool *back);
 
 /* Wire (L1) bytes of one frame: max(frame, 60 or 64 tagged) + 24. */
 uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan);

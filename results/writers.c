@@ -154,6 +154,13 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, pb_fu64("frames_retried", r->frames_retried));
 	pb_add(fs, pb_fu64("frames_undrained", r->frames_undrained));
 	pb_add(fs, pb_fu64("send_errors", r->send_errors));
+	/* where a wait the probes' stamps do not see went: the path held the sender back */
+	pb_add(fs, pb_fu64("send_eagain", r->send_eagain));
+	pb_add(fs, pb_fdbl("sender_blocked_s", r->send_blocked_s));
+	pb_add(fs, r->target_pps > 0 ? pb_fu64("paced_behind", r->paced_behind)
+				     : pb_fnull("paced_behind"));
+	pb_add(fs, pb_fbool("pushed_back", r->pushed_back));
+	pb_add(fs, pb_fbool("receiver_restarted", r->rx_restarted));
 	/* the raw counter deltas the netting used, as read */
 	pb_add(fs, pb_fstr("netting", pb_netting_name(r->netting), 0));
 	pb_add(fs, pb_fu64("netting_deficit", r->netting_deficit));
@@ -175,6 +182,7 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, figures && r->frames_sent ? pb_fdbl("syscalls_per_frame", r->syscalls_per_frame)
 					     : pb_fnull("syscalls_per_frame"));
 	pb_add(fs, pb_fdbl("pps", r->pps));
+	pb_add(fs, pb_fdbl("offered_pps", r->offered_pps));
 	pb_add(fs, pb_fdbl("app_mbps", r->app_mbps));
 	pb_add(fs, pb_fdbl("wire_gbps", r->wire_gbps));
 	pb_add(fs, dpct ? pb_fdbl("delivered_pct", r->delivered_pct) : pb_fnull("delivered_pct"));
@@ -203,6 +211,9 @@ static void pb_latency_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, m ? pb_fu64("reordered", l->reordered) : pb_fnull("reordered"));
 	pb_add(fs, m ? pb_fu64("duplicated", l->duplicated) : pb_fnull("duplicated"));
 	pb_add(fs, l->on ? pb_fstr("clock", l->tai ? "tai" : "monotonic", 0) : pb_fnull("clock"));
+	/* true: a probe the path dropped goes again with its first stamp (never lost, later) */
+	pb_add(fs, l->on ? pb_fbool("includes_retries", l->includes_retries)
+			 : pb_fnull("includes_retries"));
 	pb_add(fs, m ? pb_fu64("samples", l->samples) : pb_fnull("samples"));
 	pb_add(fs, m ? pb_fu64("clock_errors", l->clock_errors) : pb_fnull("clock_errors"));
 	pb_add(fs, t ? pb_fdbl("min_us", l->min_us) : pb_fnull("min_us"));
@@ -749,10 +760,10 @@ struct pb_trow {
 
 /* Names read left to right; numbers align right so their digits line up. */
 static const struct pb_box_col pb_tcols[PB_TCOLS] = {
-	{ "Method", true },   { "Mode", true },	 { "Packets/s" }, { "Mb/s (app)" },
-	{ "Gb/s (wire L1)" }, { "Sent" },	 { "Delivered" }, { "Delivered %" },
-	{ "Accounted %" },    { "CPU ns/pkt" },	 { "Syscalls/frame" }, { "p50 us" },
-	{ "p99 us" },	      { "Max us" },	 { "Probes lost" },
+	{ "Method", true },   { "Mode", true }, { "Packets/s" },      { "Mb/s (app)" },
+	{ "Gb/s (wire L1)" }, { "Sent" },	{ "Delivered" },      { "Delivered %" },
+	{ "Accounted %" },    { "CPU ns/pkt" }, { "Syscalls/frame" }, { "p50 us" },
+	{ "p99 us" },	      { "Max us" },	{ "Probes lost" },
 };
 
 static bool pb_nowire(const struct pb_result *r)
