@@ -40,6 +40,7 @@ struct pb_counters {
 	uint64_t eagain;   /* calls a full socket or ring refused */
 	double blocked_s;  /* time held back by the path (see pb_result.send_blocked_s) */
 	double blocked_at; /* when the current hold-back began; 0: not held back */
+	double send_s;	   /* paced: time inside send() calls */
 } __attribute__((aligned(64)));
 
 struct pb_slot {
@@ -55,6 +56,8 @@ struct pb_slot {
 	double cpu_s;	 /* this thread's CPU time over its sending window, drain included */
 	double end;	 /* when this worker stopped sending and drained */
 	uint64_t behind; /* paced: frames due by the stop that never went */
+	double budget_t; /* paced: when the last budget was asked for */
+	double call_t;	 /* paced: when the last send() call began; 0: none since */
 	int done;
 } __attribute__((aligned(64)));
 
@@ -190,6 +193,12 @@ static uint64_t worker_budget(struct pb_slot *s, double *wait)
 		uint64_t allow;
 
 		t = pb_now();
+		/* the clock is read here anyway: the call since the last budget is timed */
+		if (s->call_t) {
+			s->ctr.send_s += t - s->call_t;
+			s->call_t = 0;
+		}
+		s->budget_t = t;
 		allow = pb_pacer_allowance(&s->pacer, t, tried);
 		if (!allow) {
 			double next = pb_pacer_next(&s->pacer, tried);
@@ -262,11 +271,14 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		/* a zero budget with frames in flight only reaps them */
+		s->call_t = s->pacer.rate ? s->budget_t : 0;
 		if (!worker_call(s, m, (unsigned int)budget, async, &o)) {
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
 	}
+	if (s->call_t)
+		s->ctr.send_s += pb_now() - s->call_t;
 	s->behind = pb_pacer_behind(&s->pacer, pb_now(),
 				    s->ctr.sent + s->ctr.retried + s->ctr.inflight);
 	/* after an error too: frames that completed before it count, and the error stays */
@@ -801,6 +813,19 @@ static void run_open(struct run *run, struct pb_result *res)
 	snprintf(res->mode, sizeof(res->mode), "%s", run->slots[0].w.mode);
 }
 
+void pb_link_reason(char *buf, size_t len, const char *ifname, bool admin_down, double waited)
+{
+	if (admin_down)
+		snprintf(buf, len,
+			 "%s is administratively down: bring it up with `ip link set %s up`",
+			 ifname, ifname);
+	else
+		snprintf(buf, len,
+			 "the link of %s was not up after %.1f s (--link-timeout): no carrier; "
+			 "check its peer or cable, and `ip link set %s up`",
+			 ifname, waited, ifname);
+}
+
 /* The clock starts only once the carrier is up: an XDP attach may bounce the link. */
 static void run_wait_link(struct run *run, struct pb_result *res)
 {
@@ -814,9 +839,8 @@ static void run_wait_link(struct run *run, struct pb_result *res)
 	res->link_wait_s = waited;
 	if (err == -ETIMEDOUT) {
 		res->status = PB_STATUS_ERROR;
-		snprintf(res->reason, sizeof(res->reason),
-			 "the link of %s was not up after %.1f s (--link-timeout)", run->cfg.ifname,
-			 waited);
+		res->link_failed = true;
+		pb_link_reason(res->reason, sizeof(res->reason), run->cfg.ifname, false, waited);
 		run->abort = 1;
 	} else if (err) {
 		res_error(res, "waiting for the link", err);
@@ -845,6 +869,7 @@ static void run_collect(struct run *run, struct pb_result *res)
 		res->send_eagain += s->ctr.eagain;
 		res->send_blocked_s += s->ctr.blocked_s / cfg->streams; /* the workers' mean */
 		res->paced_behind += s->behind;
+		res->send_call_s += s->ctr.send_s / cfg->streams;
 		res->syscalls += s->ctr.calls;
 		res->cpu_s += s->cpu_s;
 		if (s->send_err && res->status == PB_STATUS_OK)

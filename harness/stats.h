@@ -101,6 +101,7 @@ struct pb_result {
 	double link_wait_s;   /* carrier wait before the clock started, outside the window */
 	double link_down_s;   /* time the carrier was down inside the window */
 	uint32_t link_downs;  /* times it went down inside the window */
+	bool link_failed;     /* the link was not up within --link-timeout: nothing was sent */
 	uint32_t frame_bytes; /* per frame, as handed to the kernel, without FCS */
 	bool vlan;	      /* tagged frames: the wire minimum is 64, not 60 */
 	bool imix;	      /* mixed sizes: frame_bytes is the (rounded) average */
@@ -117,6 +118,8 @@ struct pb_result {
 				    * (its own wait included) to the next call that moved frames */
 	uint64_t paced_behind;	   /* paced: frames the schedule had due that never went (the
 				    * sender fell behind: a full path, or its CPU) */
+	double send_call_s;	   /* paced: time inside send() calls (a qdisc run by the sending
+				    * thread, its timers: a wait the probes' stamps do not see) */
 	bool rx_restarted;	   /* the receiver restarted inside the window: counts unknown */
 	uint64_t syscalls;	   /* system calls the method made in the window */
 	bool has_receiver;	   /* a receiver was asked: false on a bare --iface */

@@ -159,6 +159,8 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, pb_fdbl("sender_blocked_s", r->send_blocked_s));
 	pb_add(fs, r->target_pps > 0 ? pb_fu64("paced_behind", r->paced_behind)
 				     : pb_fnull("paced_behind"));
+	pb_add(fs, r->target_pps > 0 ? pb_fdbl("sender_in_send_s", r->send_call_s)
+				     : pb_fnull("sender_in_send_s"));
 	pb_add(fs, pb_fbool("pushed_back", r->pushed_back));
 	pb_add(fs, pb_fbool("receiver_restarted", r->rx_restarted));
 	/* the raw counter deltas the netting used, as read */

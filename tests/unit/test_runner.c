@@ -616,6 +616,8 @@ static void test_pushed_back(void)
 	CHECK(r.send_eagain > 10 && r.send_blocked_s > 0.25 && r.send_blocked_s <= r.duration_s,
 	      "pushed back: %llu EAGAIN, blocked %.3f of %.3f s", (unsigned long long)r.send_eagain,
 	      r.send_blocked_s, r.duration_s);
+	CHECK(r.send_call_s > 0.25 && r.send_call_s <= r.duration_s,
+	      "pushed back: %.3f s of %.3f inside send calls", r.send_call_s, r.duration_s);
 	CHECK(r.paced_behind >= 600 && r.paced_behind <= 800 && r.pushed_back,
 	      "pushed back: %llu frames behind the schedule (want ~700), pushed_back %d",
 	      (unsigned long long)r.paced_behind, r.pushed_back);

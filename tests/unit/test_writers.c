@@ -194,6 +194,7 @@ static const struct want result_fields[] = {
 	{ "send_eagain", json_type_int },
 	{ "sender_blocked_s", json_type_double },
 	{ "paced_behind", json_type_null }, /* not paced */
+	{ "sender_in_send_s", json_type_null },
 	{ "pushed_back", json_type_boolean },
 	{ "receiver_restarted", json_type_boolean },
 	{ "netting", json_type_string },
