@@ -74,6 +74,7 @@ struct pb_rfc_row {
 	/* summary rows: the answer */
 	double throughput_pps, throughput_wire_gbps;
 	bool sender_limited; /* the send path's own maximum passed: the DUT is not the limit */
+	bool pushed_back;    /* the maximum passed, but the path held the sender to it: unknown */
 	double max_pps;	     /* the unpaced maximum the test started from */
 	double burst_mean, burst_stddev;
 	uint64_t burst_min, burst_max;

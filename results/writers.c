@@ -90,6 +90,8 @@ static void pb_rfc_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, pb_fdbl_if("throughput_wire_gbps", tput, f->throughput_wire_gbps));
 	pb_add(fs, tput || b2b_sum ? pb_fbool("sender_limited", f->sender_limited)
 				   : pb_fnull("sender_limited"));
+	pb_add(fs, tput ? pb_fbool("sender_pushed_back", f->pushed_back)
+			: pb_fnull("sender_pushed_back"));
 	pb_add(fs, pb_fdbl_if("max_pps", sum && f->max_pps > 0, f->max_pps));
 	pb_add(fs, pb_fdbl_if("burst_frames_mean", b2b_sum, f->burst_mean));
 	pb_add(fs,
