@@ -494,7 +494,9 @@ static void run_sample(struct run *run, struct pb_result *res)
 			if (smp.delivered_known)
 				smp.delivered = c.frames;
 			/* a count that went back is a receiver that started again */
-			d = pb_ctr_delta(last_rx, smp.delivered, &run->rx_restarted);
+			d = smp.delivered_known
+				    ? pb_ctr_delta(last_rx, smp.delivered, &run->rx_restarted)
+				    : 0;
 			smp.sent = last_sent + pb_ctr_delta(last_sent, smp.sent, NULL);
 			if (!cfg->quiet) {
 				live_line(run, t - t0, t - last_t,
