@@ -551,8 +551,11 @@ static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 	if (r->status == PB_STATUS_ERROR)
 		pr_err("%s failed: %s\n", label, r->reason);
 	if (r->status == PB_STATUS_OK && r->target_pps && r->pps < 0.98 * r->target_pps)
-		pr_warn("%s reached %.0f of the %.0f packets/s asked (%.1f %%)\n", label, r->pps,
-			r->target_pps, 100 * r->pps / r->target_pps);
+		pr_warn("%s reached %.0f of the %.0f packets/s asked (%.1f %%): %.0f offered, "
+			"%.2f of %.2f s inside send calls%s\n",
+			label, r->pps, r->target_pps, 100 * r->pps / r->target_pps, r->offered_pps,
+			r->send_call_s, r->duration_s,
+			r->pushed_back ? ", held back by a full socket or ring" : "");
 	return 0;
 }
 
