@@ -5,7 +5,8 @@
  * parsers of those answers. No sockets here, so the unit tests and a fuzzer reach all of it.
  *
  *   GET /v1/info          what the agent is: version, interface, driver, MAC, addresses,
- *                         RX queues, XDP mode, clock
+ *                         RX queues, XDP mode, clock, instance (random at its start; also in
+ *                         every run's answer, so a sender sees a restart mid-run)
  *   GET /v1/runs/RUN_ID   one run's counts (RUN_ID decimal, 0 .. 4294967295) and the
  *                         interface's counters; a run never seen: 200, "seen": false, zeros;
  *                         with latency probes or pacing, each stream's counts ("streams")
