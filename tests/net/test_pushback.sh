@@ -2,7 +2,8 @@
 # A path that pushes back on the sender instead of dropping, and a sending interface that is
 # down. On the test's own veth pair (--iface) behind a sender-side tbf of 40 Mbit/s (83.3 kpps
 # of 60-byte frames):
-#   --pps paces what is offered: attempts (sent + retried) never exceed the pace, offered_pps
+#   --pps paces what is offered: attempts (sent + retried) never exceed the pace (also when a
+#     qdisc drops and says so: ENOBUFS retries are attempts too), offered_pps
 #     is in the row beside pps, which the tbf holds to its rate; where the frames that did not
 #     go waited shows in the row (retried drops, time blocked, frames behind the schedule)
 #   every socket method's socket gets the 16 MB send buffer (what setsockopt was asked)
@@ -43,6 +44,17 @@ for m in udp_sendto sendmmsg; do
 	check "$m: the qdisc's drops are the retried frames" r0 "$out" \
 		"r['qdisc_drops'] == r['frames_retried']"
 done
+
+# --- a path that drops and says so (ENOBUFS): the retries are paced too -----------------------
+# 1500-byte frames through 12 Mbit/s: 1000 pps pass, the qdisc's short queue drops the rest
+tc -n $NS qdisc replace dev $A root tbf rate 12mbit burst 3000 latency 3ms
+out=$T/drop.json
+run --method udp_sendto --frame-size 1500 --pps 3000 --duration 1.5 -q -o "$out" 2>"$T/drop.err"
+echo "drops: $(show "$out" status pps offered_pps frames_sent frames_retried qdisc_drops syscalls)"
+check "drops: attempts paced at 3000/s, retries included (not re-sent at once)" r0 "$out" \
+	"(r['frames_sent'] + r['frames_retried']) / r['duration_s'] <= 3000 * 1.03 and r['syscalls'] / r['duration_s'] <= 3000 * 1.1"
+check "drops: offered ~3000 pps, accepted held to the tbf's ~1000" r0 "$out" \
+	"abs(r['offered_pps'] / 3000 - 1) <= 0.05 and r['pps'] <= 1000 * 1.1 and r['frames_retried'] > 0"
 
 # --- the big send buffer on every socket method -----------------------------------------------
 if command -v strace >/dev/null; then
