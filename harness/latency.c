@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "latency.h"
+#include "stats.h"
 #include "rx_source.h"
 
 _Static_assert(PB_RX_HIST_BUCKETS == PB_HIST_BUCKETS, "one histogram layout on both sides");
@@ -205,7 +206,7 @@ int pb_gaps_compute(struct pb_gaps *g, const struct pb_rx_run *rx, const struct 
 
 		if (r->gap_frames < 2)
 			continue;
-		span += (double)(r->gap_last_ns - r->gap_first_ns);
+		span += (double)pb_ctr_delta(r->gap_first_ns, r->gap_last_ns, NULL);
 		n += r->gap_frames - 1;
 	}
 	if (rx && in->gap_hist)

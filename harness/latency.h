@@ -36,6 +36,8 @@ struct pb_latency {
 	bool timed;    /* the latency figures mean something; else why says why they are null */
 	char why[160];
 	bool tai;		 /* the probes carried CLOCK_TAI (--synced-clocks) */
+	bool includes_retries;	 /* the path re-sends a dropped probe with its first stamp
+				  * (PB_M_REPOST): none is lost, the retries are in its latency */
 	uint64_t probes_sent;	 /* handed to the kernel, by the sender's count */
 	uint64_t probes_dropped; /* of those, dropped by the path and reported to the sender */
 	uint64_t probes_received, lost, reordered, duplicated;

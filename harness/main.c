@@ -107,7 +107,35 @@ struct pb_session {
 	uint32_t rx_queues;
 	struct pb_result *results;
 	unsigned int n;
+	char link_err[160]; /* --iface cannot send (down): the one line, before any method */
 };
+
+/*
+ * Before the first method, once: a sending interface that is not set up is an error at once;
+ * with wait (--receiver, which needs the link to reach the agent), one wait of
+ * --link-timeout for the carrier. Without it the first run waits, and a timeout there ends
+ * the benchmark (session_run), so the wait happens once either way.
+ */
+static void session_link_check(struct pb_session *s, int ifindex, bool wait)
+{
+	const struct pb_config *cfg = &s->cfg;
+	double waited = 0;
+	int up, err;
+
+	up = pb_netif_admin_up(s->nl, ifindex);
+	if (!up) {
+		pb_link_reason(s->link_err, sizeof(s->link_err), cfg->iface, true, 0);
+		return;
+	}
+	if (up < 0 || !wait)
+		return;
+	err = pb_netif_wait_up(s->nl, ifindex, cfg->link_timeout_s, &waited, &pb_stop);
+	if (err == -ETIMEDOUT)
+		pb_link_reason(s->link_err, sizeof(s->link_err), cfg->iface,
+			       pb_netif_admin_up(s->nl, ifindex) == 0, waited);
+	else if (!err && waited >= 0.1 && !cfg->quiet)
+		fprintf(stderr, "pktbench: link of %s up after %.2f s\n", cfg->iface, waited);
+}
 
 /* --frame-size becomes a payload size; either must fit the interface's MTU. */
 static int resolve_size(struct pb_config *cfg, char *err, size_t errlen)
@@ -323,7 +351,9 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		s->tx.nl = s->nl;
 		pb_path_netif(&s->path, &s->tx);
 		s->path.shared = true;
-		if (cfg->receiver[0]) {
+		session_link_check(s, nif.ifindex, cfg->receiver[0]);
+		/* a down link cannot reach the agent: the link is what the one line names */
+		if (cfg->receiver[0] && !s->link_err[0]) {
 			ret = session_agent(s, err, errlen);
 			if (ret)
 				return ret;
@@ -515,6 +545,8 @@ static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 	ret = run_repeated(s, cfg, sel, r);
 	if (ret && ret != -EINTR)
 		return ret;
+	if (r->link_failed && s->nl && pb_netif_admin_up(s->nl, cfg->ifindex) == 0)
+		pb_link_reason(r->reason, sizeof(r->reason), cfg->ifname, true, 0);
 	snprintf(r->point, sizeof(r->point), "%s", point);
 	s->n++;
 	if (r->status == PB_STATUS_SKIPPED && !cfg->quiet)
@@ -522,8 +554,11 @@ static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 	if (r->status == PB_STATUS_ERROR)
 		pr_err("%s failed: %s\n", label, r->reason);
 	if (r->status == PB_STATUS_OK && r->target_pps && r->pps < 0.98 * r->target_pps)
-		pr_warn("%s reached %.0f of the %.0f packets/s asked (%.1f %%)\n", label, r->pps,
-			r->target_pps, 100 * r->pps / r->target_pps);
+		pr_warn("%s reached %.0f of the %.0f packets/s asked (%.1f %%): %.0f offered, "
+			"%.2f of %.2f s inside send calls%s\n",
+			label, r->pps, r->target_pps, 100 * r->pps / r->target_pps, r->offered_pps,
+			r->send_call_s, r->duration_s,
+			r->pushed_back ? ", held back by a full socket or ring" : "");
 	return 0;
 }
 
@@ -575,6 +610,20 @@ static int session_run(struct pb_session *s, const struct pb_selected *list, uns
 	char point[32] = "", err[sizeof(s->results[0].reason)];
 	int ret;
 
+	if (s->link_err[0]) {
+		/* nothing can go: the first method's row says why, once, and nothing else runs */
+		struct pb_result *r = &s->results[s->n++];
+
+		memset(r, 0, sizeof(*r));
+		snprintf(r->method, sizeof(r->method), "%s", list[0].m->name);
+		snprintf(r->mode, sizeof(r->mode), "-");
+		r->streams = s->cfg.streams;
+		r->status = PB_STATUS_ERROR;
+		r->link_failed = true;
+		snprintf(r->reason, sizeof(r->reason), "%s", s->link_err);
+		pr_err("%s\n", s->link_err);
+		return 0;
+	}
 	for (p = 0; p < npoints && !pb_stopped(); p++) {
 		pcfg = s->cfg;
 		if (sw->kind) {
@@ -610,6 +659,10 @@ static int session_run(struct pb_session *s, const struct pb_selected *list, uns
 				list[i].m->finish();
 			if (ret)
 				return ret;
+			/* the link did not come up: the next method would only wait as long again
+			 */
+			if (s->n && s->results[s->n - 1].link_failed)
+				return 0;
 		}
 	}
 	return 0;
@@ -712,6 +765,12 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 		session_teardown(&s);
 		free(s.results);
 		return ret == -EINVAL ? EXIT_BADINPUT : 1;
+	}
+	if (s.link_err[0] && (rfc || s.cfg.tune)) {
+		pr_err("%s\n", s.link_err);
+		session_teardown(&s);
+		free(s.results);
+		return 1;
 	}
 	if (rfc && !s.path.rx) {
 		fprintf(stderr, "pktbench rfc2544: loss is counted at a receiver: use the lab, or "

@@ -19,11 +19,14 @@ enum {
 	__PB_M_NO_WIRE,	  /* puts nothing on the wire (null): no receiver, no delivered % */
 	__PB_M_NEEDS_RAW, /* needs CAP_NET_RAW */
 	__PB_M_ASYNC,	  /* completes frames after send() returns: reports them in flight */
+	__PB_M_REPOST,	  /* the kernel sends a dropped frame again itself, a probe with its
+			   * first stamp: probes are never lost, their latency holds the retries */
 };
 #define PB_M_FRAME     (1u << __PB_M_FRAME)
 #define PB_M_NO_WIRE   (1u << __PB_M_NO_WIRE)
 #define PB_M_NEEDS_RAW (1u << __PB_M_NEEDS_RAW)
 #define PB_M_ASYNC     (1u << __PB_M_ASYNC)
+#define PB_M_REPOST    (1u << __PB_M_REPOST)
 
 /* The knobs a method reads from the configuration, which --tune searches (tune.h). */
 enum {
@@ -50,6 +53,7 @@ struct pb_outcome {
 	uint32_t retried;  /* attempts the path dropped and reported, to be sent again */
 	uint32_t inflight; /* PB_M_ASYNC: frames handed over and not completed, after the call */
 	uint32_t calls;	   /* system calls made (kicks, submits, sends, and waits: poll, sleep) */
+	uint64_t wait_ns;  /* time the call waited for room on a full path (a poll), if it did */
 };
 
 /* One sending thread's view. The harness fills everything but priv and mode. */

@@ -271,6 +271,23 @@ int pb_netif_link_up(struct nl_sock *sk, int ifindex)
 	       (oper == IF_OPER_UP || oper == IF_OPER_UNKNOWN);
 }
 
+int pb_netif_admin_up(struct nl_sock *sk, int ifindex)
+{
+	struct rtnl_link *link = NULL;
+	unsigned int flags;
+	int err;
+
+	err = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
+	if (err < 0 || !link) {
+		err = pb_link_errno(err);
+		rtnl_link_put(link);
+		return err;
+	}
+	flags = rtnl_link_get_flags(link);
+	rtnl_link_put(link);
+	return !!(flags & IFF_UP);
+}
+
 /*
  * Sleeps until a link event arrives on ev (or ms pass), then drops what arrived. True when
  * one did.

@@ -70,6 +70,8 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 		     const int *stop);
 /* 1 when up and running (as the wait above means it), 0 when not, -errno. */
 int pb_netif_link_up(struct nl_sock *sk, int ifindex);
+/* 1 when set up (IFF_UP: `ip link set IFACE up`), whatever its carrier; 0 when not, -errno. */
+int pb_netif_admin_up(struct nl_sock *sk, int ifindex);
 
 /*
  * Watches one interface's carrier through RTM_NEWLINK events (subscribed in the calling

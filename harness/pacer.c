@@ -88,3 +88,14 @@ double pb_pacer_next(const struct pb_pacer *p, uint64_t done)
 	nominal = p->t0 + ((double)done + 1 + p->forgiven) / p->rate;
 	return fmax(nominal, pacer_peak_due(p, done));
 }
+
+uint64_t pb_pacer_behind(const struct pb_pacer *p, double t, uint64_t done)
+{
+	double due, owed;
+
+	if (!p->rate || t <= p->t0)
+		return 0;
+	due = floor((t - p->t0) * p->rate + 1e-6) - p->forgiven;
+	owed = due > (double)done ? due - (double)done : 0;
+	return (uint64_t)(p->forgiven + owed);
+}

@@ -38,6 +38,11 @@ struct pb_pacer {
 void pb_pacer_init(struct pb_pacer *p, double rate, double t0, double burst_s);
 /* Frames that may go by time t, given done handed over so far; UINT64_MAX when unlimited. */
 uint64_t pb_pacer_allowance(struct pb_pacer *p, double t, uint64_t done);
+/*
+ * Frames the schedule had due by time t that never went, given done handed over: the debt
+ * forgiven and what is still owed. A sender held back (a full path, a slow CPU) shows here.
+ */
+uint64_t pb_pacer_behind(const struct pb_pacer *p, double t, uint64_t done);
 /* When the next frame may go, given done handed over so far. */
 double pb_pacer_next(const struct pb_pacer *p, uint64_t done);
 

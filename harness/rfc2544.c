@@ -370,14 +370,18 @@ static int rfc_trial(struct rfc_ctx *c, double pps, double secs, uint64_t count,
 	rf->trial = ++c->trial;
 	rf->load_pct = -1;
 	rf->burst_frames = count;
-	sent = (double)r->frames_sent;
+	/*
+	 * Loss of what was offered: a frame the path dropped and reported (retried) was offered
+	 * and not forwarded, whatever went in its place (a DUT's full input queue says so).
+	 */
+	sent = (double)r->frames_sent + (double)r->frames_retried;
 	rf->loss_pct = pb_result_has_delivered(r)
-			       ? 100 * (sent - (double)r->frames_delivered) / sent
+			       ? fmax(0, 100 * (sent - (double)r->frames_delivered) / sent)
 			       : NAN;
-	/* NDR: not one frame; PDR: the tolerance, as a share of what was sent */
+	/* NDR: not one frame; PDR: the tolerance, as a share of what was offered */
 	rf->passed = r->status == PB_STATUS_OK && pb_result_has_delivered(r) && !r->interrupted &&
 		     (o->loss_tolerance_pct > 0 ? rf->loss_pct <= o->loss_tolerance_pct
-						: r->frames_delivered >= r->frames_sent);
+						: (double)r->frames_delivered >= sent);
 	if (!c->cfg->quiet && r->status == PB_STATUS_OK && c->cols)
 		rfc_progress(c, rf->passed);
 	else if (!c->cfg->quiet && r->status == PB_STATUS_OK)
@@ -482,6 +486,7 @@ static int rfc_throughput(struct rfc_ctx *c, double *answer, double *max_pps)
 	struct pb_search s;
 	struct pb_result *r;
 	int best = -1, ret;
+	bool pushed;
 	double v, m;
 
 	*answer = 0;
@@ -493,8 +498,10 @@ static int rfc_throughput(struct rfc_ctx *c, double *answer, double *max_pps)
 	if (!rfc_trial_ok(c, idx))
 		return rfc_trial_failed(c, idx);
 	first = idx;
-	m = c->out->r[idx].pps;
+	/* the maximum is what the unpaced trial offered: the one definition every table uses */
+	m = c->out->r[idx].offered_pps;
 	*max_pps = m;
+	pushed = c->out->r[idx].pushed_back;
 	so = (struct pb_search_opts){ .min = fmax(1, m * 1e-4),
 				      .max = m,
 				      .precision = o->precision_pct / 100,
@@ -515,7 +522,7 @@ static int rfc_throughput(struct rfc_ctx *c, double *answer, double *max_pps)
 		if (!rfc_trial_ok(c, idx))
 			return rfc_trial_failed(c, idx);
 		/* what the trial offered, which a path that pushes back keeps below the pace */
-		pb_search_record_at(&s, c->out->r[idx].pps, c->out->r[idx].rfc.passed);
+		pb_search_record_at(&s, c->out->r[idx].offered_pps, c->out->r[idx].rfc.passed);
 	}
 	*answer = pb_search_result(&s);
 	/* the row that answers: the trial that offered the rate found (and passed) */
@@ -523,22 +530,28 @@ static int rfc_throughput(struct rfc_ctx *c, double *answer, double *max_pps)
 		const struct pb_result *t = &c->out->r[i];
 
 		if (!t->rfc.summary && t->rfc.test == PB_RFC_THROUGHPUT && t->rfc.passed &&
-		    t->pps == *answer)
+		    t->offered_pps == *answer)
 			best = (int)i;
 	}
 	r = rfc_summary(c, best);
 	if (!r)
 		return -ENOMEM;
 	r->rfc.max_pps = m;
-	r->rfc.sender_limited = *answer >= m;
+	/*
+	 * A maximum the path held the sender to (a full socket or ring) is not the send path's
+	 * own: whether the sender or what is behind it is the limit is then unknown.
+	 */
+	r->rfc.pushed_back = pushed && *answer >= m;
+	r->rfc.sender_limited = *answer >= m && !pushed;
 	snprintf(r->rfc.search, sizeof(r->rfc.search), "%s",
 		 s.state == PB_SEARCH_EXHAUSTED ? "exhausted"
 		 : s.state == PB_SEARCH_NONE	? "none"
+		 : r->rfc.pushed_back		? "pushed-back"
 		 : r->rfc.sender_limited	? "path-max"
 						: "found");
 	if (best >= 0) {
 		/* the rate the passing trial offered, as measured */
-		r->rfc.throughput_pps = c->out->r[best].pps;
+		r->rfc.throughput_pps = c->out->r[best].offered_pps;
 		r->rfc.throughput_wire_gbps =
 			r->wire_avg > 0
 				? r->rfc.throughput_pps * r->wire_avg * 8 / 1e9
@@ -596,7 +609,7 @@ static int rfc_latency(struct rfc_ctx *c, double rate, double max)
 	if (!r)
 		return -ENOMEM;
 	lat = &c->out->r[idx].latency;
-	r->rfc.lat_rate_pps = c->out->r[idx].pps;
+	r->rfc.lat_rate_pps = c->out->r[idx].offered_pps;
 	r->rfc.loss_pct = c->out->r[idx].rfc.loss_pct;
 	if (!lat->timed || !lat->samples) {
 		r->status = PB_STATUS_SKIPPED;
@@ -612,13 +625,17 @@ static int rfc_latency(struct rfc_ctx *c, double rate, double max)
 	return 0;
 }
 
-/* 26.3: loss at 100 %, 100 - step, ... of the unpaced maximum until two steps lose nothing. */
-static int rfc_loss(struct rfc_ctx *c)
+/*
+ * 26.3: loss at 100 %, 100 - step, ... of the unpaced maximum until two steps lose nothing.
+ * max: the throughput test's maximum when it ran (0: none), so both tables mean one
+ * maximum: 100 % is then paced at it; else the 100 % step, unpaced, measures it.
+ */
+static int rfc_loss(struct rfc_ctx *c, double max)
 {
 	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
 	struct pb_loss_walk w;
 	unsigned int idx;
-	double load, m = 0;
+	double load, m = max;
 	int ret;
 
 	c->test = PB_RFC_LOSS;
@@ -628,13 +645,13 @@ static int rfc_loss(struct rfc_ctx *c)
 		struct pb_result *r;
 		bool full = load >= 100 - 1e-9;
 
-		ret = rfc_trial(c, full ? 0 : load / 100 * m, o->trial_s, 0, &idx);
+		ret = rfc_trial(c, full && !max ? 0 : load / 100 * m, o->trial_s, 0, &idx);
 		if (ret)
 			return ret;
 		if (!rfc_trial_ok(c, idx))
 			return rfc_trial_failed(c, idx);
-		if (full)
-			m = c->out->r[idx].pps;
+		if (full && !max)
+			m = c->out->r[idx].offered_pps;
 		c->out->r[idx].rfc.load_pct = load;
 		pb_loss_walk_record(&w, c->out->r[idx].rfc.loss_pct);
 		r = rfc_summary(c, (int)idx);
@@ -672,7 +689,7 @@ static int rfc_b2b(struct rfc_ctx *c)
 		return ret;
 	if (!rfc_trial_ok(c, idx))
 		return rfc_trial_failed(c, idx);
-	m = c->out->r[idx].pps;
+	m = c->out->r[idx].offered_pps;
 	longest = c->out->r[idx].frames_sent;
 	last = idx;
 	path_max = c->out->r[idx].rfc.passed;
@@ -763,7 +780,7 @@ static int rfc_one_size(struct rfc_ctx *c)
 	if (!ret && (o->tests & PB_RFC_T_LATENCY) && !rfc_stopped(c))
 		ret = rfc_latency(c, rate, max);
 	if (!ret && (o->tests & PB_RFC_T_LOSS) && !rfc_stopped(c))
-		ret = rfc_loss(c);
+		ret = rfc_loss(c, max);
 	if (!ret && (o->tests & PB_RFC_T_B2B) && !rfc_stopped(c))
 		ret = rfc_b2b(c);
 	return ret;

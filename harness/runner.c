@@ -37,6 +37,10 @@ struct pb_counters {
 	uint64_t transient; /* calls that found the path full */
 	uint64_t calls;
 	uint64_t inflight;
+	uint64_t eagain;   /* calls a full socket or ring refused */
+	double blocked_s;  /* time held back by the path (see pb_result.send_blocked_s) */
+	double blocked_at; /* when the current hold-back began; 0: not held back */
+	double send_s;	   /* paced: time inside send() calls */
 } __attribute__((aligned(64)));
 
 struct pb_slot {
@@ -49,8 +53,11 @@ struct pb_slot {
 	int send_err;
 	uint64_t quota; /* --count share (may be 0); UINT64_MAX: until the stop */
 	struct pb_pacer pacer;
-	double cpu_s; /* this thread's CPU time over its sending window, drain included */
-	double end;   /* when this worker stopped sending and drained */
+	double cpu_s;	 /* this thread's CPU time over its sending window, drain included */
+	double end;	 /* when this worker stopped sending and drained */
+	uint64_t behind; /* paced: frames due by the stop that never went */
+	double budget_t; /* paced: when the last budget was asked for */
+	double call_t;	 /* paced: when the last send() call began; 0: none since */
 	int done;
 } __attribute__((aligned(64)));
 
@@ -68,6 +75,10 @@ struct run {
 	double t0;	   /* the clock start, set before go */
 	double target_pps; /* aggregate; 0: unlimited */
 	struct pb_slot *slots;
+	/* the receiver that counts this run: who answered first, and whether that changed */
+	uint64_t rx_instance;
+	bool rx_instance_set;
+	bool rx_restarted;
 };
 
 static double thread_cpu_s(void)
@@ -140,6 +151,15 @@ worker_call(struct pb_slot *s, const struct pb_method *m, unsigned int budget, b
 	ctr_add(&s->ctr.retried, o->retried);
 	ctr_add(&s->ctr.calls, o->calls);
 	__atomic_store_n(&s->ctr.inflight, async ? o->inflight : 0, __ATOMIC_RELAXED);
+	/* the clock is read only while the path holds the sender back */
+	if (err == -EAGAIN) {
+		s->ctr.eagain++;
+		if (!s->ctr.blocked_at)
+			s->ctr.blocked_at = pb_now() - o->wait_ns / 1e9;
+	} else if (s->ctr.blocked_at && (o->sent || o->retried)) {
+		s->ctr.blocked_s += pb_now() - s->ctr.blocked_at;
+		s->ctr.blocked_at = 0;
+	}
 	if (err == -EAGAIN || err == -ENOBUFS || err == -EINTR) {
 		ctr_add(&s->ctr.transient, 1);
 		return true;
@@ -153,13 +173,15 @@ worker_call(struct pb_slot *s, const struct pb_method *m, unsigned int budget, b
 }
 
 /*
- * How many frames the next call may hand over: what --count still wants and what the
- * pacer allows by now, both less what is in flight. 0 with *wait set: nothing is due yet.
- * Also arms the stream's next probe when it is due.
+ * How many frames the next call may hand over: what --count still wants, less what is in
+ * flight, and what the pacer allows by now, less every attempt so far: --pps paces what is
+ * offered, so a frame the path dropped and reported (retried) used its slot of the schedule.
+ * 0 with *wait set: nothing is due yet. Also arms the stream's next probe when it is due.
  */
 static uint64_t worker_budget(struct pb_slot *s, double *wait)
 {
 	uint64_t handed = s->ctr.sent + s->ctr.inflight;
+	uint64_t tried = handed + s->ctr.retried;
 	uint64_t budget = s->quota == UINT64_MAX ? UINT64_MAX
 			  : s->quota > handed	 ? s->quota - handed
 						 : 0;
@@ -171,9 +193,15 @@ static uint64_t worker_budget(struct pb_slot *s, double *wait)
 		uint64_t allow;
 
 		t = pb_now();
-		allow = pb_pacer_allowance(&s->pacer, t, handed);
+		/* the clock is read here anyway: the call since the last budget is timed */
+		if (s->call_t) {
+			s->ctr.send_s += t - s->call_t;
+			s->call_t = 0;
+		}
+		s->budget_t = t;
+		allow = pb_pacer_allowance(&s->pacer, t, tried);
 		if (!allow) {
-			double next = pb_pacer_next(&s->pacer, handed);
+			double next = pb_pacer_next(&s->pacer, tried);
 
 			*wait = next < t + PB_PACE_NAP_S ? next : t + PB_PACE_NAP_S;
 		}
@@ -243,15 +271,24 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		/* a zero budget with frames in flight only reaps them */
+		s->call_t = s->pacer.rate ? s->budget_t : 0;
 		if (!worker_call(s, m, (unsigned int)budget, async, &o)) {
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
 	}
+	if (s->call_t)
+		s->ctr.send_s += pb_now() - s->call_t;
+	s->behind = pb_pacer_behind(&s->pacer, pb_now(),
+				    s->ctr.sent + s->ctr.retried + s->ctr.inflight);
 	/* after an error too: frames that completed before it count, and the error stays */
 	if (async)
 		worker_drain(s);
 	s->end = pb_now();
+	if (s->ctr.blocked_at) {
+		s->ctr.blocked_s += s->end - s->ctr.blocked_at;
+		s->ctr.blocked_at = 0;
+	}
 	s->cpu_s = thread_cpu_s() + (m->helper_cpu_s ? m->helper_cpu_s(&s->w) : 0) - cpu0;
 	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 out:
@@ -407,12 +444,30 @@ static void run_keep_sample(struct pb_result *res, const struct pb_sample *smp)
 	res->samples[res->nsamples++] = *smp;
 }
 
+/*
+ * Who answered for the receiver: the first answer sets it, a different one later means the
+ * agent restarted inside the window and its counts began again. Called from the sampler's
+ * thread only (and after the workers are joined).
+ */
+static void run_rx_instance(struct run *run, uint64_t instance)
+{
+	if (!run->rx_instance_set) {
+		run->rx_instance = instance;
+		run->rx_instance_set = true;
+	} else if (instance != run->rx_instance) {
+		run->rx_restarted = true;
+	}
+}
+
 /* Reads this run's count at the receiver; false (and no count) when it cannot say. */
-static bool run_rx_read(const struct run *run, struct pb_rx_run *c)
+static bool run_rx_read(struct run *run, struct pb_rx_run *c)
 {
 	const struct pb_rx_source *rx = run->env->path ? run->env->path->rx : NULL;
 
-	return rx && !rx->read_run(rx->ctx, run->cfg.run_id, c);
+	if (!rx || rx->read_run(rx->ctx, run->cfg.run_id, c))
+		return false;
+	run_rx_instance(run, c->instance);
+	return true;
 }
 
 /* The carrier inside the window: how long it was down and how often it went down. */
@@ -470,9 +525,14 @@ static void run_sample(struct run *run, struct pb_result *res)
 			smp.delivered_known = res->has_receiver && run_rx_read(run, &c);
 			if (smp.delivered_known)
 				smp.delivered = c.frames;
-			d = smp.delivered - last_rx;
+			/* a count that went back is a receiver that started again */
+			d = smp.delivered_known
+				    ? pb_ctr_delta(last_rx, smp.delivered, &run->rx_restarted)
+				    : 0;
+			smp.sent = last_sent + pb_ctr_delta(last_sent, smp.sent, NULL);
 			if (!cfg->quiet) {
-				live_line(run, t - t0, t - last_t, smp.sent - last_sent,
+				live_line(run, t - t0, t - last_t,
+					  pb_ctr_delta(last_sent, smp.sent, NULL),
 					  smp.delivered_known ? &d : NULL, res->frame_bytes, !lk.up,
 					  tty);
 				drawn = true;
@@ -513,7 +573,7 @@ static void run_sample(struct run *run, struct pb_result *res)
  * Frames keep arriving at the receiver a little after the sender stops: read until the
  * count has them all or stops moving. 0 with c filled, or the read's -errno.
  */
-static int run_settle(const struct run *run, uint64_t sent, struct pb_rx_run *c)
+static int run_settle(struct run *run, uint64_t sent, struct pb_rx_run *c)
 {
 	const struct pb_rx_source *rx = run->env->path->rx;
 	const struct timespec step = { 0, (long)(PB_SETTLE_S * 1e9) };
@@ -523,6 +583,10 @@ static int run_settle(const struct run *run, uint64_t sent, struct pb_rx_run *c)
 
 	for (;;) {
 		err = rx->read_run(rx->ctx, run->cfg.run_id, c);
+		if (!err)
+			run_rx_instance(run, c->instance);
+		if (!err && prev != UINT64_MAX && c->frames < prev)
+			run->rx_restarted = true;
 		if (err || c->frames >= sent || c->frames == prev || pb_now() >= until)
 			return err;
 		prev = c->frames;
@@ -598,10 +662,11 @@ static bool run_tx_settle(const struct pb_path *path, struct pb_tx_stats *out)
 	return true;
 }
 
-static void run_counters_end(const struct pb_path *path, struct run_counters *k,
+static void run_counters_end(struct run *run, const struct pb_path *path, struct run_counters *k,
 			     struct pb_result *res)
 {
 	struct pb_raw_counts *c = &res->raw;
+	bool tx_back = false, dut_back = false;
 
 	if (!path)
 		return;
@@ -610,31 +675,69 @@ static void run_counters_end(const struct pb_path *path, struct run_counters *k,
 	k->dut_ok = k->dut_ok && !path->dut_stats(path->dut_ctx, &k->dut1);
 	if (k->tx_ok) {
 		c->have_tx = true;
-		c->tx_packets = k->tx1.tx_packets - k->tx0.tx_packets;
-		c->tx_dropped = k->tx1.tx_dropped - k->tx0.tx_dropped;
-		c->qdisc_drops = k->tx1.qdisc_drops - k->tx0.qdisc_drops;
-		c->xdp_xmit_errors = k->tx1.xdp_xmit_errors - k->tx0.xdp_xmit_errors;
+		c->tx_packets = pb_ctr_delta(k->tx0.tx_packets, k->tx1.tx_packets, &tx_back);
+		c->tx_dropped = pb_ctr_delta(k->tx0.tx_dropped, k->tx1.tx_dropped, &tx_back);
+		c->qdisc_drops = pb_ctr_delta(k->tx0.qdisc_drops, k->tx1.qdisc_drops, &tx_back);
+		c->xdp_xmit_errors =
+			pb_ctr_delta(k->tx0.xdp_xmit_errors, k->tx1.xdp_xmit_errors, &tx_back);
 	}
 	if (k->rx_ok) {
+		bool *back = &run->rx_restarted;
+
+		run_rx_instance(run, k->rx1.instance);
 		c->have_rx = true;
-		c->rx_packets = k->rx1.rx_packets - k->rx0.rx_packets;
-		c->rx_dropped = k->rx1.rx_dropped - k->rx0.rx_dropped;
-		c->rx_missed_errors = k->rx1.rx_missed_errors - k->rx0.rx_missed_errors;
-		c->rx_fifo_errors = k->rx1.rx_fifo_errors - k->rx0.rx_fifo_errors;
-		c->rx_driver_drops = k->rx1.driver_drops - k->rx0.driver_drops;
+		c->rx_packets = pb_ctr_delta(k->rx0.rx_packets, k->rx1.rx_packets, back);
+		c->rx_dropped = pb_ctr_delta(k->rx0.rx_dropped, k->rx1.rx_dropped, back);
+		c->rx_missed_errors =
+			pb_ctr_delta(k->rx0.rx_missed_errors, k->rx1.rx_missed_errors, back);
+		c->rx_fifo_errors =
+			pb_ctr_delta(k->rx0.rx_fifo_errors, k->rx1.rx_fifo_errors, back);
+		c->rx_driver_drops = pb_ctr_delta(k->rx0.driver_drops, k->rx1.driver_drops, back);
 		/* not this run's: other traffic (ARP, ping, other senders) the receiver passed on
 		 */
-		res->frames_foreign = k->rx1.foreign_frames - k->rx0.foreign_frames;
+		res->frames_foreign =
+			pb_ctr_delta(k->rx0.foreign_frames, k->rx1.foreign_frames, back);
 	}
 	if (k->dut_ok) {
 		c->have_dut = true;
-		c->dut_rx_dropped = k->dut1.rx_dropped - k->dut0.rx_dropped;
-		c->dut_tx_dropped = k->dut1.tx_dropped - k->dut0.tx_dropped;
-		c->dut_qdisc_drops = k->dut1.qdisc_drops - k->dut0.qdisc_drops;
+		c->dut_rx_dropped = pb_ctr_delta(k->dut0.rx_dropped, k->dut1.rx_dropped, &dut_back);
+		c->dut_tx_dropped = pb_ctr_delta(k->dut0.tx_dropped, k->dut1.tx_dropped, &dut_back);
+		c->dut_qdisc_drops =
+			pb_ctr_delta(k->dut0.qdisc_drops, k->dut1.qdisc_drops, &dut_back);
 	}
 	res->shared_iface = path->shared;
 	res->veth_pair = path->veth_pair;
 	res->dut_veth = path->dut_veth;
+	/* a counter that went back was reset under us: the deltas are not this window's */
+	if ((tx_back || dut_back) && res->status == PB_STATUS_OK) {
+		res->status = PB_STATUS_ERROR;
+		snprintf(res->reason, sizeof(res->reason),
+			 "the %s's counters went back during the run (reset or recreated): its "
+			 "drops are unknown",
+			 tx_back ? "sending interface" : "device under test");
+	}
+}
+
+/*
+ * A receiver that restarted inside the window counted only part of the run: the row is an
+ * error and what it delivered is unknown, not a number.
+ */
+static void run_rx_restarted(struct run *run, struct pb_result *res)
+{
+	if (!run->rx_restarted || !res->has_receiver)
+		return;
+	res->rx_restarted = true;
+	res->delivered_known = false;
+	res->frames_delivered = 0;
+	res->frames_foreign = 0;
+	res->raw.have_rx = false;
+	snprintf(res->rx_error, sizeof(res->rx_error), "%s restarted during the run",
+		 run->env->path->rx->what);
+	res->status = PB_STATUS_ERROR;
+	snprintf(res->reason, sizeof(res->reason),
+		 "the receiver restarted during the run (%s): its counts began again, so "
+		 "delivered is unknown",
+		 run->env->path->rx->what);
 }
 
 /*
@@ -676,8 +779,10 @@ static void run_latency(const struct run *run, const struct pb_rx_run *c, struct
 	}
 	in.lat_hist = hist[0];
 	in.gap_hist = hist[1];
-	if (res->latency.on)
+	if (res->latency.on) {
 		err = pb_latency_compute(&res->latency, c, &in);
+		res->latency.includes_retries = run->m->flags & PB_M_REPOST;
+	}
 	if (!err && res->gaps.on)
 		err = pb_gaps_compute(&res->gaps, c, &in);
 	if (err)
@@ -687,7 +792,7 @@ static void run_latency(const struct run *run, const struct pb_rx_run *c, struct
 }
 
 /* The receiver's count of this run, once it has settled, into res and c; false if unknown. */
-static bool run_delivered(const struct run *run, struct pb_result *res, struct pb_rx_run *c)
+static bool run_delivered(struct run *run, struct pb_result *res, struct pb_rx_run *c)
 {
 	uint32_t i;
 	int err;
@@ -747,6 +852,19 @@ static void run_open(struct run *run, struct pb_result *res)
 	snprintf(res->mode, sizeof(res->mode), "%s", run->slots[0].w.mode);
 }
 
+void pb_link_reason(char *buf, size_t len, const char *ifname, bool admin_down, double waited)
+{
+	if (admin_down)
+		snprintf(buf, len,
+			 "%s is administratively down: bring it up with `ip link set %s up`",
+			 ifname, ifname);
+	else
+		snprintf(buf, len,
+			 "the link of %s was not up after %.1f s (--link-timeout): no carrier; "
+			 "check its peer or cable, and `ip link set %s up`",
+			 ifname, waited, ifname);
+}
+
 /* The clock starts only once the carrier is up: an XDP attach may bounce the link. */
 static void run_wait_link(struct run *run, struct pb_result *res)
 {
@@ -760,9 +878,8 @@ static void run_wait_link(struct run *run, struct pb_result *res)
 	res->link_wait_s = waited;
 	if (err == -ETIMEDOUT) {
 		res->status = PB_STATUS_ERROR;
-		snprintf(res->reason, sizeof(res->reason),
-			 "the link of %s was not up after %.1f s (--link-timeout)", run->cfg.ifname,
-			 waited);
+		res->link_failed = true;
+		pb_link_reason(res->reason, sizeof(res->reason), run->cfg.ifname, false, waited);
 		run->abort = 1;
 	} else if (err) {
 		res_error(res, "waiting for the link", err);
@@ -788,6 +905,10 @@ static void run_collect(struct run *run, struct pb_result *res)
 		res->frames_retried += s->ctr.retried;
 		res->frames_undrained += s->ctr.inflight;
 		res->send_errors += s->ctr.transient;
+		res->send_eagain += s->ctr.eagain;
+		res->send_blocked_s += s->ctr.blocked_s / cfg->streams; /* the workers' mean */
+		res->paced_behind += s->behind;
+		res->send_call_s += s->ctr.send_s / cfg->streams;
 		res->syscalls += s->ctr.calls;
 		res->cpu_s += s->cpu_s;
 		if (s->send_err && res->status == PB_STATUS_OK)
@@ -899,8 +1020,11 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 
 	run_open(run, res);
 	run_wait_link(run, res);
-	if (!run->abort)
+	if (!run->abort) {
 		run_counters_start(path, &k);
+		if (k.rx_ok)
+			run_rx_instance(run, k.rx0.instance);
+	}
 	run->t0 = pb_now();
 	pthread_mutex_lock(&run->mu);
 	run->go = 1;
@@ -915,7 +1039,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 
 	run_collect(run, res);
 	run_latency(run, res->has_receiver && run_delivered(run, res, &c) ? &c : NULL, res);
-	run_counters_end(path, &k, res);
+	run_counters_end(run, path, &k, res);
+	run_rx_restarted(run, res);
 	pb_result_compute(res);
 
 out_free:

@@ -39,6 +39,12 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
  */
 int pb_stream_cpu(const struct pb_config *cfg, uint32_t id);
 
+/*
+ * Why a sending interface cannot send, in one line with the hint: admin_down (not set up), or
+ * no carrier after waited seconds of --link-timeout.
+ */
+void pb_link_reason(char *buf, size_t len, const char *ifname, bool admin_down, double waited);
+
 /* --count's bound when --count-timeout is not given: 10 s plus twice the nominal time. */
 double pb_count_timeout(const struct pb_config *cfg, double target_pps);
 

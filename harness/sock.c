@@ -9,6 +9,7 @@
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 
+#include "clock.h"
 #include "log.h"
 #include "sock.h"
 
@@ -56,6 +57,7 @@ int pb_udp_socket(const struct pb_worker *w, uint16_t srcport, bool connect_it, 
 	if (s < 0)
 		return -errno;
 	pb_sock_recverr(s, cfg->srcip.family);
+	pb_sock_set_sndbuf(s);
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	/* only ever the chosen interface, whatever the routing table says */
 	if (setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, cfg->ifname, strlen(cfg->ifname) + 1)) {
@@ -99,9 +101,12 @@ int pb_send_errno(int err)
 void pb_sock_wait(int fd, struct pb_outcome *o)
 {
 	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	double t = pb_now();
 
 	o->calls++;
 	poll(&p, 1, 10);
+	/* the harness counts the time a full socket held the sender back from here */
+	o->wait_ns += (uint64_t)((pb_now() - t) * 1e9);
 }
 
 /* After the call that carried a probe copy: it went, it was dropped and we were told, or not. */
@@ -114,17 +119,24 @@ static void sock_probe_done(struct pb_probe *p, int slot, int err)
 		pb_probe_unsent(p);
 }
 
-int pb_sock_big_sndbuf(const struct pb_sock_priv *s)
+int pb_sock_set_sndbuf(int fd)
 {
 	int want = PB_SOCK_SNDBUF, got = 0;
 	socklen_t len = sizeof(got);
+
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)))
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
+	getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &got, &len);
+	return got;
+}
+
+int pb_sock_big_sndbuf(const struct pb_sock_priv *s)
+{
+	int got = 0;
 	uint32_t i;
 
-	for (i = 0; i < s->nsocks; i++) {
-		if (setsockopt(s->socks[i], SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)))
-			setsockopt(s->socks[i], SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
-		getsockopt(s->socks[i], SOL_SOCKET, SO_SNDBUF, &got, &len);
-	}
+	for (i = 0; i < s->nsocks; i++)
+		got = pb_sock_set_sndbuf(s->socks[i]);
 	return got;
 }
 

@@ -67,6 +67,13 @@ int pb_send_errno(int err);
  */
 #define PB_SOCK_SNDBUF (16u << 20)
 #define PB_SOCK_FULL   4096u /* SIOCOUTQ within this of the buffer: the socket was full */
+/*
+ * Asks for a PB_SOCK_SNDBUF send buffer on fd; returns what the kernel gave. Every socket
+ * method's socket gets it (pb_udp_socket does it): with the default ~200 KB, frames queued
+ * below the socket (a qdisc, a slow peer's input backlog) fill it, and the path then pushes
+ * back on the sender (EAGAIN) instead of dropping, which the receiver would never see.
+ */
+int pb_sock_set_sndbuf(int fd);
 /* Asks for a PB_SOCK_SNDBUF send buffer on each of s's sockets; returns what the kernel gave. */
 int pb_sock_big_sndbuf(const struct pb_sock_priv *s);
 /*

@@ -8,6 +8,15 @@
 #define PB_ETH_MIN	60 /* shortest Ethernet frame without FCS */
 #define PB_ETH_MIN_VLAN 64 /* the same with an 802.1Q tag: the tag does not count as payload */
 
+uint64_t pb_ctr_delta(uint64_t before, uint64_t after, bool *back)
+{
+	if (after >= before)
+		return after - before;
+	if (back)
+		*back = true;
+	return 0;
+}
+
 uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan)
 {
 	uint32_t min = vlan ? PB_ETH_MIN_VLAN : PB_ETH_MIN;
@@ -91,6 +100,8 @@ void pb_result_compute(struct pb_result *r)
 	double sent = (double)r->frames_sent;
 
 	r->pps = 0;
+	r->offered_pps = 0;
+	r->pushed_back = false;
 	r->app_mbps = 0;
 	r->wire_gbps = 0;
 	r->delivered_pct = 0;
@@ -107,8 +118,11 @@ void pb_result_compute(struct pb_result *r)
 		return;
 
 	/* "> 0" also refuses a NaN duration, not only a zero one. */
-	if (r->duration_s > 0)
+	if (r->duration_s > 0) {
 		r->pps = sent / r->duration_s;
+		r->offered_pps = (sent + (double)r->frames_retried) / r->duration_s;
+		r->pushed_back = r->send_blocked_s >= PB_PUSHBACK_SHARE * r->duration_s;
+	}
 	r->rx_queue_cv = pb_spread(r->rx_queue_frames, r->rx_queues);
 	/* a mix (--imix) is averaged per frame: mean bytes, and mean wire bytes with each padded */
 	r->app_mbps = r->frame_avg > 0 ? r->pps * r->frame_avg * 8 / 1e6

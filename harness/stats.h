@@ -74,6 +74,7 @@ struct pb_rfc_row {
 	/* summary rows: the answer */
 	double throughput_pps, throughput_wire_gbps;
 	bool sender_limited; /* the send path's own maximum passed: the DUT is not the limit */
+	bool pushed_back;    /* the maximum passed, but the path held the sender to it: unknown */
 	double max_pps;	     /* the unpaced maximum the test started from */
 	double burst_mean, burst_stddev;
 	uint64_t burst_min, burst_max;
@@ -101,6 +102,7 @@ struct pb_result {
 	double link_wait_s;   /* carrier wait before the clock started, outside the window */
 	double link_down_s;   /* time the carrier was down inside the window */
 	uint32_t link_downs;  /* times it went down inside the window */
+	bool link_failed;     /* the link was not up within --link-timeout: nothing was sent */
 	uint32_t frame_bytes; /* per frame, as handed to the kernel, without FCS */
 	bool vlan;	      /* tagged frames: the wire minimum is 64, not 60 */
 	bool imix;	      /* mixed sizes: frame_bytes is the (rounded) average */
@@ -112,6 +114,14 @@ struct pb_result {
 	uint64_t frames_retried;   /* attempts the path dropped and reported, sent again */
 	uint64_t frames_undrained; /* still in flight when the drain limit passed: not counted */
 	uint64_t send_errors;	   /* calls that found the path full (EAGAIN) and were retried */
+	uint64_t send_eagain;	   /* of those, the calls a full socket or ring refused (EAGAIN) */
+	double send_blocked_s;	   /* time the path held the sender back: from a refused call
+				    * (its own wait included) to the next call that moved frames */
+	uint64_t paced_behind;	   /* paced: frames the schedule had due that never went (the
+				    * sender fell behind: a full path, or its CPU) */
+	double send_call_s;	   /* paced: time inside send() calls (a qdisc run by the sending
+				    * thread, its timers: a wait the probes' stamps do not see) */
+	bool rx_restarted;	   /* the receiver restarted inside the window: counts unknown */
 	uint64_t syscalls;	   /* system calls the method made in the window */
 	bool has_receiver;	   /* a receiver was asked: false on a bare --iface */
 	bool delivered_known;	   /* the receiver answered; false: rx_error says why */
@@ -141,6 +151,8 @@ struct pb_result {
 	uint64_t frames_dropped;  /* lost on the path, by the kernel's counters, net */
 	double rx_queue_cv;	  /* the per-queue spread: stddev / mean over the queues counted */
 	double pps;
+	double offered_pps; /* every attempt over the window: sent + retried (what was offered) */
+	bool pushed_back; /* the path held the sender back (send_blocked_s >= PB_PUSHBACK_SHARE) */
 	double app_mbps;
 	double wire_gbps;
 	double delivered_pct; /* meaningful only with has_receiver && delivered_known */
@@ -148,6 +160,16 @@ struct pb_result {
 	double cpu_ns_per_pkt;
 	double syscalls_per_frame;
 };
+
+/* A sender blocked this share of its window was held back by the path, not by its CPU. */
+#define PB_PUSHBACK_SHARE 0.05
+
+/*
+ * The one delta of two reads of a counter: after - before, or 0 when the counter went back
+ * (a restarted receiver, a recreated interface), which sets *back (may be NULL). Every
+ * difference of two counter reads goes through here, so none can underflow.
+ */
+uint64_t pb_ctr_delta(uint64_t before, uint64_t after, bool *back);
 
 /* Wire (L1) bytes of one frame: max(frame, 60 or 64 tagged) + 24. */
 uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan);

@@ -317,7 +317,7 @@ int pb_af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcom
 const struct pb_method pb_method_af_packet = {
 	.name = "af_packet",
 	.help = "AF_PACKET TPACKET_V3 TX ring (mmap), PACKET_QDISC_BYPASS, a batch per send()",
-	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC,
+	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_REPOST,
 	.default_batch = 256,
 	.knobs = PB_K_BATCH | PB_K_RING,
 	.open = af_packet_open,

@@ -66,6 +66,7 @@ static int pcap_m_open(struct pb_worker *w)
 		return rc == PCAP_ERROR_PERM_DENIED ? -EPERM : -EIO;
 	}
 	priv->fd = pcap_get_selectable_fd(p);
+	pb_sock_set_sndbuf(priv->fd); /* as every socket method's (sock.h) */
 	if (setsockopt(priv->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one)))
 		pcap_setdirection(p, PCAP_D_IN);
 	if (!pcap_compile(p, &none, "less 1", 1, PCAP_NETMASK_UNKNOWN)) {

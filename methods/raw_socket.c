@@ -31,6 +31,7 @@ static int raw_socket_open(struct pb_worker *w)
 		return -errno;
 	/* like the UDP methods: a drop the device reports is a drop, not a sent frame */
 	pb_sock_recverr(p->fd, cfg->dstip.family);
+	pb_sock_set_sndbuf(p->fd);
 	if (setsockopt(p->fd, SOL_SOCKET, SO_BINDTODEVICE, cfg->ifname, strlen(cfg->ifname) + 1))
 		return -errno;
 	snprintf(w->mode, sizeof(w->mode), "hdrincl");

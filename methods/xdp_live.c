@@ -45,6 +45,7 @@
 #include "clock.h"
 #include "log.h"
 #include "method.h"
+#include "stats.h"
 #include "xdp_live.skel.h"
 
 #ifndef BPF_F_TEST_XDP_LIVE_FRAMES
@@ -591,9 +592,10 @@ static int xdp_live_send(struct pb_worker *w, unsigned int budget, struct pb_out
 	o->sent = n;
 	if (p->xmit) {
 		/* what the device took and what it refused (reported: retried, netted) */
-		uint64_t sent = __atomic_load_n(&p->skel->bss->xmit_sent, __ATOMIC_RELAXED) - sent0;
-		uint64_t drops =
-			__atomic_load_n(&p->skel->bss->xmit_drops, __ATOMIC_RELAXED) - drops0;
+		uint64_t sent = pb_ctr_delta(
+			sent0, __atomic_load_n(&p->skel->bss->xmit_sent, __ATOMIC_RELAXED), NULL);
+		uint64_t drops = pb_ctr_delta(
+			drops0, __atomic_load_n(&p->skel->bss->xmit_drops, __ATOMIC_RELAXED), NULL);
 
 		if (sent + drops == n) {
 			o->sent = (uint32_t)sent;

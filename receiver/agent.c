@@ -14,6 +14,8 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
@@ -198,6 +200,17 @@ static uint64_t agent_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* This agent's instance id: random, never 0, so a sender tells a restarted agent apart. */
+static uint64_t agent_instance(void)
+{
+	uint64_t id = 0;
+
+	if (getrandom(&id, sizeof(id), 0) != sizeof(id))
+		id = agent_now_ns() ^ ((uint64_t)getpid() << 32);
+	id &= PB_API_INSTANCE_MAX;
+	return id ? id : 1;
+}
+
 /* The interface's addresses now (they may change while the agent runs). */
 static void agent_addresses(struct pb_api_info *info)
 {
@@ -325,6 +338,7 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 		if (!err)
 			err = pb_rx_read_ifstats(ag->rx, &r.ifs);
 		r.now_ns = agent_now_ns();
+		r.run.instance = ag->info.instance; /* a sender sees a restart by it */
 		if (!err)
 			body = pb_api_run_json(&r);
 		break;
@@ -739,6 +753,7 @@ int pb_receive_main(int argc, char **argv)
 	ag.t0 = pb_now();
 	pthread_mutex_init(&ag.conns_mu, NULL);
 	agent_info(&ag);
+	ag.info.instance = agent_instance();
 	d = agent_listen(&ag, &o);
 	if (!d) {
 		fprintf(stderr,

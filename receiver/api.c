@@ -323,7 +323,8 @@ char *pb_api_info_json(const struct pb_api_info *in)
 	ok = api_add_then(ok, o, "addresses", addrs);
 	snprintf(a, sizeof(a), "%.3f", in->uptime_s);
 	ok = ok && api_add_str(o, "clock", "monotonic") && api_add_u64(o, "now_ns", in->now_ns) &&
-	     api_add(o, "uptime_s", json_object_new_double_s(in->uptime_s, a));
+	     api_add(o, "uptime_s", json_object_new_double_s(in->uptime_s, a)) &&
+	     api_add_u64(o, "instance", in->instance);
 	return api_finish(o, ok);
 }
 
@@ -459,7 +460,7 @@ char *pb_api_run_json(const struct pb_api_run *in)
 				  api_add_u64(o, "last_ns", r->last_ns)
 			: !json_object_object_add(o, "first_ns", NULL) &&
 				  !json_object_object_add(o, "last_ns", NULL)) &&
-	     api_add_u64(o, "now_ns", in->now_ns) &&
+	     api_add_u64(o, "now_ns", in->now_ns) && api_add_u64(o, "instance", r->instance) &&
 	     api_add(o, "interface", api_ifstats_json(&in->ifs)) && api_add_streams(o, r);
 	return api_finish(o, ok);
 }
@@ -527,6 +528,15 @@ static int api_u64(struct api_in *in, struct json_object *o, const char *key, ui
 			       max);
 	*out = json_object_get_uint64(v);
 	return 0;
+}
+
+/* "instance": optional (an agent before it had one says nothing: 0, unknown). */
+static int api_instance(struct api_in *in, uint64_t *out)
+{
+	*out = 0;
+	if (!json_object_object_get_ex(in->root, "instance", NULL))
+		return 0;
+	return api_u64(in, in->root, "instance", PB_API_INSTANCE_MAX, out);
 }
 
 static int api_u32(struct api_in *in, struct json_object *o, const char *key, uint32_t *out)
@@ -653,6 +663,8 @@ int pb_api_parse_info(const char *text, size_t len, struct pb_api_info *out, cha
 		ret = api_bad(&in, "'uptime_s': missing or not a number of seconds");
 	if (!ret)
 		out->uptime_s = json_object_get_double(v);
+	if (!ret)
+		ret = api_instance(&in, &out->instance);
 	json_object_put(in.root);
 	return ret;
 }
@@ -786,6 +798,9 @@ int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_ap
 				 sizeof(api_ifstats_fields) / sizeof(api_ifstats_fields[0]));
 	if (!ret)
 		ret = api_streams(&in, r);
+	if (!ret)
+		ret = api_instance(&in, &r->instance);
+	out->ifs.instance = r->instance;
 	json_object_put(in.root);
 	return ret;
 }

@@ -5,7 +5,8 @@
  * parsers of those answers. No sockets here, so the unit tests and a fuzzer reach all of it.
  *
  *   GET /v1/info          what the agent is: version, interface, driver, MAC, addresses,
- *                         RX queues, XDP mode, clock
+ *                         RX queues, XDP mode, clock, instance (random at its start; also in
+ *                         every run's answer, so a sender sees a restart mid-run)
  *   GET /v1/runs/RUN_ID   one run's counts (RUN_ID decimal, 0 .. 4294967295) and the
  *                         interface's counters; a run never seen: 200, "seen": false, zeros;
  *                         with latency probes or pacing, each stream's counts ("streams")
@@ -62,14 +63,18 @@ struct pb_api_info {
 	struct pb_addr addrs[PB_API_MAX_ADDRS];
 	uint64_t now_ns; /* the agent's CLOCK_MONOTONIC: what first_ns / last_ns compare with */
 	double uptime_s;
+	uint64_t instance; /* random at the agent's start: a new one is a restarted agent */
 };
 
 /* One run's answer: its counts, the interface's counters now, the agent's clock now. */
 struct pb_api_run {
-	struct pb_rx_run run;
+	struct pb_rx_run run; /* run.instance and ifs.instance: the agent's instance */
 	struct pb_rx_ifstats ifs;
 	uint64_t now_ns;
 };
+
+/* An instance id fits a JSON number exactly (a double's 53 bits); 0 is "unknown". */
+#define PB_API_INSTANCE_MAX ((1ull << 53) - 1)
 
 /* Everything /metrics shows. */
 struct pb_api_metrics {

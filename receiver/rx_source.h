@@ -41,7 +41,8 @@ struct pb_rx_stream {
 /* One run id's counts at the receiver, summed over CPUs. */
 struct pb_rx_run {
 	uint32_t run_id;
-	bool seen; /* any frame with this run id arrived */
+	uint64_t instance; /* who counted: an agent's id, random at its start; 0: unknown */
+	bool seen;	   /* any frame with this run id arrived */
 	uint64_t frames, bytes;
 	uint32_t nqueues; /* RX queues reported (<= PB_RX_MAX_QUEUES) */
 	uint64_t queue_frames[PB_RX_MAX_QUEUES];
@@ -57,8 +58,9 @@ struct pb_rx_run {
 /* The receiving interface's own counters: frames it lost before or after XDP saw them. */
 struct pb_rx_ifstats {
 	uint64_t rx_packets, rx_dropped, rx_missed_errors, rx_fifo_errors;
-	uint64_t driver_drops; /* ethtool -S names with drop/discard/miss: reported raw only */
+	uint64_t driver_drops;	 /* ethtool -S names with drop/discard/miss: reported raw only */
 	uint64_t foreign_frames; /* the receiver's: frames without a pktbench signature, passed */
+	uint64_t instance;	 /* as in struct pb_rx_run: a new one means a restarted agent */
 };
 
 /* The histograms a receiver keeps per run (read_hist), summed over the streams, in ns. */

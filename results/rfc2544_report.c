@@ -47,7 +47,10 @@ static void rfc_fill_throughput(struct rfc_trow *t, const struct pb_result *r)
 		    f->max_pps > 0 ? 100 * f->throughput_pps / f->max_pps : 0);
 	pb_box_cell(t->cell[6], RFC_CELL, "%.4f", isfinite(f->loss_pct) ? f->loss_pct : 0);
 	pb_box_cell(t->cell[7], RFC_CELL, "%" PRIu32, f->trials);
-	pb_box_cell(t->cell[8], RFC_CELL, "%s", f->sender_limited ? "send path" : "DUT");
+	pb_box_cell(t->cell[8], RFC_CELL, "%s",
+		    f->pushed_back	  ? "unknown: sender pushed back"
+		    : f->sender_limited ? "send path"
+					: "DUT");
 }
 
 static void rfc_fill_latency(struct rfc_trow *t, const struct pb_result *r)
@@ -66,7 +69,7 @@ static void rfc_fill_loss(struct rfc_trow *t, const struct pb_result *r)
 {
 	rfc_who(t, r);
 	pb_box_cell(t->cell[2], RFC_CELL, "%.0f", r->rfc.load_pct);
-	pb_box_cell(t->cell[3], RFC_CELL, "%.0f", r->pps);
+	pb_box_cell(t->cell[3], RFC_CELL, "%.0f", r->offered_pps);
 	pb_box_cell(t->cell[4], RFC_CELL, "%.4f", r->rfc.loss_pct);
 	pb_box_cell(t->cell[5], RFC_CELL, "%" PRIu64, r->frames_sent);
 	pb_box_cell(t->cell[6], RFC_CELL, "%" PRIu64, r->frames_delivered);
@@ -211,14 +214,16 @@ int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep)
 		    "  frame: bytes on the wire with the 4-byte FCS, as RFC 2544 counts them "
 		    "(pktbench's --frame-size is 4 less)");
 	pb_box_note(f, w,
-		    "  loss = sent - delivered (the receiver's count); %s: a trial passes with %s; "
-		    "trials of %g s (confirmation %g s), %g s apart; searches to %g %%",
+		    "  loss = offered (sent + retried) - delivered (the receiver's count); %s: a "
+		    "trial passes with %s; trials of %g s (confirmation %g s), %g s apart; "
+		    "searches to %g %%",
 		    o->loss_tolerance_pct > 0 ? "PDR" : "NDR",
 		    o->loss_tolerance_pct > 0 ? "at most --loss-tolerance lost" : "no frame lost",
 		    o->trial_s, o->final_trial_s, o->trial_gap_s, o->precision_pct);
 	pb_box_note(f, w,
-		    "  Max pps: the method's unpaced rate; Limit: what stopped the rate, the "
-		    "device under test or the send path itself");
+		    "  Max pps: what the unpaced trial offered, the loss table's 100 %%; Limit: "
+		    "what stopped the rate, the device under test, the send path itself, or "
+		    "unknown (the path held the sender back)");
 	if (partial)
 		pb_box_note(f, w, "  * partial: interrupted by signal");
 	return pb_stream_status(f);

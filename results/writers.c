@@ -90,6 +90,8 @@ static void pb_rfc_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, pb_fdbl_if("throughput_wire_gbps", tput, f->throughput_wire_gbps));
 	pb_add(fs, tput || b2b_sum ? pb_fbool("sender_limited", f->sender_limited)
 				   : pb_fnull("sender_limited"));
+	pb_add(fs, tput ? pb_fbool("sender_pushed_back", f->pushed_back)
+			: pb_fnull("sender_pushed_back"));
 	pb_add(fs, pb_fdbl_if("max_pps", sum && f->max_pps > 0, f->max_pps));
 	pb_add(fs, pb_fdbl_if("burst_frames_mean", b2b_sum, f->burst_mean));
 	pb_add(fs,
@@ -154,6 +156,15 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, pb_fu64("frames_retried", r->frames_retried));
 	pb_add(fs, pb_fu64("frames_undrained", r->frames_undrained));
 	pb_add(fs, pb_fu64("send_errors", r->send_errors));
+	/* where a wait the probes' stamps do not see went: the path held the sender back */
+	pb_add(fs, pb_fu64("send_eagain", r->send_eagain));
+	pb_add(fs, pb_fdbl("sender_blocked_s", r->send_blocked_s));
+	pb_add(fs, r->target_pps > 0 ? pb_fu64("paced_behind", r->paced_behind)
+				     : pb_fnull("paced_behind"));
+	pb_add(fs, r->target_pps > 0 ? pb_fdbl("sender_in_send_s", r->send_call_s)
+				     : pb_fnull("sender_in_send_s"));
+	pb_add(fs, pb_fbool("pushed_back", r->pushed_back));
+	pb_add(fs, pb_fbool("receiver_restarted", r->rx_restarted));
 	/* the raw counter deltas the netting used, as read */
 	pb_add(fs, pb_fstr("netting", pb_netting_name(r->netting), 0));
 	pb_add(fs, pb_fu64("netting_deficit", r->netting_deficit));
@@ -175,6 +186,7 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, figures && r->frames_sent ? pb_fdbl("syscalls_per_frame", r->syscalls_per_frame)
 					     : pb_fnull("syscalls_per_frame"));
 	pb_add(fs, pb_fdbl("pps", r->pps));
+	pb_add(fs, pb_fdbl("offered_pps", r->offered_pps));
 	pb_add(fs, pb_fdbl("app_mbps", r->app_mbps));
 	pb_add(fs, pb_fdbl("wire_gbps", r->wire_gbps));
 	pb_add(fs, dpct ? pb_fdbl("delivered_pct", r->delivered_pct) : pb_fnull("delivered_pct"));
@@ -203,6 +215,9 @@ static void pb_latency_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, m ? pb_fu64("reordered", l->reordered) : pb_fnull("reordered"));
 	pb_add(fs, m ? pb_fu64("duplicated", l->duplicated) : pb_fnull("duplicated"));
 	pb_add(fs, l->on ? pb_fstr("clock", l->tai ? "tai" : "monotonic", 0) : pb_fnull("clock"));
+	/* true: a probe the path dropped goes again with its first stamp (never lost, later) */
+	pb_add(fs, l->on ? pb_fbool("includes_retries", l->includes_retries)
+			 : pb_fnull("includes_retries"));
 	pb_add(fs, m ? pb_fu64("samples", l->samples) : pb_fnull("samples"));
 	pb_add(fs, m ? pb_fu64("clock_errors", l->clock_errors) : pb_fnull("clock_errors"));
 	pb_add(fs, t ? pb_fdbl("min_us", l->min_us) : pb_fnull("min_us"));

@@ -101,6 +101,18 @@ t=trials('loss')
 z=[i for i,r in enumerate(t) if r['loss_pct']==0][0]
 sys.exit(0 if z>0 and t[z]['pps']<=1.05*R and t[z-1]['pps']>=0.95*R else 1)"
 
+# one maximum: the loss table's 100 % is the throughput table's Max pps, both what was offered
+"$PB" rfc2544 $COMMON --lab-dut-setup "$T/tbf.sh" --method udp_sendto --tests throughput,loss \
+	--frame-sizes 64 --trial 0.5 --trial-gap 0.1 --output "$T/max.json" 2>"$T/max.err"
+check "one maximum: exit 0 ($(tail -1 "$T/max.err"))" [ $? = 0 ]
+check "one maximum: the loss summaries' max_pps is the throughput's, 100 % offered it" \
+	py "$T/max.json" "
+tp=summ('throughput')[0]; ls=summ('loss'); full=[r for r in trials('loss') if r['load_pct']==100]
+print('  max', tp['max_pps'], 'loss max', [r['max_pps'] for r in ls][:1],
+	'100 %% offered', full and full[0].get('offered_pps'))
+sys.exit(0 if ls and all(r['max_pps']==tp['max_pps'] for r in ls) and full and
+	abs(full[0]['offered_pps']/tp['max_pps']-1)<=0.05 else 1)"
+
 # 26.4: the longest lossless burst is what the bucket and the one-frame queue hold, plus
 # what the rate refills while the burst arrives
 "$PB" rfc2544 $COMMON --lab-dut-setup "$T/b2b.sh" --method udp_sendto --tests back-to-back \

@@ -31,6 +31,8 @@ static struct {
 	double drain_call_s;	    /* async: each drain call (budget 0) sleeps this long */
 	double close_burn_s;	    /* CPU burnt in close: must not count */
 	bool fail_rx;		    /* the receiver cannot be read */
+	uint64_t restart_after;	    /* the receiver restarts once this many were sent (0: never) */
+	bool no_instance;	    /* ... and does not say who it is: only its counters go back */
 	bool link_flap;		    /* the carrier goes down 0.3 s into the window for 0.4 s */
 	/* counted by the fake, summed over workers */
 	pthread_mutex_t mu;
@@ -183,6 +185,12 @@ static void fpath_watch_stop(void *ctx)
 {
 }
 
+/* With fk.mu held: the fake receiver has restarted by now. */
+static bool fk_restarted(void)
+{
+	return fk.restart_after && fk.sent >= fk.restart_after;
+}
+
 static int frx_read_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -193,6 +201,13 @@ static int frx_read_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
 	/* only this run's frames: an earlier run's id counts nothing here */
 	if (run_id == fk.last_run)
 		out->frames = fk.delivered;
+	if (fk_restarted()) {
+		/* a new receiver: it counts from its start only */
+		out->frames = out->frames > fk.restart_after ? out->frames - fk.restart_after : 0;
+		out->instance = fk.no_instance ? 0 : 2;
+	} else {
+		out->instance = fk.no_instance ? 0 : 1;
+	}
 	pthread_mutex_unlock(&fk.mu);
 	out->seen = out->frames > 0;
 	return 0;
@@ -204,6 +219,12 @@ static int frx_read_ifstats(void *ctx, struct pb_rx_ifstats *out)
 	pthread_mutex_lock(&fk.mu);
 	out->rx_dropped = fk.lost + (fk.veth_double ? fk.xdp_refused : 0);
 	out->foreign_frames = 77 + fk.sent / 10; /* others' traffic, passed on */
+	out->instance = fk.no_instance ? 0 : 1;
+	if (fk_restarted()) {
+		out->foreign_frames = (fk.sent - fk.restart_after) / 1000;
+		out->rx_dropped = 0;
+		out->instance = fk.no_instance ? 0 : 2;
+	}
 	pthread_mutex_unlock(&fk.mu);
 	return 0;
 }
@@ -556,6 +577,84 @@ static void test_pacing(void)
 	pb_result_release(&r);
 }
 
+/* --pps paces attempts: what is offered, retries included (half of them are dropped here) */
+static void test_paced_attempts(void)
+{
+	struct pb_config cfg;
+	struct pb_result r;
+
+	fk_reset();
+	fk.retry_every = 2;
+	base_cfg(&cfg);
+	cfg.duration_s = 0.5;
+	cfg.pps = 2000;
+	run(&fake_method, &cfg, true, &r);
+	CHECK(fk.attempts <= 1000 + 21 && fk.attempts >= 900,
+	      "paced attempts: %llu attempts in 0.5 s at 2 kpps (%llu sent, %llu retried)",
+	      (unsigned long long)fk.attempts, (unsigned long long)r.frames_sent,
+	      (unsigned long long)r.frames_retried);
+	CHECK(fabs(r.offered_pps - 2000) < 200 && fabs(r.pps - 1000) < 100,
+	      "paced attempts: offered %.0f pps (want ~2000), accepted %.0f (want ~1000)",
+	      r.offered_pps, r.pps);
+	pb_result_release(&r);
+}
+
+/* a path that stops taking frames (EAGAIN): the time held back and the frames behind show */
+static void test_pushed_back(void)
+{
+	struct pb_config cfg;
+	struct pb_result r;
+
+	fk_reset();
+	fk.stall_after = 96; /* a multiple of the batch */
+	base_cfg(&cfg);
+	cfg.duration_s = 0.4;
+	cfg.pps = 2000;
+	run(&fake_method, &cfg, true, &r);
+	CHECK(r.status == PB_STATUS_OK && r.frames_sent == 96, "pushed back: status %d sent %llu",
+	      r.status, (unsigned long long)r.frames_sent);
+	CHECK(r.send_eagain > 10 && r.send_blocked_s > 0.25 && r.send_blocked_s <= r.duration_s,
+	      "pushed back: %llu EAGAIN, blocked %.3f of %.3f s", (unsigned long long)r.send_eagain,
+	      r.send_blocked_s, r.duration_s);
+	CHECK(r.send_call_s > 0.25 && r.send_call_s <= r.duration_s,
+	      "pushed back: %.3f s of %.3f inside send calls", r.send_call_s, r.duration_s);
+	CHECK(r.paced_behind >= 600 && r.paced_behind <= 800 && r.pushed_back,
+	      "pushed back: %llu frames behind the schedule (want ~700), pushed_back %d",
+	      (unsigned long long)r.paced_behind, r.pushed_back);
+	pb_result_release(&r);
+
+	/* unpaced and never full: nothing held back */
+	fk_reset();
+	base_cfg(&cfg);
+	cfg.count = 5000;
+	run(&fake_method, &cfg, true, &r);
+	CHECK(r.send_eagain == 0 && r.send_blocked_s == 0 && r.paced_behind == 0 && !r.pushed_back,
+	      "free path: eagain %llu blocked %.3f behind %llu", (unsigned long long)r.send_eagain,
+	      r.send_blocked_s, (unsigned long long)r.paced_behind);
+	pb_result_release(&r);
+}
+
+/* the receiver restarts mid-run: an error that says so, and no counter delta underflows */
+static void test_rx_restart(bool instance)
+{
+	struct pb_config cfg;
+	struct pb_result r;
+
+	fk_reset();
+	fk.restart_after = 3000;
+	fk.no_instance = !instance;
+	base_cfg(&cfg);
+	cfg.count = 10000;
+	run(&fake_method, &cfg, true, &r);
+	CHECK(r.status == PB_STATUS_ERROR && strstr(r.reason, "restart"),
+	      "restart (%s): status %d reason '%s'", instance ? "instance id" : "counters back",
+	      r.status, r.reason);
+	CHECK(r.frames_foreign < (1ull << 32) && r.raw.rx_dropped < (1ull << 32),
+	      "restart: foreign %llu rx_dropped %llu: no underflow",
+	      (unsigned long long)r.frames_foreign, (unsigned long long)r.raw.rx_dropped);
+	pb_result_release(&r);
+}
+
 /* a signal stops the run: -EINTR and a partial row */
 static void test_stop(void)
 {
@@ -591,6 +690,10 @@ int main(void)
 	test_run_ids();
 	test_link_flap();
 	test_pacing();
+	test_paced_attempts();
+	test_pushed_back();
+	test_rx_restart(true);
+	test_rx_restart(false);
 	test_stop();
 	return check_summary();
 }

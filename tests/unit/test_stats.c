@@ -213,6 +213,38 @@ static void test_spread(void)
 	CHECK_NEAR(pb_spread(tri, 3), sqrt(2.0 / 3) / 2, 1e-12);
 }
 
+/* Every delta of two counter reads: a counter that went back gives 0 and says so. */
+static void test_ctr_delta(void)
+{
+	bool back = false;
+
+	CHECK_U(pb_ctr_delta(5, 8, &back), 3);
+	CHECK(!back, "5 -> 8 is not a decrease");
+	CHECK_U(pb_ctr_delta(0, UINT64_MAX, &back), UINT64_MAX);
+	CHECK(!back, "0 -> max is not a decrease");
+	CHECK_U(pb_ctr_delta(8, 5, &back), 0);
+	CHECK(back, "8 -> 5 went back");
+	back = false;
+	CHECK_U(pb_ctr_delta(1, 0, NULL), 0); /* no flag wanted: still never an underflow */
+	CHECK_U(pb_ctr_delta(7, 7, &back), 0);
+	CHECK(!back, "7 -> 7 is no decrease");
+}
+
+/* offered_pps: every attempt, retries included, over the window */
+static void test_offered(void)
+{
+	struct pb_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.frames_sent = 1000;
+	r.frames_retried = 2000;
+	r.duration_s = 1;
+	r.frame_bytes = 60;
+	pb_result_compute(&r);
+	CHECK_NEAR(r.pps, 1000, 1e-12);
+	CHECK_NEAR(r.offered_pps, 3000, 1e-12);
+}
+
 int main(void)
 {
 	test_wire_bytes();
@@ -224,5 +256,7 @@ int main(void)
 	test_status_name();
 	test_imix_average();
 	test_spread();
+	test_ctr_delta();
+	test_offered();
 	return check_summary();
 }

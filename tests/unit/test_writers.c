@@ -191,6 +191,12 @@ static const struct want result_fields[] = {
 	{ "frames_retried", json_type_int },
 	{ "frames_undrained", json_type_int },
 	{ "send_errors", json_type_int },
+	{ "send_eagain", json_type_int },
+	{ "sender_blocked_s", json_type_double },
+	{ "paced_behind", json_type_null }, /* not paced */
+	{ "sender_in_send_s", json_type_null },
+	{ "pushed_back", json_type_boolean },
+	{ "receiver_restarted", json_type_boolean },
 	{ "netting", json_type_string },
 	{ "netting_deficit", json_type_int },
 	{ "shared_iface", json_type_boolean },
@@ -210,6 +216,7 @@ static const struct want result_fields[] = {
 	{ "syscalls", json_type_int },
 	{ "syscalls_per_frame", json_type_double },
 	{ "pps", json_type_double },
+	{ "offered_pps", json_type_double },
 	{ "app_mbps", json_type_double },
 	{ "wire_gbps", json_type_double },
 	{ "delivered_pct", json_type_double },
@@ -223,7 +230,7 @@ static const struct want result_fields[] = {
  * lab, lab_kind, lab_dut_cpu
  */
 #define N_REPORT_FIELDS 13
-#define N_LAT_CSV	26 /* latency_ (18) and gaps_ (8) columns */
+#define N_LAT_CSV	27 /* latency_ (19) and gaps_ (8) columns */
 
 /* Where a row differs from row 0's types. */
 /* a counter nobody read is unknown (null), not 0 */
