@@ -13,6 +13,7 @@
 
 #include "box.h"
 #include "fields.h"
+#include "rfc2544_report.h"
 #include "writers.h"
 
 /* The null method's mode: it sends nothing, so its row measures the harness, not a path. */
@@ -265,13 +266,6 @@ static void pb_fmt_double(char *buf, size_t size, double d)
 	pb_fmt_shortest(buf, size, d);
 	if (!strpbrk(buf, ".eE"))
 		strncat(buf, ".0", size - strlen(buf) - 1);
-}
-
-int pb_stream_status(FILE *f)
-{
-	if (fflush(f))
-		return -errno;
-	return ferror(f) ? -EIO : 0;
 }
 
 int pb_json_print(FILE *f, struct json_object *o)
@@ -1052,7 +1046,8 @@ static int pb_write_fmt(FILE *f, const struct pb_report *rep, enum pb_format fmt
 {
 	switch (fmt) {
 	case PB_FORMAT_TABLE:
-		return rep->rfc2544 ? pb_rfc2544_write_table(f, rep) : pb_write_table(f, rep);
+		return rep->rfc2544 ? pb_rfc2544_write_table(f, rep->results, rep->n, rep->rfc2544)
+				    : pb_write_table(f, rep);
 	case PB_FORMAT_JSON:
 		return pb_write_json(f, rep);
 	case PB_FORMAT_CSV:

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "box.h"
 #include "config.h"
 #include "stats.h"
 
@@ -39,16 +40,12 @@ struct pb_report {
  * (for data files and anything that must read back exactly).
  */
 void pb_fmt_shortest(char *buf, size_t size, double d);
-/* Flushes f: 0, or -errno if anything written to it failed. */
-int pb_stream_status(FILE *f);
 struct json_object;
 /* Writes o as pretty JSON (slashes unescaped) and a newline; 0 or -errno. */
 int pb_json_print(FILE *f, struct json_object *o);
 int pb_write_table(FILE *f, const struct pb_report *rep);
 int pb_write_json(FILE *f, const struct pb_report *rep);
 int pb_write_csv(FILE *f, const struct pb_report *rep);
-/* pktbench rfc2544's table format: a box per test over the summary rows (rfc2544_report.c). */
-int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep);
 /*
  * Whether pb_report_write() will be able to write path, checked before any run: its
  * directory takes the temp file, and path is not something a file cannot replace. 0, or
