@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Flushes f, as every table ends: 0, or -errno if anything written to it failed. */
+int pb_stream_status(FILE *f);
+
 struct pb_box_col {
 	const char *head;
 	bool left;    /* text reads left to right; numbers align right so digits line up */
@@ -36,7 +39,5 @@ void pb_box_span(FILE *f, const struct pb_box_col *cols, unsigned int ncols, con
 /* A whole table of nrows rows (laid out as for pb_box_fit): fitted, then head, rows, rules. */
 void pb_box_table(FILE *f, struct pb_box_col *cols, unsigned int ncols, const void *rows,
 		  size_t row_size, size_t cell_size, unsigned int nrows);
-/* Flushes f: 0, or -errno if anything written to it failed. */
-int pb_stream_status(FILE *f);
 
 #endif

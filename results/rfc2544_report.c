@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "box.h"
-#include "rfc2544_report.h"
+#include "writers.h"
 
 #define RFC_COLS 9
 #define RFC_CELL 40
@@ -148,16 +148,15 @@ static bool rfc_row_of(const struct pb_result *r, enum pb_rfc_test test, bool an
 }
 
 /* One test's box over its ok summary rows, then its rows that did not answer. */
-static int rfc_table_write(FILE *f, const struct pb_result *res, unsigned int nres,
-			   const struct rfc_table *tb)
+static int rfc_table_write(FILE *f, const struct pb_report *rep, const struct rfc_table *tb)
 {
 	struct pb_box_col cols[RFC_COLS];
 	struct rfc_trow *rows = NULL;
 	unsigned int i, n = 0, other = 0;
 
-	for (i = 0; i < nres; i++) {
-		n += rfc_row_of(&res[i], tb->test, true);
-		other += rfc_row_of(&res[i], tb->test, false);
+	for (i = 0; i < rep->n; i++) {
+		n += rfc_row_of(&rep->results[i], tb->test, true);
+		other += rfc_row_of(&rep->results[i], tb->test, false);
 	}
 	if (!n && !other)
 		return 0;
@@ -167,14 +166,14 @@ static int rfc_table_write(FILE *f, const struct pb_result *res, unsigned int nr
 		if (!rows)
 			return -ENOMEM;
 		memcpy(cols, tb->cols, sizeof(cols));
-		for (i = 0, n = 0; i < nres; i++)
-			if (rfc_row_of(&res[i], tb->test, true))
-				tb->fill(&rows[n++], &res[i]);
+		for (i = 0, n = 0; i < rep->n; i++)
+			if (rfc_row_of(&rep->results[i], tb->test, true))
+				tb->fill(&rows[n++], &rep->results[i]);
 		pb_box_table(f, cols, tb->ncols, rows, sizeof(*rows), RFC_CELL, n);
 		free(rows);
 	}
-	for (i = 0; i < nres; i++) {
-		const struct pb_result *r = &res[i];
+	for (i = 0; i < rep->n; i++) {
+		const struct pb_result *r = &rep->results[i];
 
 		if (!rfc_row_of(r, tb->test, false))
 			continue;
@@ -188,24 +187,24 @@ static int rfc_table_write(FILE *f, const struct pb_result *res, unsigned int nr
 	return 0;
 }
 
-int pb_rfc2544_write_table(FILE *f, const struct pb_result *res, unsigned int nres,
-			   const struct pb_rfc2544_opts *o)
+int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep)
 {
+	const struct pb_rfc2544_opts *o = rep->rfc2544;
 	bool partial = false;
 	unsigned int i;
 	int err;
 
-	if (!nres) {
+	if (!rep->n) {
 		fputs("  no results\n", f);
 		return pb_stream_status(f);
 	}
 	for (i = 0; i < sizeof(rfc_tables) / sizeof(rfc_tables[0]); i++) {
-		err = rfc_table_write(f, res, nres, &rfc_tables[i]);
+		err = rfc_table_write(f, rep, &rfc_tables[i]);
 		if (err)
 			return err;
 	}
-	for (i = 0; i < nres; i++)
-		partial |= res[i].interrupted;
+	for (i = 0; i < rep->n; i++)
+		partial |= rep->results[i].interrupted;
 	fprintf(f, "  frame: bytes on the wire with the 4-byte FCS, as RFC 2544 counts them "
 		   "(pktbench's --frame-size is 4 less)\n");
 	fprintf(f,

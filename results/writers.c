@@ -13,7 +13,6 @@
 
 #include "box.h"
 #include "fields.h"
-#include "rfc2544_report.h"
 #include "writers.h"
 
 /* The null method's mode: it sends nothing, so its row measures the harness, not a path. */
@@ -1046,8 +1045,7 @@ static int pb_write_fmt(FILE *f, const struct pb_report *rep, enum pb_format fmt
 {
 	switch (fmt) {
 	case PB_FORMAT_TABLE:
-		return rep->rfc2544 ? pb_rfc2544_write_table(f, rep->results, rep->n, rep->rfc2544)
-				    : pb_write_table(f, rep);
+		return rep->rfc2544 ? pb_rfc2544_write_table(f, rep) : pb_write_table(f, rep);
 	case PB_FORMAT_JSON:
 		return pb_write_json(f, rep);
 	case PB_FORMAT_CSV:

@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "box.h"
 #include "config.h"
 #include "stats.h"
 
@@ -46,6 +45,8 @@ int pb_json_print(FILE *f, struct json_object *o);
 int pb_write_table(FILE *f, const struct pb_report *rep);
 int pb_write_json(FILE *f, const struct pb_report *rep);
 int pb_write_csv(FILE *f, const struct pb_report *rep);
+/* pktbench rfc2544's table format: a box per test over the summary rows (rfc2544_report.c). */
+int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep);
 /*
  * Whether pb_report_write() will be able to write path, checked before any run: its
  * directory takes the temp file, and path is not something a file cannot replace. 0, or
