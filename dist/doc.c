@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The man page, the bash completion and the fuzz dictionary, generated from the command
- * tables (harness/commands.c), the method registry and the JSON writer at build time.
+ * tables (cli/commands.c), the method registry and the JSON writer at build time.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -126,5 +126,17 @@ extern const unsigned int pb_methods_count;
  * (0 for a name, or an alias that keeps ours).
  */
 const struct pb_method *pb_method_find(const char *name, unsigned int *batch);
+/* One method a --method value names, with the batch its go-pktgen alias implies (0: none). */
+struct pb_selected {
+	const struct pb_method *m;
+	unsigned int batch;
+};
+/*
+ * The methods a --method value names: "benchmark" (all), one name or alias, or a comma list.
+ * Fills out (up to max; out may be NULL to count) and returns how many, or -EINVAL with the
+ * unknown name in bad.
+ */
+int pb_methods_select(const char *spec, struct pb_selected *out, unsigned int max, char *bad,
+		      size_t badlen);
 
 #endif

@@ -292,3 +292,36 @@ void pb_agent_close(struct pb_agent *a)
 	free(a->buf);
 	free(a);
 }
+
+static void agent_source_close(void *ctx)
+{
+	pb_agent_close(ctx);
+}
+
+int pb_rx_source_agent(struct pb_rx_source *src, const char *url, struct pb_rx_peer *peer,
+		       char *err, size_t errlen)
+{
+	struct pb_api_info info;
+	struct pb_agent *a;
+	uint32_t i;
+	int ret;
+
+	ret = pb_agent_open(&a, url, err, errlen);
+	if (ret)
+		return ret;
+	ret = pb_agent_info(a, &info, err, errlen);
+	if (ret) {
+		pb_agent_close(a);
+		return ret;
+	}
+	*peer = (struct pb_rx_peer){ .naddrs = 0 };
+	snprintf(peer->ifname, sizeof(peer->ifname), "%s", info.ifname);
+	snprintf(peer->driver, sizeof(peer->driver), "%s", info.driver);
+	snprintf(peer->xdp_mode, sizeof(peer->xdp_mode), "%s", info.xdp_mode);
+	memcpy(peer->mac, info.mac, sizeof(peer->mac));
+	for (i = 0; i < info.naddrs && i < PB_RX_PEER_ADDRS; i++)
+		peer->addrs[peer->naddrs++] = info.addrs[i];
+	pb_agent_source(a, src);
+	src->close = agent_source_close;
+	return 0;
+}

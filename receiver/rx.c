@@ -485,3 +485,23 @@ void pb_rx_source_init(struct pb_rx *rx, struct pb_rx_source *src)
 		.read_hist = rx_source_hist,
 	};
 }
+
+static void rx_source_close(void *ctx)
+{
+	pb_rx_detach(ctx);
+}
+
+int pb_rx_source_lab(struct pb_rx_source *src, int ifindex, const char *ifname,
+		     enum pb_xdp_mode mode)
+{
+	struct pb_rx_opts ro = { .ifindex = ifindex, .ifname = ifname, .mode = mode };
+	struct pb_rx *rx;
+	int ret;
+
+	ret = pb_rx_attach(&rx, &ro);
+	if (ret)
+		return ret;
+	pb_rx_source_init(rx, src);
+	src->close = rx_source_close;
+	return 0;
+}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* ASCII box tables: measuring columns and drawing rules and rows, for every table we print. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,4 +253,11 @@ void pb_box_table(FILE *f, struct pb_box_col *cols, unsigned int ncols, const vo
 	for (i = 0; i < nrows; i++)
 		pb_box_row(f, cols, ncols, (const char *)rows + i * row_size, cell_size);
 	pb_box_rule(f, cols, ncols);
+}
+
+int pb_stream_status(FILE *f)
+{
+	if (fflush(f))
+		return -errno;
+	return ferror(f) ? -EIO : 0;
 }

@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Flushes f, as every table ends: 0, or -errno if anything written to it failed. */
+int pb_stream_status(FILE *f);
+
 struct pb_box_col {
 	const char *head;
 	bool left;    /* text reads left to right; numbers align right so digits line up */

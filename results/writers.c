@@ -282,13 +282,6 @@ static void pb_fmt_double(char *buf, size_t size, double d)
 		strncat(buf, ".0", size - strlen(buf) - 1);
 }
 
-int pb_stream_status(FILE *f)
-{
-	if (fflush(f))
-		return -errno;
-	return ferror(f) ? -EIO : 0;
-}
-
 int pb_json_print(FILE *f, struct json_object *o)
 {
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |

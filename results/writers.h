@@ -40,8 +40,6 @@ struct pb_report {
  * (for data files and anything that must read back exactly).
  */
 void pb_fmt_shortest(char *buf, size_t size, double d);
-/* Flushes f: 0, or -errno if anything written to it failed. */
-int pb_stream_status(FILE *f);
 struct json_object;
 /* Writes o as pretty JSON (slashes unescaped) and a newline; 0 or -errno. */
 int pb_json_print(FILE *f, struct json_object *o);

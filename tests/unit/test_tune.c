@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit test of --tune's search (harness/tune.c) on fake trials: it finds the best setting of
+ * Unit test of --tune's search (suites/tune.c) on fake trials: it finds the best setting of
  * each knob, the other knobs at their best so far; a candidate must beat the best by the
  * margin; trials that were skipped or lost frames do not count; a signal stops it; the trials
  * are short runs without --count, and as many as it says.

@@ -2,7 +2,8 @@
 /*
  * How the sender reads a receiver, wherever it runs: in-process (the lab) or over HTTP (a
  * `pktbench receive` agent). Both report the same fields, so a lab run and an agent run
- * produce the same result.
+ * produce the same result. This is the receive side's one door: the engine and the session
+ * attach, read and close a receiver through it alone; receiver/ implements it.
  */
 #ifndef PB_RX_SOURCE_H
 #define PB_RX_SOURCE_H
@@ -10,6 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <net/if.h>
+
+#include "config.h"
 
 #define PB_RX_MAX_QUEUES  64
 #define PB_RX_MAX_VLANS	  64
@@ -86,6 +90,40 @@ struct pb_rx_source {
 	 * "" when it has none to add to the -errno. Optional.
 	 */
 	void (*last_error)(void *ctx, char *buf, size_t len);
+	/* Detaches or disconnects, frees ctx. Optional: NULL, the owner of ctx frees it. */
+	void (*close)(void *ctx);
 };
+
+/* What a receiver says of itself when it is attached: the sender's defaults and messages. */
+#define PB_RX_PEER_ADDRS 16
+struct pb_rx_peer {
+	char ifname[IF_NAMESIZE];
+	char driver[32];
+	char xdp_mode[16]; /* "native" or "generic" */
+	uint8_t mac[6];
+	uint32_t naddrs;
+	struct pb_addr addrs[PB_RX_PEER_ADDRS];
+};
+
+/*
+ * The lab's receiver, loaded and attached to an interface of the calling thread's namespace
+ * (receiver/rx.c); it can be read from any namespace afterwards. 0 or -errno, reason said.
+ */
+int pb_rx_source_lab(struct pb_rx_source *src, int ifindex, const char *ifname,
+		     enum pb_xdp_mode mode);
+/*
+ * A `pktbench receive` agent at url (receiver/client.c): it must answer /v1/info, which fills
+ * peer, before src reads it over HTTP. 0, or -errno with why in err.
+ */
+int pb_rx_source_agent(struct pb_rx_source *src, const char *url, struct pb_rx_peer *peer,
+		       char *err, size_t errlen);
+
+/* Undoes either of the above and clears src; a cleared src is left alone. */
+static inline void pb_rx_source_close(struct pb_rx_source *src)
+{
+	if (src->close)
+		src->close(src->ctx);
+	*src = (struct pb_rx_source){ 0 };
+}
 
 #endif

@@ -162,42 +162,6 @@ static const struct pb_opt pb_opts[] = {
 
 #define PB_NOPTS (sizeof(pb_opts) / sizeof(pb_opts[0]))
 
-int pb_methods_select(const char *spec, struct pb_selected *out, unsigned int max, char *bad,
-		      size_t badlen)
-{
-	unsigned int n = 0, i;
-	const char *p = spec;
-
-	if (!strcmp(spec, "benchmark")) {
-		for (i = 0; i < pb_methods_count; i++)
-			if (n < max && out)
-				out[n++] = (struct pb_selected){ pb_methods[i], 0 };
-		return out ? (int)n : (int)pb_methods_count;
-	}
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		char name[64];
-		const struct pb_method *m;
-		unsigned int batch = 0;
-
-		snprintf(name, sizeof(name), "%.*s", (int)len, p);
-		m = len < sizeof(name) ? pb_method_find(name, &batch) : NULL;
-		if (!m) {
-			snprintf(bad, badlen, "%s", name);
-			return -EINVAL;
-		}
-		if (out && n < max)
-			out[n] = (struct pb_selected){ m, batch };
-		n++;
-		p += len + (p[len] == ',');
-	}
-	if (!n) {
-		snprintf(bad, badlen, "%s", spec);
-		return -EINVAL;
-	}
-	return (int)n;
-}
-
 /* The smallest UDP payload the run sends, as far as the options tell. */
 static uint32_t opt_min_payload(const struct pb_config *cfg)
 {

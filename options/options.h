@@ -96,6 +96,12 @@ enum pb_opt_action {
 extern const struct pb_cmd pb_cmd_main;
 extern const struct pb_cmd *const pb_cmds[];
 extern const unsigned int pb_cmds_count;
+/*
+ * The commands pktbench's own --help lists. cli/commands.c points it at pb_cmds before main()
+ * runs, so these tables never reach up to the commands built on them; unset, --help lists none.
+ */
+extern const struct pb_cmd *const *pb_cmd_usage_list;
+extern unsigned int pb_cmd_usage_count;
 /* A subcommand by name; NULL when there is none (pktbench itself is not one). */
 const struct pb_cmd *pb_cmd_find(const char *name);
 /* A row by its long name (or list_key); NULL when unknown. */
@@ -136,20 +142,6 @@ int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_a
 /* The same for a command whose table fills a struct pb_config (pktbench rfc2544). */
 int pb_options_parse_cmd(const struct pb_cmd *cmd, struct pb_config *cfg, int argc, char **argv,
 			 enum pb_opt_action *action, char *err, size_t errlen);
-struct pb_method;
-/* One method a --method value names, with the batch its go-pktgen alias implies (0: none). */
-struct pb_selected {
-	const struct pb_method *m;
-	unsigned int batch;
-};
-/*
- * The methods a --method value names: "benchmark" (all), one name or alias, or a comma list.
- * Fills out (up to max; out may be NULL to count) and returns how many, or -EINVAL with the
- * unknown name in bad.
- */
-int pb_methods_select(const char *spec, struct pb_selected *out, unsigned int max, char *bad,
-		      size_t badlen);
-
 /* Parsers shared with other inputs (e.g. scenario files); 0 or -EINVAL. */
 int pb_parse_addr(const char *s, struct pb_addr *out);
 int pb_parse_mac(const char *s, uint8_t mac[6]);

@@ -669,16 +669,19 @@ static void usage_methods(FILE *f)
 		"every method that can run here, one after another, then a table by packets/s");
 }
 
+const struct pb_cmd *const *pb_cmd_usage_list;
+unsigned int pb_cmd_usage_count;
+
 void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)
 {
 	bool top = !cmd->run;
 	unsigned int i;
 
 	fprintf(f, "usage: pktbench %s%s%s\n", top ? "" : cmd->name, top ? "" : " ", cmd->synopsis);
-	for (i = 0; top && i < pb_cmds_count; i++)
-		if (pb_cmds[i]->run)
-			fprintf(f, "       pktbench %s %s\n", pb_cmds[i]->name,
-				pb_cmds[i]->synopsis);
+	for (i = 0; top && i < pb_cmd_usage_count; i++)
+		if (pb_cmd_usage_list[i]->run)
+			fprintf(f, "       pktbench %s %s\n", pb_cmd_usage_list[i]->name,
+				pb_cmd_usage_list[i]->synopsis);
 	fputc('\n', f);
 	usage_paragraphs(f, cmd->description);
 	fprintf(f, "Options:\n");
@@ -691,11 +694,12 @@ void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)
 	}
 	if (cmd_names_methods(cmd))
 		usage_methods(f);
-	if (top && pb_cmds_count > 1) {
+	if (top && pb_cmd_usage_count > 1) {
 		fprintf(f, "\nCommands (pktbench COMMAND --help tells more):\n");
-		for (i = 0; i < pb_cmds_count; i++)
-			if (pb_cmds[i]->run)
-				usage_row(f, pb_cmds[i]->name, pb_cmds[i]->summary, NULL);
+		for (i = 0; i < pb_cmd_usage_count; i++)
+			if (pb_cmd_usage_list[i]->run)
+				usage_row(f, pb_cmd_usage_list[i]->name,
+					  pb_cmd_usage_list[i]->summary, NULL);
 	}
 	if (cmd->exit_status) {
 		const char *p = cmd->exit_status;

@@ -20,6 +20,13 @@ const struct pb_cmd *const pb_cmds[] = {
 
 const unsigned int pb_cmds_count = sizeof(pb_cmds) / sizeof(pb_cmds[0]);
 
+/* options/ lists the commands in --help without depending on the program that has them. */
+__attribute__((constructor)) static void pb_cmds_list(void)
+{
+	pb_cmd_usage_list = pb_cmds;
+	pb_cmd_usage_count = pb_cmds_count;
+}
+
 const struct pb_cmd *pb_cmd_find(const char *name)
 {
 	unsigned int i;

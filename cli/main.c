@@ -16,7 +16,6 @@
 
 #include "box.h"
 #include "caps.h"
-#include "client.h"
 #include "lab.h"
 #include "log.h"
 #include "method.h"
@@ -24,8 +23,8 @@
 #include "options.h"
 #include "pb_version.h"
 #include "rfc2544.h"
-#include "rx.h"
 #include "runner.h"
+#include "rx_source.h"
 #include "tune.h"
 #include "writers.h"
 
@@ -96,9 +95,7 @@ struct pb_session {
 	struct pb_lab lab;
 	bool have_lab;
 	struct nl_sock *nl;	   /* --iface: rtnetlink in our own namespace */
-	struct pb_rx *rx;	   /* the lab's receiver, in this process */
-	struct pb_agent *agent;	   /* --receiver: an agent, over HTTP */
-	struct pb_rx_source rxsrc; /* how the runner reads either */
+	struct pb_rx_source rxsrc; /* the lab's receiver, or --receiver's agent */
 	struct pb_path path;
 	struct pb_path_netif tx;
 	struct pb_path_dut dut; /* --lab router|bridge: the DUT's drop counters */
@@ -200,14 +197,12 @@ static uint32_t lab_mtu(const struct pb_config *cfg)
 static int session_agent(struct pb_session *s, char *err, size_t errlen)
 {
 	struct pb_config *cfg = &s->cfg;
-	struct pb_api_info info;
+	struct pb_rx_peer info;
 	char a[INET6_ADDRSTRLEN];
 	uint32_t i;
 	int ret;
 
-	ret = pb_agent_open(&s->agent, cfg->receiver, err, errlen);
-	if (!ret)
-		ret = pb_agent_info(s->agent, &info, err, errlen);
+	ret = pb_rx_source_agent(&s->rxsrc, cfg->receiver, &info, err, errlen);
 	if (ret)
 		return -EINVAL; /* nothing can run as asked: bad input, exit 2 */
 	if (!cfg->dstmac_set) {
@@ -229,7 +224,6 @@ static int session_agent(struct pb_session *s, char *err, size_t errlen)
 	}
 	pr_info("receiver: agent %s on %s (%s, %s XDP)\n", cfg->receiver, info.ifname, info.driver,
 		info.xdp_mode);
-	pb_agent_source(s->agent, &s->rxsrc);
 	s->path.rx = &s->rxsrc;
 	return 0;
 }
@@ -401,14 +395,10 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			return ret;
 		s->have_lab = true;
 		ret = pb_lab_enter(&s->lab, PB_LAB_RX);
-		if (!ret) {
-			/* native: the peer's XDP_TX frames (xdp_live) reach a veth only so */
-			struct pb_rx_opts ro = { .ifindex = s->lab.rx.ifindex,
-						 .ifname = s->lab.rx.name,
-						 .mode = PB_XDP_NATIVE };
-
-			ret = pb_rx_attach(&s->rx, &ro);
-		}
+		/* native: the peer's XDP_TX frames (xdp_live) reach a veth only so */
+		if (!ret)
+			ret = pb_rx_source_lab(&s->rxsrc, s->lab.rx.ifindex, s->lab.rx.name,
+					       PB_XDP_NATIVE);
 		if (ret)
 			return ret;
 		/* from here on this thread, and every worker it starts, lives in the sender's ns */
@@ -423,7 +413,6 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			memcpy(cfg->dstmac, s->lab.next_hop_mac, 6);
 		s->tx.nl = s->lab.tx_nl;
 		pb_path_netif(&s->path, &s->tx);
-		pb_rx_source_init(s->rx, &s->rxsrc);
 		s->path.rx = &s->rxsrc;
 		if (s->lab.kind == PB_LAB_DIRECT) {
 			s->path.veth_pair = true;
@@ -469,10 +458,7 @@ static void session_teardown(struct pb_session *s)
 	for (i = 0; i < pb_methods_count; i++)
 		if (pb_methods[i]->finish)
 			pb_methods[i]->finish();
-	pb_rx_detach(s->rx);
-	s->rx = NULL;
-	pb_agent_close(s->agent);
-	s->agent = NULL;
+	pb_rx_source_close(&s->rxsrc);
 	if (s->have_lab)
 		pb_lab_destroy(&s->lab);
 	s->have_lab = false;

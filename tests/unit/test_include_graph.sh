@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: MIT
+# scripts/include-graph.py: the checkout keeps its layout (no cycle, the engine includes
+# nothing above it, no folder over a third of the lines), and on small made-up trees the
+# script names each kind of break and exits 1.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+command -v python3 >/dev/null || { echo "SKIP: no python3 (Debian package python3)"; exit 77; }
+T=$(mktemp -d /tmp/pbgraph.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+check() { # NAME, then the condition as a command
+	local name=$1
+	shift
+	if "$@"; then pass=$((pass + 1)); echo "ok: $name"; else fail=$((fail + 1)); echo "FAIL: $name"; fi
+}
+
+python3 "$top/scripts/include-graph.py" "$top" >"$T/out" 2>&1
+rc=$?
+cat "$T/out"
+check "this checkout: exit 0" [ $rc = 0 ]
+check "this checkout: prints the folder graph" grep -q '^  cli *-> harness' "$T/out"
+
+# A tree of one line a file: harness/a.c includes lab/b.h, and so on (lines to pad).
+tree() { # DIR then FILE:INCLUDE[:LINES] ...
+	local d=$1 spec f inc n
+	shift
+	for spec in "$@"; do
+		IFS=: read -r f inc n <<<"$spec"
+		mkdir -p "$d/$(dirname "$f")"
+		{ [ -n "$inc" ] && echo "#include \"$inc\""; yes '/* */' | head -n "${n:-1}"; } >"$d/$f"
+	done
+}
+broken() { # NAME, DIR, what the FAIL line says
+	python3 "$top/scripts/include-graph.py" "$2" >"$T/b.out" 2>&1
+	local rc=$?
+	check "$1: exit 1" [ $rc = 1 ]
+	check "$1: says '$3'" grep -q "FAIL: .*$3" "$T/b.out"
+}
+tree "$T/up" harness/run.c:rx.h harness/run.h: receiver/rx.h: receiver/rx.c:rx.h:3 \
+	methods/m.c:run.h:3 cli/main.c:run.h:3
+broken "the engine includes receiver/" "$T/up" "the engine includes receiver/rx.h"
+tree "$T/cyc" lab/lab.c:opt.h lab/lab.h: options/opt.c:lab.h options/opt.h: harness/e.c::4 \
+	cli/c.c::4 methods/m.c::4
+broken "a folder cycle" "$T/cyc" "the folders' includes form a cycle"
+tree "$T/pair" results/w.c:r.h results/w.h: results/r.c:w.h results/r.h: harness/e.c::4 \
+	cli/c.c::4 methods/m.c::4
+broken "two files include each other" "$T/pair" "files include each other: results/r -> results/w"
+tree "$T/big" methods/m.c::40 harness/e.c::10 cli/c.c::10 lab/l.c::10
+broken "a folder over a third" "$T/big" "methods/ holds 40 of"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
