@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counter.h"
 #include "latency.h"
-#include "stats.h"
 #include "rx_source.h"
 
 _Static_assert(PB_RX_HIST_BUCKETS == PB_HIST_BUCKETS, "one histogram layout on both sides");

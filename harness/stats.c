@@ -8,15 +8,6 @@
 #define PB_ETH_MIN	60 /* shortest Ethernet frame without FCS */
 #define PB_ETH_MIN_VLAN 64 /* the same with an 802.1Q tag: the tag does not count as payload */
 
-uint64_t pb_ctr_delta(uint64_t before, uint64_t after, bool *back)
-{
-	if (after >= before)
-		return after - before;
-	if (back)
-		*back = true;
-	return 0;
-}
-
 uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan)
 {
 	uint32_t min = vlan ? PB_ETH_MIN_VLAN : PB_ETH_MIN;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "counter.h"
 #include "latency.h"
 
 #define PB_L1_OVERHEAD	 24 /* 4 FCS + 8 preamble/SFD + 12 inter-frame gap */
@@ -164,12 +165,6 @@ struct pb_result {
 /* A sender blocked this share of its window was held back by the path, not by its CPU. */
 #define PB_PUSHBACK_SHARE 0.05
 
-/*
- * The one delta of two reads of a counter: after - before, or 0 when the counter went back
- * (a restarted receiver, a recreated interface), which sets *back (may be NULL). Every
- * difference of two counter reads goes through here, so none can underflow.
- */
-uint64_t pb_ctr_delta(uint64_t before, uint64_t after, bool *back);
 
 /* Wire (L1) bytes of one frame: max(frame, 60 or 64 tagged) + 24. */
 uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan);
