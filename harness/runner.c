@@ -66,11 +66,12 @@ struct run {
 	pthread_cond_t cv;
 	uint32_t arrived; /* once run_open returns: the workers started, slots 0 .. arrived-1 */
 	int go;
-	int stop;		  /* the deadline passed, a worker failed, or the count timed out */
-	int abort;		  /* an open failed: workers close without sending */
-	double t0;		  /* the clock start, set before go */
-	double target_pps;	  /* aggregate; 0: unlimited */
-	struct pb_replay *replay; /* --replay, or NULL */
+	int stop;	   /* the deadline passed, a worker failed, or the count timed out */
+	int abort;	   /* an open failed: workers close without sending */
+	double t0;	   /* the clock start, set before go */
+	double target_pps; /* aggregate; 0: unlimited */
+	/* --replay's frames and schedules, or NULL */
+	struct pb_replay *replay;
 	struct pb_slot *slots;
 };
 

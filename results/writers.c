@@ -805,10 +805,10 @@ struct pb_trow {
 
 /* Names read left to right; numbers align right so their digits line up. */
 static const struct pb_box_col pb_tcols[PB_TCOLS] = {
-	{ "Method", true },   { "Mode", true }, { "Packets/s" },      { "Mb/s (app)" },
-	{ "Gb/s (wire L1)" }, { "Sent" },	{ "Delivered" },      { "Delivered %" },
-	{ "Accounted %" },    { "CPU ns/pkt" }, { "Syscalls/frame" }, { "p50 us" },
-	{ "p99 us" },	      { "Max us" },	{ "Probes lost" },
+	{ "Method", true },   { "Mode", true },	 { "Packets/s" }, { "Mb/s (app)" },
+	{ "Gb/s (wire L1)" }, { "Sent" },	 { "Delivered" }, { "Delivered %" },
+	{ "Accounted %" },    { "CPU ns/pkt" },	 { "Syscalls/frame" }, { "p50 us" },
+	{ "p99 us" },	      { "Max us" },	 { "Probes lost" },
 };
 
 static bool pb_nowire(const struct pb_result *r)
