@@ -4,7 +4,7 @@ downloaded. Every frame is Ethernet + IPv4/IPv6 (+ an 802.1Q tag) + UDP, address
 benchmarking ranges only (198.18.0.0/15, 2001:2::/48).
 
 usage: pcapgen.py OUT --n N [--pps R] [--kind const|burst|mixed|ipv6|vlan|nonudp]
-                  [--format pcap|nsec|pcapng] [--flows F]
+                  [--format pcap|nsec|pcapng] [--flows F] [--big]
 Prints one line of JSON: frames, udp_frames, duration_s (first to last stamp).
 """
 import argparse
@@ -61,6 +61,7 @@ def main():
     ap.add_argument("--kind", default="const")
     ap.add_argument("--format", default="pcap")
     ap.add_argument("--flows", type=int, default=1)
+    ap.add_argument("--big", action="store_true", help="with mixed: 1 in 4 payloads 2000 bytes")
     a = ap.parse_args()
 
     t_ns, frames, udp = 1_700_000_000 * 10**9, [], 0
@@ -72,7 +73,7 @@ def main():
             t = t_ns + int(round(i * gap))
         size = 18
         if a.kind == "mixed":
-            size = (18, 554, 1472, 100)[i % 4]
+            size = (18, 2000 if a.big else 554, 1472, 100)[i % 4]
         proto = 17
         if a.kind == "nonudp" and i % 5 == 4:
             proto = 6  # TCP: skipped by --replay, counted
