@@ -717,16 +717,9 @@ int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)
 {
 	bool top = cfg->topspeed || cfg->replay_timing == PB_TIMING_TOPSPEED;
 
-	if (!cfg->replay[0]) {
-		if (cfg->topspeed || cfg->replay_timing != PB_TIMING_ORIGINAL ||
-		    cfg->multiplier > 0 || cfg->loop != 1 || cfg->loop_delay_s > 0) {
-			snprintf(err, errlen,
-				 "--timing, --topspeed, --multiplier, --loop and --loop-delay "
-				 "shape a --replay: give --replay FILE");
-			return -EINVAL;
-		}
+	/* without --replay its options have nothing to shape: they are not used */
+	if (!cfg->replay[0])
 		return 0;
-	}
 	if (top && (cfg->pps || cfg->rate_gbps || cfg->multiplier > 0 || cfg->loop_delay_s > 0)) {
 		snprintf(err, errlen,
 			 "--topspeed has no schedule: --pps, --rate, --multiplier and "
