@@ -243,8 +243,7 @@ static const char *sample(const struct pb_opt *o, char *buf, size_t len)
 		return "2.5";
 	case OPT_U64:
 	case OPT_U32:
-	case OPT_PORT:
-	{
+	case OPT_PORT: {
 		/* a value above the minimum that is not the default, so it changes something */
 		unsigned long long v = o->min < o->max ? o->min + 1 : o->min;
 
