@@ -383,6 +383,7 @@ static int rp_build(struct pb_replay_stream *s, const struct rp_file *f, const u
 		j++;
 	}
 	s->pool.n = s->n;
+	s->pool.ordered = true;
 	s->hist = calloc(RP_HIST_US + 1, sizeof(*s->hist));
 	return s->hist ? 0 : -ENOMEM;
 }
@@ -464,6 +465,28 @@ static const char *rp_unsupported(const struct pb_method *m)
 	if (m->knobs & PB_K_SEGMENTS)
 		return "--replay: GSO cuts one payload into equal segments; a capture's differ";
 	return NULL;
+}
+
+/* af_xdp's UMEM holds at most this many frames per stream (AF_XDP_FRAMES): the rest never go. */
+#define RP_AF_XDP_FRAMES 4096u
+
+static int rp_fits_method(const struct pb_method *m, const struct pb_replay *rp, char *why,
+			  size_t len)
+{
+	uint32_t i;
+
+	if (strcmp(m->name, "af_xdp"))
+		return 0;
+	for (i = 0; i < rp->streams; i++) {
+		if (rp->st[i].n > RP_AF_XDP_FRAMES) {
+			snprintf(why, len,
+				 "--replay: af_xdp holds %u frames a stream in its UMEM, this "
+				 "capture gives stream %u %u (more --streams spread its flows)",
+				 RP_AF_XDP_FRAMES, i, rp->st[i].n);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
 }
 
 int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const struct pb_config *cfg,
@@ -550,7 +573,7 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 		s->period = rp->period;
 		s->timed = rp->timed;
 	}
-	err = 0;
+	err = rp_fits_method(m, rp, why, len);
 	goto out;
 out_nomem:
 	err = -ENOMEM;
@@ -711,6 +734,12 @@ void pb_replay_result(const struct pb_replay *r, struct pb_result *res)
 		o->dep_p99_us = rp_quantile(h, o->frames, 0.99, o->dep_max_us);
 	}
 	free(h);
+}
+
+void pb_replay_delivered(struct pb_result *res, uint64_t bytes)
+{
+	res->replay.rx_known = true;
+	res->replay.rx_bytes = bytes;
 }
 
 int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)

@@ -59,6 +59,8 @@ uint64_t pb_replay_allowance(struct pb_replay_stream *s, double t, uint64_t hand
 void pb_replay_note(struct pb_replay_stream *s, uint64_t handed);
 /* The replay's figures (res->replay) from every stream's departures. */
 void pb_replay_result(const struct pb_replay *r, struct pb_result *res);
+/* What the receiver counted of this run's bytes, beside what was handed over. */
+void pb_replay_delivered(struct pb_result *res, uint64_t bytes);
 /* Cross-option checks for --replay and its options; 0 or -EINVAL with err filled. */
 int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen);
 

@@ -912,6 +912,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	if (run->replay)
 		pb_replay_result(run->replay, res);
 	run_latency(run, res->has_receiver && run_delivered(run, res, &c) ? &c : NULL, res);
+	if (run->replay && res->delivered_known)
+		pb_replay_delivered(res, c.bytes);
 	run_counters_end(path, &k, res);
 	pb_result_compute(res);
 

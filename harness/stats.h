@@ -104,8 +104,10 @@ struct pb_replay_stats {
 	uint64_t file_frames; /* every frame in the file */
 	uint64_t pass_frames; /* of those, replayed once per pass */
 	uint64_t skipped[PB_RSKIP_N];
-	uint64_t frames;	 /* handed to the kernel over the run, all passes */
-	uint64_t bytes;		 /* their bytes as handed over */
+	uint64_t frames; /* handed to the kernel over the run, all passes */
+	uint64_t bytes;	 /* their bytes as handed over */
+	bool rx_known;
+	uint64_t rx_bytes;	 /* the bytes of this run's frames the receiver counted */
 	uint64_t loops;		 /* complete passes */
 	double file_duration_s;	 /* first to last replayed frame, as the file times them */
 	double sched_duration_s; /* first to last frame sent, as the schedule asked */

@@ -549,6 +549,8 @@ static int pb_json_add_replay(struct json_object *o, const struct pb_result *r)
 	pb_add(&fs, pb_fu64("pass_frames", p->pass_frames));
 	pb_add(&fs, pb_fu64("frames", p->frames));
 	pb_add(&fs, pb_fu64("bytes", p->bytes));
+	pb_add(&fs, p->rx_known ? pb_fu64("bytes_delivered", p->rx_bytes)
+				: pb_fnull("bytes_delivered"));
 	pb_add(&fs, pb_fu64("loops", p->loops));
 	pb_add(&fs, pb_fdbl("file_duration_s", p->file_duration_s));
 	pb_add(&fs, t ? pb_fdbl("scheduled_duration_s", p->sched_duration_s)

@@ -5,7 +5,8 @@ benchmarking ranges only (198.18.0.0/15, 2001:2::/48).
 
 usage: pcapgen.py OUT --n N [--pps R] [--kind const|burst|mixed|ipv6|vlan|nonudp]
                   [--format pcap|nsec|pcapng] [--flows F] [--big]
-Prints one line of JSON: frames, udp_frames, duration_s (first to last stamp).
+Prints one line of JSON: frames, udp_frames, bytes (frames padded to 60), duration_s (first to
+last stamp).
 """
 import argparse
 import json
@@ -104,6 +105,7 @@ def main():
                 sub = t % 10**9 if nsec else (t % 10**9) // 1000
                 out.write(struct.pack("<IIII", t // 10**9, sub, len(f), len(f)) + f)
     print(json.dumps({"frames": a.n, "udp_frames": udp,
+                      "bytes": sum(max(len(f), 60) for _, f in frames),
                       "duration_s": (frames[-1][0] - frames[0][0]) / 1e9}))
 
 
