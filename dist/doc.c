@@ -185,6 +185,14 @@ static const struct {
 	{ "replay.departure_error_us", "p50", "median lateness, in us (1 us buckets)" },
 	{ "replay.departure_error_us", "p99", "99th percentile" },
 	{ "replay.departure_error_us", "max", "the latest, exact" },
+	{ "replay", "arrival_gap_error_us",
+	  "the receiver's arrival gaps against the schedule's (the file's), below; null without "
+	  "a receiver or with --topspeed" },
+	{ "replay.arrival_gap_error_us", "file_p50",
+	  "median gap the schedule puts between a stream's frames, in us" },
+	{ "replay.arrival_gap_error_us", "file_p99", "its 99th percentile" },
+	{ "replay.arrival_gap_error_us", "p50", "the arrival gaps' median less file_p50, in us" },
+	{ "replay.arrival_gap_error_us", "p99", "their 99th percentile less file_p99" },
 	{ "per_second[]", "t", "seconds since the clock started" },
 	{ "per_second[]", "sent", "frames sent by then" },
 	{ "per_second[]", "delivered", "frames delivered by then; null without a receiver" },
@@ -278,6 +286,7 @@ static struct json_object *pb_doc_sample_set(void)
 			    .timing = "original",
 			    .frames = 1,
 			    .rx_known = true,
+			    .gaps_known = true,
 			    .sched_duration_s = 1 },
 	};
 	struct pb_report rep = {
@@ -339,6 +348,9 @@ int pb_doc_json_fields(struct pb_doc_field *out, unsigned int max)
 				n = pb_doc_add_keys(sub, "replay.skipped", out, n, max);
 			if (json_object_object_get_ex(ps, "departure_error_us", &sub))
 				n = pb_doc_add_keys(sub, "replay.departure_error_us", out, n, max);
+			if (json_object_object_get_ex(ps, "arrival_gap_error_us", &sub))
+				n = pb_doc_add_keys(sub, "replay.arrival_gap_error_us", out, n,
+						    max);
 		}
 	}
 	json_object_put(root);
@@ -640,6 +652,8 @@ static void man_json(FILE *f)
 	man_fields(f, "replay.skipped", fs, n);
 	fputs(".SS \"replay's departure_error_us\"\n", f);
 	man_fields(f, "replay.departure_error_us", fs, n);
+	fputs(".SS \"replay's arrival_gap_error_us\"\n", f);
+	man_fields(f, "replay.arrival_gap_error_us", fs, n);
 }
 
 static void man_command(FILE *f, const struct pb_cmd *cmd)

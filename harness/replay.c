@@ -328,7 +328,7 @@ static void rp_udp_csum(struct pb_frame *fr, int family)
  * signature, its VLAN tag unless --vlan sets one (frame methods only).
  */
 static int rp_build(struct pb_replay_stream *s, const struct rp_file *f, const uint8_t *keep,
-		    uint32_t stream, const struct pb_config *cfg, bool frames)
+		    uint32_t stream, const struct pb_config *cfg, bool frames, bool timed)
 {
 	struct pb_frame_spec base, spec;
 	uint32_t i, j, stride = 0;
@@ -364,6 +364,9 @@ static int rp_build(struct pb_replay_stream *s, const struct rp_file *f, const u
 			continue;
 		spec = base;
 		spec.stream_id = (uint8_t)stream;
+		/* timed frames say so: the receiver times the gaps between them */
+		if (timed)
+			spec.kind = PB_SIG_KIND_FRAME | PB_SIG_PACED;
 		spec.payload_len = r->len;
 		spec.srcport = (uint16_t)(cfg->srcport + r->flow % ports);
 		if (frames && !cfg->vlan && r->tagged) {
@@ -552,7 +555,7 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 		struct pb_replay_stream *s = &rp->st[i];
 		uint32_t j, k = 0;
 
-		err = rp_build(s, &f, keep, i, cfg, frames);
+		err = rp_build(s, &f, keep, i, cfg, frames, rp->timed);
 		if (err == -ENOENT) {
 			snprintf(why, len,
 				 "--streams %u: the capture has only %u flows, so stream %u "
@@ -734,6 +737,61 @@ void pb_replay_result(const struct pb_replay *r, struct pb_result *res)
 		o->dep_p99_us = rp_quantile(h, o->frames, 0.99, o->dep_max_us);
 	}
 	free(h);
+}
+
+static int rp_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The gaps the schedule puts between a stream's consecutive frames over the passes sent: each
+ * of a pass's gaps, and the wrap's between passes. Its p50 and p99, in us, or false.
+ */
+static bool rp_sched_gaps(const struct pb_replay *r, double *p50, double *p99)
+{
+	uint64_t n = 0, k, loops;
+	double *g;
+	uint32_t i, j;
+
+	for (i = 0; i < r->streams; i++)
+		n += r->st[i].n;
+	g = malloc(sizeof(*g) * (n + 1));
+	if (!g)
+		return false;
+	for (i = 0, k = 0; i < r->streams; i++) {
+		const struct pb_replay_stream *s = &r->st[i];
+
+		loops = s->noted / s->n;
+		for (j = 1; j < s->n; j++)
+			g[k++] = s->off[j] - s->off[j - 1];
+		/* the wrap's gap, when a pass followed another */
+		if (loops > 1 || (loops == 1 && s->noted > s->n))
+			g[k++] = s->period - s->off[s->n - 1] + s->off[0];
+	}
+	if (!k) {
+		free(g);
+		return false;
+	}
+	qsort(g, k, sizeof(*g), rp_cmp);
+	*p50 = g[(size_t)ceil(0.50 * (double)k) - 1] * 1e6;
+	*p99 = g[(size_t)ceil(0.99 * (double)k) - 1] * 1e6;
+	free(g);
+	return true;
+}
+
+void pb_replay_gaps(const struct pb_replay *r, struct pb_result *res)
+{
+	struct pb_replay_stats *o = &res->replay;
+
+	if (!r->timed || !res->gaps.on || !res->gaps.measured ||
+	    !rp_sched_gaps(r, &o->gap_p50_us, &o->gap_p99_us))
+		return;
+	o->gaps_known = true;
+	o->gap_err_p50_us = res->gaps.p50_us - o->gap_p50_us;
+	o->gap_err_p99_us = res->gaps.p99_us - o->gap_p99_us;
 }
 
 void pb_replay_delivered(struct pb_result *res, uint64_t bytes)

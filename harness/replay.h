@@ -61,6 +61,11 @@ void pb_replay_note(struct pb_replay_stream *s, uint64_t handed);
 void pb_replay_result(const struct pb_replay *r, struct pb_result *res);
 /* What the receiver counted of this run's bytes, beside what was handed over. */
 void pb_replay_delivered(struct pb_result *res, uint64_t bytes);
+/*
+ * After the receiver's figures: the arrival gaps (res->gaps) against the file's own gaps
+ * as scheduled, quantile by quantile.
+ */
+void pb_replay_gaps(const struct pb_replay *r, struct pb_result *res);
 /* Cross-option checks for --replay and its options; 0 or -EINVAL with err filled. */
 int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen);
 

@@ -647,7 +647,8 @@ static void run_latency(const struct run *run, const struct pb_rx_run *c, struct
 		dropped[i] = run->slots[i].w.probe.dropped;
 	}
 	res->latency.on = cfg->latency && !(run->m->flags & PB_M_NO_WIRE);
-	res->gaps.on = run->target_pps > 0 && res->has_receiver;
+	/* a timed replay's frames are timed too: their gaps are the file's (replay.h) */
+	res->gaps.on = (run->target_pps > 0 || res->replay.timed) && res->has_receiver;
 	/* the histograms, once the counts have settled: 28 KB each, read only when needed */
 	for (i = 0; c && rx && rx->read_hist && i < 2; i++) {
 		if (!(i ? res->gaps.on : res->latency.on))
@@ -914,6 +915,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	run_latency(run, res->has_receiver && run_delivered(run, res, &c) ? &c : NULL, res);
 	if (run->replay && res->delivered_known)
 		pb_replay_delivered(res, c.bytes);
+	if (run->replay)
+		pb_replay_gaps(run->replay, res);
 	run_counters_end(path, &k, res);
 	pb_result_compute(res);
 

@@ -114,6 +114,9 @@ struct pb_replay_stats {
 	double run_duration_s;	 /* first to last departure */
 	double drift_ppm;	 /* (run - scheduled) / scheduled, in ppm */
 	double dep_p50_us, dep_p99_us, dep_max_us; /* departure after deadline */
+	bool gaps_known;			   /* the receiver timed the arrival gaps */
+	double gap_p50_us, gap_p99_us; /* the schedule's own gaps between a stream's frames */
+	double gap_err_p50_us, gap_err_p99_us; /* arrival gap quantile - the schedule's */
 };
 
 struct pb_result {

@@ -549,8 +549,8 @@ static int pb_json_add_replay(struct json_object *o, const struct pb_result *r)
 	pb_add(&fs, pb_fu64("pass_frames", p->pass_frames));
 	pb_add(&fs, pb_fu64("frames", p->frames));
 	pb_add(&fs, pb_fu64("bytes", p->bytes));
-	pb_add(&fs, p->rx_known ? pb_fu64("bytes_delivered", p->rx_bytes)
-				: pb_fnull("bytes_delivered"));
+	pb_add(&fs,
+	       p->rx_known ? pb_fu64("bytes_delivered", p->rx_bytes) : pb_fnull("bytes_delivered"));
 	pb_add(&fs, pb_fu64("loops", p->loops));
 	pb_add(&fs, pb_fdbl("file_duration_s", p->file_duration_s));
 	pb_add(&fs, t ? pb_fdbl("scheduled_duration_s", p->sched_duration_s)
@@ -577,6 +577,17 @@ static int pb_json_add_replay(struct json_object *o, const struct pb_result *r)
 	pb_add(&fs, t ? pb_fdbl("p50", p->dep_p50_us) : pb_fnull("p50"));
 	pb_add(&fs, t ? pb_fdbl("p99", p->dep_p99_us) : pb_fnull("p99"));
 	pb_add(&fs, t ? pb_fdbl("max", p->dep_max_us) : pb_fnull("max"));
+	err = pb_json_add_fields(d, &fs);
+	if (err)
+		return err;
+	d = pb_json_child(c, "arrival_gap_error_us");
+	if (!d)
+		return -ENOMEM;
+	fs.n = 0;
+	pb_add(&fs, p->gaps_known ? pb_fdbl("file_p50", p->gap_p50_us) : pb_fnull("file_p50"));
+	pb_add(&fs, p->gaps_known ? pb_fdbl("file_p99", p->gap_p99_us) : pb_fnull("file_p99"));
+	pb_add(&fs, p->gaps_known ? pb_fdbl("p50", p->gap_err_p50_us) : pb_fnull("p50"));
+	pb_add(&fs, p->gaps_known ? pb_fdbl("p99", p->gap_err_p99_us) : pb_fnull("p99"));
 	return pb_json_add_fields(d, &fs);
 }
 

@@ -47,7 +47,20 @@ print("file %.6f s, run %.6f s (%.0f ppm), departures late p50 %s p99 %s max %s 
         p['departure_error_us'][k] for k in ('p50', 'p99', 'max'))))
 sys.exit(0 if abs(p['file_duration_s'] - 0.49995) < 1e-9 and err < 1e-3 else 1)
 PY
+	check "timing, row $i: the receiver's gap p50 within 1 % of the file's 50 us" python3 - "$T/t.json" $i <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))['results'][int(sys.argv[2])]['replay']['arrival_gap_error_us']
+print("file gap p50 %s us, arrival p50 - file %s us, p99 - file %s us" % (
+    g['file_p50'], g['p50'], g['p99']))
+sys.exit(0 if abs(g['file_p50'] - 50) < 1e-6 and abs(g['p50']) <= 0.5 else 1)
+PY
 done
+
+# --loop 0: passes until --duration, whole or not; every frame handed over is delivered
+"$PB" --method udp_sendto --replay "$T/c.pcap" --loop 0 --duration 1 -q --format json \
+	-o "$T/l0.json" 2>"$T/err"
+check "loop 0 --duration 1: several passes, all delivered ($(head -c 300 "$T/err"))" \
+	json "$T/l0.json" "$(r0 0)['status'] == 'ok' and $(r0 0)['replay']['loops'] >= 2 and $(r0 0)['replay']['loops'] == $(r0 0)['frames_sent'] // 2000 and $(r0 0)['frames_delivered'] == $(r0 0)['frames_sent']"
 
 # what cannot be replayed is counted, not sent: 1 in 5 frames is TCP, one payload > the MTU
 $GEN "$T/n.pcap" --n 100 --kind nonudp >/dev/null

@@ -409,7 +409,24 @@ static void test_rewrite(void)
 			for (i = 8; i < 100; i++)
 				ok &= p[f->payload_off + i] == (uint8_t)(i * 7 + 1);
 			CHECK(ok && f->payload_len == 100, "kind %u: the capture's payload", k);
+			pb_pool_free(&pool);
+			pb_replay_free(r);
+			if (m || !(kinds[k] & K_VLAN))
+				continue;
 			/* --vlan overrides the capture's tag on frame methods */
+			cfg.vlan = 100;
+			cap_open(&c, F_PCAP);
+			cap_put(&c, 0, d, len, len);
+			cap_close(&c);
+			snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
+			r = open_ok(&frame_m, &cfg);
+			unlink(c.path);
+			if (!r)
+				continue;
+			pb_replay_take_pool(r, 0, &pool);
+			p = pool.frames[0].data;
+			CHECK(p[12] == 0x81 && p[14] == 0 && p[15] == 100,
+			      "kind %u: --vlan 100 wins", k);
 			pb_pool_free(&pool);
 			pb_replay_free(r);
 		}
@@ -589,6 +606,16 @@ static void test_departures(void)
 		pb_replay_result(r, &res);
 		CHECK(res.replay.dep_p50_us <= 1 && fabs(res.replay.dep_max_us - 1000) < 1,
 		      "p50 %.1f us, max %.1f us", res.replay.dep_p50_us, res.replay.dep_max_us);
+		/* the receiver's gaps against the schedule's: 100 us apart, all but the late one */
+		res.gaps.on = res.gaps.measured = true;
+		res.gaps.p50_us = 100.5;
+		res.gaps.p99_us = 1000;
+		pb_replay_gaps(r, &res);
+		CHECK(res.replay.gaps_known && fabs(res.replay.gap_p50_us - 100) < 1e-6 &&
+			      fabs(res.replay.gap_err_p50_us - 0.5) < 1e-6 &&
+			      fabs(res.replay.gap_err_p99_us - 900) < 1e-6,
+		      "arrival gaps: file p50 %.3f us, error p50 %.3f us", res.replay.gap_p50_us,
+		      res.replay.gap_err_p50_us);
 		CHECK(fabs(res.replay.run_duration_s - 0.0199) < 1e-8 &&
 			      fabs(res.replay.sched_duration_s - 0.0199) < 1e-9 &&
 			      fabs(res.replay.drift_ppm) < 1,
