@@ -63,6 +63,7 @@ struct pb_replay_stream {
 	double anchor; /* the schedule's origin: when the stream first asked */
 	bool started;
 	uint64_t noted; /* frames handed over so far */
+	uint64_t due_k; /* frames before it are known due: deadlines never go back */
 	uint64_t bytes;
 	double first_t, last_t;
 	uint64_t *hist; /* RP_HIST_US + 1 buckets */
@@ -634,7 +635,7 @@ struct pb_replay_stream *pb_replay_stream(struct pb_replay *r, uint32_t i)
 
 uint64_t pb_replay_allowance(struct pb_replay_stream *s, double t, uint64_t handed, double *next)
 {
-	uint64_t k = handed;
+	uint64_t k;
 	double due;
 
 	/*
@@ -649,6 +650,8 @@ uint64_t pb_replay_allowance(struct pb_replay_stream *s, double t, uint64_t hand
 	if (!s->timed)
 		return UINT64_MAX;
 	t -= s->anchor;
+	/* a late sender does not scan the same due frames again on every call */
+	k = s->due_k > handed ? s->due_k : handed;
 	while (k - handed < RP_ALLOW_MAX) {
 		due = pb_replay_due(s->off, s->n, s->period, k);
 		if (due > t) {
@@ -658,6 +661,7 @@ uint64_t pb_replay_allowance(struct pb_replay_stream *s, double t, uint64_t hand
 		}
 		k++;
 	}
+	s->due_k = k;
 	return k - handed;
 }
 

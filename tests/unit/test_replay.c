@@ -536,6 +536,8 @@ static void test_timings(void)
 		      "--pps 1000: frames 1..9 due by 9.5 ms");
 		CHECK(pb_replay_allowance(s, 0.0095, 10, &next) == 0 && fabs(next - 0.51) < 1e-12,
 		      "--pps 1000 --loop-delay 0.5: the next pass at 10 ms + 0.5 s: %.9f", next);
+		/* a sender that took only some of them is offered the rest, not rescanned */
+		CHECK(pb_replay_allowance(s, 0.0095, 3, &next) == 7, "--pps 1000: 7 still due");
 		pb_replay_free(r);
 	}
 	cfg.pps = 0;
