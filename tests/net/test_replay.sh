@@ -6,6 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 GEN="python3 $(dirname "$0")/pcapgen.py"
 r0() { echo "d['results'][$1]"; }
+# the pcap method is built exactly when libpcap is, which --replay reads captures with
+pb_methods | grep -qx pcap || { echo "SKIP: --replay needs libpcap (Debian package libpcap-dev)"; exit 77; }
 
 # --loop 3 of 2000 frames at 20 kpps: exactly 6000 sent and delivered, on both kinds of path
 $GEN "$T/c.pcap" --n 2000 --pps 20000 >/dev/null
