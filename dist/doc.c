@@ -157,6 +157,42 @@ static const struct {
 	{ "gaps", "cv", "standard deviation / mean, from the histogram" },
 	{ "gaps", "null_reason", "why the figures are null; null when they are not" },
 	{ "gaps", "histogram", "[upper_bound_ns, count] for every bucket that holds gaps" },
+	{ "results[]", "replay", "--replay: what the capture gave and how the schedule was kept" },
+	{ "replay", "timing", "original, pps, rate or topspeed" },
+	{ "replay", "multiplier", "--multiplier (1 without it)" },
+	{ "replay", "file_frames", "every frame in the file" },
+	{ "replay", "pass_frames",
+	  "of those, the ones replayed once per pass (the rest: skipped)" },
+	{ "replay", "frames", "frames handed to the kernel over the run, all passes" },
+	{ "replay", "bytes",
+	  "their bytes as handed over (a socket method: as the kernel frames them)" },
+	{ "replay", "bytes_delivered", "this run's bytes the receiver counted; null without one" },
+	{ "replay", "loops", "complete passes over the file" },
+	{ "replay", "file_duration_s", "first to last replayed frame by the file's stamps" },
+	{ "replay", "scheduled_duration_s",
+	  "first to last frame sent, as the schedule asked; null with --topspeed" },
+	{ "replay", "run_duration_s", "first to last departure (when the sender handed it over)" },
+	{ "replay", "drift_ppm", "(run - scheduled) / scheduled, in ppm; null with --topspeed" },
+	{ "replay", "skipped", "frames not replayed, by reason, below" },
+	{ "replay", "departure_error_us",
+	  "how late frames were handed over after their deadlines, below" },
+	{ "replay.skipped", "not_ip", "not IPv4 or IPv6 over Ethernet (ARP, LLDP...)" },
+	{ "replay.skipped", "not_udp", "TCP, ICMP and the rest: only UDP is rewritten" },
+	{ "replay.skipped", "fragment", "IP fragments, and IPv6 with extension headers" },
+	{ "replay.skipped", "truncated", "captured shorter than sent, or a malformed header" },
+	{ "replay.skipped", "short_payload", "UDP payloads under the 8-byte signature" },
+	{ "replay.skipped", "too_big", "larger than the interface's MTU: reported, never cut" },
+	{ "replay.departure_error_us", "p50", "median lateness, in us (1 us buckets)" },
+	{ "replay.departure_error_us", "p99", "99th percentile" },
+	{ "replay.departure_error_us", "max", "the latest, exact" },
+	{ "replay", "arrival_gap_error_us",
+	  "the receiver's arrival gaps against the schedule's (the file's), below; null without "
+	  "a receiver or with --topspeed" },
+	{ "replay.arrival_gap_error_us", "file_p50",
+	  "median gap the schedule puts between a stream's frames, in us" },
+	{ "replay.arrival_gap_error_us", "file_p99", "its 99th percentile" },
+	{ "replay.arrival_gap_error_us", "p50", "the arrival gaps' median less file_p50, in us" },
+	{ "replay.arrival_gap_error_us", "p99", "their 99th percentile less file_p99" },
 	{ "per_second[]", "t", "seconds since the clock started" },
 	{ "per_second[]", "sent", "frames sent by then" },
 	{ "per_second[]", "delivered", "frames delivered by then; null without a receiver" },
@@ -245,6 +281,13 @@ static struct json_object *pb_doc_sample_set(void)
 			     .streams = &stream,
 			     .nstreams = 1 },
 		.gaps = { .on = true, .measured = true, .hist = &pair, .nhist = 1 },
+		.replay = { .on = true,
+			    .timed = true,
+			    .timing = "original",
+			    .frames = 1,
+			    .rx_known = true,
+			    .gaps_known = true,
+			    .sched_duration_s = 1 },
 	};
 	struct pb_report rep = {
 		.version = PB_VERSION,
@@ -297,6 +340,18 @@ int pb_doc_json_fields(struct pb_doc_field *out, unsigned int max)
 		}
 		if (json_object_object_get_ex(row, "gaps", &ps))
 			n = pb_doc_add_keys(ps, "gaps", out, n, max);
+		if (json_object_object_get_ex(row, "replay", &ps)) {
+			struct json_object *sub;
+
+			n = pb_doc_add_keys(ps, "replay", out, n, max);
+			if (json_object_object_get_ex(ps, "skipped", &sub))
+				n = pb_doc_add_keys(sub, "replay.skipped", out, n, max);
+			if (json_object_object_get_ex(ps, "departure_error_us", &sub))
+				n = pb_doc_add_keys(sub, "replay.departure_error_us", out, n, max);
+			if (json_object_object_get_ex(ps, "arrival_gap_error_us", &sub))
+				n = pb_doc_add_keys(sub, "replay.arrival_gap_error_us", out, n,
+						    max);
+		}
 	}
 	json_object_put(root);
 	return (int)n;
@@ -591,6 +646,14 @@ static void man_json(FILE *f)
 	man_fields(f, "latency.streams[]", fs, n);
 	fputs(".SS \"The gaps object (a paced run)\"\n", f);
 	man_fields(f, "gaps", fs, n);
+	fputs(".SS \"The replay object (\\-\\-replay, JSON only)\"\n", f);
+	man_fields(f, "replay", fs, n);
+	fputs(".SS \"replay's skipped\"\n", f);
+	man_fields(f, "replay.skipped", fs, n);
+	fputs(".SS \"replay's departure_error_us\"\n", f);
+	man_fields(f, "replay.departure_error_us", fs, n);
+	fputs(".SS \"replay's arrival_gap_error_us\"\n", f);
+	man_fields(f, "replay.arrival_gap_error_us", fs, n);
 }
 
 static void man_command(FILE *f, const struct pb_cmd *cmd)

@@ -70,6 +70,12 @@ struct pb_sweep {
 	uint32_t n;
 };
 
+/* --timing: how a --replay capture is scheduled (--pps or --rate space it evenly instead). */
+enum pb_replay_timing {
+	PB_TIMING_ORIGINAL, /* the file's own gaps, divided by --multiplier */
+	PB_TIMING_TOPSPEED, /* no deadlines: as fast as the path goes */
+};
+
 /* pktbench rfc2544: which tests (--tests), as bits. */
 #define PB_RFC_T_THROUGHPUT (1u << 0)
 #define PB_RFC_T_LATENCY    (1u << 1)
@@ -139,6 +145,14 @@ struct pb_config {
 	bool flows_src_ip;   /* flows vary the source address first, then the port */
 	uint32_t vlan;	     /* 802.1Q VLAN id, 0: untagged */
 	uint32_t vlan_prio;
+
+	/* --replay (replay.h): a capture's UDP frames instead of built ones */
+	char replay[256];
+	enum pb_replay_timing replay_timing;
+	bool topspeed;	     /* --topspeed: the same as --timing topspeed */
+	double multiplier;   /* --multiplier: original gaps divided by it; 0: 1 */
+	uint32_t loop;	     /* passes over the file; 0: until --duration */
+	double loop_delay_s; /* added to the gap at each wrap */
 
 	/* latency probes (probe.h) */
 	bool latency;	    /* one frame in N of each stream is a probe */

@@ -67,6 +67,7 @@ struct pb_pool {
 	uint8_t *buf;
 	uint32_t n;
 	uint32_t max_len; /* the longest frame in the pool */
+	bool ordered;	  /* a replay's: the frames must go in this order, cycled */
 };
 
 /* The run's base frame as the configuration describes it; tagged: with --vlan's tag. */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "latency.h"
 #include "log.h"
 #include "pacer.h"
+#include "replay.h"
 #include "rx_source.h"
 #include "runner.h"
 
@@ -53,6 +55,7 @@ struct pb_slot {
 	int send_err;
 	uint64_t quota; /* --count share (may be 0); UINT64_MAX: until the stop */
 	struct pb_pacer pacer;
+	struct pb_replay_stream *rs; /* --replay: this stream's schedule; NULL: none */
 	double cpu_s;	 /* this thread's CPU time over its sending window, drain included */
 	double end;	 /* when this worker stopped sending and drained */
 	uint64_t behind; /* paced: frames due by the stop that never went */
@@ -74,6 +77,8 @@ struct run {
 	int abort;	   /* an open failed: workers close without sending */
 	double t0;	   /* the clock start, set before go */
 	double target_pps; /* aggregate; 0: unlimited */
+	/* --replay's frames and schedules, or NULL */
+	struct pb_replay *replay;
 	struct pb_slot *slots;
 	/* the receiver that counts this run: who answered first, and whether that changed */
 	uint64_t rx_instance;
@@ -189,7 +194,17 @@ static uint64_t worker_budget(struct pb_slot *s, double *wait)
 	double t = 0;
 
 	*wait = 0;
-	if (s->pacer.rate) {
+	if (s->rs) {
+		/* --replay: the frames whose own deadlines have come */
+		double next = 0;
+		uint64_t allow;
+
+		t = pb_now();
+		allow = pb_replay_allowance(s->rs, t - s->run->t0, handed, &next);
+		if (!allow)
+			*wait = fmin(s->run->t0 + next, t + PB_PACE_NAP_S);
+		budget = allow < budget ? allow : budget;
+	} else if (s->pacer.rate) {
 		uint64_t allow;
 
 		t = pb_now();
@@ -258,11 +273,11 @@ static void *worker_main(void *arg)
 		goto out;
 	cpu0 = thread_cpu_s() + (m->helper_cpu_s ? m->helper_cpu_s(&s->w) : 0);
 	pb_pacer_init(&s->pacer, run->target_pps / run->cfg.streams, run->t0, PB_BURST_S);
-	if (run->target_pps)
+	if (run->target_pps || s->rs)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* paced sleeps end when asked, not 50 us later */
 
 	/* what the loop has to ask before each call: nothing at all when unlimited */
-	limited = s->quota != UINT64_MAX || s->pacer.rate || s->w.probe.on;
+	limited = s->quota != UINT64_MAX || s->pacer.rate || s->w.probe.on || s->rs;
 	while (!run_stopped(run) && s->ctr.sent < s->quota) {
 		budget = limited ? worker_budget(s, &wait) : PB_BUDGET_MAX;
 		if (!budget && !s->ctr.inflight) {
@@ -276,6 +291,8 @@ static void *worker_main(void *arg)
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
+		if (s->rs)
+			pb_replay_note(s->rs, s->ctr.sent + s->ctr.inflight);
 	}
 	if (s->call_t)
 		s->ctr.send_s += pb_now() - s->call_t;
@@ -765,7 +782,8 @@ static void run_latency(const struct run *run, const struct pb_rx_run *c, struct
 		dropped[i] = run->slots[i].w.probe.dropped;
 	}
 	res->latency.on = cfg->latency && !(run->m->flags & PB_M_NO_WIRE);
-	res->gaps.on = run->target_pps > 0 && res->has_receiver;
+	/* a timed replay's frames are timed too: their gaps are the file's (replay.h) */
+	res->gaps.on = (run->target_pps > 0 || res->replay.timed) && res->has_receiver;
 	/* the histograms, once the counts have settled: 28 KB each, read only when needed */
 	for (i = 0; c && rx && rx->read_hist && i < 2; i++) {
 		if (!(i ? res->gaps.on : res->latency.on))
@@ -986,6 +1004,15 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	memset(run->slots, 0, sizeof(*run->slots) * cfg->streams);
 	pthread_mutex_init(&run->mu, NULL);
 	pthread_cond_init(&run->cv, NULL);
+	if (cfg->replay[0]) {
+		err = pb_replay_open(&run->replay, m, cfg, res->reason, sizeof(res->reason));
+		if (err) {
+			res->status = err == -EOPNOTSUPP ? PB_STATUS_SKIPPED : PB_STATUS_ERROR;
+			err = 0;
+			goto out_free;
+		}
+		pb_replay_apply(run->replay, &run->cfg);
+	}
 
 	for (i = 0; i < cfg->streams; i++) {
 		struct pb_slot *s = &run->slots[i];
@@ -998,7 +1025,13 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		/* the first count % streams workers send one more; a share may be 0 */
 		s->quota = cfg->count ? cfg->count / cfg->streams + (i < cfg->count % cfg->streams)
 				      : UINT64_MAX;
-		err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME), &s->pool);
+		if (run->replay) {
+			pb_replay_take_pool(run->replay, i, &s->pool);
+			s->rs = pb_replay_stream(run->replay, i);
+			s->quota = pb_replay_quota(run->replay, i);
+		} else {
+			err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME), &s->pool);
+		}
 		if (!err)
 			err = pb_probe_init(&s->w.probe, cfg,
 					    cfg->latency && !(m->flags & PB_M_NO_WIRE),
@@ -1038,7 +1071,13 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		goto out_free;
 
 	run_collect(run, res);
+	if (run->replay)
+		pb_replay_result(run->replay, res);
 	run_latency(run, res->has_receiver && run_delivered(run, res, &c) ? &c : NULL, res);
+	if (run->replay && res->delivered_known)
+		pb_replay_delivered(res, c.bytes);
+	if (run->replay)
+		pb_replay_gaps(run->replay, res);
 	run_counters_end(run, path, &k, res);
 	run_rx_restarted(run, res);
 	pb_result_compute(res);
@@ -1050,6 +1089,7 @@ out_free:
 		pb_pool_free(&run->slots[i].pool);
 		pb_probe_free(&run->slots[i].w.probe);
 	}
+	pb_replay_free(run->replay);
 	free(run->slots);
 	free(run);
 	if (err)

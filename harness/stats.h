@@ -86,6 +86,41 @@ struct pb_rfc_row {
 	double lat_rate_pps, p50_us, p99_us, max_us, mean_us;
 };
 
+/* Why frames of a --replay capture were not sent (replay.c). */
+enum pb_replay_skip {
+	PB_RSKIP_NOT_IP,	/* not IPv4 or IPv6 over Ethernet (ARP, LLDP, ...) */
+	PB_RSKIP_NOT_UDP,	/* TCP, ICMP, ...: only UDP is rewritten safely */
+	PB_RSKIP_FRAGMENT,	/* an IP fragment, or IPv6 with extension headers */
+	PB_RSKIP_TRUNCATED,	/* captured shorter than it was, or a malformed header */
+	PB_RSKIP_SHORT_PAYLOAD, /* under the 8 bytes the signature needs */
+	PB_RSKIP_TOO_BIG,	/* more than the interface's MTU: reported, never cut */
+	PB_RSKIP_N,
+};
+
+/* --replay: what was replayed, and how well the sender kept the schedule. */
+struct pb_replay_stats {
+	bool on;
+	bool timed;	    /* false with --topspeed: no deadlines to miss */
+	const char *timing; /* "original", "pps", "rate" or "topspeed" */
+	double multiplier;
+	uint64_t file_frames; /* every frame in the file */
+	uint64_t pass_frames; /* of those, replayed once per pass */
+	uint64_t skipped[PB_RSKIP_N];
+	uint64_t frames; /* handed to the kernel over the run, all passes */
+	uint64_t bytes;	 /* their bytes as handed over */
+	bool rx_known;
+	uint64_t rx_bytes;	 /* the bytes of this run's frames the receiver counted */
+	uint64_t loops;		 /* complete passes */
+	double file_duration_s;	 /* first to last replayed frame, as the file times them */
+	double sched_duration_s; /* first to last frame sent, as the schedule asked */
+	double run_duration_s;	 /* first to last departure */
+	double drift_ppm;	 /* (run - scheduled) / scheduled, in ppm */
+	double dep_p50_us, dep_p99_us, dep_max_us; /* departure after deadline */
+	bool gaps_known;			   /* the receiver timed the arrival gaps */
+	double gap_p50_us, gap_p99_us; /* the schedule's own gaps between a stream's frames */
+	double gap_err_p50_us, gap_err_p99_us; /* arrival gap quantile - the schedule's */
+};
+
 struct pb_result {
 	char method[32];
 	char mode[48];
@@ -145,6 +180,7 @@ struct pb_result {
 	struct pb_latency latency; /* --latency: the probes (owns its lists, released likewise) */
 	struct pb_gaps gaps;	   /* a paced run: the gaps between frames at the receiver */
 	struct pb_rfc_row rfc;	   /* pktbench rfc2544: the row's place in the report */
+	struct pb_replay_stats replay; /* --replay */
 
 	/* derived by pb_result_compute() */
 	enum pb_netting netting;

@@ -49,6 +49,9 @@ struct af_packet_priv {
 	uint32_t inflight;   /* posted, not yet handed back */
 	uint32_t pending;    /* posted since the last successful kick */
 	uint32_t vnet;	     /* sizeof(struct virtio_net_hdr), or 0 */
+	int version;
+	uint32_t seq; /* an ordered pool whose passes do not fill the ring: the next frame */
+	bool refill;  /* such a pool: each slot is rewritten with the next frame as it is posted */
 	/* slots stamped as probes, oldest first, to put back as built once handed back */
 	uint32_t probe_slot[AF_PACKET_PROBES];
 	uint32_t probe_head, nprobes;
@@ -192,6 +195,8 @@ int pb_af_packet_open(struct pb_worker *w, int version, bool bypass)
 		memcpy(data + p->vnet, f->data, f->len);
 		af_packet_slot_init(p, version, i, p->vnet + f->len);
 	}
+	p->version = version;
+	p->refill = pool->ordered && p->frame_nr % pool->n;
 	snprintf(w->mode, sizeof(w->mode), "v%d, %u slots, %s%s, batch %u",
 		 version == TPACKET_V3 ? 3 : 2, p->frame_nr, bypass ? "bypass" : "qdisc",
 		 p->vnet ? ", linear" : "", w->batch);
@@ -206,6 +211,26 @@ static int af_packet_open(struct pb_worker *w)
 static uint8_t *af_packet_frame(struct af_packet_priv *p, uint32_t i)
 {
 	return af_packet_slot(p, i) + p->data_off + p->vnet;
+}
+
+/*
+ * An ordered pool (a replay) whose frames do not fill the ring a whole number of times: slot i
+ * no longer holds frame i % n after the first lap, so the slot about to be posted is written
+ * with the next frame in order.
+ */
+static void af_packet_refill(struct pb_worker *w, struct af_packet_priv *p)
+{
+	const struct pb_frame *f = &w->pool->frames[p->seq];
+	uint8_t *data = af_packet_slot(p, p->head) + p->data_off;
+
+	if (p->vnet) {
+		struct virtio_net_hdr vh = { .hdr_len = (uint16_t)f->len };
+
+		memcpy(data, &vh, sizeof(vh));
+	}
+	memcpy(data + p->vnet, f->data, f->len);
+	af_packet_slot_init(p, p->version, p->head, p->vnet + f->len);
+	p->seq = p->seq + 1 == w->pool->n ? 0 : p->seq + 1;
 }
 
 /* A probe's slot came back: it goes out as an ordinary frame next time. */
@@ -294,6 +319,8 @@ int pb_af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcom
 				       true);
 			p->probe_slot[(p->probe_head + p->nprobes++) % AF_PACKET_PROBES] = p->head;
 		}
+		if (__builtin_expect(p->refill, 0))
+			af_packet_refill(w, p);
 		__atomic_store_n(af_packet_status(p, p->head), TP_STATUS_SEND_REQUEST,
 				 __ATOMIC_RELEASE);
 		p->head = (p->head + 1) % p->frame_nr;

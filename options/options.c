@@ -12,11 +12,13 @@
 #include "frame.h"
 #include "method.h"
 #include "options.h"
+#include "replay.h"
 
 static const char *const pb_format_names[] = { "table", "json", "csv", NULL };
 static const char *const pb_xdp_mode_names[] = { "auto", "native", "generic", NULL };
 static const char *const pb_tristate_names[] = { "auto", "on", "off", NULL };
 static const char *const pb_lab_names[] = { "direct", "router", "bridge", NULL };
+static const char *const pb_timing_names[] = { "original", "topspeed", NULL };
 /* The rows --sweep may sweep, in enum pb_sweep_kind order from PB_SWEEP_FRAME_SIZE. */
 static const char *const pb_sweep_names[] = { "frame-size", "streams", "batch",
 					      "segments",   "ring",    NULL };
@@ -101,6 +103,26 @@ static const struct pb_opt pb_opts[] = {
 	  "aggregate packets/s over all streams, e.g. 50k or 1.5M (default: as fast as it goes)" },
 	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",
 	  "aggregate rate as wire (L1) Gb/s instead of --pps" },
+	{ "replay", 0, OPT_STR, OFF(replay), 0, NULL, 0, sizeof(((struct pb_config *)0)->replay),
+	  "FILE",
+	  "send a capture's UDP frames (pcap, nanosecond pcap, pcapng) instead of built ones: "
+	  "rebuilt with this run's MACs, --srcip, --dstip, --dstport and signature, source port "
+	  "--srcport + the frame's flow, payload and size kept; other frames are skipped and "
+	  "counted; each frame is due at its own deadline (--timing)",
+	  .flags = PB_OPTF_FILE },
+	{ "timing", 0, OPT_ENUM, OFF(replay_timing), 0, "original", 0, 0, "original|topspeed",
+	  "--replay: the file's own gaps (original; --pps or --rate space the frames evenly "
+	  "instead) or no schedule at all (topspeed)",
+	  pb_timing_names },
+	{ "topspeed", 0, OPT_FLAG, OFF(topspeed), 0, NULL, 0, 0, NULL,
+	  "--replay as fast as the path goes: the same as --timing topspeed" },
+	{ "multiplier", 0, OPT_RATE, OFF(multiplier), 0, NULL, 0, 0, "X",
+	  "--replay --timing original: the file's gaps divided by X (2: twice as fast)" },
+	{ "loop", 0, OPT_U32, OFF(loop), 0, "1", 0, UINT32_MAX, "N",
+	  "--replay: passes over the file, exactly N x its frames (0: until --duration)" },
+	{ "loop-delay", 0, OPT_SECS, OFF(loop_delay_s), 0, NULL, 0, 0, "SECS",
+	  "--replay: added to the gap at each wrap, which is otherwise what one more frame "
+	  "would take (the file's mean gap, 1 / --pps, or the last frame's wire time at --rate)" },
 	{ "latency", 0, OPT_FLAG, OFF(latency), 0, NULL, 0, 0, NULL,
 	  "latency probes: one frame in N of each stream carries a sequence number and its "
 	  "transmit time; the receiver reports one-way latency, jitter, loss and order" },
@@ -211,6 +233,7 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	struct pb_config *cfg = dst;
 	struct pb_frame_spec base = { .srcip = cfg->srcip, .srcport = cfg->srcport };
 	uint64_t room = pb_flows_available(&base, cfg->flows_src_ip);
+	int ret;
 
 	/* the router's receiver lives in the second test network, 198.19.0.0/24 (RFC 2544 C.2.2) */
 	if (cfg->lab_kind == PB_LAB_ROUTER && !cfg->dstip_set)
@@ -259,7 +282,8 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 		snprintf(err, errlen, "--pps and --rate both set a rate: give one");
 		return -EINVAL;
 	}
-	return opt_validate_latency(cfg, err, errlen);
+	ret = opt_validate_latency(cfg, err, errlen);
+	return ret ? ret : pb_replay_validate(cfg, err, errlen);
 }
 
 const struct pb_cmd pb_cmd_main = {

@@ -532,6 +532,73 @@ static int pb_json_add_latency(struct json_object *o, const struct pb_result *r)
 	return err ? err : pb_json_add_hist(c, "histogram", r->gaps.hist, r->gaps.nhist);
 }
 
+/*
+ * With --replay a `replay` object (JSON only): what the capture gave, what was handed over,
+ * and how late the departures were against their deadlines (null with --topspeed).
+ */
+static int pb_json_add_replay(struct json_object *o, const struct pb_result *r)
+{
+	static const char *const skip[PB_RSKIP_N] = { "not_ip",	   "not_udp",	    "fragment",
+						      "truncated", "short_payload", "too_big" };
+	const struct pb_replay_stats *p = &r->replay;
+	struct json_object *c, *d;
+	struct pb_fields fs = { .n = 0 };
+	bool t = p->timed && p->frames;
+	int err, i;
+
+	if (!p->on)
+		return 0;
+	c = pb_json_child(o, "replay");
+	if (!c)
+		return -ENOMEM;
+	pb_add(&fs, pb_fstr("timing", p->timing, 0));
+	pb_add(&fs, pb_fdbl("multiplier", p->multiplier));
+	pb_add(&fs, pb_fu64("file_frames", p->file_frames));
+	pb_add(&fs, pb_fu64("pass_frames", p->pass_frames));
+	pb_add(&fs, pb_fu64("frames", p->frames));
+	pb_add(&fs, pb_fu64("bytes", p->bytes));
+	pb_add(&fs,
+	       p->rx_known ? pb_fu64("bytes_delivered", p->rx_bytes) : pb_fnull("bytes_delivered"));
+	pb_add(&fs, pb_fu64("loops", p->loops));
+	pb_add(&fs, pb_fdbl("file_duration_s", p->file_duration_s));
+	pb_add(&fs, t ? pb_fdbl("scheduled_duration_s", p->sched_duration_s)
+		      : pb_fnull("scheduled_duration_s"));
+	pb_add(&fs, pb_fdbl("run_duration_s", p->run_duration_s));
+	pb_add(&fs, t && p->sched_duration_s > 0 ? pb_fdbl("drift_ppm", p->drift_ppm)
+						 : pb_fnull("drift_ppm"));
+	err = pb_json_add_fields(c, &fs);
+	if (err)
+		return err;
+	d = pb_json_child(c, "skipped");
+	if (!d)
+		return -ENOMEM;
+	fs.n = 0;
+	for (i = 0; i < PB_RSKIP_N; i++)
+		pb_add(&fs, pb_fu64(skip[i], p->skipped[i]));
+	err = pb_json_add_fields(d, &fs);
+	if (err)
+		return err;
+	d = pb_json_child(c, "departure_error_us");
+	if (!d)
+		return -ENOMEM;
+	fs.n = 0;
+	pb_add(&fs, t ? pb_fdbl("p50", p->dep_p50_us) : pb_fnull("p50"));
+	pb_add(&fs, t ? pb_fdbl("p99", p->dep_p99_us) : pb_fnull("p99"));
+	pb_add(&fs, t ? pb_fdbl("max", p->dep_max_us) : pb_fnull("max"));
+	err = pb_json_add_fields(d, &fs);
+	if (err)
+		return err;
+	d = pb_json_child(c, "arrival_gap_error_us");
+	if (!d)
+		return -ENOMEM;
+	fs.n = 0;
+	pb_add(&fs, p->gaps_known ? pb_fdbl("file_p50", p->gap_p50_us) : pb_fnull("file_p50"));
+	pb_add(&fs, p->gaps_known ? pb_fdbl("file_p99", p->gap_p99_us) : pb_fnull("file_p99"));
+	pb_add(&fs, p->gaps_known ? pb_fdbl("p50", p->gap_err_p50_us) : pb_fnull("p50"));
+	pb_add(&fs, p->gaps_known ? pb_fdbl("p99", p->gap_err_p99_us) : pb_fnull("p99"));
+	return pb_json_add_fields(d, &fs);
+}
+
 /* What describes the whole set: JSON's top level, and the last columns of every CSV row. */
 static void pb_report_fields(const struct pb_report *rep, struct pb_fields *fs)
 {
@@ -626,6 +693,8 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 			err = pb_json_add_receiver(o, &rep->results[i]);
 		if (!err)
 			err = pb_json_add_latency(o, &rep->results[i]);
+		if (!err)
+			err = pb_json_add_replay(o, &rep->results[i]);
 		if (err)
 			goto out;
 		err = -ENOMEM;

@@ -243,10 +243,15 @@ static const char *sample(const struct pb_opt *o, char *buf, size_t len)
 		return "2.5";
 	case OPT_U64:
 	case OPT_U32:
-	case OPT_PORT:
-		snprintf(buf, len, "%llu",
-			 (unsigned long long)(o->min < o->max ? o->min + 1 : o->min));
+	case OPT_PORT: {
+		/* a value above the minimum that is not the default, so it changes something */
+		unsigned long long v = o->min < o->max ? o->min + 1 : o->min;
+
+		if (o->def && strtoull(o->def, NULL, 10) == v && v < o->max)
+			v++;
+		snprintf(buf, len, "%llu", v);
 		return buf;
+	}
 	case OPT_ADDR:
 		return "198.18.0.9";
 	case OPT_MAC:

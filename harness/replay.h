@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --replay: a capture's UDP frames become the run's frames. The file (pcap, nanosecond pcap or
+ * pcapng, read with libpcap) is preloaded; every UDP frame is rebuilt with this run's
+ * addresses, ports and signature (so only the run's --dstip is ever sent to, and the receiver
+ * counts the frames), keeping its payload, its size and its place in time. Flows (the
+ * capture's 5-tuples) are hashed to streams so each flow keeps its order.
+ *
+ * The schedule: frame k of a stream is due at t0 + (k / n) * period + off[k % n], an absolute
+ * deadline on CLOCK_MONOTONIC from t0, when the stream first asks to send (just after the
+ * clock start), so errors never add up. The offsets are the file's own
+ * gaps (--timing original, divided by --multiplier), evenly spaced frames (--pps), the frames'
+ * own wire time (--rate), or all 0 (--topspeed). The wrap rule: the first frame of the next
+ * pass follows the last frame of this one by what one more frame would take (the file's mean
+ * gap, 1 / --pps, or the last frame's wire time at --rate), plus --loop-delay.
+ */
+#ifndef PB_REPLAY_H
+#define PB_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "frame.h"
+#include "method.h"
+
+struct pb_replay;
+struct pb_replay_stream;
+struct pb_result;
+
+/*
+ * Reads cfg->replay and builds every stream's frames and schedule for method m. 0; or
+ * -EOPNOTSUPP (m cannot replay: a skipped row) or another -errno, with why filled.
+ */
+int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const struct pb_config *cfg,
+		   char *why, size_t len);
+void pb_replay_free(struct pb_replay *r);
+/*
+ * Sets the run's --count to the frames --loop N sends (0 with --loop 0: until --duration) and,
+ * unless given, a --count-timeout 10 s past the schedule's end.
+ */
+void pb_replay_apply(const struct pb_replay *r, struct pb_config *cfg);
+/* Moves stream i's frames (file order) into pool, which the caller then owns. */
+void pb_replay_take_pool(struct pb_replay *r, uint32_t i, struct pb_pool *pool);
+/* Stream i's frames to send: n x loops, UINT64_MAX with --loop 0. */
+uint64_t pb_replay_quota(const struct pb_replay *r, uint32_t i);
+struct pb_replay_stream *pb_replay_stream(struct pb_replay *r, uint32_t i);
+/*
+ * Frames whose deadlines have come by t (seconds since the clock start; the first call sets
+ * the stream's t0), given handed frames
+ * handed over so far; UINT64_MAX with --topspeed. 0 with *next set: when the next is due (since the
+ * clock start).
+ */
+uint64_t pb_replay_allowance(struct pb_replay_stream *s, double t, uint64_t handed, double *next);
+/*
+ * After a send() call: handed frames are now handed over; those new since the last note
+ * departed at the time of the last allowance. Their lateness goes into the stream's figures.
+ */
+void pb_replay_note(struct pb_replay_stream *s, uint64_t handed);
+/* The replay's figures (res->replay) from every stream's departures. */
+void pb_replay_result(const struct pb_replay *r, struct pb_result *res);
+/* What the receiver counted of this run's bytes, beside what was handed over. */
+void pb_replay_delivered(struct pb_result *res, uint64_t bytes);
+/*
+ * After the receiver's figures: the arrival gaps (res->gaps) against the file's own gaps
+ * as scheduled, quantile by quantile.
+ */
+void pb_replay_gaps(const struct pb_replay *r, struct pb_result *res);
+/* Cross-option checks for --replay and its options; 0 or -EINVAL with err filled. */
+int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen);
+
+/* Pure helpers, exported for the unit tests. */
+/* When stream frame k is due: (k / n) * period + off[k % n]. */
+double pb_replay_due(const double *off, uint32_t n, double period, uint64_t k);
+
+#endif

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: MIT
+# --replay through the lab, with known answers: captures written here (pcapgen.py, addresses
+# in 198.18.0.0/15 and 2001:2::/48 only, and rebuilt to the lab's anyway), --loop 3 delivers
+# exactly 3 x the file's frames through a frame method and a socket method, and the file's own
+# timing is kept: the run lasts the file's duration within 0.1 %.
+. "$(dirname "$0")/lib.sh"
+GEN="python3 $(dirname "$0")/pcapgen.py"
+r0() { echo "d['results'][$1]"; }
+# the pcap method is built exactly when libpcap is, which --replay reads captures with
+pb_methods | grep -qx pcap || { echo "SKIP: --replay needs libpcap (Debian package libpcap-dev)"; exit 77; }
+
+# --loop 3 of 2000 frames at 20 kpps: exactly 6000 sent and delivered, on both kinds of path
+$GEN "$T/c.pcap" --n 2000 --pps 20000 >/dev/null
+"$PB" --method af_packet,udp_sendto --replay "$T/c.pcap" --loop 3 -q --format json \
+	-o "$T/loop.json" 2>"$T/err"
+for i in 0 1; do
+	r=$(r0 $i)
+	check "loop 3, row $i: ok, 6000 sent, 6000 delivered ($(head -c 300 "$T/err"))" \
+		json "$T/loop.json" "$r['status'] == 'ok' and $r['frames_sent'] == 6000 and $r['frames_delivered'] == 6000"
+	check "loop 3, row $i: replay counts 6000 frames, 3 loops, 60-byte frames" \
+		json "$T/loop.json" "$r['replay']['frames'] == 6000 and $r['replay']['loops'] == 3 and $r['replay']['pass_frames'] == 2000"
+done
+check "loop 3: both handed 6000 x 60-byte frames (18-byte payloads)" \
+	json "$T/loop.json" "$(r0 0)['replay']['bytes'] == 360000 and $(r0 1)['replay']['bytes'] == 360000"
+
+# mixed sizes, 1001 frames: a ring that does not hold whole passes still sends them in order,
+# so 3 passes are exactly 3 x the file's bytes at the receiver
+bytes=$($GEN "$T/m.pcap" --n 1001 --kind mixed --pps 100000 |
+	python3 -c "import json,sys; print(json.load(sys.stdin)['bytes'])")
+"$PB" --method af_packet --replay "$T/m.pcap" --loop 3 -q --format json -o "$T/m.json" \
+	2>"$T/err"
+check "mixed, loop 3: 3003 delivered, 3 x $bytes bytes in the file's order ($(head -c 300 "$T/err"))" \
+	json "$T/m.json" "$(r0 0)['frames_delivered'] == 3003 and $(r0 0)['replay']['bytes_delivered'] == 3 * $bytes and $(r0 0)['replay']['bytes'] == 3 * $bytes"
+
+# original timing: 10000 frames at 20 kpps last 0.49995 s; the run within 0.1 % of it
+$GEN "$T/t.pcap" --n 10000 --pps 20000 --format nsec >/dev/null
+"$PB" --method af_packet,udp_sendto --replay "$T/t.pcap" -q --format json -o "$T/t.json" \
+	2>"$T/err"
+for i in 0 1; do
+	r=$(r0 $i)
+	check "timing, row $i: all 10000 delivered ($(head -c 300 "$T/err"))" json "$T/t.json" \
+		"$r['status'] == 'ok' and $r['frames_delivered'] == 10000"
+	check "timing, row $i: run duration within 0.1 % of the file's" python3 - "$T/t.json" $i <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))['results'][int(sys.argv[2])]['replay']
+err = abs(p['run_duration_s'] - p['file_duration_s']) / p['file_duration_s']
+print("file %.6f s, run %.6f s (%.0f ppm), departures late p50 %s p99 %s max %s us" % (
+    p['file_duration_s'], p['run_duration_s'], err * 1e6, *(
+        p['departure_error_us'][k] for k in ('p50', 'p99', 'max'))))
+sys.exit(0 if abs(p['file_duration_s'] - 0.49995) < 1e-9 and err < 1e-3 else 1)
+PY
+	check "timing, row $i: the receiver's gap p50 within 1 % of the file's 50 us" python3 - "$T/t.json" $i <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))['results'][int(sys.argv[2])]['replay']['arrival_gap_error_us']
+print("file gap p50 %s us, arrival p50 - file %s us, p99 - file %s us" % (
+    g['file_p50'], g['p50'], g['p99']))
+sys.exit(0 if abs(g['file_p50'] - 50) < 1e-6 and abs(g['p50']) <= 0.5 else 1)
+PY
+done
+
+# --loop 0: passes until --duration, whole or not; every frame handed over is delivered
+"$PB" --method udp_sendto --replay "$T/c.pcap" --loop 0 --duration 1 -q --format json \
+	-o "$T/l0.json" 2>"$T/err"
+check "loop 0 --duration 1: several passes, all delivered ($(head -c 300 "$T/err"))" \
+	json "$T/l0.json" "$(r0 0)['status'] == 'ok' and $(r0 0)['replay']['loops'] >= 2 and $(r0 0)['replay']['loops'] == $(r0 0)['frames_sent'] // 2000 and $(r0 0)['frames_delivered'] == $(r0 0)['frames_sent']"
+
+# bursts of 10 frames 1 us apart, then a pause: the same duration, every frame
+$GEN "$T/b.pcap" --n 2000 --kind burst --format nsec >/dev/null
+"$PB" --method af_packet --replay "$T/b.pcap" -q --format json -o "$T/b.json" 2>"$T/err"
+check "bursts: 2000 delivered, run within 0.1 % of the file's 0.09951 s ($(head -c 300 "$T/err"))" \
+	json "$T/b.json" "$(r0 0)['frames_delivered'] == 2000 and abs($(r0 0)['replay']['file_duration_s'] - 0.099509) < 1e-9 and abs($(r0 0)['replay']['run_duration_s'] / $(r0 0)['replay']['file_duration_s'] - 1) < 1e-3"
+
+# what cannot be replayed is counted, not sent: 1 in 5 frames is TCP, one payload > the MTU
+$GEN "$T/n.pcap" --n 100 --kind nonudp >/dev/null
+"$PB" --method af_packet --replay "$T/n.pcap" --topspeed -q --format json -o "$T/n.json" \
+	2>"$T/err"
+check "skips: 80 UDP frames delivered, 20 TCP counted as not_udp ($(head -c 300 "$T/err"))" \
+	json "$T/n.json" "$(r0 0)['frames_delivered'] == 80 and $(r0 0)['replay']['skipped']['not_udp'] == 20"
+$GEN "$T/big.pcap" --n 8 --kind mixed --big >/dev/null
+"$PB" --method af_packet,udp_sendto --replay "$T/big.pcap" -q --format json \
+	-o "$T/big.json" 2>"$T/err"
+check "too big: the 2000-byte payloads are reported, the other 6 delivered ($(head -c 300 "$T/err"))" \
+	json "$T/big.json" "all(r['replay']['skipped']['too_big'] == 2 and r['frames_delivered'] == 6 for r in d['results'])"
+
+# pcapng, mixed sizes, VLAN-tagged frames keep their tag on a frame method
+$GEN "$T/v.pcapng" --n 400 --kind vlan --format pcapng >/dev/null
+"$PB" --method af_packet --replay "$T/v.pcapng" --multiplier 4 -q --format json \
+	-o "$T/v.json" 2>"$T/err"
+check "pcapng + VLAN: 400 delivered, tagged 42 ($(head -c 300 "$T/err"))" json "$T/v.json" \
+	"$(r0 0)['frames_delivered'] == 400 and $(r0 0)['rx_vlans'] == [42]"
+check "--multiplier 4: a quarter of the file's duration" json "$T/v.json" \
+	"abs($(r0 0)['replay']['scheduled_duration_s'] - $(r0 0)['replay']['file_duration_s'] / 4) < 1e-9"
+
+# IPv6, 4 flows over 2 streams, mixed sizes: exact counts, and the receiver sees all 4 flows
+$GEN "$T/6.pcap" --n 400 --kind ipv6 --flows 4 >/dev/null
+"$PB" --method af_packet,udp_sendto --replay "$T/6.pcap" --streams 2 --srcip 2001:2::1 \
+	--dstip 2001:2::2 --pps 20k -q --format json -o "$T/6.json" 2>"$T/err"
+check "IPv6, 2 streams: 400 delivered per row, 4 flows seen ($(head -c 300 "$T/err"))" \
+	json "$T/6.json" "all(r['frames_delivered'] == 400 and r['flows_seen'] == 4 and r['replay']['timing'] == 'pps' for r in d['results'])"
+
+# every other method: 3 x the file exactly, or (GSO's equal segments, xdp_live's BPF-built
+# frames) a skipped row that says why
+all=$(pb_methods | grep -vx -e null -e af_packet -e udp_sendto | paste -sd, -)
+"$PB" --method "$all" --replay "$T/c.pcap" --loop 3 -q --format json -o "$T/all.json" \
+	2>"$T/err"
+check "every method: 6000 delivered, or skipped for replay ($(head -c 300 "$T/err"))" python3 - "$T/all.json" <<'PY'
+import json, sys
+bad = 0
+for r in json.load(open(sys.argv[1]))['results']:
+    if r['status'] == 'skipped' and 'replay' in r['reason']:
+        print("  %s: skipped: %s" % (r['method'], r['reason']))
+        continue
+    good = r['status'] == 'ok' and r['frames_sent'] == 6000 and r['frames_delivered'] == 6000
+    print("  %s: %s %s sent, %s delivered%s" % (r['method'], r['status'], r['frames_sent'],
+          r['frames_delivered'], "" if good else " <- wrong: " + r['reason']))
+    bad += not good
+sys.exit(1 if bad else 0)
+PY
+check "no lab left" no_leftovers
+finish
