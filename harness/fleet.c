@@ -5,9 +5,17 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <sys/socket.h>
 
 #include "fleet.h"
+#include "frame.h"
+#include "log.h"
+#include "pb_bpf.h"
+#include "probe.h"
 
 #define PB_START_SPIN_NS 300000ll /* the last 300 us are spun */
 
@@ -304,4 +312,81 @@ int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_
 		;
 	*actual_ns = pb_wall_ns();
 	return __atomic_load_n(stop, __ATOMIC_RELAXED) ? -EINTR : 0;
+}
+
+/* The UUID's 16 bytes from its text (validated by pb_parse_test_id). */
+static void fleet_uuid_bytes(const char *id, uint8_t *out)
+{
+	unsigned int i, k = 0;
+
+	memset(out, 0, 16);
+	for (i = 0; id[i] && k < 32; i++) {
+		int c = tolower((unsigned char)id[i]);
+
+		if (c == '-')
+			continue;
+		out[k / 2] |= (uint8_t)((isdigit(c) ? c - '0' : c - 'a' + 10) << (k % 2 ? 0 : 4));
+		k++;
+	}
+}
+
+int pb_announce_build(const struct pb_config *cfg, bool tagged, uint8_t *buf, uint32_t *len)
+{
+	struct pb_frame_spec spec;
+	struct pb_frame f = { .data = buf };
+	uint8_t old[PB_ANNOUNCE_LEN], *pl;
+	uint32_t be;
+	int err;
+
+	pb_frame_spec_from_config(cfg, tagged, &spec);
+	spec.payload_len = PB_ANNOUNCE_LEN;
+	spec.kind = PB_SIG_KIND_FRAME;
+	spec.stream_id = 0;
+	err = pb_frame_build(&f, &spec);
+	if (err)
+		return err;
+	pl = buf + f.payload_off;
+	memcpy(old, pl, sizeof(old));
+	pl[2] = PB_SIG_KIND_ANNOUNCE;
+	if (cfg->test_id[0])
+		fleet_uuid_bytes(cfg->test_id, pl + 8);
+	be = htonl(cfg->shard_index);
+	memcpy(pl + 24, &be, 4);
+	be = htonl(cfg->shard_count);
+	memcpy(pl + 28, &be, 4);
+	/* the UDP checksum sits just before the payload */
+	pb_csum_fix(pl - 2, old, pl, sizeof(old));
+	*len = f.len;
+	return 0;
+}
+
+int pb_announce(const struct pb_config *cfg, bool tagged)
+{
+	uint8_t buf[PB_FRAME_MAX];
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_ifindex = cfg->ifindex,
+		.sll_halen = 6,
+	};
+	uint32_t len;
+	int fd, i, err;
+
+	if (!cfg->test_id[0] && !cfg->shard_count)
+		return 0;
+	err = pb_announce_build(cfg, tagged, buf, &len);
+	if (err)
+		return err;
+	memcpy(sll.sll_addr, cfg->dstmac, 6);
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	/* three copies a millisecond apart: one lost frame does not lose the test's labels */
+	for (i = 0, err = 0; i < 3 && !err; i++) {
+		if (sendto(fd, buf, len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+			err = -errno;
+		else if (i < 2)
+			usleep(1000);
+	}
+	close(fd);
+	return err;
 }

@@ -46,6 +46,14 @@ void pb_shard_apply(struct pb_config *cfg);
  */
 int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns);
 
+/*
+ * The run's announcement (pb_bpf.h, PB_SIG_KIND_ANNOUNCE) as a frame in buf (PB_FRAME_MAX
+ * bytes), and sending it on the run's interface: three copies, before the window, when the
+ * run belongs to a named test or shard. 0 or -errno.
+ */
+int pb_announce_build(const struct pb_config *cfg, bool tagged, uint8_t *buf, uint32_t *len);
+int pb_announce(const struct pb_config *cfg, bool tagged);
+
 /* The wall clock in ns since the epoch. */
 int64_t pb_wall_ns(void);
 

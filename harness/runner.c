@@ -871,6 +871,14 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 
 	run_open(run, res);
 	run_wait_link(run, res);
+	/* a named test's run tells the receiver whose it is, before its counters start */
+	if (!run->abort && !(m->flags & PB_M_NO_WIRE)) {
+		int aerr = pb_announce(cfg, cfg->vlan && (m->flags & PB_M_FRAME));
+
+		if (aerr)
+			pr_warn("%s: cannot announce the run to the receiver: %s\n", m->name,
+				strerror(-aerr));
+	}
 	if (!run->abort && cfg->start_at_ns && cfg->start_at_ns > pb_wall_ns()) {
 		res->start_planned_ns = cfg->start_at_ns;
 		if (pb_start_wait(cfg, env->stop, &res->start_actual_ns))

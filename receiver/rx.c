@@ -468,3 +468,13 @@ void pb_rx_source_init(struct pb_rx *rx, struct pb_rx_source *src)
 		.read_hist = rx_source_hist,
 	};
 }
+
+int pb_rx_read_meta(struct pb_rx *rx, uint32_t run_id, struct pb_rx_meta *out, bool *found)
+{
+	*found = !bpf_map_lookup_elem(bpf_map__fd(rx->skel->maps.meta), &run_id, out);
+	if (!*found && errno != ENOENT)
+		return -errno;
+	if (!*found)
+		memset(out, 0, sizeof(*out));
+	return 0;
+}
