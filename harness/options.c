@@ -154,7 +154,9 @@ static const struct pb_opt pb_opts[] = {
 	  "io_uring: SEND_ZC from 4 KiB payloads (auto), always (on), never (off)",
 	  pb_tristate_names },
 	{ "force", 0, OPT_FLAG, OFF(force), 0, NULL, 0, 0, NULL,
-	  "replace an XDP program already on --iface (it is put back afterwards)" },
+	  "replace an XDP program already on --iface: it is put back afterwards; after a SIGKILL "
+	  "the interface has none until `pktbench receive --restore IFACE` or the next start puts "
+	  "it back" },
 	{ "format", 'f', OPT_ENUM, OFF(format), 0, "table", 0, 0, "table|json|csv", "output format",
 	  pb_format_names },
 	{ "output", 'o', OPT_STR, OFF(output), 0, NULL, 0, sizeof(((struct pb_config *)0)->output),

@@ -664,8 +664,13 @@ static bool run_delivered(const struct run *run, struct pb_result *res, struct p
 	err = run_settle(run, res->frames_sent, c);
 	if (err) {
 		/* unknown, not zero: the row says why and is not a result */
-		snprintf(res->rx_error, sizeof(res->rx_error), "%s: %s", run->env->path->rx->what,
-			 strerror(-err));
+		const struct pb_rx_source *rx = run->env->path->rx;
+		char why[sizeof(res->rx_error)] = "";
+
+		if (rx->last_error)
+			rx->last_error(rx->ctx, why, sizeof(why));
+		snprintf(res->rx_error, sizeof(res->rx_error), "%s: %s", rx->what,
+			 why[0] ? why : strerror(-err));
 		res->status = PB_STATUS_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "delivered unknown: %s", res->rx_error);
 		return false;

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * `pktbench receive --iface IFACE --listen ADDR:PORT`: attaches the receiver to IFACE, serves
- * its counts read-only over HTTP (libmicrohttpd, one polling thread, bounded connections,
- * request size and idle time) until SIGINT/SIGTERM or --duration, and detaches.
+ * its counts read-only over HTTP/1.1 (libmicrohttpd, one polling thread, keep-alive, bounded
+ * connections, request size and time) until SIGINT/SIGTERM or --duration, and detaches.
  */
 #include <errno.h>
 #include <ifaddrs.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <arpa/inet.h>
+#include <sys/socket.h>
 #include <microhttpd.h>
 
 #include "agent.h"
@@ -24,19 +27,31 @@
 #include "pb_bpf.h"
 #include "pb_version.h"
 #include "rx.h"
+#include "xdp_attach.h"
 
 #define EXIT_BADINPUT 2
 
 /*
- * The bounds that keep one client from taking the agent from the others: connections in all
- * and from one address, the memory a request (its header) may use, and how long a connection
- * may sit idle. Requests are answered from the first callback, so a body is never waited for.
+ * The bounds that keep clients from taking the agent from the others. Per address 8 (a
+ * sender needs one connection, a host with a few senders and a Prometheus a few more) and
+ * 128 in all: 15 addresses at their cap still leave room for a new one, and MHD, never at
+ * its limit, accepts and closes what is over an address's cap at once instead of leaving it
+ * in the listen queue ahead of new clients; near the 128, the connection that has waited
+ * longest for a request is cut for the new one. The queue holds a burst of 512 connects, so
+ * none is dropped (a dropped SYN waits 1 s for its retry). A request's headers must be in
+ * within AGENT_REQUEST_S of the accept or of the previous answer, however they trickle in
+ * (MHD's own timeout, AGENT_IDLE_S, counts from the last byte); they may hold
+ * AGENT_MAX_HEADERS bytes, well inside the connection's memory, so MHD has room to say 431.
+ * A request with a body is answered at once and its connection closed: the API reads none.
  */
-#define AGENT_MAX_CONNS	 64
-#define AGENT_MAX_PER_IP 8
-#define AGENT_REQ_MEMORY (16 * 1024)
-#define AGENT_IDLE_S	 10
-#define AGENT_MAX_RUNS	 (PB_BPF_MAX_RUNS + 256) /* the map's and the slots' */
+#define AGENT_MAX_CONNS	  128
+#define AGENT_MAX_PER_IP  8
+#define AGENT_BACKLOG	  512
+#define AGENT_REQ_MEMORY  (32 * 1024)
+#define AGENT_MAX_HEADERS (8 * 1024)
+#define AGENT_IDLE_S	  10
+#define AGENT_REQUEST_S	  5.0
+#define AGENT_MAX_RUNS	  (PB_BPF_MAX_RUNS + 256) /* the map's and the slots' */
 
 #define OFF(field) offsetof(struct pb_receive_opts, field)
 
@@ -53,7 +68,12 @@ static const struct pb_opt agent_opts[] = {
 	  "how the receiver attaches; auto tries native (driver) first, then generic",
 	  agent_xdp_mode_names },
 	{ "force", 0, OPT_FLAG, OFF(force), 0, NULL, 0, 0, NULL,
-	  "replace an XDP program already on IFACE (it is put back on exit)" },
+	  "replace an XDP program already on IFACE: it is put back on exit, and after a SIGKILL "
+	  "by --restore or the next start (it stays pinned meanwhile)" },
+	{ "restore", 0, OPT_STR, OFF(restore), 0, NULL, 0, IF_NAMESIZE, "IFACE",
+	  "put back the XDP program a killed --force run (agent or sender) took off IFACE, and "
+	  "exit",
+	  .flags = PB_OPTF_IFACE },
 	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, NULL, 0, 0, "SECS",
 	  "stop after SECS (default: run until SIGINT or SIGTERM)" },
 	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL,
@@ -67,6 +87,8 @@ static int agent_validate(void *dst, char *err, size_t errlen)
 	struct sockaddr_storage ss;
 	socklen_t len;
 
+	if (o->restore[0])
+		return 0;
 	if (!o->iface[0] || !o->listen[0]) {
 		snprintf(err, errlen, "--iface and --listen are both required (see --help)");
 		return -EINVAL;
@@ -83,7 +105,7 @@ static int agent_validate(void *dst, char *err, size_t errlen)
 const struct pb_cmd pb_cmd_receive = {
 	.name = "receive",
 	.summary = "the receive agent: count what arrives on an interface, for senders elsewhere",
-	.synopsis = "--iface IFACE --listen ADDR:PORT [options]",
+	.synopsis = "--iface IFACE --listen ADDR:PORT [options] | --restore IFACE",
 	.description =
 		"Attaches pktbench's receiver (an XDP program) to IFACE and answers senders "
 		"(pktbench --iface X --receiver http://ADDR:PORT) and Prometheus over HTTP at "
@@ -93,12 +115,22 @@ const struct pb_cmd pb_cmd_receive = {
 		"same interface.\n\n"
 		"The API is read-only: GET /v1/info (the agent), GET /v1/runs/RUN_ID (one run's "
 		"counts and the interface's counters), GET /metrics (Prometheus text). Nothing a "
-		"client sends changes what is counted. Connections are bounded in all (64) and per "
-		"address (8), a request to 16 KiB, idle time to 10 s. A program already on IFACE "
-		"is refused unless --force, and put back on exit; after SIGKILL nothing stays "
-		"attached.",
-	.exit_status = "0    stopped by SIGINT, SIGTERM or --duration\n"
-		       "1    the receiver could not attach or the API could not listen\n"
+		"client sends changes what is counted. HTTP/1.1 connections are kept. Connections "
+		"are bounded in all (128) and per address (8); a request's headers must arrive "
+		"within 5 s of the connect or of the previous answer and hold at most 8 KiB, its "
+		"target 1 KiB and 32 query parameters.\n\n"
+		"What survives SIGKILL: nothing of pktbench's (its program is attached through a "
+		"BPF link, which the kernel removes with the process). A program already on IFACE "
+		"is refused unless --force, which takes it off, pins it (bpffs, "
+		"/sys/fs/bpf/pktbench) and records it (/run/pktbench/xdp-*) first, and puts it "
+		"back on exit. After a SIGKILL the interface has no XDP program until "
+		"`pktbench receive --restore IFACE`, or the next pktbench that attaches to IFACE, "
+		"puts it back (the same id and mode); the same holds for a sender's --force.",
+	.exit_status = "0    stopped by SIGINT, SIGTERM or --duration; --restore: put back, or "
+		       "nothing to put back\n"
+		       "1    the receiver could not attach, the API could not listen, or IFACE "
+		       "was deleted (a rename is followed); --restore: could not put it back "
+		       "(said why)\n"
 		       "2    bad input or missing privileges (one line on stderr)",
 	.examples = "pktbench receive --iface eth1 --listen 198.18.0.2:9310\n"
 		    "count on eth1 and answer senders on 198.18.0.2 port 9310\n"
@@ -121,13 +153,32 @@ static void agent_on_signal(int sig)
 
 /*
  * /metrics reads every run the receiver holds (a thousand map reads and more): its text is
- * kept this long, so however often clients ask, the agent reads the maps for it at most
- * once a second per format. Prometheus scrapes every few seconds.
+ * kept this long, so a flood of scrapes costs at most one map walk per format per 5 ms. Not
+ * longer: a scrape must read the counters it reports, or a Prometheus scraping every second
+ * sees a value twice and rate() swings (the samples carry the scrape's time, not the read's).
  */
-#define AGENT_METRICS_KEEP_S 1.0
+#define AGENT_METRICS_KEEP_S 0.005
+
+/*
+ * One connection's request deadline. MHD's thread fills it (connect, request, answer, close);
+ * the main loop reads it to cut a late one with shutdown(2), after which MHD sees the end of
+ * the stream and closes the connection itself: no fd is closed under MHD.
+ */
+struct agent_conn {
+	bool used;
+	bool waiting;	 /* for a request's headers, until deadline (pb_now()) */
+	bool headers_in; /* the access handler has seen this request */
+	bool answered;	 /* its answer is queued */
+	int fd;
+	double deadline;
+	int target_err; /* pb_api_target() of the request's target */
+	char path[128]; /* its path, decoded */
+};
 
 struct agent {
 	struct pb_rx *rx;
+	pthread_mutex_t conns_mu; /* conns[]: MHD's thread and the main loop's sweep */
+	struct agent_conn conns[AGENT_MAX_CONNS];
 	struct pb_api_info info; /* what does not change; addresses and clock per request */
 	double t0;		 /* attach time, CLOCK_MONOTONIC seconds */
 	bool log_requests;
@@ -204,7 +255,7 @@ static int agent_runs(struct agent *ag, struct pb_rx_run **out, uint32_t *n)
 	return 0;
 }
 
-/* /metrics text now, or as kept from less than AGENT_METRICS_KEEP_S ago; a copy to send. */
+/* /metrics text now, or as read less than AGENT_METRICS_KEEP_S ago; a copy to send. */
 static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 {
 	struct pb_api_info info = ag->info;
@@ -217,7 +268,9 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 	if (!ag->metrics[om].text || now - ag->metrics[om].at >= AGENT_METRICS_KEEP_S) {
 		info.now_ns = agent_now_ns();
 		info.uptime_s = now - ag->t0;
-		*err = agent_runs(ag, &runs, &m.nruns);
+		*err = pb_rx_ifname(ag->rx, info.ifname); /* the interface label: its name now */
+		if (!*err)
+			*err = agent_runs(ag, &runs, &m.nruns);
 		m.runs = runs;
 		if (!*err)
 			*err = pb_rx_read_ifstats(ag->rx, &m.ifs);
@@ -256,6 +309,10 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 	switch (route) {
 	case PB_API_INFO:
 		info = ag->info;
+		/* by its index: a renamed interface is the same one, with its addresses */
+		err = pb_rx_ifname(ag->rx, info.ifname);
+		if (err)
+			break;
 		agent_addresses(&info);
 		info.now_ns = agent_now_ns();
 		info.uptime_s = pb_now() - ag->t0;
@@ -293,6 +350,10 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 	case PB_API_NOT_FOUND:
 	case PB_API_BAD_METHOD:
 	case PB_API_BAD_REQUEST:
+	case PB_API_MALFORMED:
+	case PB_API_TOO_LONG:
+	case PB_API_HEADERS_TOO_LARGE:
+	case PB_API_NOT_ACCEPTABLE:
 		body = pb_api_error_json(msg);
 		break;
 	}
@@ -306,25 +367,226 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 	return body;
 }
 
+/*
+ * Near the cap in all (room for one address's 8 left), the connection that has waited
+ * longest for a request is cut to make room: however many addresses hold idle or dawdling
+ * connections, MHD never reaches its limit and stops accepting, and a new client, the last
+ * to be cut, is served. Connections in the middle of a request are not touched.
+ */
+static void agent_conns_make_room(struct agent *ag)
+{
+	struct agent_conn *oldest = NULL;
+	uint32_t i, used = 0;
+
+	for (i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct agent_conn *k = &ag->conns[i];
+
+		used += k->used;
+		if (k->used && k->waiting && (!oldest || k->deadline < oldest->deadline))
+			oldest = k;
+	}
+	if (used >= AGENT_MAX_CONNS - AGENT_MAX_PER_IP && oldest) {
+		shutdown(oldest->fd, SHUT_RDWR);
+		oldest->waiting = false;
+	}
+}
+
+/* MHD_OPTION_NOTIFY_CONNECTION: a connection's slot, from its accept to its close. */
+static void agent_conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+			      enum MHD_ConnectionNotificationCode code)
+{
+	struct agent *ag = cls;
+	struct agent_conn *k = *socket_context;
+	const union MHD_ConnectionInfo *ci;
+	uint32_t i;
+
+	pthread_mutex_lock(&ag->conns_mu);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		agent_conns_make_room(ag);
+		ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		for (i = 0; ci && i < AGENT_MAX_CONNS && ag->conns[i].used; i++)
+			;
+		/* MHD holds at most AGENT_MAX_CONNS: a slot is always free */
+		if (ci && i < AGENT_MAX_CONNS) {
+			k = &ag->conns[i];
+			*k = (struct agent_conn){ .used = true,
+						  .waiting = true,
+						  .fd = ci->connect_fd };
+			k->deadline = pb_now() + AGENT_REQUEST_S;
+			*socket_context = k;
+		}
+	} else if (k) {
+		k->used = false;
+		*socket_context = NULL;
+	}
+	pthread_mutex_unlock(&ag->conns_mu);
+}
+
+/*
+ * Connections whose request is late, cut (the main loop, every 100 ms). Slowloris sends a
+ * byte every few seconds, each resetting MHD's idle timeout: this deadline does not move.
+ */
+static void agent_conns_sweep(struct agent *ag)
+{
+	double now = pb_now();
+	uint32_t i, cut = 0;
+
+	pthread_mutex_lock(&ag->conns_mu);
+	for (i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct agent_conn *k = &ag->conns[i];
+
+		if (k->used && k->waiting && now > k->deadline) {
+			shutdown(k->fd, SHUT_RDWR);
+			k->waiting = false;
+			cut++;
+		}
+	}
+	pthread_mutex_unlock(&ag->conns_mu);
+	if (cut)
+		pr_debug("receive: closed %u connection(s) without a request within %.0f s\n", cut,
+			 AGENT_REQUEST_S);
+}
+
+static struct agent_conn *agent_conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+/*
+ * MHD_OPTION_URI_LOG_CALLBACK: the request target as it came, before MHD splits off the
+ * query and decodes the path (so an escaped NUL is still visible). Its return value is the
+ * request's *req_cls: the connection's slot.
+ */
+static void *agent_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	struct agent_conn *k = agent_conn_of(c);
+	char *q;
+
+	(void)cls;
+	if (!k)
+		return NULL;
+	k->target_err = pb_api_target(uri, k->path, sizeof(k->path));
+	/*
+	 * MHD stores each query parameter in the connection's memory next; 300 of them fill it
+	 * and the connection is closed with no answer. The API takes none: the query is blanked
+	 * in MHD's own buffer (the string is its read buffer, writable; only the part after '?'
+	 * is touched), having been counted above for the 414.
+	 */
+	q = strchr(uri, '?');
+	if (q)
+		memset(q + 1, 0, strlen(q + 1));
+	return k;
+}
+
+/* MHD_OPTION_NOTIFY_COMPLETED: the answer is out; the next request's deadline starts. */
+static void agent_completed(void *cls, struct MHD_Connection *c, void **req_cls,
+			    enum MHD_RequestTerminationCode toe)
+{
+	struct agent *ag = cls;
+	struct agent_conn *k = *req_cls;
+
+	(void)c;
+	(void)toe;
+	if (!k)
+		return;
+	pthread_mutex_lock(&ag->conns_mu);
+	k->waiting = true;
+	k->headers_in = k->answered = false;
+	k->deadline = pb_now() + AGENT_REQUEST_S;
+	pthread_mutex_unlock(&ag->conns_mu);
+	*req_cls = NULL;
+}
+
+struct agent_hdrs {
+	unsigned int hosts;
+	size_t bytes;
+};
+
+static enum MHD_Result agent_hdr(void *cls, enum MHD_ValueKind kind, const char *key,
+				 const char *value)
+{
+	struct agent_hdrs *h = cls;
+
+	(void)kind;
+	h->hosts += key && !strcasecmp(key, MHD_HTTP_HEADER_HOST);
+	h->bytes += (key ? strlen(key) : 0) + (value ? strlen(value) : 0) + 4; /* ": ", CRLF */
+	return MHD_YES;
+}
+
+/* A request's route by its target, headers and method; the run id into *run_id. */
+static enum pb_api_route agent_route(struct MHD_Connection *c, const struct agent_conn *k,
+				     const char *url, const char *method, const char *version,
+				     uint32_t *run_id)
+{
+	struct agent_hdrs h = { 0 };
+
+	if (k && k->target_err)
+		return k->target_err == -ENAMETOOLONG ? PB_API_TOO_LONG : PB_API_MALFORMED;
+	MHD_get_connection_values(c, MHD_HEADER_KIND, agent_hdr, &h);
+	if (h.bytes > AGENT_MAX_HEADERS)
+		return PB_API_HEADERS_TOO_LARGE;
+	/* RFC 9112 3.2: exactly one Host in HTTP/1.1; HTTP/1.0 may go without */
+	if (h.hosts > 1 || (!h.hosts && strcmp(version, MHD_HTTP_VERSION_1_0)))
+		return PB_API_MALFORMED;
+	return pb_api_route(method, k ? k->path : url, run_id);
+}
+
+static bool agent_has_body(struct MHD_Connection *c)
+{
+	const char *cl =
+		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	return (cl && strcmp(cl, "0")) ||
+	       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+}
+
 static enum MHD_Result agent_request(void *cls, struct MHD_Connection *c, const char *url,
 				     const char *method, const char *version,
 				     const char *upload_data, size_t *upload_data_size,
 				     void **req_cls)
 {
 	struct agent *ag = cls;
+	struct agent_conn *k = *req_cls;
 	struct MHD_Response *resp;
 	enum pb_api_route route;
 	const char *type, *accept;
 	unsigned int status;
 	uint32_t run_id = 0;
 	enum MHD_Result ret;
+	int format = 0;
 	char *body;
 	size_t len;
 
-	route = pb_api_route(method, url, &run_id);
-	accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	body = agent_answer(ag, route, run_id, pb_api_wants_openmetrics(accept), &status, &type,
-			    &len);
+	(void)upload_data;
+	if (k && !k->headers_in) {
+		pthread_mutex_lock(&ag->conns_mu);
+		k->waiting = false;
+		k->headers_in = true;
+		pthread_mutex_unlock(&ag->conns_mu);
+		/*
+		 * Answered on the next call, when MHD has the whole request: an answer queued
+		 * before that makes MHD close the connection after it (no keep-alive). A request
+		 * with a body is answered now, and closed: no body is read.
+		 */
+		if (!agent_has_body(c))
+			return MHD_YES;
+	}
+	*upload_data_size = 0;
+	if (k && k->answered)
+		return MHD_YES;
+	if (k)
+		k->answered = true;
+	route = agent_route(c, k, url, method, version, &run_id);
+	if (route == PB_API_METRICS) {
+		accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+		format = pb_api_negotiate_metrics(accept);
+		if (format < 0)
+			route = PB_API_NOT_ACCEPTABLE;
+	}
+	body = agent_answer(ag, route, run_id, format == 1, &status, &type, &len);
 	if (ag->log_requests)
 		pr_info("receive: %s %s: %u\n", method, url, status);
 	if (!body)
@@ -336,6 +598,8 @@ static enum MHD_Result agent_request(void *cls, struct MHD_Connection *c, const 
 	}
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (route == PB_API_METRICS || route == PB_API_NOT_ACCEPTABLE)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	ret = MHD_queue_response(c, status, resp);
@@ -368,11 +632,17 @@ static struct MHD_Daemon *agent_listen(struct agent *ag, const struct pb_receive
 		MHD_OPTION_EXTERNAL_LOGGER, agent_mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
 		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)AGENT_MAX_CONNS,
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)AGENT_MAX_PER_IP,
+		MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)AGENT_BACKLOG,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)AGENT_REQ_MEMORY,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)AGENT_IDLE_S, MHD_OPTION_END);
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)AGENT_IDLE_S,
+		MHD_OPTION_NOTIFY_CONNECTION, agent_conn_notify, ag, MHD_OPTION_URI_LOG_CALLBACK,
+		agent_uri, ag, MHD_OPTION_NOTIFY_COMPLETED, agent_completed, ag, MHD_OPTION_END);
 }
 
-/* What /v1/info tells that does not change while the agent runs: the interface as attached. */
+/*
+ * What /v1/info tells that does not change while the agent runs: the interface as attached
+ * (its name is read again by its index per request).
+ */
 static void agent_info(struct agent *ag)
 {
 	const struct pb_netif *nif = pb_rx_netif(ag->rx);
@@ -387,6 +657,26 @@ static void agent_info(struct agent *ag)
 	info->mtu = nif->mtu;
 	info->rx_queues = nif->rx_queues;
 	snprintf(info->xdp_mode, sizeof(info->xdp_mode), "%s", pb_rx_mode(ag->rx));
+}
+
+/*
+ * The interface, by its index, once per tick of the main loop: a rename is followed (and
+ * said), a deletion (or a move to another namespace) is -ENODEV, which ends the agent: there
+ * is nothing left to count on, and a service manager can start it again on a new interface.
+ */
+static int agent_follow_iface(struct agent *ag, char *ifname)
+{
+	char now[IF_NAMESIZE];
+	int err = pb_rx_ifname(ag->rx, now);
+
+	if (err)
+		return err == -ENODEV ? err : 0; /* anything else: try again at the next tick */
+	if (strcmp(now, ifname)) {
+		fprintf(stderr, "pktbench receive: %s (index %d) is now %s; counting on\n", ifname,
+			ag->info.ifindex, now);
+		snprintf(ifname, IF_NAMESIZE, "%s", now);
+	}
+	return 0;
 }
 
 static void agent_signals(void)
@@ -407,8 +697,8 @@ int pb_receive_main(int argc, char **argv)
 	struct MHD_Daemon *d = NULL;
 	const struct timespec nap = { 0, 100 * 1000 * 1000 };
 	enum pb_opt_action action;
-	char err[512], caps[128];
-	int ret, sig;
+	char err[512], caps[128], ifname[IF_NAMESIZE];
+	int ret, sig, gone = 0;
 
 	if (pb_cmd_parse(&pb_cmd_receive, &o, argc, argv, &action, NULL, err, sizeof(err))) {
 		fprintf(stderr, "pktbench receive: %s\n", err);
@@ -425,6 +715,15 @@ int pb_receive_main(int argc, char **argv)
 		fprintf(stderr, "pktbench receive: missing capabilities: %s (run as root)\n", caps);
 		return EXIT_BADINPUT;
 	}
+	if (o.restore[0]) {
+		ret = (int)if_nametoindex(o.restore);
+		if (!ret) {
+			fprintf(stderr, "pktbench receive: --restore %s: no such interface\n",
+				o.restore);
+			return EXIT_BADINPUT;
+		}
+		return pb_xdp_att_restore("restore", o.restore, ret) ? 1 : 0;
+	}
 	if (!if_nametoindex(o.iface)) {
 		fprintf(stderr, "pktbench receive: --iface %s: no such interface\n", o.iface);
 		return EXIT_BADINPUT;
@@ -438,6 +737,7 @@ int pb_receive_main(int argc, char **argv)
 	if (ret)
 		return 1; /* it said why */
 	ag.t0 = pb_now();
+	pthread_mutex_init(&ag.conns_mu, NULL);
 	agent_info(&ag);
 	d = agent_listen(&ag, &o);
 	if (!d) {
@@ -451,19 +751,30 @@ int pb_receive_main(int argc, char **argv)
 		"pktbench receive: counting on %s (%s XDP); API on http://%s (/v1/info, "
 		"/v1/runs/RUN_ID, /metrics)\n",
 		o.iface, pb_rx_mode(ag.rx), o.listen);
-	while (!__atomic_load_n(&agent_stop, __ATOMIC_RELAXED) &&
-	       (!o.duration_s || pb_now() - ag.t0 < o.duration_s))
+	snprintf(ifname, sizeof(ifname), "%s", o.iface);
+	while (!gone && !__atomic_load_n(&agent_stop, __ATOMIC_RELAXED) &&
+	       (!o.duration_s || pb_now() - ag.t0 < o.duration_s)) {
 		nanosleep(&nap, NULL);
+		agent_conns_sweep(&ag);
+		gone = agent_follow_iface(&ag, ifname);
+	}
 	MHD_stop_daemon(d);
 	free(ag.metrics[0].text);
 	free(ag.metrics[1].text);
 	pb_rx_detach(ag.rx);
+	if (gone) {
+		fprintf(stderr,
+			"pktbench receive: %s (index %d) was deleted or left this namespace after "
+			"%.1f s: nothing to count on; exiting\n",
+			ifname, ag.info.ifindex, pb_now() - ag.t0);
+		return 1;
+	}
 	sig = __atomic_load_n(&agent_stop, __ATOMIC_RELAXED);
 	fprintf(stderr, "pktbench receive: stopped by %s after %.1f s; detached from %s\n",
 		sig == SIGINT	 ? "SIGINT"
 		: sig == SIGTERM ? "SIGTERM"
 				 : "--duration",
-		pb_now() - ag.t0, o.iface);
+		pb_now() - ag.t0, ifname);
 	return 0;
 out:
 	pb_rx_detach(ag.rx);

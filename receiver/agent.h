@@ -17,7 +17,8 @@ struct pb_receive_opts {
 	char listen[64];
 	int xdp_mode; /* enum pb_xdp_mode */
 	bool force;
-	double duration_s; /* 0: until SIGINT or SIGTERM */
+	char restore[IF_NAMESIZE]; /* --restore IFACE: put back what a killed --force took off */
+	double duration_s;	   /* 0: until SIGINT or SIGTERM */
 	int verbose;
 };
 

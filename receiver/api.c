@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <arpa/inet.h>
 #include <json-c/json.h>
 
@@ -39,31 +40,44 @@ static int api_parse_dec(const char *s, uint64_t max, uint64_t *out, const char 
 	return 0;
 }
 
+/*
+ * What is not there is 404 for any method (RFC 9110 15.5.5: 405 is for a resource that exists);
+ * 400 only for the run id's own place holding something that is not a run id.
+ */
 enum pb_api_route pb_api_route(const char *method, const char *path, uint32_t *run_id)
 {
 	static const char runs[] = "/v1/runs/";
+	enum pb_api_route r;
 	const char *rest;
 	uint64_t id;
+	size_t n;
 
+	if (!strcmp(path, "/v1/info")) {
+		r = PB_API_INFO;
+	} else if (!strcmp(path, "/metrics")) {
+		r = PB_API_METRICS;
+	} else if (strncmp(path, runs, sizeof(runs) - 1)) {
+		return PB_API_NOT_FOUND;
+	} else {
+		path += sizeof(runs) - 1;
+		n = strcspn(path, "/");
+		rest = path + n;
+		if (*rest && strcmp(rest, "/hist/lat") && strcmp(rest, "/hist/gap"))
+			return PB_API_NOT_FOUND;
+		if (api_parse_dec(path, UINT32_MAX, &id, &rest) || (size_t)(rest - path) != n)
+			return PB_API_BAD_REQUEST;
+		r = !*rest			 ? PB_API_RUN
+		    : !strcmp(rest, "/hist/lat") ? PB_API_HIST_LAT
+						 : PB_API_HIST_GAP;
+		*run_id = (uint32_t)id;
+	}
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return PB_API_BAD_METHOD;
-	if (!strcmp(path, "/v1/info"))
-		return PB_API_INFO;
-	if (!strcmp(path, "/metrics"))
-		return PB_API_METRICS;
-	if (strncmp(path, runs, sizeof(runs) - 1))
-		return PB_API_NOT_FOUND;
-	if (api_parse_dec(path + sizeof(runs) - 1, UINT32_MAX, &id, &rest))
-		return PB_API_BAD_REQUEST;
-	*run_id = (uint32_t)id;
-	if (!*rest)
-		return PB_API_RUN;
-	if (!strcmp(rest, "/hist/lat"))
-		return PB_API_HIST_LAT;
-	if (!strcmp(rest, "/hist/gap"))
-		return PB_API_HIST_GAP;
-	return PB_API_BAD_REQUEST;
+	return r;
 }
+
+#define PB_API_STR_(x) #x
+#define PB_API_STR(x)  PB_API_STR_(x)
 
 unsigned int pb_api_status(enum pb_api_route r, const char **msg)
 {
@@ -74,6 +88,24 @@ unsigned int pb_api_status(enum pb_api_route r, const char **msg)
 	case PB_API_BAD_REQUEST:
 		*msg = "a run id is a decimal number from 0 to 4294967295";
 		return 400;
+	case PB_API_MALFORMED:
+		*msg = "a malformed request: a bad escape or a NUL in the path, or not exactly one "
+		       "Host header in HTTP/1.1";
+		return 400;
+	case PB_API_TOO_LONG:
+		*msg = "the request target is too long: at most " PB_API_STR(
+			PB_API_MAX_TARGET) " bytes and " PB_API_STR(PB_API_MAX_PARAMS) " query "
+										       "parameters "
+										       "(none are "
+										       "used)";
+		return 414;
+	case PB_API_HEADERS_TOO_LARGE:
+		*msg = "the request's header fields are too large";
+		return 431;
+	case PB_API_NOT_ACCEPTABLE:
+		*msg = "/metrics is text/plain (Prometheus 0.0.4) or application/openmetrics-text; "
+		       "the Accept header takes neither";
+		return 406;
 	case PB_API_NOT_FOUND:
 		*msg = "no such path; there are /v1/info, /v1/runs/RUN_ID, "
 		       "/v1/runs/RUN_ID/hist/lat|gap and /metrics";
@@ -1040,7 +1072,180 @@ const char *pb_api_metrics_type(bool openmetrics)
 			   : "text/plain; version=0.0.4; charset=utf-8";
 }
 
-bool pb_api_wants_openmetrics(const char *accept)
+/* ---- content negotiation and request targets ------------------------------------------- */
+
+static bool api_ows(char c)
 {
-	return accept && strstr(accept, "application/openmetrics-text");
+	return c == ' ' || c == '\t';
+}
+
+/* [s, e) without the optional white space around it. */
+static void api_trim(const char **s, const char **e)
+{
+	while (*s < *e && api_ows(**s))
+		(*s)++;
+	while (*e > *s && api_ows((*e)[-1]))
+		(*e)--;
+}
+
+static bool api_token_is(const char *s, const char *e, const char *want)
+{
+	size_t n = strlen(want);
+
+	return (size_t)(e - s) == n && !strncasecmp(s, want, n);
+}
+
+/* A qvalue (RFC 9110 12.4.2): 0, 1, 0.d{0,3} or 1.0{0,3}, in thousandths; -1 when not one. */
+static int api_qvalue(const char *s, const char *e)
+{
+	int q, i;
+
+	if (s == e || (*s != '0' && *s != '1'))
+		return -1;
+	q = (*s - '0') * 1000;
+	if (++s == e)
+		return q;
+	if (*s++ != '.' || e - s > 3)
+		return -1;
+	for (i = 100; s < e; s++, i /= 10) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		q += (*s - '0') * i;
+	}
+	return q > 1000 ? -1 : q;
+}
+
+/*
+ * One media range of an Accept header, [s, e): how specifically it matches type/subtype
+ * (3 exactly, 2 type/star, 1 star/star, 0 not at all) and its q in thousandths (-1: the
+ * range is malformed and ignored).
+ */
+static int api_range(const char *s, const char *e, const char *type, const char *sub, int *q)
+{
+	const char *semi = memchr(s, ';', (size_t)(e - s)), *end = semi ? semi : e, *slash;
+	int spec;
+
+	*q = 1000;
+	api_trim(&s, &end);
+	slash = memchr(s, '/', (size_t)(end - s));
+	if (!slash || slash == s || slash + 1 == end) {
+		*q = -1;
+		return 0;
+	}
+	if (api_token_is(s, slash, "*"))
+		spec = api_token_is(slash + 1, end, "*") ? 1 : 0;
+	else if (!api_token_is(s, slash, type))
+		spec = 0;
+	else if (api_token_is(slash + 1, end, "*"))
+		spec = 2;
+	else
+		spec = api_token_is(slash + 1, end, sub) ? 3 : 0;
+	/* parameters: only q matters (it ends them, RFC 9110 12.5.1) */
+	while (semi) {
+		const char *ps = semi + 1, *pe, *eq;
+
+		semi = memchr(ps, ';', (size_t)(e - ps));
+		pe = semi ? semi : e;
+		eq = memchr(ps, '=', (size_t)(pe - ps));
+		if (!eq)
+			continue;
+		api_trim(&ps, &eq);
+		if (api_token_is(ps, eq, "q")) {
+			const char *vs = eq + 1, *ve = pe;
+
+			api_trim(&vs, &ve);
+			*q = api_qvalue(vs, ve);
+			break;
+		}
+	}
+	return spec;
+}
+
+/*
+ * The q an Accept header gives type/subtype: that of the most specific range matching it
+ * (*spec), or -1 when none does.
+ */
+static int api_accept_q(const char *accept, const char *type, const char *sub, int *spec)
+{
+	const char *s = accept, *e;
+	int best_spec = 0, best_q = -1, spec_i, q;
+
+	for (; *s; s = *e ? e + 1 : e) {
+		e = s + strcspn(s, ",");
+		spec_i = api_range(s, e, type, sub, &q);
+		if (q >= 0 && spec_i > best_spec) {
+			best_spec = spec_i;
+			best_q = q;
+		}
+	}
+	*spec = best_spec;
+	return best_q;
+}
+
+int pb_api_negotiate_metrics(const char *accept)
+{
+	int q_om, q_txt, s_om, s_txt;
+
+	if (!accept)
+		return 0;
+	q_om = api_accept_q(accept, "application", "openmetrics-text", &s_om);
+	q_txt = api_accept_q(accept, "text", "plain", &s_txt);
+	if (q_om <= 0 && q_txt <= 0)
+		/*
+		 * neither acceptable: 406 when the text was refused by name (q=0); a header that
+		 * names neither is disregarded, as RFC 9110 12.5.1 allows, for the plain text
+		 */
+		return q_txt == 0 ? -1 : 0;
+	if (q_om != q_txt)
+		return q_om > q_txt;
+	/* the same q: the type the client named more specifically; else the plain text */
+	return s_om > s_txt;
+}
+
+static int api_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int pb_api_target(const char *raw, char *path, size_t pathlen)
+{
+	size_t n = strcspn(raw, "?"), i, o = 0, params = 0;
+	const char *q = raw + n;
+
+	if (strnlen(raw, PB_API_MAX_TARGET + 1) > PB_API_MAX_TARGET)
+		return -ENAMETOOLONG;
+	if (raw[0] != '/')
+		return -EINVAL; /* origin-form only: we are no proxy, and OPTIONS * is not ours */
+	/* parameters: a&b&c is 3, an empty one ("a&&b") is none */
+	if (*q) {
+		for (i = 1; q[i - 1]; i += strcspn(q + i, "&") + 1)
+			if (q[i] && q[i] != '&')
+				params++;
+	}
+	if (params > PB_API_MAX_PARAMS)
+		return -ENAMETOOLONG;
+	for (i = 0; i < n; i++) {
+		char c = raw[i];
+
+		if (c == '%') {
+			/* raw[i + 2] is there when raw[i + 1] is a digit (not the NUL) */
+			int hi = api_hex(raw[i + 1]), lo = hi >= 0 ? api_hex(raw[i + 2]) : -1;
+
+			if (lo < 0 || (hi == 0 && lo == 0))
+				return -EINVAL;
+			c = (char)(hi * 16 + lo);
+			i += 2;
+		}
+		if (o + 1 >= pathlen)
+			return -ENAMETOOLONG;
+		path[o++] = c;
+	}
+	path[o] = '\0';
+	return 0;
 }

@@ -12,7 +12,8 @@
  *   GET /v1/runs/RUN_ID/hist/lat   the run's probe latency histogram, and .../hist/gap
  *                         the gaps between a paced run's frames: [[upper_bound_ns, count]]
  *   GET /metrics          every run and the interface, as Prometheus text
- * HEAD as GET; other paths 404, other methods 405, a malformed run id 400.
+ * HEAD as GET; paths that are not there 404 (any method), other methods 405, a malformed run
+ * id 400; the agent adds 400 (bad target, Host), 414, 431 and 406 (/metrics' Accept).
  */
 #ifndef PB_API_H
 #define PB_API_H
@@ -40,6 +41,10 @@ enum pb_api_route {
 	PB_API_NOT_FOUND,   /* 404 */
 	PB_API_BAD_METHOD,  /* 405: only GET and HEAD */
 	PB_API_BAD_REQUEST, /* 400: /v1/runs/ with something that is not a run id */
+	PB_API_MALFORMED,   /* 400: a bad escape or NUL in the path, not one Host header */
+	PB_API_TOO_LONG,    /* 414: the target is longer, or has more parameters, than we take */
+	PB_API_HEADERS_TOO_LARGE, /* 431 */
+	PB_API_NOT_ACCEPTABLE,	  /* 406: /metrics in neither format the Accept header takes */
 };
 
 /* The agent, as GET /v1/info tells it. */
@@ -97,8 +102,22 @@ char *pb_api_error_json(const char *msg);
 char *pb_api_metrics_text(const struct pb_api_metrics *m, bool openmetrics, size_t *len);
 /* The Content-Type of that text. */
 const char *pb_api_metrics_type(bool openmetrics);
-/* Whether an Accept header asks for OpenMetrics (what Prometheus sends first). */
-bool pb_api_wants_openmetrics(const char *accept);
+/*
+ * Which /metrics format an Accept header (NULL: none) asks for, by RFC 9110 12.5.1: 1
+ * OpenMetrics, 0 Prometheus text, -1 neither (406).
+ */
+int pb_api_negotiate_metrics(const char *accept);
+
+#define PB_API_MAX_TARGET 1024 /* the longest request target (path and query) we take */
+#define PB_API_MAX_PARAMS 32   /* query parameters (ignored, but MHD stores each) */
+
+/*
+ * A request target as it came, before any decoding: its path percent-decoded into path
+ * (pathlen bytes with the NUL), the query dropped. 0; -EINVAL (400): not starting with '/',
+ * a bad escape or an escaped NUL; -ENAMETOOLONG (414): longer than PB_API_MAX_TARGET, more
+ * than PB_API_MAX_PARAMS parameters, or a path longer than pathlen.
+ */
+int pb_api_target(const char *raw, char *path, size_t pathlen);
 
 /*
  * --listen ADDR:PORT: an IPv4 address and port, or [IPv6]:PORT, into *ss (and *len). 0 or

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <curl/curl.h>
+#include <json-c/json.h>
 
 #include "client.h"
 #include "log.h"
@@ -21,7 +22,8 @@ struct pb_agent {
 	size_t len, cap;
 	bool too_big;
 	char curl_err[CURL_ERROR_SIZE];
-	char why[256]; /* the last failure */
+	char why[256];	      /* the last failure */
+	char answer_why[256]; /* the last failure, when it was the agent's answer: its reason */
 	bool curl_global;
 };
 
@@ -76,14 +78,34 @@ static int agent_errno(struct pb_agent *a, CURLcode c)
 	}
 }
 
+/* The reason an error answer gives ({"error": "..."}), or "" when it gives none. */
+static void agent_reason(const struct pb_agent *a, char *buf, size_t len)
+{
+	struct json_object *o = NULL, *e;
+	struct json_tokener *tok;
+
+	buf[0] = '\0';
+	if (!a->len || a->len > INT32_MAX)
+		return;
+	tok = json_tokener_new_ex(4);
+	if (tok)
+		o = json_tokener_parse_ex(tok, a->buf, (int)a->len);
+	if (o && json_object_object_get_ex(o, "error", &e) &&
+	    json_object_is_type(e, json_type_string))
+		snprintf(buf, len, "%s", json_object_get_string(e));
+	json_object_put(o);
+	json_tokener_free(tok);
+}
+
 /*
  * GET base + path; 0 with the body in a->buf (a->len bytes), or -errno: the request failed
- * (curl's reason in a->why), the answer was not 200 (-EPROTO) or too large (-EMSGSIZE).
- * Called with a->mu held.
+ * (curl's reason in a->why), the answer was not 200 (-EPROTO; a->why and a->answer_why say
+ * which status and, the agent's reason) or too large (-EMSGSIZE). Called with a->mu held.
+ * The handle keeps its connection (HTTP/1.1 keep-alive): a run's reads share one.
  */
 static int agent_get(struct pb_agent *a, const char *path)
 {
-	char url[sizeof(a->base) + 32];
+	char url[sizeof(a->base) + 32], reason[160];
 	long code = 0;
 	CURLcode c;
 
@@ -91,6 +113,7 @@ static int agent_get(struct pb_agent *a, const char *path)
 	a->len = 0;
 	a->too_big = false;
 	a->curl_err[0] = '\0';
+	a->answer_why[0] = '\0';
 	curl_easy_setopt(a->curl, CURLOPT_URL, url);
 	c = curl_easy_perform(a->curl);
 	if (c != CURLE_OK) {
@@ -101,7 +124,12 @@ static int agent_get(struct pb_agent *a, const char *path)
 	}
 	curl_easy_getinfo(a->curl, CURLINFO_RESPONSE_CODE, &code);
 	if (code != 200) {
-		snprintf(a->why, sizeof(a->why), "GET %s answered HTTP %ld", path, code);
+		agent_reason(a, reason, sizeof(reason));
+		snprintf(a->why, sizeof(a->why), "GET %s answered HTTP %ld%s%s", path, code,
+			 reason[0] ? ": " : "", reason);
+		/* short: it goes into the row's receiver_error */
+		snprintf(a->answer_why, sizeof(a->answer_why), "HTTP %ld%s%s", code,
+			 reason[0] ? ": " : "", reason);
 		pr_debug("%s: %s\n", a->what, a->why);
 		return -EPROTO;
 	}
@@ -230,6 +258,15 @@ static int agent_source_ifstats(void *ctx, struct pb_rx_ifstats *out)
 	return ret;
 }
 
+static void agent_source_last_error(void *ctx, char *buf, size_t len)
+{
+	struct pb_agent *a = ctx;
+
+	pthread_mutex_lock(&a->mu);
+	snprintf(buf, len, "%s", a->answer_why);
+	pthread_mutex_unlock(&a->mu);
+}
+
 void pb_agent_source(struct pb_agent *a, struct pb_rx_source *src)
 {
 	*src = (struct pb_rx_source){
@@ -239,6 +276,7 @@ void pb_agent_source(struct pb_agent *a, struct pb_rx_source *src)
 		.read_ifstats = agent_source_ifstats,
 		/* another host: its CLOCK_MONOTONIC is not ours (same_clock stays false) */
 		.read_hist = agent_source_hist,
+		.last_error = agent_source_last_error,
 	};
 }
 

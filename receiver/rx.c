@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/ethtool.h>
 #include <linux/if_link.h>
@@ -321,10 +322,14 @@ int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n)
 {
 	int fd = bpf_map__fd(rx->skel->maps.runs), c, err;
 	struct pb_rx_slot *slots;
-	uint32_t key, next, i;
+	uint32_t key, next;
 	void *prev = NULL;
 
 	*n = 0;
+	/*
+	 * The walk starts over from the first key when the one it stands on is evicted (new
+	 * runs arriving), so it may list a run twice: bounded by max, and made unique below.
+	 */
 	while (*n < max) {
 		if (bpf_map_get_next_key(fd, prev, &next)) {
 			if (errno != ENOENT)
@@ -340,14 +345,11 @@ int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n)
 	if (!slots)
 		return -ENOMEM;
 	err = rx_read_slot(rx, slots);
-	for (c = 0; !err && c < rx->ncpus && *n < max; c++) {
-		if (!slots[c].tag)
-			continue;
-		for (i = 0; i < *n && ids[i] != (uint32_t)slots[c].tag; i++)
-			;
-		if (i == *n)
+	*n = pb_rx_ids_unique(ids, *n);
+	for (c = 0; !err && c < rx->ncpus && *n < max; c++)
+		if (slots[c].tag)
 			ids[(*n)++] = (uint32_t)slots[c].tag;
-	}
+	*n = pb_rx_ids_unique(ids, *n);
 	free(slots);
 	return err;
 }
@@ -388,8 +390,20 @@ static bool rx_drop_stat(const char *stat, size_t len, const void *arg)
 	return false;
 }
 
+int pb_rx_ifname(struct pb_rx *rx, char *name)
+{
+	struct ifreq ifr = { .ifr_ifindex = rx->nif.ifindex };
+
+	/* the socket was made in the interface's namespace: the index is looked up there */
+	if (ioctl(rx->ethtool_fd, SIOCGIFNAME, &ifr))
+		return -errno;
+	snprintf(name, IF_NAMESIZE, "%.*s", IF_NAMESIZE - 1, ifr.ifr_name);
+	return 0;
+}
+
 int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out)
 {
+	char name[IF_NAMESIZE];
 	struct pb_link_stats ls;
 	uint64_t bytes;
 	int err;
@@ -404,8 +418,11 @@ int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out)
 	out->rx_dropped = ls.rx_dropped;
 	out->rx_missed_errors = ls.rx_missed_errors;
 	out->rx_fifo_errors = ls.rx_fifo_errors;
-	err = pb_ethtool_stats_sum(rx->ethtool_fd, rx->ifname, rx_drop_stat, NULL,
-				   &out->driver_drops);
+	/* ethtool asks by name: the name now, so a renamed interface is still read */
+	err = pb_rx_ifname(rx, name);
+	if (!err)
+		err = pb_ethtool_stats_sum(rx->ethtool_fd, name, rx_drop_stat, NULL,
+					   &out->driver_drops);
 	/* a driver without statistics has no drop counters to add */
 	if (err && err != -EOPNOTSUPP)
 		return err;

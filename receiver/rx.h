@@ -39,8 +39,8 @@ int pb_rx_read_hist(struct pb_rx *rx, uint32_t run_id, enum pb_rx_hist which, ui
 /* Frames (and their bytes) without a pktbench signature, passed on since attach. */
 int pb_rx_read_foreign(struct pb_rx *rx, uint64_t *frames, uint64_t *bytes);
 /*
- * The run ids the receiver holds counts for (at most max of them, in no order): *n says how
- * many were written. 0 or -errno.
+ * The run ids the receiver holds counts for (at most max of them), each once, in increasing
+ * order: *n says how many were written. 0 or -errno.
  */
 int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n);
 /*
@@ -56,7 +56,12 @@ struct pb_rx_meta;
 int pb_rx_read_meta(struct pb_rx *rx, uint32_t run_id, struct pb_rx_meta *out, bool *found);
 /* The receiving interface's counters (current values, not deltas), from any namespace. */
 int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out);
-/* The interface as attach read it: name, index, driver, MAC, MTU, queues. */
+/*
+ * The interface's name now (IF_NAMESIZE bytes), by its index: it may have been renamed since
+ * attach. -ENODEV: it was deleted, or moved to another namespace.
+ */
+int pb_rx_ifname(struct pb_rx *rx, char *name);
+/* The interface as attach read it: name (see pb_rx_ifname), index, driver, MAC, MTU, queues. */
 const struct pb_netif *pb_rx_netif(const struct pb_rx *rx);
 /* "native" or "generic": the XDP mode the receiver runs in. */
 const char *pb_rx_mode(const struct pb_rx *rx);

@@ -8,6 +8,7 @@
 #define PB_RX_SOURCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PB_RX_MAX_QUEUES  64
@@ -78,6 +79,11 @@ struct pb_rx_source {
 	 * 0 or -errno. Optional: NULL, the receiver keeps none (no percentiles then).
 	 */
 	int (*read_hist)(void *ctx, uint32_t run_id, enum pb_rx_hist which, uint64_t *counts);
+	/*
+	 * Why the last read failed in the receiver's own words (an agent's answer), into buf;
+	 * "" when it has none to add to the -errno. Optional.
+	 */
+	void (*last_error)(void *ctx, char *buf, size_t len);
 };
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* One run's counts out of the receiver's per-CPU runs entry and slot (see rx_sum.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "rx_sum.h"
@@ -59,4 +60,24 @@ void pb_rx_sum_total(const struct pb_rx_val *acc, int ncpus, uint32_t nqueues,
 			out->last_ns = v->last_ns;
 	}
 	out->flows_seen = flows < UINT32_MAX ? (uint32_t)flows : UINT32_MAX;
+}
+
+static int rx_id_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+uint32_t pb_rx_ids_unique(uint32_t *ids, uint32_t n)
+{
+	uint32_t i, k = 0;
+
+	if (!n)
+		return 0;
+	qsort(ids, n, sizeof(*ids), rx_id_cmp);
+	for (i = 1; i < n; i++)
+		if (ids[i] != ids[k])
+			ids[++k] = ids[i];
+	return k + 1;
 }

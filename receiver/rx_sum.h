@@ -30,5 +30,10 @@ int pb_rx_sum_take(uint32_t run_id, int ncpus, const struct pb_rx_slot *before,
  */
 void pb_rx_sum_total(const struct pb_rx_val *acc, int ncpus, uint32_t nqueues,
 		     struct pb_rx_run *out);
+/*
+ * The n run ids sorted, each once; returns how many are left. A walk of an LRU map starts
+ * over when the key it stands on is evicted, so the ids it lists can repeat.
+ */
+uint32_t pb_rx_ids_unique(uint32_t *ids, uint32_t n);
 
 #endif

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target for what the receive agent and its client parse from the network or the
- * command line (receiver/api.c): the first line as a request's "METHOD PATH", as --listen
- * and as --receiver; the whole input as a /v1/runs answer, a /v1/info answer and a run's
- * histogram (/v1/runs/RUN_ID/hist/lat). Nothing
- * may crash, leak or hang; a run id routed is the one the path spells; an answer that parses
- * is written back and parses to the same struct; what is refused is said in one line.
+ * command line (receiver/api.c): the first line as a request's "METHOD PATH", as a raw
+ * request target, as an Accept header, as --listen and as --receiver; the whole input as a /v1/runs
+ * answer, a /v1/info answer and a run's histogram (/v1/runs/RUN_ID/hist/lat). Nothing may crash,
+ * leak or hang; a run id routed is the one the path spells; an answer that parses is written back
+ * and parses to the same struct; what is refused is said in one line.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -31,12 +31,12 @@ static void fuzz_err(const char *what, const char *err)
 
 static void fuzz_line(const char *line)
 {
-	char method[16], base[64], err[256], num[16];
+	char method[16], base[64], err[256], num[16], target[128];
 	const char *path = strchr(line, ' ');
 	struct sockaddr_storage ss;
-	enum pb_api_route r;
 	uint32_t id = 0;
 	socklen_t len;
+	int r;
 
 	if (path && (size_t)(path - line) < sizeof(method)) {
 		snprintf(method, sizeof(method), "%.*s", (int)(path - line), line);
@@ -47,6 +47,14 @@ static void fuzz_line(const char *line)
 				fuzz_fail("the run id routed is not the path's", path + 1);
 		}
 	}
+	r = pb_api_target(line, target, sizeof(target));
+	if (r != 0 && r != -EINVAL && r != -ENAMETOOLONG)
+		fuzz_fail("a target is neither taken nor refused", line);
+	if (!r && (target[0] != '/' || strlen(target) > strcspn(line, "?")))
+		fuzz_fail("a decoded path is not a path, or longer than the raw one", line);
+	r = pb_api_negotiate_metrics(line);
+	if (r < -1 || r > 1)
+		fuzz_fail("Accept negotiated to no format", line);
 	if (!pb_api_parse_listen(line, &ss, &len) && ss.ss_family != AF_INET &&
 	    ss.ss_family != AF_INET6)
 		fuzz_fail("--listen parsed to no family", line);

@@ -18,6 +18,10 @@
  *       per SEQ, GAP_US apart, on stream 0 of run RUN: a probe carries SEQ and a transmit
  *       time DELAY_US before now (CLOCK_MONOTONIC, CLOCK_TAI for T and t), so its one-way
  *       latency is DELAY_US plus the path's own; with DELAY2_US every other probe's is that.
+ *   rx_probe churn NETNS IFACE DSTMAC RUN SECS
+ *       for SECS seconds, one frame per run id RUN, RUN+1, ... (hex) as fast as the socket
+ *       takes them: run ids arrive faster than the receiver's LRU holds them (the agent's
+ *       /metrics under churn); prints "sent N" at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -379,6 +383,46 @@ static int do_probes(int argc, char **argv)
 	return 0;
 }
 
+/* rx_probe churn ...: a new run id every frame, for SECS seconds. */
+static int do_churn(int argc, char **argv)
+{
+	struct pb_frame_spec spec = { .dstport = 9, .payload_len = 18, .srcport = 10000 };
+	static uint8_t buf[256];
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	struct pb_frame f = { .data = buf };
+	unsigned int mac[6], run, secs;
+	uint64_t end, n = 0;
+	int fd;
+
+	if (argc != 7 ||
+	    sscanf(argv[4], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2], &mac[3], &mac[4],
+		   &mac[5]) != 6 ||
+	    sscanf(argv[5], "%x", &run) != 1 || sscanf(argv[6], "%u", &secs) != 1) {
+		fprintf(stderr, "rx_probe churn: bad arguments\n");
+		return 2;
+	}
+	fd = sender_open(argv[2], argv[3], mac, run, &spec, &sll);
+	if (fd < 0)
+		return 1;
+	end = probes_now(CLOCK_MONOTONIC) + (uint64_t)secs * 1000000000ull;
+	while (probes_now(CLOCK_MONOTONIC) < end) {
+		spec.run_id = run + (uint32_t)n;
+		if (pb_frame_build(&f, &spec))
+			return 1;
+		if (sendto(fd, buf, f.len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+			if (errno != ENOBUFS && errno != EAGAIN) {
+				perror("rx_probe: sendto");
+				return 1;
+			}
+			continue; /* the same run id again: every one sent arrives */
+		}
+		n++;
+	}
+	close(fd);
+	printf("sent %llu\n", (unsigned long long)n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pb_log_set_level(PB_LOG_WARN);
@@ -388,10 +432,13 @@ int main(int argc, char **argv)
 		return do_send(argc, argv);
 	if (argc >= 4 && !strcmp(argv[1], "probes"))
 		return do_probes(argc, argv);
+	if (argc >= 4 && !strcmp(argv[1], "churn"))
+		return do_churn(argc, argv);
 	fprintf(stderr,
 		"usage: rx_probe recv NETNS IFACE [auto|native|generic] [force]\n"
 		"       rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND [BURST "
 		"GAP_MS]\n"
-		"       rx_probe probes NETNS IFACE DSTMAC RUN KIND DELAY_US GAP_US SEQ,..\n");
+		"       rx_probe probes NETNS IFACE DSTMAC RUN KIND DELAY_US GAP_US SEQ,..\n"
+		"       rx_probe churn NETNS IFACE DSTMAC RUN SECS\n");
 	return 2;
 }

@@ -231,7 +231,7 @@ id=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][
 h=$(http /v1/runs/"$id"/hist/lat)
 check "GET /v1/runs/$id/hist/lat: 200, the probes' histogram" [ "$(status_of "$h")" = 200 -a \
 	"$(jget "$(body_of "$h")" "d['run_id'] == $id and d['which'] == 'lat' and sum(c for _, c in d['histogram']) > 0")" = True ]
-check "GET /v1/runs/$id/hist/nope: 400" [ "$(status_of "$(http /v1/runs/"$id"/hist/nope)")" = 400 ]
+check "GET /v1/runs/$id/hist/nope: 404" [ "$(status_of "$(http /v1/runs/"$id"/hist/nope)")" = 404 ]
 "${SEND[@]}" --method af_packet --pps 20k --duration 1 --format json --output "$T/gaps.json" -q
 check "--pps 20k through the agent: the gaps' p50 within 2 % of 50 us ($(python3 -c "import json; g=json.load(open('$T/gaps.json'))['results'][0]['gaps']; print(g['p50_us'], g['null_reason'])"))" \
 	result "$T/gaps.json" "abs(r['gaps']['p50_us'] - 50) <= 1"

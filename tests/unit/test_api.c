@@ -35,7 +35,9 @@ static void test_routes(void)
 		{ "PUT", "/v1/runs/1", PB_API_BAD_METHOD, 0 },
 		{ "DELETE", "/metrics", PB_API_BAD_METHOD, 0 },
 		{ "get", "/v1/info", PB_API_BAD_METHOD, 0 },
-		{ "POST", "/nope", PB_API_BAD_METHOD, 0 },
+		{ "POST", "/nope", PB_API_NOT_FOUND, 0 }, /* no such resource, for any method */
+		{ "DELETE", "/v1/runs/7/hist/nope", PB_API_NOT_FOUND, 0 },
+		{ "POST", "/v1/runs/7/hist/gap", PB_API_BAD_METHOD, 0 },
 		{ "GET", "/", PB_API_NOT_FOUND, 0 },
 		{ "GET", "", PB_API_NOT_FOUND, 0 },
 		{ "GET", "/v1/info/", PB_API_NOT_FOUND, 0 },
@@ -51,14 +53,18 @@ static void test_routes(void)
 		{ "GET", "/v1/runs/+1", PB_API_BAD_REQUEST, 0 },
 		{ "GET", "/v1/runs/1a", PB_API_BAD_REQUEST, 0 },
 		{ "GET", "/v1/runs/0x10", PB_API_BAD_REQUEST, 0 },
-		{ "GET", "/v1/runs/1/", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/1/", PB_API_NOT_FOUND,
+		  0 }, /* a well-formed id, no such resource */
 		{ "GET", "/v1/runs/ 1", PB_API_BAD_REQUEST, 0 },
 		{ "GET", "/v1/runs/7/hist/lat", PB_API_HIST_LAT, 7 },
 		{ "HEAD", "/v1/runs/0/hist/gap", PB_API_HIST_GAP, 0 },
 		{ "GET", "/v1/runs/4294967295/hist/gap", PB_API_HIST_GAP, 4294967295u },
-		{ "GET", "/v1/runs/7/hist", PB_API_BAD_REQUEST, 0 },
-		{ "GET", "/v1/runs/7/hist/lat/", PB_API_BAD_REQUEST, 0 },
-		{ "GET", "/v1/runs/7/hist/jitter", PB_API_BAD_REQUEST, 0 },
+		{ "GET", "/v1/runs/7/hist", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/runs/7/hist/lat/", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/runs/7/hist/jitter", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/runs/7/hist/nope", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/runs/7/x", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/runs/x/hist/lat", PB_API_BAD_REQUEST, 0 },
 		{ "GET", "/v1/runs/07/hist/lat", PB_API_BAD_REQUEST, 0 },
 		{ "GET", "/v1/runs//hist/lat", PB_API_BAD_REQUEST, 0 },
 		{ "POST", "/v1/runs/7/hist/lat", PB_API_BAD_METHOD, 0 },
@@ -81,6 +87,138 @@ static void test_routes(void)
 		CHECK(pb_api_status(PB_API_BAD_METHOD, &msg) == 405 && *msg, "405");
 		CHECK(pb_api_status(PB_API_BAD_REQUEST, &msg) == 400 && *msg, "400");
 		CHECK(pb_api_status(PB_API_RUN, &msg) == 200, "200");
+		CHECK(pb_api_status(PB_API_MALFORMED, &msg) == 400 && *msg, "400 malformed");
+		CHECK(pb_api_status(PB_API_TOO_LONG, &msg) == 414 && *msg, "414");
+		CHECK(pb_api_status(PB_API_HEADERS_TOO_LARGE, &msg) == 431 && *msg, "431");
+		CHECK(pb_api_status(PB_API_NOT_ACCEPTABLE, &msg) == 406 && *msg, "406");
+	}
+}
+
+/* The request target as it came: the path decoded, a NUL or a bad escape 400, too much 414. */
+static void test_target(void)
+{
+	static const struct {
+		const char *raw, *path;
+		int want;
+	} cases[] = {
+		{ "/v1/info", "/v1/info", 0 },
+		{ "/v1/info?x=1&y=2", "/v1/info", 0 },
+		{ "/v1/runs/%37", "/v1/runs/7", 0 }, /* RFC 3986: an escaped digit is the digit */
+		{ "/v1/%69nfo", "/v1/info", 0 },
+		{ "/v1/info%00junk", NULL, -EINVAL },
+		{ "/v1/info%00", NULL, -EINVAL },
+		{ "/v1/info%", NULL, -EINVAL },
+		{ "/v1/info%4", NULL, -EINVAL },
+		{ "/v1/info%zz", NULL, -EINVAL },
+		{ "v1/info", NULL, -EINVAL },
+		{ "", NULL, -EINVAL },
+		{ "*", NULL, -EINVAL },
+		{ "http://198.18.0.2/v1/info", NULL, -EINVAL },
+		{ "/metrics?a&b&c", "/metrics", 0 },
+	};
+	char path[64], big[4096];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int r = pb_api_target(cases[i].raw, path, sizeof(path));
+
+		CHECK(r == cases[i].want, "target '%s': %d, want %d", cases[i].raw, r,
+		      cases[i].want);
+		if (!r && cases[i].path)
+			CHECK(!strcmp(path, cases[i].path), "target '%s': path '%s', want '%s'",
+			      cases[i].raw, path, cases[i].path);
+	}
+	/* PB_API_MAX_PARAMS parameters are fine, one more is 414 */
+	n = (size_t)snprintf(big, sizeof(big), "/metrics?");
+	for (i = 0; i < PB_API_MAX_PARAMS; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "%sa=1", i ? "&" : "");
+	CHECK(!pb_api_target(big, path, sizeof(path)) && !strcmp(path, "/metrics"), "%d parameters",
+	      PB_API_MAX_PARAMS);
+	snprintf(big + n, sizeof(big) - n, "&b=2");
+	CHECK(pb_api_target(big, path, sizeof(path)) == -ENAMETOOLONG, "%d parameters: 414",
+	      PB_API_MAX_PARAMS + 1);
+	/* 300 of them, as in the issue */
+	n = (size_t)snprintf(big, sizeof(big), "/metrics?");
+	for (i = 0; i < 300; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "&p%zu=1", i);
+	CHECK(pb_api_target(big, path, sizeof(path)) == -ENAMETOOLONG, "300 parameters: 414");
+	/* a target longer than PB_API_MAX_TARGET, and a path longer than the buffer */
+	memset(big, 'a', sizeof(big) - 1);
+	big[0] = '/';
+	big[sizeof(big) - 1] = '\0';
+	CHECK(pb_api_target(big, path, sizeof(path)) == -ENAMETOOLONG, "a long target: 414");
+	big[sizeof(path)] = '\0';
+	CHECK(pb_api_target(big, path, sizeof(path)) == -ENAMETOOLONG,
+	      "a path longer than the buffer: 414");
+	big[sizeof(path) - 1] = '\0';
+	CHECK(!pb_api_target(big, path, sizeof(path)) && strlen(path) == sizeof(path) - 1,
+	      "a path that just fits");
+}
+
+/* RFC 9110 12.5.1: case-insensitive, q=0 is "not acceptable", highest q, then specificity. */
+static void test_negotiate(void)
+{
+	static const struct {
+		const char *accept;
+		int want; /* 1 OpenMetrics, 0 Prometheus text, -1 neither (406) */
+	} cases[] = {
+		{ NULL, 0 },
+		{ "", 0 },
+		{ "*/*", 0 },
+		{ "text/plain", 0 },
+		{ "application/openmetrics-text", 1 },
+		{ "application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
+		  "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+		  1 }, /* Prometheus 2.x */
+		{ "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;"
+		  "q=0.1",
+		  1 },
+		{ "application/openmetrics-text;q=0", 0 },
+		{ "application/openmetrics-text;q=0, */*", 0 },
+		{ "application/openmetrics-text; q=0.0", 0 },
+		{ "APPLICATION/OPENMETRICS-TEXT", 1 },
+		{ "Application/OpenMetrics-Text; Q=1", 1 },
+		{ "TEXT/PLAIN;q=0.5, application/openmetrics-text;q=0.4", 0 },
+		{ "text/plain;q=0.4, application/openmetrics-text;q=0.5", 1 },
+		{ "text/plain;q=0.4, application/*;q=0.5", 1 },
+		{ "text/*;q=0.5, text/plain;q=0, application/openmetrics-text;q=0.1", 1 },
+		{ "*/*;q=0.5, application/openmetrics-text;q=0", 0 },
+		{ "*/*;q=0.9, text/plain;q=0.1", 1 },		   /* text/plain's own q is 0.1 */
+		{ "application/openmetrics-text, text/*", 1 },	   /* a tie: the more specific... */
+		{ "application/*, text/plain", 0 },		   /* ...range wins */
+		{ "application/openmetrics-text, text/plain", 0 }, /* a full tie: the text */
+		/* neither acceptable: 406 when the text is refused by name, else the text */
+		{ "text/plain;q=0", -1 },
+		{ "text/plain;q=0, application/openmetrics-text;q=0", -1 },
+		{ "*/*;q=0", -1 },
+		{ "text/*;q=0, application/openmetrics-text;q=0.000", -1 },
+		{ "application/json", 0 },
+		{ "text/html, application/xhtml+xml", 0 },
+		{ "text/plain;q=1.5", 0 }, /* a bad q: the range is ignored... */
+		{ "text/plain;q=abc, application/openmetrics-text;q=0.1", 1 },
+		{ "text/plainx, application/openmetrics-textual", 0 }, /* whole tokens only */
+		{ "text/plainx, application/openmetrics-textual;q=1, text/plain;q=0", -1 },
+		{ "application/openmetrics-text;version=1.0.0;q=0.6;charset=utf-8, text/plain;"
+		  "q=0.5",
+		  1 },
+		{ "application/openmetrics-text;q=1.0001", 0 },
+		{ "application/openmetrics-text;q=1.", 1 },
+		{ "application/openmetrics-text;q=0.", 0 },
+		{ "application/openmetrics-text;q=", 0 },
+		{ "/", 0 },
+		{ "a/", 0 },
+		{ "/b", 0 },
+		{ ";q=1", 0 },
+		{ "garbage;;;,,,", 0 }, /* nothing it can read: as without Accept */
+		{ " , ,text/plain ; charset=utf-8 ; q=0.3 ,", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int r = pb_api_negotiate_metrics(cases[i].accept);
+
+		CHECK(r == cases[i].want, "Accept '%s': %d, want %d",
+		      cases[i].accept ? cases[i].accept : "(none)", r, cases[i].want);
 	}
 }
 
@@ -569,12 +707,6 @@ static void test_metrics(void)
 	      "no runs");
 	free(t);
 
-	CHECK(pb_api_wants_openmetrics("application/openmetrics-text;version=1.0.0,text/plain;"
-				       "version=0.0.4;q=0.5,*/*;q=0.1"),
-	      "Prometheus' Accept");
-	CHECK(!pb_api_wants_openmetrics("text/plain") && !pb_api_wants_openmetrics(NULL) &&
-		      !pb_api_wants_openmetrics("*/*"),
-	      "curl's Accept");
 	CHECK(strstr(pb_api_metrics_type(true), "openmetrics-text; version=1.0.0") &&
 		      strstr(pb_api_metrics_type(false), "version=0.0.4"),
 	      "content types");
@@ -742,6 +874,8 @@ static void test_run_without_streams(void)
 int main(void)
 {
 	test_routes();
+	test_target();
+	test_negotiate();
 	test_info();
 	test_run();
 	test_bad_answers();

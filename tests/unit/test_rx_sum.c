@@ -260,11 +260,24 @@ static void test_total(void)
 	      "queues");
 }
 
+/* A listing that started over: every id once, in order, run id 0 and UINT32_MAX kept. */
+static void test_ids_unique(void)
+{
+	uint32_t ids[] = { 7, 3, 0xffffffffu, 7, 0, 3, 3, 9, 0 };
+	uint32_t want[] = { 0, 3, 7, 9, 0xffffffffu }, one = 5;
+	uint32_t n = pb_rx_ids_unique(ids, sizeof(ids) / sizeof(ids[0]));
+
+	CHECK(n == 5 && !memcmp(ids, want, sizeof(want)), "unique ids: %u", n);
+	CHECK(pb_rx_ids_unique(&one, 1) == 1 && one == 5, "one id");
+	CHECK(pb_rx_ids_unique(NULL, 0) == 0, "no ids");
+}
+
 int main(void)
 {
 	test_every_interleaving();
 	test_retry_keeps_done_cpus();
 	test_unseen();
 	test_total();
+	test_ids_unique();
 	return check_summary();
 }
