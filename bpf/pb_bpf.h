@@ -32,6 +32,23 @@
 #define PB_PROBE_TS_OFF	  12
 #define PB_PROBE_LEN	  18
 
+/*
+ * A sender of a named test (--test-id, --shard) announces its run before the window, a few
+ * times: kind PB_SIG_KIND_ANNOUNCE, stream 0, its run id, then
+ *   bytes 8-23   the test's UUID, 16 bytes as written
+ *   bytes 24-27  the shard index, big-endian
+ *   bytes 28-31  the shard count, big-endian (0: no --shard)
+ * The receiver keeps it per run id (struct pb_rx_meta), counts the frame as foreign (it is not
+ * one of the run's frames) and drops it.
+ */
+#define PB_SIG_KIND_ANNOUNCE 'A'
+#define PB_ANNOUNCE_LEN	     32
+
+struct pb_rx_meta {
+	__u8 test[16];
+	__u32 shard_index, shard_count;
+};
+
 #define PB_BPF_MAX_QUEUES 64
 #define PB_BPF_MAX_RUNS	  1024 /* run ids the receiver keeps at once (LRU beyond) */
 

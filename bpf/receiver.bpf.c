@@ -29,6 +29,14 @@
 
 #include "pb_bpf.h"
 
+/* Whose test each announced run is (PB_SIG_KIND_ANNOUNCE): written once or thrice a run. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, PB_BPF_MAX_RUNS);
+	__type(key, __u32); /* run id */
+	__type(value, struct pb_rx_meta);
+} meta SEC(".maps");
+
 /* Per CPU, so counting a frame takes no atomic operation and no shared cache line. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
@@ -202,6 +210,7 @@ static __always_inline void *udp_payload(void *data, void *end, __u16 *sport, __
 
 #define SIG_MASK  bpf_htonl(0xffffff00)
 #define SIG_FRAME bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_FRAME << 8)
+#define SIG_ANNOUNCE bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_ANNOUNCE << 8)
 
 /* This CPU's counters of run in the runs map, created at its first frame; NULL: no room. */
 static __always_inline struct pb_rx_val *run_entry(__u32 run)
@@ -332,6 +341,25 @@ static __noinline int pb_special(__u8 *pl, void *end, __u32 run, __u32 kind, __u
 	return 0;
 }
 
+/*
+ * A run's announcement: its test and shard, kept by run id. It is not one of the run's frames:
+ * counted with the foreign ones (the interface counters see it) and dropped.
+ */
+static __noinline int announce(__be32 *sig, void *end)
+{
+	struct pb_rx_meta m;
+	__u32 run;
+
+	if ((void *)sig + PB_ANNOUNCE_LEN > end)
+		return 0;
+	run = bpf_ntohl(sig[1]);
+	__builtin_memcpy(m.test, (__u8 *)sig + 8, 16);
+	m.shard_index = bpf_ntohl(sig[6]);
+	m.shard_count = bpf_ntohl(sig[7]);
+	bpf_map_update_elem(&meta, &run, &m, BPF_ANY);
+	return 0;
+}
+
 /* "pb" and a probe's or a paced run's kind: what pb_special() takes. */
 static __always_inline int special_kind(__u32 word, __u32 *kind)
 {
@@ -370,6 +398,15 @@ int pb_receiver(struct xdp_md *ctx)
 	if (!sig || (void *)(sig + 2) > end)
 		goto foreign;
 	ordinary = (sig[0] & SIG_MASK) == SIG_FRAME;
+	if (!ordinary && (sig[0] & SIG_MASK) == SIG_ANNOUNCE) {
+		announce(sig, end);
+		f = bpf_map_lookup_elem(&foreign, &zero);
+		if (f) {
+			f->frames++;
+			f->bytes += len;
+		}
+		return XDP_DROP; /* nobody listens for it */
+	}
 	if (!ordinary && !special_kind(sig[0], &kind))
 		goto foreign;
 	run = bpf_ntohl(sig[1]);

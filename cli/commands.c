@@ -8,12 +8,14 @@
 
 #include "agent.h"
 #include "compare.h"
+#include "merge.h"
 #include "options.h"
 #include "rfc2544.h"
 
 const struct pb_cmd *const pb_cmds[] = {
 	&pb_cmd_main,
 	&pb_cmd_compare,
+	&pb_cmd_merge,
 	&pb_cmd_receive,
 	&pb_cmd_rfc2544,
 };

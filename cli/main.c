@@ -16,6 +16,7 @@
 
 #include "box.h"
 #include "caps.h"
+#include "fleet.h"
 #include "lab.h"
 #include "log.h"
 #include "method.h"
@@ -320,6 +321,10 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	int ret;
 
 	s->env.stop = &pb_stop;
+	/* the start instant against the clock now, as close to the start as the check can be */
+	ret = pb_fleet_validate(cfg, pb_wall_ns(), err, errlen);
+	if (ret)
+		return ret;
 	if (cfg->receiver[0] && !cfg->iface[0]) {
 		snprintf(err, errlen,
 			 "--receiver goes with --iface (the lab has its own receiver)");

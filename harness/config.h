@@ -132,6 +132,13 @@ struct pb_config {
 	bool force; /* may replace an XDP program found on --iface (and restores it after) */
 	char receiver[256]; /* --iface: a `pktbench receive` agent's URL; "": no receiver */
 
+	/* many senders as one test (fleet.h) */
+	char start_at_spec[64]; /* --start-at as given */
+	int64_t start_at_ns;	/* its instant, ns since the epoch (UTC); 0: start at once */
+	char shard_spec[16];	/* --shard as given */
+	uint32_t shard_index, shard_count; /* this sender is shard_index of shard_count; 0: none */
+	char test_id[40];		   /* --test-id: the whole test's UUID, lower case */
+
 	/* the traffic */
 	struct pb_addr srcip, dstip;
 	bool dstip_set; /* --dstip was given: the router lab's default lies in 198.19.0.0/24 */

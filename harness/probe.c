@@ -45,11 +45,8 @@ static uint64_t probe_clock_ns(int clock)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * RFC 1624 (eqn. 3): the checksum at check after the 16-bit words of a region changed from
- * old to now (len even, the region starting at an even offset of the UDP datagram).
- */
-static void probe_csum_fix(uint8_t *check, const uint8_t *old, const uint8_t *now, size_t len)
+/* RFC 1624's checksum update (probe.h). */
+void pb_csum_fix(uint8_t *check, const uint8_t *old, const uint8_t *now, size_t len)
 {
 	uint32_t sum = (uint16_t) ~(check[0] << 8 | check[1]);
 	uint16_t c;
@@ -102,7 +99,7 @@ void pb_probe_stamp(struct pb_probe *p, uint8_t *pl, bool csum)
 	for (i = 0; i < 6; i++)
 		pl[PB_PROBE_TS_OFF + i] = (uint8_t)(ns >> (40 - 8 * i));
 	if (csum)
-		probe_csum_fix(pl - 2, old, pl, sizeof(old));
+		pb_csum_fix(pl - 2, old, pl, sizeof(old));
 
 	p->stamped = p->at;
 	p->prev_t = p->next_t;

@@ -85,6 +85,11 @@ static inline uint32_t pb_probe_in(const struct pb_probe *p, uint32_t n)
  */
 void pb_probe_stamp(struct pb_probe *p, uint8_t *payload, bool csum);
 /*
+ * RFC 1624 (eqn. 3): the UDP checksum at check after the 16-bit words of a region changed from
+ * old to now (len even, the region starting at an even offset of the UDP datagram).
+ */
+void pb_csum_fix(uint8_t *check, const uint8_t *old, const uint8_t *now, size_t len);
+/*
  * For methods whose frame buffers are shared (a pool frame sent many times in one batch): a
  * stamped copy of f to send instead (data and offsets as f's). *slot says which copy, for
  * pb_probe_release once the kernel is done with it. NULL when every copy is still in flight:

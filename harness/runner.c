@@ -17,6 +17,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "fleet.h"
 #include "latency.h"
 #include "log.h"
 #include "pacer.h"
@@ -955,6 +956,13 @@ static int run_prepare(const struct pb_method *m, const struct pb_config *cfg,
 	snprintf(res->method, sizeof(res->method), "%s", m->name);
 	snprintf(res->mode, sizeof(res->mode), "-");
 	res->streams = cfg->streams;
+	snprintf(res->test_id, sizeof(res->test_id), "%s", cfg->test_id);
+	if (cfg->shard_count)
+		snprintf(res->shard, sizeof(res->shard), "%u/%u", cfg->shard_index,
+			 cfg->shard_count);
+	if (gethostname(res->node, sizeof(res->node)))
+		res->node[0] = '\0';
+	res->node[sizeof(res->node) - 1] = '\0';
 	res->has_receiver = env->path && env->path->rx && !(m->flags & PB_M_NO_WIRE);
 	if (why) {
 		res->status = PB_STATUS_SKIPPED;
@@ -991,6 +999,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	run->m = m;
 	run->cfg = *cfg;
 	run->cfg.run_id = run_new_id();
+	pb_shard_apply(&run->cfg);
 	run->env = env;
 	if (!batch)
 		batch = cfg->batch ? cfg->batch : m->default_batch;
@@ -1053,6 +1062,19 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 
 	run_open(run, res);
 	run_wait_link(run, res);
+	/* a named test's run tells the receiver whose it is, before its counters start */
+	if (!run->abort && !(m->flags & PB_M_NO_WIRE)) {
+		int aerr = pb_announce(cfg, cfg->vlan && (m->flags & PB_M_FRAME));
+
+		if (aerr)
+			pr_warn("%s: cannot announce the run to the receiver: %s\n", m->name,
+				strerror(-aerr));
+	}
+	if (!run->abort && cfg->start_at_ns && cfg->start_at_ns > pb_wall_ns()) {
+		res->start_planned_ns = cfg->start_at_ns;
+		if (pb_start_wait(cfg, env->stop, &res->start_actual_ns))
+			run->abort = 1;
+	}
 	if (!run->abort) {
 		run_counters_start(path, &k);
 		if (k.rx_ok)

@@ -132,6 +132,11 @@ struct pb_result {
 	bool measured;	  /* the window ran: the figures below mean something (even on error) */
 	uint32_t runs;	  /* --repeat: the runs this row is the median of (0 or 1: one run) */
 	uint32_t run_id;  /* the signature this run's frames carried */
+	/* many senders as one test (fleet.h): the configuration's, and the start instant */
+	char test_id[40];
+	char node[64];	/* the sender's host name */
+	char shard[24]; /* "I/N"; "" without --shard */
+	int64_t start_planned_ns, start_actual_ns; /* 0: no --start-at wait before this run */
 
 	/* raw counts */
 	double duration_s;    /* measured window: clock start to the last worker drained */

@@ -531,7 +531,8 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 		}
 		args[nargs++] = argv[optind];
 	}
-	if (!ret && !config_only && nargs < cmd->nargs && *action == PB_OPT_RUN) {
+	if (!ret && !config_only && nargs < (cmd->min_args ? cmd->min_args : cmd->nargs) &&
+	    *action == PB_OPT_RUN) {
 		snprintf(err, errlen, "%s needed (see --help)", cmd->args);
 		ret = -EINVAL;
 	}

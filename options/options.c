@@ -51,6 +51,20 @@ static const struct pb_opt pb_opts[] = {
 	  sizeof(((struct pb_config *)0)->receiver), "URL",
 	  "with --iface: the pktbench receive agent that counts what arrives, e.g. "
 	  "http://198.18.0.2:9310 (default: none, delivered n/a)" },
+	{ "start-at", 0, OPT_STR, OFF(start_at_spec), 0, NULL, 0,
+	  sizeof(((struct pb_config *)0)->start_at_spec), "TIME",
+	  "wait until TIME, then open the first window: RFC 3339 (2026-12-01T16:30:00Z) or a "
+	  "Unix time in ns, on CLOCK_REALTIME (CLOCK_TAI with --synced-clocks); not past, at "
+	  "most a day ahead" },
+	{ "shard", 0, OPT_STR, OFF(shard_spec), 0, NULL, 0,
+	  sizeof(((struct pb_config *)0)->shard_spec), "I/N",
+	  "this sender is shard I of N (0 <= I < N): it sends its share of --flows (a disjoint "
+	  "block of source ports or addresses), of --pps/--rate and of --count, which are the "
+	  "whole test's" },
+	{ "test-id", 0, OPT_STR, OFF(test_id), 0, NULL, 0,
+	  sizeof(((struct pb_config *)0)->test_id), "UUID",
+	  "the whole test's name, carried by every row (and told to the agent) so that "
+	  "`pktbench merge` and the agent's /v1/tests/UUID sum its senders" },
 	{ "dstip", 0, OPT_ADDR, OFF(dstip), OFF(dstip_set), "198.18.0.2", 0, 0, "ADDR",
 	  "destination IP address (--lab router: 198.19.0.2)" },
 	{ "srcip", 0, OPT_ADDR, OFF(srcip), 0, "198.18.0.1", 0, 0, "ADDR", "source IP address" },

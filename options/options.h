@@ -74,7 +74,8 @@ struct pb_cmd {
 	unsigned int nopts;
 	size_t size;	       /* of the struct the rows point into */
 	const char *args;      /* the positional arguments, e.g. "BASE.json NEW.json"; NULL: none */
-	unsigned int nargs;    /* how many (all required) */
+	unsigned int nargs;    /* how many at most */
+	unsigned int min_args; /* fewer is an error; 0: all nargs are required */
 	const char *args_glob; /* completion offers the files matching it, e.g. "*.json" */
 	/*
 	 * Options it does not take that a user will try, in pairs: the name, then the hint the

@@ -115,7 +115,8 @@ const struct pb_cmd pb_cmd_receive = {
 		"signature are counted by their run id, so many senders can share one agent, and "
 		"dropped; everything else passes (XDP_PASS), so the host stays reachable over the "
 		"same interface.\n\n"
-		"The API is read-only: GET /v1/info (the agent), GET /v1/runs/RUN_ID (one run's "
+		"The API is read-only: GET /v1/info (the agent), GET /v1/tests/UUID (the runs that "
+		"announced that --test-id, summed), GET /v1/runs/RUN_ID (one run's "
 		"counts and the interface's counters), GET /metrics (Prometheus text). Nothing a "
 		"client sends changes what is counted. HTTP/1.1 connections are kept. Connections "
 		"are bounded in all (128) and per address (8); a request's headers must arrive "
@@ -237,24 +238,34 @@ static void agent_addresses(struct pb_api_info *info)
 	freeifaddrs(ifa);
 }
 
-/* Every run the receiver holds, read; *out is malloc'd. */
-static int agent_runs(struct agent *ag, struct pb_rx_run **out, uint32_t *n)
+/* Every run the receiver holds, read, with whose test it is; *out and *tags are malloc'd. */
+static int agent_runs(struct agent *ag, struct pb_rx_run **out, struct pb_api_run_tag **tags,
+		      uint32_t *n)
 {
 	uint32_t *ids = calloc(AGENT_MAX_RUNS, sizeof(*ids)), nids = 0, i;
+	struct pb_api_run_tag *tg = NULL;
 	struct pb_rx_run *runs = NULL;
+	struct pb_rx_meta meta;
+	bool found;
 	int err;
 
 	*out = NULL;
+	*tags = NULL;
 	*n = 0;
 	if (!ids)
 		return -ENOMEM;
 	err = pb_rx_list_runs(ag->rx, ids, AGENT_MAX_RUNS, &nids);
 	if (!err && nids) {
 		runs = calloc(nids, sizeof(*runs));
-		err = runs ? 0 : -ENOMEM;
+		tg = calloc(nids, sizeof(*tg));
+		err = runs && tg ? 0 : -ENOMEM;
 	}
 	for (i = 0; !err && i < nids; i++) {
 		err = pb_rx_read_run(ag->rx, ids[i], &runs[*n]);
+		if (!err)
+			err = pb_rx_read_meta(ag->rx, ids[i], &meta, &found);
+		if (!err && found)
+			pb_api_run_tag(&meta, &tg[*n]);
 		/* a run aged out between the listing and the read is simply not shown */
 		if (!err && runs[*n].seen)
 			(*n)++;
@@ -262,10 +273,38 @@ static int agent_runs(struct agent *ag, struct pb_rx_run **out, uint32_t *n)
 	free(ids);
 	if (err) {
 		free(runs);
+		free(tg);
 		return err;
 	}
 	*out = runs;
+	*tags = tg;
 	return 0;
+}
+
+/* GET /v1/tests/UUID: the runs that announced the test, summed. */
+static char *agent_test(struct agent *ag, const char *path, int *err)
+{
+	struct pb_api_run_tag *tags = NULL;
+	struct pb_rx_run *runs = NULL;
+	struct pb_api_test *t;
+	char *body = NULL;
+	uint32_t n = 0, i;
+
+	t = calloc(1, sizeof(*t));
+	*err = t ? pb_api_test_id(path, t->test_id) : -ENOMEM;
+	if (!*err)
+		*err = agent_runs(ag, &runs, &tags, &n);
+	for (i = 0; !*err && i < n; i++)
+		if (!strcmp(tags[i].test_id, t->test_id))
+			pb_api_test_add(t, &runs[i], &tags[i]);
+	if (!*err) {
+		t->now_ns = agent_now_ns();
+		body = pb_api_test_json(t);
+	}
+	free(runs);
+	free(tags);
+	free(t);
+	return body;
 }
 
 /* /metrics text now, or as read less than AGENT_METRICS_KEEP_S ago; a copy to send. */
@@ -273,6 +312,7 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 {
 	struct pb_api_info info = ag->info;
 	struct pb_api_metrics m = { .info = &info };
+	struct pb_api_run_tag *tags = NULL;
 	struct pb_rx_run *runs = NULL;
 	char *text = NULL, *copy;
 	double now = pb_now();
@@ -283,8 +323,9 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 		info.uptime_s = now - ag->t0;
 		*err = pb_rx_ifname(ag->rx, info.ifname); /* the interface label: its name now */
 		if (!*err)
-			*err = agent_runs(ag, &runs, &m.nruns);
+			*err = agent_runs(ag, &runs, &tags, &m.nruns);
 		m.runs = runs;
+		m.tags = tags;
 		if (!*err)
 			*err = pb_rx_read_ifstats(ag->rx, &m.ifs);
 		if (!*err)
@@ -294,6 +335,7 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 		if (!*err)
 			text = pb_api_metrics_text(&m, om, len);
 		free(runs);
+		free(tags);
 		if (*err || !text)
 			return NULL;
 		free(ag->metrics[om].text);
@@ -310,7 +352,8 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 
 /* The answer's body (malloc'd), its status and type; NULL body: out of memory. */
 static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t run_id,
-			  bool openmetrics, unsigned int *status, const char **type, size_t *len)
+			  const char *path, bool openmetrics, unsigned int *status,
+			  const char **type, size_t *len)
 {
 	struct pb_api_info info;
 	char *body = NULL;
@@ -361,8 +404,12 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 			return body;
 		}
 		break;
+	case PB_API_TEST:
+		body = agent_test(ag, path, &err);
+		break;
 	case PB_API_NOT_FOUND:
 	case PB_API_BAD_METHOD:
+	case PB_API_BAD_TEST_ID:
 	case PB_API_BAD_REQUEST:
 	case PB_API_MALFORMED:
 	case PB_API_TOO_LONG:
@@ -600,7 +647,8 @@ static enum MHD_Result agent_request(void *cls, struct MHD_Connection *c, const 
 		if (format < 0)
 			route = PB_API_NOT_ACCEPTABLE;
 	}
-	body = agent_answer(ag, route, run_id, format == 1, &status, &type, &len);
+	body = agent_answer(ag, route, run_id, k ? k->path : url, format == 1, &status, &type,
+			    &len);
 	if (ag->log_requests)
 		pr_info("receive: %s %s: %u\n", method, url, status);
 	if (!body)
@@ -764,7 +812,7 @@ int pb_receive_main(int argc, char **argv)
 	}
 	fprintf(stderr,
 		"pktbench receive: counting on %s (%s XDP); API on http://%s (/v1/info, "
-		"/v1/runs/RUN_ID, /metrics)\n",
+		"/v1/runs/RUN_ID, /v1/tests/UUID, /metrics)\n",
 		o.iface, pb_rx_mode(ag.rx), o.listen);
 	snprintf(ifname, sizeof(ifname), "%s", o.iface);
 	while (!gone && !__atomic_load_n(&agent_stop, __ATOMIC_RELAXED) &&

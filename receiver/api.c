@@ -12,7 +12,9 @@
 #include <json-c/json.h>
 
 #include "api.h"
+#include "fleet.h"
 #include "options.h"
+#include "pb_bpf.h"
 #include "pb_lat.h"
 
 /* ---- routes -------------------------------------------------------------------------------- */
@@ -56,6 +58,12 @@ enum pb_api_route pb_api_route(const char *method, const char *path, uint32_t *r
 		r = PB_API_INFO;
 	} else if (!strcmp(path, "/metrics")) {
 		r = PB_API_METRICS;
+	} else if (!strncmp(path, "/v1/tests/", 10)) {
+		char uuid[40];
+
+		if (strchr(path + 10, '/'))
+			return PB_API_NOT_FOUND;
+		r = pb_api_test_id(path, uuid) ? PB_API_BAD_TEST_ID : PB_API_TEST;
 	} else if (strncmp(path, runs, sizeof(runs) - 1)) {
 		return PB_API_NOT_FOUND;
 	} else {
@@ -88,6 +96,9 @@ unsigned int pb_api_status(enum pb_api_route r, const char **msg)
 	case PB_API_BAD_REQUEST:
 		*msg = "a run id is a decimal number from 0 to 4294967295";
 		return 400;
+	case PB_API_BAD_TEST_ID:
+		*msg = "a test id is a UUID, 8-4-4-4-12 hex digits (--test-id)";
+		return 400;
 	case PB_API_MALFORMED:
 		*msg = "a malformed request: a bad escape or a NUL in the path, or not exactly one "
 		       "Host header in HTTP/1.1";
@@ -108,8 +119,9 @@ unsigned int pb_api_status(enum pb_api_route r, const char **msg)
 		return 406;
 	case PB_API_NOT_FOUND:
 		*msg = "no such path; there are /v1/info, /v1/runs/RUN_ID, "
-		       "/v1/runs/RUN_ID/hist/lat|gap and /metrics";
+		       "/v1/runs/RUN_ID/hist/lat|gap, /v1/tests/UUID and /metrics";
 		return 404;
+	case PB_API_TEST:
 	case PB_API_INFO:
 	case PB_API_RUN:
 	case PB_API_HIST_LAT:
@@ -462,6 +474,77 @@ char *pb_api_run_json(const struct pb_api_run *in)
 				  !json_object_object_add(o, "last_ns", NULL)) &&
 	     api_add_u64(o, "now_ns", in->now_ns) && api_add_u64(o, "instance", r->instance) &&
 	     api_add(o, "interface", api_ifstats_json(&in->ifs)) && api_add_streams(o, r);
+	return api_finish(o, ok);
+}
+
+int pb_api_test_id(const char *path, char *out)
+{
+	static const char tests[] = "/v1/tests/";
+
+	if (strncmp(path, tests, sizeof(tests) - 1))
+		return -EINVAL;
+	return pb_parse_test_id(path + sizeof(tests) - 1, out);
+}
+
+void pb_api_run_tag(const struct pb_rx_meta *meta, struct pb_api_run_tag *tag)
+{
+	static const uint8_t zero[16];
+	const uint8_t *u = meta->test;
+
+	memset(tag, 0, sizeof(*tag));
+	/* an all-zero UUID: the run announced a shard of no named test */
+	if (memcmp(u, zero, sizeof(zero)))
+		snprintf(tag->test_id, sizeof(tag->test_id),
+			 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+			 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
+			 u[12], u[13], u[14], u[15]);
+	if (meta->shard_count)
+		snprintf(tag->shard, sizeof(tag->shard), "%u/%u", meta->shard_index,
+			 meta->shard_count);
+}
+
+void pb_api_test_add(struct pb_api_test *t, const struct pb_rx_run *r,
+		     const struct pb_api_run_tag *tag)
+{
+	uint32_t i;
+
+	t->runs++;
+	t->frames += r->frames;
+	t->bytes += r->bytes;
+	for (i = 0; i < t->nshards && strcmp(t->shards[i].shard, tag->shard); i++)
+		;
+	if (i == t->nshards) {
+		if (i == PB_API_MAX_SHARDS)
+			return; /* in the sums above, not listed */
+		snprintf(t->shards[i].shard, sizeof(t->shards[i].shard), "%s", tag->shard);
+		t->nshards++;
+	}
+	t->shards[i].runs++;
+	t->shards[i].frames += r->frames;
+	t->shards[i].bytes += r->bytes;
+}
+
+char *pb_api_test_json(const struct pb_api_test *t)
+{
+	struct json_object *o = json_object_new_object(), *sh = json_object_new_object();
+	bool ok = o && sh;
+	uint32_t i;
+
+	for (i = 0; ok && i < t->nshards; i++) {
+		struct json_object *s = json_object_new_object();
+
+		ok = s && api_add_u64(s, "runs", t->shards[i].runs) &&
+		     api_add_u64(s, "frames", t->shards[i].frames) &&
+		     api_add_u64(s, "bytes", t->shards[i].bytes);
+		ok = api_add_then(ok, sh, t->shards[i].shard[0] ? t->shards[i].shard : "-", s);
+	}
+	if (!ok)
+		json_object_put(sh);
+	sh = ok ? sh : NULL;
+	ok = ok && api_add_str(o, "test_id", t->test_id) && api_add_u64(o, "runs", t->runs) &&
+	     api_add_u64(o, "frames", t->frames) && api_add_u64(o, "bytes", t->bytes);
+	ok = sh ? api_add_then(ok, o, "shards", sh) : false;
+	ok = ok && api_add_u64(o, "now_ns", t->now_ns);
 	return api_finish(o, ok);
 }
 
@@ -966,15 +1049,32 @@ static uint64_t api_run_flows(const struct pb_rx_run *r)
 	return r->flows_seen;
 }
 
+/*
+ * NAME{run_id="...",test_id="...",shard="..." of run i: the test and shard where the run
+ * announced them (a few labels a run, never one a flow).
+ */
+static void api_run_series(struct api_buf *b, const struct pb_api_metrics *m, const char *name,
+			   uint32_t i)
+{
+	const struct pb_api_run_tag *t = m->tags ? &m->tags[i] : NULL;
+
+	api_printf(b, "%s{run_id=\"%" PRIu32 "\"", name, m->runs[i].run_id);
+	if (t && t->test_id[0])
+		api_printf(b, ",test_id=\"%s\"", t->test_id);
+	if (t && t->shard[0])
+		api_printf(b, ",shard=\"%s\"", t->shard);
+}
+
 /* One sample of each run, NAME{run_id="..."} value, for a per-run family. */
 static void api_runs(struct api_buf *b, const struct pb_api_metrics *m, const char *name,
 		     uint64_t (*get)(const struct pb_rx_run *r))
 {
 	uint32_t i;
 
-	for (i = 0; i < m->nruns; i++)
-		api_printf(b, "%s{run_id=\"%" PRIu32 "\"} %" PRIu64 "\n", name, m->runs[i].run_id,
-			   get(&m->runs[i]));
+	for (i = 0; i < m->nruns; i++) {
+		api_run_series(b, m, name, i);
+		api_printf(b, "} %" PRIu64 "\n", get(&m->runs[i]));
+	}
 }
 
 char *pb_api_metrics_text(const struct pb_api_metrics *m, bool om, size_t *len)
@@ -1042,35 +1142,34 @@ char *pb_api_metrics_text(const struct pb_api_metrics *m, bool om, size_t *len)
 		   "this run's frames per RX queue (queues that had any)");
 	for (i = 0; i < m->nruns; i++)
 		for (q = 0; q < m->runs[i].nqueues && q < PB_RX_MAX_QUEUES; q++)
-			if (m->runs[i].queue_frames[q])
-				api_printf(&b,
-					   "pktbench_run_queue_frames_total{run_id=\"%" PRIu32
-					   "\",queue=\"%" PRIu32 "\"} %" PRIu64 "\n",
-					   m->runs[i].run_id, q, m->runs[i].queue_frames[q]);
+			if (m->runs[i].queue_frames[q]) {
+				api_run_series(&b, m, "pktbench_run_queue_frames_total", i);
+				api_printf(&b, ",queue=\"%" PRIu32 "\"} %" PRIu64 "\n", q,
+					   m->runs[i].queue_frames[q]);
+			}
 	api_family(&b, om, "pktbench_run_flows_seen", API_GAUGE, "distinct UDP source ports");
 	api_runs(&b, m, "pktbench_run_flows_seen", api_run_flows);
 	api_family(&b, om, "pktbench_run_vlan", API_GAUGE,
 		   "1 for each VLAN id this run arrived with (0: untagged)");
 	for (i = 0; i < m->nruns; i++)
-		for (q = 0; q < m->runs[i].nvlans && q < PB_RX_MAX_VLANS; q++)
-			api_printf(&b, "pktbench_run_vlan{run_id=\"%" PRIu32 "\",vlan=\"%u\"} 1\n",
-				   m->runs[i].run_id, m->runs[i].vlans[q]);
+		for (q = 0; q < m->runs[i].nvlans && q < PB_RX_MAX_VLANS; q++) {
+			api_run_series(&b, m, "pktbench_run_vlan", i);
+			api_printf(&b, ",vlan=\"%u\"} 1\n", m->runs[i].vlans[q]);
+		}
 	api_family(&b, om, "pktbench_run_first_arrival_seconds", API_GAUGE,
 		   "CLOCK_MONOTONIC of the run's first frame, exact to a scheduler tick");
 	for (i = 0; i < m->nruns; i++)
-		if (m->runs[i].frames)
-			api_printf(&b,
-				   "pktbench_run_first_arrival_seconds{run_id=\"%" PRIu32
-				   "\"} %.3f\n",
-				   m->runs[i].run_id, (double)m->runs[i].first_ns / 1e9);
+		if (m->runs[i].frames) {
+			api_run_series(&b, m, "pktbench_run_first_arrival_seconds", i);
+			api_printf(&b, "} %.3f\n", (double)m->runs[i].first_ns / 1e9);
+		}
 	api_family(&b, om, "pktbench_run_last_arrival_seconds", API_GAUGE,
 		   "CLOCK_MONOTONIC of the run's last frame, exact to a scheduler tick");
 	for (i = 0; i < m->nruns; i++)
-		if (m->runs[i].frames)
-			api_printf(&b,
-				   "pktbench_run_last_arrival_seconds{run_id=\"%" PRIu32
-				   "\"} %.3f\n",
-				   m->runs[i].run_id, (double)m->runs[i].last_ns / 1e9);
+		if (m->runs[i].frames) {
+			api_run_series(&b, m, "pktbench_run_last_arrival_seconds", i);
+			api_printf(&b, "} %.3f\n", (double)m->runs[i].last_ns / 1e9);
+		}
 	if (om)
 		api_printf(&b, "# EOF\n");
 	if (b.oom) {

@@ -39,9 +39,11 @@ enum pb_api_route {
 	PB_API_HIST_LAT, /* /v1/runs/RUN_ID/hist/lat */
 	PB_API_HIST_GAP, /* /v1/runs/RUN_ID/hist/gap */
 	PB_API_METRICS,
+	PB_API_TEST,	    /* /v1/tests/UUID: the sums of the runs that announced that test */
 	PB_API_NOT_FOUND,   /* 404 */
 	PB_API_BAD_METHOD,  /* 405: only GET and HEAD */
 	PB_API_BAD_REQUEST, /* 400: /v1/runs/ with something that is not a run id */
+	PB_API_BAD_TEST_ID, /* 400: /v1/tests/ with something that is not a UUID */
 	PB_API_MALFORMED,   /* 400: a bad escape or NUL in the path, not one Host header */
 	PB_API_TOO_LONG,    /* 414: the target is longer, or has more parameters, than we take */
 	PB_API_HEADERS_TOO_LARGE, /* 431 */
@@ -76,6 +78,39 @@ struct pb_api_run {
 /* An instance id fits a JSON number exactly (a double's 53 bits); 0 is "unknown". */
 #define PB_API_INSTANCE_MAX ((1ull << 53) - 1)
 
+/* Whose test a run is, as labels: "" where the run announced none (pb_bpf.h). */
+struct pb_api_run_tag {
+	char test_id[40]; /* the UUID, lower case */
+	char shard[24];	  /* "I/N" */
+};
+
+/* A run's announcement as its labels. */
+struct pb_rx_meta;
+void pb_api_run_tag(const struct pb_rx_meta *meta, struct pb_api_run_tag *tag);
+
+#define PB_API_MAX_SHARDS 256 /* shards /v1/tests/UUID lists one by one; all are summed */
+
+/* GET /v1/tests/UUID: the runs that announced the test, summed, and per shard. */
+struct pb_api_test {
+	char test_id[40];
+	uint32_t runs;
+	uint64_t frames, bytes;
+	struct pb_api_test_shard {
+		char shard[24]; /* "I/N", "" for runs without --shard */
+		uint32_t runs;
+		uint64_t frames, bytes;
+	} shards[PB_API_MAX_SHARDS];
+	uint32_t nshards;
+	uint64_t now_ns;
+};
+
+/* Adds a run (its counts and tag) to a test's sums. */
+void pb_api_test_add(struct pb_api_test *t, const struct pb_rx_run *r,
+		     const struct pb_api_run_tag *tag);
+char *pb_api_test_json(const struct pb_api_test *t);
+/* /v1/tests/UUID's UUID into out (lower case), or -EINVAL. */
+int pb_api_test_id(const char *path, char *out);
+
 /* Everything /metrics shows. */
 struct pb_api_metrics {
 	const struct pb_api_info *info;
@@ -83,6 +118,7 @@ struct pb_api_metrics {
 	uint64_t foreign_frames, foreign_bytes; /* frames without a signature, passed */
 	uint64_t slot_switches;
 	const struct pb_rx_run *runs;
+	const struct pb_api_run_tag *tags; /* one per run, or NULL */
 	uint32_t nruns;
 };
 

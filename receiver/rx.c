@@ -505,3 +505,13 @@ int pb_rx_source_lab(struct pb_rx_source *src, int ifindex, const char *ifname,
 	src->close = rx_source_close;
 	return 0;
 }
+
+int pb_rx_read_meta(struct pb_rx *rx, uint32_t run_id, struct pb_rx_meta *out, bool *found)
+{
+	*found = !bpf_map_lookup_elem(bpf_map__fd(rx->skel->maps.meta), &run_id, out);
+	if (!*found && errno != ENOENT)
+		return -errno;
+	if (!*found)
+		memset(out, 0, sizeof(*out));
+	return 0;
+}

@@ -48,6 +48,12 @@ int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n);
  * cost of many runs arriving at once shows here.
  */
 int pb_rx_slot_switches(struct pb_rx *rx, uint64_t *n);
+/*
+ * Whose test a run is, as the run announced it (pb_bpf.h, PB_SIG_KIND_ANNOUNCE): *found false
+ * for a run that announced nothing (or whose entry aged out). 0 or -errno.
+ */
+struct pb_rx_meta;
+int pb_rx_read_meta(struct pb_rx *rx, uint32_t run_id, struct pb_rx_meta *out, bool *found);
 /* The receiving interface's counters (current values, not deltas), from any namespace. */
 int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out);
 /*

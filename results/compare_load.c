@@ -14,10 +14,8 @@
 
 #include "compare.h"
 #include "compare_int.h"
+#include "readfile.h"
 #include "writers.h"
-
-/* Result sets are a few KiB; this only stops a wrong path (a disk image) eating memory. */
-#define PB_CMP_MAX_FILE (64u << 20)
 
 /* Appends to buf at *pos; -ENAMETOOLONG when it does not fit. */
 static int pb_cmp_put(char *buf, size_t size, size_t *pos, const char *s)
@@ -455,51 +453,17 @@ out:
 
 int pb_compare_load(const char *path, struct pb_compare_input *in, char *err, size_t errlen)
 {
-	char *buf = NULL, *nbuf;
-	size_t len = 0, cap = 0, got;
-	FILE *f;
+	char *buf;
+	size_t len;
 	int ret;
 
 	memset(in, 0, sizeof(*in));
 	in->name = path;
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		pb_cmp_err(err, errlen, "cannot read %s: %s", path, strerror(-ret));
+	ret = pb_results_read(path, &buf, &len, err, errlen);
+	if (ret)
 		return ret;
-	}
-	for (;;) {
-		if (len == cap) {
-			if (cap >= PB_CMP_MAX_FILE) {
-				ret = -EFBIG;
-				pb_cmp_err(err, errlen, "%s: larger than %u MiB, not a result set",
-					   path, PB_CMP_MAX_FILE >> 20);
-				goto out;
-			}
-			cap = cap ? cap * 2 : 16384;
-			nbuf = realloc(buf, cap);
-			if (!nbuf) {
-				ret = -ENOMEM;
-				pb_cmp_err(err, errlen, "%s: %s", path, strerror(ENOMEM));
-				goto out;
-			}
-			buf = nbuf;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got)
-			continue;
-		if (ferror(f)) {
-			ret = errno ? -errno : -EIO;
-			pb_cmp_err(err, errlen, "cannot read %s: %s", path, strerror(-ret));
-			goto out;
-		}
-		break;
-	}
-	ret = pb_compare_parse(buf ? buf : "", len, path, in, err, errlen);
-out:
+	ret = pb_compare_parse(buf, len, path, in, err, errlen);
 	free(buf);
-	fclose(f);
 	return ret;
 }
 

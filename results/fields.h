@@ -35,7 +35,7 @@ struct pb_field {
 	};
 };
 
-#define PB_MAX_FIELDS 96
+#define PB_MAX_FIELDS 192
 
 struct pb_fields {
 	struct pb_field f[PB_MAX_FIELDS];

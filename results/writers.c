@@ -130,6 +130,18 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, pb_fbool("timed_out", r->timed_out));
 	pb_add(fs, pb_fu64("runs", r->runs ? r->runs : 1));
 	pb_add(fs, r->run_id ? pb_fu64("run_id", r->run_id) : pb_fnull("run_id"));
+	pb_add(fs, r->test_id[0] ? pb_fstr("test_id", r->test_id, sizeof(r->test_id))
+				 : pb_fnull("test_id"));
+	pb_add(fs, r->shard[0] ? pb_fstr("shard", r->shard, sizeof(r->shard)) : pb_fnull("shard"));
+	pb_add(fs, r->node[0] ? pb_fstr("node", r->node, sizeof(r->node)) : pb_fnull("node"));
+	pb_add(fs, r->start_planned_ns ? pb_fu64("start_planned_ns", (uint64_t)r->start_planned_ns)
+				       : pb_fnull("start_planned_ns"));
+	pb_add(fs, r->start_planned_ns ? pb_fu64("start_actual_ns", (uint64_t)r->start_actual_ns)
+				       : pb_fnull("start_actual_ns"));
+	pb_add(fs, r->start_planned_ns
+			   ? pb_fdbl("start_skew_us",
+				     (double)(r->start_actual_ns - r->start_planned_ns) / 1e3)
+			   : pb_fnull("start_skew_us"));
 	pb_add(fs, pb_fdbl("duration_s", r->duration_s));
 	pb_add(fs, pb_fdbl("link_wait_s", r->link_wait_s));
 	pb_add(fs, pb_fdbl("link_down_s", r->link_down_s));

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "api.h"
+#include "pb_bpf.h"
 #include "pb_lat.h"
 #include "check.h"
 
@@ -68,6 +69,15 @@ static void test_routes(void)
 		{ "GET", "/v1/runs/07/hist/lat", PB_API_BAD_REQUEST, 0 },
 		{ "GET", "/v1/runs//hist/lat", PB_API_BAD_REQUEST, 0 },
 		{ "POST", "/v1/runs/7/hist/lat", PB_API_BAD_METHOD, 0 },
+		{ "GET", "/v1/tests/6f9619ff-8b86-4011-b42d-00c04fc964ff", PB_API_TEST, 0 },
+		{ "HEAD", "/v1/tests/6F9619FF-8B86-4011-B42D-00C04FC964FF", PB_API_TEST, 0 },
+		{ "POST", "/v1/tests/6f9619ff-8b86-4011-b42d-00c04fc964ff", PB_API_BAD_METHOD, 0 },
+		{ "GET", "/v1/tests/6f9619ff-8b86-4011-b42d-00c04fc964ff/", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/tests/6f9619ff-8b86-4011-b42d-00c04fc964ff/x", PB_API_NOT_FOUND, 0 },
+		{ "GET", "/v1/tests/", PB_API_BAD_TEST_ID, 0 },
+		{ "GET", "/v1/tests/nope", PB_API_BAD_TEST_ID, 0 },
+		{ "GET", "/v1/tests/6f9619ff-8b86-4011-b42d-00c04fc964f", PB_API_BAD_TEST_ID, 0 },
+		{ "GET", "/v1/tests", PB_API_NOT_FOUND, 0 },
 	};
 	size_t i;
 
@@ -871,9 +881,48 @@ static void test_run_without_streams(void)
 	free(s);
 }
 
+/* /v1/tests/UUID: runs announced for the test summed, per shard; labels from the announcement */
+static void test_tests(void)
+{
+	struct pb_rx_meta meta = { .test = { 0x6f, 0x96, 0x19, 0xff, 0x8b, 0x86, 0x40, 0x11, 0xb4,
+					     0x2d, 0x00, 0xc0, 0x4f, 0xc9, 0x64, 0xff },
+				   .shard_index = 2,
+				   .shard_count = 3 };
+	struct pb_api_run_tag tag, none;
+	struct pb_rx_meta empty = { .shard_index = 1, .shard_count = 2 };
+	struct pb_rx_run r1 = { .run_id = 1, .seen = true, .frames = 10, .bytes = 600 };
+	struct pb_rx_run r2 = { .run_id = 2, .seen = true, .frames = 5, .bytes = 300 };
+	struct pb_api_test *t = calloc(1, sizeof(*t));
+	char id[40], *j;
+
+	pb_api_run_tag(&meta, &tag);
+	CHECK(!strcmp(tag.test_id, "6f9619ff-8b86-4011-b42d-00c04fc964ff") &&
+		      !strcmp(tag.shard, "2/3"),
+	      "an announcement as labels: %s %s", tag.test_id, tag.shard);
+	pb_api_run_tag(&empty, &none);
+	CHECK(!none.test_id[0] && !strcmp(none.shard, "1/2"), "a shard of no named test");
+	CHECK(!pb_api_test_id("/v1/tests/6F9619FF-8B86-4011-B42D-00C04FC964FF", id) &&
+		      !strcmp(id, "6f9619ff-8b86-4011-b42d-00c04fc964ff"),
+	      "the test id from the path, lower case");
+	if (!t)
+		return;
+	snprintf(t->test_id, sizeof(t->test_id), "%s", tag.test_id);
+	pb_api_test_add(t, &r1, &tag);
+	pb_api_test_add(t, &r2, &tag);
+	pb_api_test_add(t, &r2, &none);
+	j = pb_api_test_json(t);
+	CHECK(j && strstr(j, "\"runs\":3") && strstr(j, "\"frames\":20") &&
+		      strstr(j, "\"2/3\":{\"runs\":2,\"frames\":15,\"bytes\":900}") &&
+		      strstr(j, "\"1/2\":{\"runs\":1,\"frames\":5,\"bytes\":300}"),
+	      "the test's sums and its shards: %s", j ? j : "(null)");
+	free(j);
+	free(t);
+}
+
 int main(void)
 {
 	test_routes();
+	test_tests();
 	test_target();
 	test_negotiate();
 	test_info();

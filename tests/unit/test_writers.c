@@ -170,6 +170,12 @@ static const struct want result_fields[] = {
 	{ "timed_out", json_type_boolean },
 	{ "runs", json_type_int },
 	{ "run_id", json_type_int },
+	{ "test_id", json_type_null }, /* no --test-id, --shard or --start-at */
+	{ "shard", json_type_null },
+	{ "node", json_type_null },
+	{ "start_planned_ns", json_type_null },
+	{ "start_actual_ns", json_type_null },
+	{ "start_skew_us", json_type_null },
 	{ "duration_s", json_type_double },
 	{ "link_wait_s", json_type_double },
 	{ "link_down_s", json_type_double },
@@ -424,7 +430,7 @@ static void test_json_null_strings(void)
 /* ---- CSV */
 
 #define MAX_REC 8
-#define MAX_FLD 128
+#define MAX_FLD 192 /* the rfc2544 rows: the result's fields and the trial's */
 
 struct csv {
 	char *f[MAX_REC][MAX_FLD];

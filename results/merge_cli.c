@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+/* `pktbench merge A.json B.json ...`: its option table, then load, sum, write (merge.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "box.h"
+#include "merge.h"
+#include "readfile.h"
+
+#define OFF(field) offsetof(struct pb_merge_opts, field)
+#define MERGE_CELL 24
+
+static const char *const pb_merge_format_names[] = { "table", "json", NULL };
+
+static const struct pb_opt pb_merge_opts_tab[] = {
+	{ "format", 'f', OPT_ENUM, OFF(format), 0, "table", 0, 0, "table|json", "output format",
+	  pb_merge_format_names },
+	{ "wide", 0, OPT_FLAG, OFF(wide), 0, NULL, 0, 0, NULL,
+	  "every column, however wide the terminal (a narrow one drops columns first)" },
+	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
+};
+
+const struct pb_cmd pb_cmd_merge = {
+	.name = "merge",
+	.summary = "sum many senders' result sets into one table for the test",
+	.synopsis = "A.json [B.json ...] [options]",
+	.description =
+		"Merges the JSON result sets (--format json) of the senders of one test, each "
+		"sender's file once. Rows are matched by test id (where the rows carry one), "
+		"method and frame size. Packets/s, Mb/s, Gb/s, frames and bytes are summed over "
+		"the ok rows; delivered % is the test's own (all frames delivered over all sent) "
+		"and Worst % the lowest sender's. Latency percentiles are computed from the "
+		"senders' latency histograms added bucket by bucket (the receiver's log-linear "
+		"buckets, within 0.8 %), never by averaging percentiles. Rows that were not ok "
+		"are counted and left out of the sums.",
+	.exit_status = "0    merged; every row was ok\n"
+		       "1    merged, but a sender's row was not ok (skipped or failed)\n"
+		       "2    unreadable input or bad arguments (one line on stderr)",
+	.examples = "pktbench merge sender-0.json sender-1.json sender-2.json\n"
+		    "one table for a test of three senders\n"
+		    "pktbench merge results/*.json --format json > test.json\n"
+		    "the same, as JSON",
+	.opts = pb_merge_opts_tab,
+	.nopts = sizeof(pb_merge_opts_tab) / sizeof(pb_merge_opts_tab[0]),
+	.size = sizeof(struct pb_merge_opts),
+	.args = "one or more result files",
+	.nargs = PB_MERGE_MAX_FILES,
+	.min_args = 1,
+	.args_glob = "*.json",
+	.run = pb_merge_main,
+};
+
+/* ---- writers -------------------------------------------------------------------------------- */
+
+enum { MC_METHOD, MC_BYTES, MC_SENDERS, MC_PPS, MC_WIRE, MC_DELIV, MC_WORST, MC_P50, MC_P99, MC_N };
+
+struct merge_trow {
+	char cell[MC_N][MERGE_CELL];
+};
+
+static void merge_pct_cell(char *cell, bool known, double v)
+{
+	if (known)
+		pb_box_cell(cell, MERGE_CELL, "%.2f", v);
+	else
+		pb_box_cell(cell, MERGE_CELL, "-");
+}
+
+static void merge_us_cell(char *cell, bool known, double v)
+{
+	if (known)
+		pb_box_cell(cell, MERGE_CELL, "%.1f", v);
+	else
+		pb_box_cell(cell, MERGE_CELL, "-");
+}
+
+int pb_merge_write_table(FILE *f, const struct pb_merge_result *res, unsigned int width)
+{
+	/* on a narrow terminal, dropped from the highest rank down */
+	struct pb_box_col cols[MC_N] = {
+		[MC_METHOD] = { "Method", true },
+		[MC_BYTES] = { "Bytes", .drop = 4 },
+		[MC_SENDERS] = { "Senders", .abbr = "Snd" },
+		[MC_PPS] = { "pps" },
+		[MC_WIRE] = { "Wire Gb/s", .abbr = "Gb/s", .drop = 3 },
+		[MC_DELIV] = { "Deliv %" },
+		[MC_WORST] = { "Worst %", .drop = 2 },
+		[MC_P50] = { "p50 us", .drop = 1 },
+		[MC_P99] = { "p99 us" },
+	};
+	struct merge_trow *rows;
+	const char *last_test = NULL;
+	unsigned int i, start = 0;
+
+	rows = calloc(res->n ? res->n : 1, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	for (i = 0; i < res->n; i++) {
+		const struct pb_merge_row *m = &res->rows[i];
+		bool ok = m->senders > m->not_ok;
+
+		pb_box_cell(rows[i].cell[MC_METHOD], MERGE_CELL, "%s", m->method);
+		pb_box_cell(rows[i].cell[MC_BYTES], MERGE_CELL, "%" PRIu64, m->frame_bytes);
+		if (m->not_ok)
+			pb_box_cell(rows[i].cell[MC_SENDERS], MERGE_CELL, "%u (%u not ok)",
+				    m->senders, m->not_ok);
+		else
+			pb_box_cell(rows[i].cell[MC_SENDERS], MERGE_CELL, "%u", m->senders);
+		pb_box_cell(rows[i].cell[MC_PPS], MERGE_CELL, "%.0f", m->pps);
+		pb_box_cell(rows[i].cell[MC_WIRE], MERGE_CELL, "%.3f", m->wire_gbps);
+		merge_pct_cell(rows[i].cell[MC_DELIV], ok && m->delivered_known, m->delivered_pct);
+		merge_pct_cell(rows[i].cell[MC_WORST], ok && m->delivered_known,
+			       m->worst_delivered_pct);
+		merge_us_cell(rows[i].cell[MC_P50], m->lat_known, m->p50_us);
+		merge_us_cell(rows[i].cell[MC_P99], m->lat_known, m->p99_us);
+	}
+	/* one table per test id, in the order the tests first appear */
+	for (i = 0; i <= res->n; i++) {
+		const char *t = i < res->n ? res->rows[i].test_id : NULL;
+
+		if (i && (!t || strcmp(t, last_test))) {
+			if (last_test[0])
+				fprintf(f, "test %s\n", last_test);
+			pb_box_table(f, cols, MC_N, rows + start, sizeof(*rows), MERGE_CELL,
+				     i - start, width);
+			start = i;
+		}
+		last_test = t;
+	}
+	pb_box_note(f, width,
+		    "  %u result files; Deliv %% = all delivered / all sent, Worst %% = the lowest "
+		    "sender's; latency from the senders' histograms added, not averaged",
+		    res->files);
+	free(rows);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int merge_add(struct json_object *o, const char *k, struct json_object *v)
+{
+	if (!v && k)
+		return -ENOMEM;
+	return json_object_object_add(o, k, v) ? -ENOMEM : 0;
+}
+
+static int merge_json_row(struct json_object *arr, const struct pb_merge_row *m)
+{
+	struct json_object *o = json_object_new_object(), *l;
+	bool ok = m->senders > m->not_ok, d = ok && m->delivered_known;
+	int err;
+
+	if (!o || json_object_array_add(arr, o)) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	err = merge_add(o, "test_id", m->test_id[0] ? json_object_new_string(m->test_id) : NULL);
+	if (!m->test_id[0])
+		err = 0;
+	err = err ?: merge_add(o, "method", json_object_new_string(m->method));
+	err = err ?: merge_add(o, "frame_bytes", json_object_new_int64((int64_t)m->frame_bytes));
+	err = err ?: merge_add(o, "senders", json_object_new_int((int)m->senders));
+	err = err ?: merge_add(o, "senders_not_ok", json_object_new_int((int)m->not_ok));
+	err = err ?: merge_add(o, "pps", json_object_new_double(m->pps));
+	err = err ?: merge_add(o, "app_mbps", json_object_new_double(m->app_mbps));
+	err = err ?: merge_add(o, "wire_gbps", json_object_new_double(m->wire_gbps));
+	err = err ?: merge_add(o, "frames_sent", json_object_new_int64((int64_t)m->frames_sent));
+	err = err ?: merge_add(o, "bytes_sent", json_object_new_int64((int64_t)m->bytes_sent));
+	if (err)
+		return err;
+	if (d) {
+		err = merge_add(o, "frames_delivered",
+				json_object_new_int64((int64_t)m->frames_delivered));
+		err = err
+			      ?: merge_add(o, "delivered_pct",
+					   json_object_new_double(m->delivered_pct));
+		err = err
+			      ?: merge_add(o, "worst_delivered_pct",
+					   json_object_new_double(m->worst_delivered_pct));
+	} else {
+		json_object_object_add(o, "frames_delivered", NULL);
+		json_object_object_add(o, "delivered_pct", NULL);
+		json_object_object_add(o, "worst_delivered_pct", NULL);
+	}
+	if (err || !m->lat_known)
+		return err;
+	l = json_object_new_object();
+	err = merge_add(o, "latency", l);
+	err = err ?: merge_add(l, "probes_sent", json_object_new_int64((int64_t)m->probes_sent));
+	err = err
+		      ?: merge_add(l, "probes_received",
+				   json_object_new_int64((int64_t)m->probes_received));
+	err = err ?: merge_add(l, "lost", json_object_new_int64((int64_t)m->probes_lost));
+	err = err ?: merge_add(l, "samples", json_object_new_int64((int64_t)m->samples));
+	err = err ?: merge_add(l, "min_us", json_object_new_double(m->min_us));
+	err = err ?: merge_add(l, "p50_us", json_object_new_double(m->p50_us));
+	err = err ?: merge_add(l, "p90_us", json_object_new_double(m->p90_us));
+	err = err ?: merge_add(l, "p99_us", json_object_new_double(m->p99_us));
+	err = err ?: merge_add(l, "p999_us", json_object_new_double(m->p999_us));
+	err = err ?: merge_add(l, "max_us", json_object_new_double(m->max_us));
+	return err;
+}
+
+int pb_merge_write_json(FILE *f, const struct pb_merge_result *res)
+{
+	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	unsigned int i;
+	int err;
+
+	err = root && arr ? 0 : -ENOMEM;
+	err = err ?: merge_add(root, "schema", json_object_new_string("pktbench-merge/1"));
+	err = err ?: merge_add(root, "files", json_object_new_int((int)res->files));
+	if (!err) {
+		err = merge_add(root, "results", arr);
+		if (!err)
+			arr = NULL;
+	}
+	for (i = 0; !err && i < res->n; i++)
+		err = merge_json_row(json_object_object_get(root, "results"), &res->rows[i]);
+	if (!err &&
+	    fprintf(f, "%s\n",
+		    json_object_to_json_string_ext(
+			    root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
+		err = -EIO;
+	json_object_put(arr);
+	json_object_put(root);
+	return err;
+}
+
+/* ---- the command ---------------------------------------------------------------------------- */
+
+int pb_merge_main(int argc, char **argv)
+{
+	struct pb_merge_opts o;
+	struct pb_merge_result res = { 0 };
+	enum pb_opt_action action;
+	char err[512], *files[PB_MERGE_MAX_FILES] = { NULL };
+	unsigned int i, not_ok = 0;
+	int ret, status = 2;
+
+	if (pb_cmd_parse(&pb_cmd_merge, &o, argc, argv, &action, files, err, sizeof(err))) {
+		fprintf(stderr, "pktbench merge: %s\n", err);
+		return 2;
+	}
+	if (action == PB_OPT_HELP) {
+		pb_cmd_usage(&pb_cmd_merge, stdout);
+		return 0;
+	}
+	for (i = 0; i < PB_MERGE_MAX_FILES && files[i]; i++) {
+		char *text;
+		size_t len;
+
+		ret = pb_results_read(files[i], &text, &len, err, sizeof(err));
+		if (!ret) {
+			ret = pb_merge_add_json(&res, text, files[i], err, sizeof(err));
+			free(text);
+		}
+		if (ret) {
+			fprintf(stderr, "pktbench merge: %s\n", err);
+			goto out;
+		}
+	}
+	pb_merge_finish(&res);
+	o.width = pb_box_out_width(STDOUT_FILENO, o.wide);
+	ret = o.format == PB_MERGE_FORMAT_JSON ? pb_merge_write_json(stdout, &res)
+					       : pb_merge_write_table(stdout, &res, o.width);
+	if (ret) {
+		fprintf(stderr, "pktbench merge: cannot write: %s\n", strerror(-ret));
+		goto out;
+	}
+	for (i = 0; i < res.n; i++)
+		not_ok += res.rows[i].not_ok;
+	status = not_ok ? 1 : 0;
+out:
+	pb_merge_result_free(&res);
+	return status;
+}

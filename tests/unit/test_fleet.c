@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Many senders as one test: --start-at's two forms (RFC 3339 against known Unix times, a Unix
+ * time in ns) and what they refuse; --shard I/N and --test-id; a start in the past or more
+ * than a day ahead refused; shards' flows disjoint and covering, their rates and counts
+ * adding up to the test's exactly.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "fleet.h"
+
+static void test_start_at(void)
+{
+	static const struct {
+		const char *s;
+		int64_t ns;
+	} good[] = {
+		{ "1970-01-01T00:00:00Z", 0 },
+		{ "2026-12-01T16:30:00Z", 1796142600ll * 1000000000ll },
+		{ "2026-12-01t16:30:00z", 1796142600ll * 1000000000ll },
+		{ "2026-12-01 16:30:00Z", 1796142600ll * 1000000000ll },
+		{ "2026-12-01T17:30:00+01:00", 1796142600ll * 1000000000ll },
+		{ "2026-12-01T16:00:00-00:30", 1796142600ll * 1000000000ll },
+		{ "2024-02-29T00:00:00.5Z", 1709164800ll * 1000000000ll + 500000000 },
+		{ "2000-03-01T00:00:00.123456789Z", 951868800ll * 1000000000ll + 123456789 },
+		{ "1796142600000000000", 1796142600ll * 1000000000ll },
+	};
+	static const char *const bad[] = {
+		"",
+		"now",
+		"2026-12-01",
+		"2026-12-01T16:30:00",		   /* no zone */
+		"2026-12-01T16:30Z",		   /* no seconds */
+		"2026-13-01T16:30:00Z",		   /* month */
+		"2026-02-29T00:00:00Z",		   /* not a leap year */
+		"2026-04-31T00:00:00Z",		   /* April has 30 */
+		"2026-12-01T24:00:00Z",		   /* hour */
+		"2026-12-01T16:30:00.Z",	   /* empty fraction */
+		"2026-12-01T16:30:00.1234567891Z", /* finer than a ns */
+		"2026-12-01T16:30:00+1:00",	   /* offset */
+		"2026-12-01T16:30:00Zjunk",
+		"1969-12-31T23:59:59Z",
+		"99999999999999999999", /* beyond 64 bits */
+		"-5",
+	};
+	unsigned int i;
+	int64_t ns;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ns = -1;
+		CHECK(!pb_parse_start_at(good[i].s, &ns) && ns == good[i].ns,
+		      "'%s' is %lld, got %lld", good[i].s, (long long)good[i].ns, (long long)ns);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(pb_parse_start_at(bad[i], &ns) == -EINVAL, "'%s' refused", bad[i]);
+}
+
+static void test_shard_and_id(void)
+{
+	static const char *const bad[] = { "",	  "1",	  "/3",	  "1/",	    "3/3",
+					   "0/0", "-1/3", "1/3x", "1/4097", "99999999999/3",
+					   "a/b" };
+	char id[40];
+	uint32_t i, n;
+	unsigned int k;
+
+	CHECK(!pb_parse_shard("0/1", &i, &n) && i == 0 && n == 1, "0/1");
+	CHECK(!pb_parse_shard("2/3", &i, &n) && i == 2 && n == 3, "2/3");
+	CHECK(!pb_parse_shard("4095/4096", &i, &n) && i == 4095 && n == 4096, "4095/4096");
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
+		CHECK(pb_parse_shard(bad[k], &i, &n) == -EINVAL, "shard '%s' refused", bad[k]);
+	CHECK(!pb_parse_test_id("6F9619FF-8B86-D011-B42D-00C04FC964FF", id) &&
+		      !strcmp(id, "6f9619ff-8b86-d011-b42d-00c04fc964ff"),
+	      "a UUID, lower-cased: %s", id);
+	CHECK(pb_parse_test_id("6f9619ff8b86d011b42d00c04fc964ff", id) == -EINVAL, "no dashes");
+	CHECK(pb_parse_test_id("6f9619ff-8b86-d011-b42d-00c04fc964fg", id) == -EINVAL, "not hex");
+	CHECK(pb_parse_test_id("6f9619ff-8b86-d011-b42d-00c04fc964ff0", id) == -EINVAL, "long");
+	CHECK(pb_parse_test_id("6f9619ff-8b86-d011-b42d_00c04fc964ff", id) == -EINVAL, "dash");
+}
+
+static void test_validate(void)
+{
+	struct pb_config cfg;
+	int64_t now = 1796142600ll * 1000000000ll;
+	char err[256];
+
+	memset(&cfg, 0, sizeof(cfg));
+	snprintf(cfg.start_at_spec, sizeof(cfg.start_at_spec), "2026-12-01T16:29:59Z");
+	CHECK(pb_fleet_validate(&cfg, now, err, sizeof(err)) == -EINVAL && strstr(err, "past"),
+	      "a second ago: %s", err);
+	snprintf(cfg.start_at_spec, sizeof(cfg.start_at_spec), "2026-12-02T16:30:01Z");
+	CHECK(pb_fleet_validate(&cfg, now, err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "more than a day"),
+	      "a day and a second ahead: %s", err);
+	snprintf(cfg.start_at_spec, sizeof(cfg.start_at_spec), "2026-12-01T16:30:02Z");
+	CHECK(!pb_fleet_validate(&cfg, now, err, sizeof(err)) &&
+		      cfg.start_at_ns == now + 2000000000ll,
+	      "two seconds ahead: %s", err);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.srcport = 65000;
+	cfg.flows = 600;
+	cfg.streams = 1;
+	snprintf(cfg.shard_spec, sizeof(cfg.shard_spec), "0/2");
+	CHECK(pb_fleet_validate(&cfg, now, err, sizeof(err)) == -EINVAL && strstr(err, "fit"),
+	      "shards of flows beyond port 65535: %s", err);
+}
+
+/* N shards of a test: flows disjoint and covering; rate and count add up. */
+static void test_apply(uint32_t n, uint32_t flows, uint32_t streams, uint64_t count)
+{
+	static unsigned char seen[65536];
+	struct pb_config base, cfg;
+	double pps = 0;
+	uint64_t sent = 0;
+	uint32_t i, p, total = 0, dup = 0;
+
+	memset(seen, 0, sizeof(seen));
+	memset(&base, 0, sizeof(base));
+	base.srcport = 10000;
+	base.flows = flows;
+	base.streams = streams;
+	base.pps = 90000;
+	base.count = count;
+	base.shard_count = n;
+	for (i = 0; i < n; i++) {
+		cfg = base;
+		cfg.shard_index = i;
+		pb_shard_apply(&cfg);
+		pps += cfg.pps;
+		sent += cfg.count;
+		CHECK(cfg.flows >= cfg.streams, "a flow per stream at least");
+		for (p = cfg.srcport; p < (uint32_t)cfg.srcport + cfg.flows; p++) {
+			dup += seen[p];
+			seen[p] = 1;
+			total++;
+		}
+	}
+	CHECK(fabs(pps - 90000) < 1e-6, "%u shards' rates add up to the test's: %f", n, pps);
+	CHECK(sent == count, "%u shards' counts add up: %llu of %llu", n, (unsigned long long)sent,
+	      (unsigned long long)count);
+	CHECK(!dup, "%u shards of %u flows: no source port twice (%u)", n, flows, dup);
+	CHECK(total >= (flows > streams ? flows : streams),
+	      "%u shards of %u flows: every flow is someone's (%u)", n, flows, total);
+}
+
+int main(void)
+{
+	test_start_at();
+	test_shard_and_id();
+	test_validate();
+	test_apply(3, 300, 1, 1000);
+	test_apply(3, 10, 1, 7);
+	test_apply(4, 1, 1, 0);
+	test_apply(2, 64, 4, 100001);
+	test_apply(2, 4, 4, 10);
+	test_apply(3, 5, 2, 10);
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
