@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 PKGS="build-essential cmake pkg-config clang llvm bpftool libbpf-dev libxdp-dev libpcap-dev
 liburing-dev libyaml-dev libnl-3-dev libnl-route-3-dev libjson-c-dev libcmocka-dev
 libclang-rt-14-dev libelf-dev zlib1g-dev libmicrohttpd-dev libcurl4-openssl-dev iproute2 ethtool
-util-linux procps python3 python3-matplotlib git dpkg-dev file binutils man-db gzip strace tmux"
+util-linux procps python3 python3-matplotlib python3-yaml python3-prometheus-client git dpkg-dev
+file binutils man-db gzip strace tmux tshark prometheus"
 
 # Every program that the build, the package step and the tests run, and the Debian package
 # that brings it: checked after the install, so a fresh machine fails here, in one line,
@@ -20,9 +21,13 @@ PROGS="cc:build-essential make:make cmake:cmake pkg-config:pkg-config clang:clan
 bpftool:bpftool git:git file:file dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev readelf:binutils
 man:man-db zcat:gzip ip:iproute2 tc:iproute2 ss:iproute2 ethtool:ethtool python3:python3
 flock:util-linux setpriv:util-linux taskset:util-linux mount:mount sysctl:procps
-timeout:coreutils od:coreutils strace:strace tmux:tmux"
+timeout:coreutils od:coreutils strace:strace tmux:tmux script:bsdutils tshark:tshark
+prometheus:prometheus kubectl:kubernetes-client"
 
 missing=""
+# a program some machines have from elsewhere (kubectl from another vendor's package, which
+# Debian's would collide with): its Debian package only where the program is missing
+command -v kubectl >/dev/null || missing=" kubernetes-client"
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
@@ -51,8 +56,10 @@ for pp in $PROGS; do
 	command -v "${pp%%:*}" >/dev/null ||
 		{ echo "setup: ${pp%%:*} not found: install the Debian package ${pp#*:}" >&2; exit 1; }
 done
-/usr/bin/python3 -c 'import matplotlib' 2>/dev/null ||
-	{ echo "setup: /usr/bin/python3 cannot import matplotlib: install python3-matplotlib" >&2; exit 1; }
+for pm in matplotlib:python3-matplotlib yaml:python3-yaml prometheus_client:python3-prometheus-client; do
+	/usr/bin/python3 -c "import ${pm%%:*}" 2>/dev/null ||
+		{ echo "setup: /usr/bin/python3 cannot import ${pm%%:*}: install ${pm#*:}" >&2; exit 1; }
+done
 
 BUILD=${PB_BUILD_DIR:-build}
 # shellcheck disable=SC2086
