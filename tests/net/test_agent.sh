@@ -248,7 +248,7 @@ check "... and the frames still reach it (100 delivered)" result "$T/dst.json" \
 # the live line shows the agent's delivered rate each second
 "${SEND[@]}" --method af_packet --duration 2.5 --pps 50k >/dev/null 2>"$T/live.err"
 check "the live line shows delivered from the agent ($(grep -m1 delivered "$T/live.err"))" \
-	grep -q "delivered *[1-9][0-9]* pps" "$T/live.err"
+	grep -Eq "delivered +[1-9][0-9.]* [kM]?pps" "$T/live.err"
 
 # --- two senders at once, each with its own run id -----------------------------------------------
 "${SEND[@]}" --method af_packet --count $N --pps 40k --format json --output "$T/two1.json" -q \

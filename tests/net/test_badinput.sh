@@ -27,7 +27,8 @@ t0=$(date +%s%N)
 expect_bad "output not writable" "--output /proc/version" --method benchmark --output /proc/version
 check "output not writable: refused at once, nothing ran" \
 	[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 2000 ]
-expect_bad "output in a missing directory" "cannot create" --method null --output /nonexistent/x.json
+expect_bad "output in a missing directory" "the folder /nonexistent does not exist" --method null \
+	--output /nonexistent/x.json
 expect_bad "malformed IP" "--dstip" --dstip 198.18.0.999
 expect_bad "malformed MAC" "--dstmac" --dstmac 00:11:22:33:44
 expect_bad "malformed port" "--dstport" --dstport 70000
