@@ -250,11 +250,10 @@ static struct nl_sock *pb_link_events(void)
 	return ev;
 }
 
-int pb_netif_link_up(struct nl_sock *sk, int ifindex)
+/* The interface's flags and operational state, read once; 0 or -errno. */
+static int netif_state(struct nl_sock *sk, int ifindex, unsigned int *flags, uint8_t *oper)
 {
 	struct rtnl_link *link = NULL;
-	unsigned int flags;
-	uint8_t oper;
 	int err;
 
 	err = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
@@ -263,9 +262,20 @@ int pb_netif_link_up(struct nl_sock *sk, int ifindex)
 		rtnl_link_put(link);
 		return err;
 	}
-	flags = rtnl_link_get_flags(link);
-	oper = rtnl_link_get_operstate(link);
+	*flags = rtnl_link_get_flags(link);
+	*oper = rtnl_link_get_operstate(link);
 	rtnl_link_put(link);
+	return 0;
+}
+
+int pb_netif_link_up(struct nl_sock *sk, int ifindex)
+{
+	unsigned int flags;
+	uint8_t oper;
+	int err = netif_state(sk, ifindex, &flags, &oper);
+
+	if (err)
+		return err;
 	/* Many virtual devices report UNKNOWN rather than UP: both carry traffic. */
 	return (flags & IFF_UP) && (flags & IFF_RUNNING) &&
 	       (oper == IF_OPER_UP || oper == IF_OPER_UNKNOWN);
@@ -273,19 +283,11 @@ int pb_netif_link_up(struct nl_sock *sk, int ifindex)
 
 int pb_netif_admin_up(struct nl_sock *sk, int ifindex)
 {
-	struct rtnl_link *link = NULL;
 	unsigned int flags;
-	int err;
+	uint8_t oper;
+	int err = netif_state(sk, ifindex, &flags, &oper);
 
-	err = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
-	if (err < 0 || !link) {
-		err = pb_link_errno(err);
-		rtnl_link_put(link);
-		return err;
-	}
-	flags = rtnl_link_get_flags(link);
-	rtnl_link_put(link);
-	return !!(flags & IFF_UP);
+	return err ? err : !!(flags & IFF_UP);
 }
 
 /*
