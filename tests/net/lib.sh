@@ -105,6 +105,32 @@ ns_pair() {
 		done
 }
 
+# agent_lab TAG NET: the agent tests' two namespaces, senders' pbTAG-tx-PID and the agent's
+# pbTAG-rx-PID, joined by a veth pair A (198.18.NET.1, TX_IP) / B (198.18.NET.2, RX_IP), up;
+# sets NTX NRX A B TX_IP RX_IP AGENT_PID, and an EXIT trap that kills the agent and removes
+# both (a test with more to end sets its own trap, calling agent_lab_del). 0 when all is up.
+agent_lab() {
+	NTX=pb$1-tx-$$
+	NRX=pb$1-rx-$$
+	A=pb$1A$$
+	B=pb$1B$$
+	A=${A:0:15}
+	B=${B:0:15}
+	TX_IP=198.18.$2.1
+	RX_IP=198.18.$2.2
+	AGENT_PID=
+	trap 'agent_lab_del; cleanup' EXIT
+	ns_pair "$NTX" "$NRX" "$A" "$B" &&
+		ip -n "$NTX" addr add "$TX_IP/24" dev "$A" &&
+		ip -n "$NRX" addr add "$RX_IP/24" dev "$B" &&
+		ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up
+}
+agent_lab_del() {
+	[ -n "${AGENT_PID:-}" ] && kill -KILL "$AGENT_PID" 2>/dev/null
+	ip netns del "$NTX" 2>/dev/null
+	ip netns del "$NRX" 2>/dev/null
+}
+
 # The methods this pktbench has (from --help), one a line; "benchmark" is not one.
 pb_methods() {
 	"$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' | grep -v '^benchmark$'

@@ -8,30 +8,11 @@
 # idle connections from 9 or 20 addresses lock nobody out. Every loop is bounded in count and time.
 . "$(dirname "$0")/lib.sh"
 
-NTX=pbah-tx-$$
-NRX=pbah-rx-$$
-A=pbahA$$
-B=pbahB$$
-A=${A:0:15}
-B=${B:0:15}
-TX_IP=198.18.89.1
-RX_IP=198.18.89.2
+agent_lab ah 89 &&
+	for i in $(seq 10 29); do ip -n "$NTX" addr add 198.18.89.$i/24 dev "$A" || exit 1; done
+check "namespaces $NTX, $NRX with $A/$B, 21 client addresses" [ $? = 0 ]
 PORT=9310
 URL=http://$RX_IP:$PORT
-AGENT_PID=
-test_ns_cleanup() {
-	[ -n "$AGENT_PID" ] && kill -KILL "$AGENT_PID" 2>/dev/null
-	ip netns del "$NTX" 2>/dev/null
-	ip netns del "$NRX" 2>/dev/null
-}
-trap 'test_ns_cleanup; cleanup' EXIT
-
-ns_pair "$NTX" "$NRX" "$A" "$B" &&
-	ip -n "$NTX" addr add $TX_IP/24 dev "$A" &&
-	for i in $(seq 10 29); do ip -n "$NTX" addr add 198.18.89.$i/24 dev "$A" || exit 1; done &&
-	ip -n "$NRX" addr add $RX_IP/24 dev "$B" &&
-	ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up
-check "namespaces $NTX, $NRX with $A/$B, 21 client addresses" [ $? = 0 ]
 
 cat >"$T/h.py" <<'PY'
 import http.client, json, os, select, socket, sys, time
@@ -329,6 +310,6 @@ wait "$AGENT_PID"
 rc=$?
 AGENT_PID=
 check "SIGTERM: the agent exits 0 ($rc; $(tail -1 "$T/agent.err"))" [ $rc = 0 ]
-test_ns_cleanup
+agent_lab_del
 check "test namespaces removed" bash -c "! ip netns list | grep -q -e '$NTX' -e '$NRX'"
 finish

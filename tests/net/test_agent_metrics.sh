@@ -14,34 +14,16 @@
 . "$(dirname "$0")/lib.sh"
 PROBE=$(dirname "$PB")/rx_probe
 
-NTX=pbam-tx-$$
-NRX=pbam-rx-$$
-A=pbamA$$ # the senders' end, in $NTX
-B=pbamB$$ # the agent's end, in $NRX
-A=${A:0:15}
-B=${B:0:15}
+# the senders' end A in $NTX, the agent's end B in $NRX
+agent_lab am 86
+check "namespaces $NTX, $NRX with $A/$B" [ $? = 0 ]
+PROM_PID=
+trap '[ -n "$PROM_PID" ] && kill -KILL "$PROM_PID" 2>/dev/null; agent_lab_del; cleanup' EXIT
 B2=pbamR$$ # $B renamed
 B2=${B2:0:15}
-TX_IP=198.18.86.1
-RX_IP=198.18.86.2
 PORT=9310
 PROM_PORT=9090
 URL=http://$RX_IP:$PORT
-AGENT_PID=
-PROM_PID=
-test_ns_cleanup() {
-	[ -n "$AGENT_PID" ] && kill -KILL "$AGENT_PID" 2>/dev/null
-	[ -n "$PROM_PID" ] && kill -KILL "$PROM_PID" 2>/dev/null
-	ip netns del "$NTX" 2>/dev/null
-	ip netns del "$NRX" 2>/dev/null
-}
-trap 'test_ns_cleanup; cleanup' EXIT
-
-ns_pair "$NTX" "$NRX" "$A" "$B" &&
-	ip -n "$NTX" addr add $TX_IP/24 dev "$A" &&
-	ip -n "$NRX" addr add $RX_IP/24 dev "$B" &&
-	ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up
-check "namespaces $NTX, $NRX with $A/$B" [ $? = 0 ]
 MAC_B=$(ip netns exec "$NRX" cat "/sys/class/net/$B/address")
 
 # GET PATH from the senders' namespace: "STATUS" on the first line, then the body

@@ -4,29 +4,10 @@
 # unknown (null), and no counter delta underflowed anywhere (no 2^63 or 2^64 - n in the JSON,
 # no absurd rate on the live lines). Own namespaces and veth pair (198.18.87.0/24).
 . "$(dirname "$0")/lib.sh"
-NTX=pbar-tx-$$
-NRX=pbar-rx-$$
-A=pbarA$$
-B=pbarB$$
-A=${A:0:15}
-B=${B:0:15}
-TX_IP=198.18.87.1
-RX_IP=198.18.87.2
+agent_lab ar 87
+check "namespaces $NTX, $NRX with $A/$B" [ $? = 0 ]
 PORT=9311
 URL=http://$RX_IP:$PORT
-AGENT_PID=
-test_ns_cleanup() {
-	[ -n "$AGENT_PID" ] && kill -KILL "$AGENT_PID" 2>/dev/null
-	ip netns del "$NTX" 2>/dev/null
-	ip netns del "$NRX" 2>/dev/null
-}
-trap 'test_ns_cleanup; cleanup' EXIT
-
-ns_pair "$NTX" "$NRX" "$A" "$B" &&
-	ip -n "$NTX" addr add $TX_IP/24 dev "$A" &&
-	ip -n "$NRX" addr add $RX_IP/24 dev "$B" &&
-	ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up
-check "namespaces $NTX, $NRX with $A/$B" [ $? = 0 ]
 
 info() { ip netns exec "$NTX" python3 -c '
 import json, sys, urllib.request

@@ -23,32 +23,20 @@ PROBE=$(dirname "$PB")/rx_probe
 . "$(dirname "$0")/../net/lib.sh" "$PB"
 [ -x "$PROBE" ] || { echo "SKIP: no $PROBE (the build makes it)"; exit 77; }
 
-NTX=pbsk-tx-$$
-NRX=pbsk-rx-$$
-A=pbskA$$
-B=pbskB$$
-A=${A:0:15}
-B=${B:0:15}
-RX_IP=198.18.89.2
+agent_lab sk 89 &&
+	for i in $(seq 10 27); do ip -n "$NTX" addr add 198.18.89.$i/24 dev "$A" || exit 1; done
+check "namespaces $NTX, $NRX" [ $? = 0 ]
 PORT=9312
 URL=http://$RX_IP:$PORT
-AGENT_PID=
 LOADS=()
 soak_cleanup() {
 	local p
 	for p in "${LOADS[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	[ -n "$AGENT_PID" ] && kill -KILL "$AGENT_PID" 2>/dev/null
 	wait 2>/dev/null
-	ip netns del "$NTX" 2>/dev/null
-	ip netns del "$NRX" 2>/dev/null
+	agent_lab_del
 }
 trap 'soak_cleanup; cleanup' EXIT
-
-ns_pair "$NTX" "$NRX" "$A" "$B" &&
-	for i in 1 $(seq 10 27); do ip -n "$NTX" addr add 198.18.89.$i/24 dev "$A" || exit 1; done &&
-	ip -n "$NRX" addr add $RX_IP/24 dev "$B" &&
-	ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up
-check "namespaces $NTX, $NRX" [ $? = 0 ]
 MAC_B=$(ip netns exec "$NRX" cat "/sys/class/net/$B/address")
 
 # the agent, sanitizers logging to files so that a report cannot hide in its stderr; a small
