@@ -13,15 +13,18 @@ command -v tshark >/dev/null && command -v dumpcap >/dev/null ||
 	{ echo "SKIP: tshark not found (Debian package tshark)"; exit 77; }
 command -v ethtool >/dev/null || { echo "SKIP: ethtool not found (Debian package ethtool)"; exit 77; }
 
-CAP=$T/wire.pcap
-export CAP
+CAP=$T/wire.pcap CAPN=1800 # 2 methods x 3 passes x 300 frames
+export CAP CAPN
 KEPT=
 wire_cleanup() {
 	local p
 	if [ -s "$CAP.pid" ]; then
 		p=$(cat "$CAP.pid")
-		kill -INT "$p" 2>/dev/null
+		# it stops by itself at the count expected (-c): a stop signal would lose the
+		# frames still in its ring's last block
 		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		kill -INT "$p" 2>/dev/null
+		for _ in $(seq 20); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
 		kill -KILL "$p" 2>/dev/null
 		rm -f "$CAP.pid"
 	fi
@@ -35,9 +38,9 @@ wire_cleanup() {
 trap 'wire_cleanup; cleanup' EXIT
 
 # In the DUT's namespace: capture UDP on the port facing the sender, started before anything
-# is sent (dumpcap says "Capturing on" once its socket is bound).
+# is sent (dumpcap says "Capturing on" once its socket is bound); it stops at CAPN frames.
 cat >"$T/dut.sh" <<'SH'
-dumpcap -i "$PB_DUT_IN" -f udp -P -w "$CAP" >"$CAP.log" 2>&1 &
+dumpcap -i "$PB_DUT_IN" -f udp -c "$CAPN" -P -w "$CAP" >"$CAP.log" 2>&1 &
 echo $! >"$CAP.pid"
 i=0
 while ! grep -q 'Capturing on' "$CAP.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
