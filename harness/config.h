@@ -76,6 +76,13 @@ enum pb_replay_timing {
 	PB_TIMING_TOPSPEED, /* no deadlines: as fast as the path goes */
 };
 
+/* --preload: whether a --replay capture is read into memory (there is no streaming yet). */
+enum pb_replay_preload {
+	PB_PRELOAD_AUTO,   /* when the file is at most --preload-max; refused otherwise */
+	PB_PRELOAD_ALWAYS, /* whatever its size */
+	PB_PRELOAD_NEVER,  /* stream from disk: refused, not supported yet */
+};
+
 /* pktbench rfc2544: which tests (--tests), as bits. */
 #define PB_RFC_T_THROUGHPUT (1u << 0)
 #define PB_RFC_T_LATENCY    (1u << 1)
@@ -160,6 +167,8 @@ struct pb_config {
 	double multiplier;   /* --multiplier: original gaps divided by it; 0: 1 */
 	uint32_t loop;	     /* passes over the file; 0: until --duration */
 	double loop_delay_s; /* added to the gap at each wrap */
+	enum pb_replay_preload preload;
+	uint32_t preload_max_mib; /* --preload auto: the largest file read into memory */
 
 	/* latency probes (probe.h) */
 	bool latency;	    /* one frame in N of each stream is a probe */

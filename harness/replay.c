@@ -14,6 +14,7 @@
 #include <netinet/ip.h>
 #include <netinet/ip6.h>
 #include <netinet/udp.h>
+#include <sys/stat.h>
 
 #ifdef PB_HAVE_PCAP
 #include <pcap/pcap.h>
@@ -247,6 +248,31 @@ static void rp_file_free(struct rp_file *f)
 	free(f->buf);
 	free(f->ft);
 	memset(f, 0, sizeof(*f));
+}
+
+/*
+ * --preload: the whole capture is read into memory (there is no streaming reader yet), so a
+ * file the bound does not allow is refused before any of it is read, rather than filling
+ * memory. A file that cannot be stat'ed is left to the reader to report.
+ */
+static int rp_preload_check(const struct pb_config *cfg, char *why, size_t len)
+{
+	struct stat st;
+
+	if (cfg->preload == PB_PRELOAD_NEVER) {
+		snprintf(why, len,
+			 "--preload never: pktbench cannot stream a capture from disk yet; "
+			 "--preload auto or always reads it into memory");
+		return -EINVAL;
+	}
+	if (cfg->preload == PB_PRELOAD_ALWAYS || stat(cfg->replay, &st) ||
+	    (uint64_t)st.st_size <= (uint64_t)cfg->preload_max_mib << 20)
+		return 0;
+	snprintf(why, len,
+		 "--replay %s: %.1f MiB is over --preload-max %u MiB and streaming from disk "
+		 "is not supported yet: raise --preload-max, or --preload always",
+		 cfg->replay, st.st_size / 1048576.0, cfg->preload_max_mib);
+	return -EINVAL;
 }
 
 #ifdef PB_HAVE_PCAP
@@ -510,7 +536,9 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 		snprintf(why, len, "%s", no);
 		return -EOPNOTSUPP;
 	}
-	err = rp_read(cfg->replay, &f, why, len);
+	err = rp_preload_check(cfg, why, len);
+	if (!err)
+		err = rp_read(cfg->replay, &f, why, len);
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -832,5 +860,5 @@ int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)
 			"apply");
 		return -EINVAL;
 	}
-	return 0;
+	return rp_preload_check(cfg, err, errlen);
 }

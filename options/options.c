@@ -19,6 +19,7 @@ static const char *const pb_xdp_mode_names[] = { "auto", "native", "generic", NU
 static const char *const pb_tristate_names[] = { "auto", "on", "off", NULL };
 static const char *const pb_lab_names[] = { "direct", "router", "bridge", NULL };
 static const char *const pb_timing_names[] = { "original", "topspeed", NULL };
+static const char *const pb_preload_names[] = { "auto", "always", "never", NULL };
 /* The rows --sweep may sweep, in enum pb_sweep_kind order from PB_SWEEP_FRAME_SIZE. */
 static const char *const pb_sweep_names[] = { "frame-size", "streams", "batch",
 					      "segments",   "ring",    NULL };
@@ -137,6 +138,13 @@ static const struct pb_opt pb_opts[] = {
 	{ "loop-delay", 0, OPT_SECS, OFF(loop_delay_s), 0, NULL, 0, 0, "SECS",
 	  "--replay: added to the gap at each wrap, which is otherwise what one more frame "
 	  "would take (the file's mean gap, 1 / --pps, or the last frame's wire time at --rate)" },
+	{ "preload", 0, OPT_ENUM, OFF(preload), 0, "auto", 0, 0, "auto|always|never",
+	  "--replay: read the whole file into memory when it is at most --preload-max (auto), "
+	  "whatever its size (always); never (streaming from disk) is not supported yet and is "
+	  "refused, as is a file over the bound with auto",
+	  pb_preload_names },
+	{ "preload-max", 0, OPT_U32, OFF(preload_max_mib), 0, "1024", 1, 1048576, "MIB",
+	  "--replay --preload auto: the largest capture file read into memory, in MiB" },
 	{ "latency", 0, OPT_FLAG, OFF(latency), 0, NULL, 0, 0, NULL,
 	  "latency probes: one frame in N of each stream carries a sequence number and its "
 	  "transmit time; the receiver reports one-way latency, jitter, loss and order" },

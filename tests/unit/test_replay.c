@@ -655,6 +655,41 @@ static void test_validate(void)
 	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == -EINVAL, "--replay --count: %s", err);
 }
 
+/* --preload: the whole file is read, so one over the bound is refused before it is read. */
+static void test_preload(void)
+{
+	struct pb_config cfg;
+	struct pb_replay *r = NULL;
+	struct cap c;
+	uint8_t d[2200];
+	char err[256] = "";
+	uint32_t len = mk(d, 1472, 17, 0, 1000), i;
+
+	cap_open(&c, F_PCAP);
+	for (i = 0; i < 1000; i++) /* about 1.5 MiB */
+		cap_put(&c, 1700000000ull * 1000000000ull + i * 50000, d, len, len);
+	cap_close(&c);
+	cfg_init(&cfg);
+	snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
+	CHECK(cfg.preload == PB_PRELOAD_AUTO && cfg.preload_max_mib == 1024,
+	      "defaults: --preload auto, --preload-max 1024 MiB");
+	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == 0, "auto, 1.5 MiB under 1024: %s", err);
+	cfg.preload_max_mib = 1;
+	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "--preload-max") && !strchr(err, '\n'),
+	      "auto, 1.5 MiB over 1 MiB: refused in one line: %s", err);
+	CHECK(pb_replay_open(&r, &frame_m, &cfg, err, sizeof(err)) == -EINVAL && !r,
+	      "auto, over the bound: not read at open either: %s", err);
+	cfg.preload = PB_PRELOAD_ALWAYS;
+	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == 0, "always: read whatever its size");
+	r = open_ok(&frame_m, &cfg);
+	pb_replay_free(r);
+	cfg.preload = PB_PRELOAD_NEVER;
+	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == -EINVAL && strstr(err, "stream"),
+	      "never: refused, no streaming reader: %s", err);
+	unlink(c.path);
+}
+
 int main(void)
 {
 #ifndef PB_HAVE_PCAP
@@ -669,5 +704,6 @@ int main(void)
 	test_timings();
 	test_departures();
 	test_validate();
+	test_preload();
 	return check_summary();
 }
