@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # pktbench --replay beside tcpreplay, in one run on one lab of its own, the same capture
-# (issue 20's benchmark; not a test: its figures depend on the machine).
+# (a benchmark, not a test: its figures depend on the machine).
 #
 #   bench/replay-vs-tcpreplay.sh [-b BUILD_DIR] [-s SECS] [-r ROUNDS] [-m METHODS]
 #
@@ -20,8 +20,8 @@
 #       nanosecond stamps; duration error = (last - first arrival) against the file's
 #       0.49995 s; gap error = |arrival gap - 50 us|, its p50, p99 and max.
 # Each figure is the median over ROUNDS rounds (generators take turns within a round).
-# KEEP_RX=FILE keeps the last (b) capture. Run it under the lab lock (flock -o
-# /work/coord/net.lock ...) on a shared machine.
+# KEEP_RX=FILE keeps the last (b) capture. On a shared machine, run it alone (under whatever
+# lock the machine's network tests share: flock -o LOCKFILE ...).
 # Needs root, tcpreplay (Debian package tcpreplay), tcpdump (tcpdump), python3.
 set -u
 BUILD=build SECS=3 ROUNDS=3 METHODS=af_packet,af_xdp

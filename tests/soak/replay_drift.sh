@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Replay drift soak (issue 20): a 50 kpps capture looped with --loop 0 for SECONDS (default
+# Replay drift soak: a 50 kpps capture looped with --loop 0 for SECONDS (default
 # 60) through the namespace lab; the row's |drift_ppm| (first to last departure against the
 # schedule's own span) must stay under 100, and every frame sent must be delivered. Not a
 # CTest test: a timed run on a shared machine. Run it under the lab lock, e.g.
-#   flock -o /work/coord/net.lock tests/soak/replay_drift.sh build/pktbench 5
+#   flock -o LOCKFILE tests/soak/replay_drift.sh build/pktbench 5
 # usage: replay_drift.sh PKTBENCH [SECONDS] [METHOD]   (METHOD: af_packet unless given)
 # exit 0 pass, 1 fail, 77 skip
 set -u
