@@ -46,9 +46,18 @@ static int api_parse_dec(const char *s, uint64_t max, uint64_t *out, const char 
  * What is not there is 404 for any method (RFC 9110 15.5.5: 405 is for a resource that exists);
  * 400 only for the run id's own place holding something that is not a run id.
  */
+/* What follows prefix in s, or NULL when s does not start with it. */
+static const char *api_after(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return NULL;
+	return s;
+}
+
 enum pb_api_route pb_api_route(const char *method, const char *path, uint32_t *run_id)
 {
-	static const char runs[] = "/v1/runs/";
+	static const char runs[] = "/v1/runs/", tests[] = "/v1/tests/";
 	enum pb_api_route r;
 	const char *rest;
 	uint64_t id;
@@ -58,10 +67,11 @@ enum pb_api_route pb_api_route(const char *method, const char *path, uint32_t *r
 		r = PB_API_INFO;
 	} else if (!strcmp(path, "/metrics")) {
 		r = PB_API_METRICS;
-	} else if (!strncmp(path, "/v1/tests/", 10)) {
+	} else if ((rest = api_after(path, tests))) {
 		char uuid[40];
 
-		if (strchr(path + 10, '/'))
+		/* a well-formed id with more after it is no such resource, not a bad id */
+		if (strchr(rest, '/'))
 			return PB_API_NOT_FOUND;
 		r = pb_api_test_id(path, uuid) ? PB_API_BAD_TEST_ID : PB_API_TEST;
 	} else if (strncmp(path, runs, sizeof(runs) - 1)) {
