@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <arpa/inet.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
@@ -17,7 +18,6 @@
 #include "pb_bpf.h"
 #include "probe.h"
 
-#define PB_START_SPIN_NS 300000ll /* the last 300 us are spun */
 
 /* n decimal digits at *s into *v; advances *s. */
 static int fleet_digits(const char **s, unsigned int n, int *v)
@@ -289,9 +289,10 @@ int64_t pb_wall_ns(void)
 
 int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns)
 {
-	int64_t target = cfg->start_at_ns, early;
+	int64_t target = cfg->start_at_ns;
 	clockid_t clk = CLOCK_REALTIME;
 	struct timespec ts;
+	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 
 	if (cfg->synced_clocks) {
 		/* the same instant on CLOCK_TAI: UTC plus the kernel's TAI offset, whole seconds */
@@ -300,17 +301,20 @@ int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_
 		target += (off + 500000000ll) / 1000000000ll * 1000000000ll;
 		clk = CLOCK_TAI;
 	}
-	/* the kernel for the long part, then a spin: a timer's wake-up is late by tens of us */
-	early = target - PB_START_SPIN_NS;
-	ts.tv_sec = early / 1000000000ll;
-	ts.tv_nsec = early % 1000000000ll;
+	/*
+	 * Asleep to the instant, with the timer's slack (50 us by default) at its least: no spin,
+	 * since several senders spinning on fewer CPUs wait for each other by a scheduler slice.
+	 */
+	ts.tv_sec = target / 1000000000ll;
+	ts.tv_nsec = target % 1000000000ll;
+	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
 	/* a signal (SIGINT, SIGTERM) interrupts the sleep; its handler has set *stop */
 	while (!__atomic_load_n(stop, __ATOMIC_RELAXED) &&
 	       clock_nanosleep(clk, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
-	while (!__atomic_load_n(stop, __ATOMIC_RELAXED) && fleet_clock_ns(clk) < target)
-		;
 	*actual_ns = pb_wall_ns();
+	if (slack > 0)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
 	return __atomic_load_n(stop, __ATOMIC_RELAXED) ? -EINTR : 0;
 }
 
