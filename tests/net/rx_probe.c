@@ -18,7 +18,7 @@
  *       per SEQ, GAP_US apart, on stream 0 of run RUN: a probe carries SEQ and a transmit
  *       time DELAY_US before now (CLOCK_MONOTONIC, CLOCK_TAI for T and t), so its one-way
  *       latency is DELAY_US plus the path's own; with DELAY2_US every other probe's is that.
- *   rx_probe churn NETNS IFACE DSTMAC RUN SECS
+ *   rx_probe churn NETNS IFACE DSTMAC RUN SECS [RATE]
  *       for SECS seconds, one frame per run id RUN, RUN+1, ... (hex) as fast as the socket
  *       takes them: run ids arrive faster than the receiver's LRU holds them (the agent's
  *       /metrics under churn); prints "sent N" at the end.
@@ -383,18 +383,21 @@ static int do_probes(int argc, char **argv)
 	return 0;
 }
 
-/* rx_probe churn ...: a new run id every frame, for SECS seconds. */
+/*
+ * rx_probe churn ...: a new run id every frame, for SECS seconds, at most RATE a second (0 or
+ * none: as fast as it goes, which on a quiet machine starves everything else of a CPU).
+ */
 static int do_churn(int argc, char **argv)
 {
 	struct pb_frame_spec spec = { .dstport = 9, .payload_len = 18, .srcport = 10000 };
 	static uint8_t buf[256];
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct pb_frame f = { .data = buf };
-	unsigned int mac[6], run, secs;
-	uint64_t end, n = 0;
+	unsigned int mac[6], run, secs, rate = 0;
+	uint64_t start, end, n = 0;
 	int fd;
 
-	if (argc != 7 ||
+	if ((argc != 7 && (argc != 8 || sscanf(argv[7], "%u", &rate) != 1)) ||
 	    sscanf(argv[4], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2], &mac[3], &mac[4],
 		   &mac[5]) != 6 ||
 	    sscanf(argv[5], "%x", &run) != 1 || sscanf(argv[6], "%u", &secs) != 1) {
@@ -404,8 +407,14 @@ static int do_churn(int argc, char **argv)
 	fd = sender_open(argv[2], argv[3], mac, run, &spec, &sll);
 	if (fd < 0)
 		return 1;
-	end = probes_now(CLOCK_MONOTONIC) + (uint64_t)secs * 1000000000ull;
+	start = probes_now(CLOCK_MONOTONIC);
+	end = start + (uint64_t)secs * 1000000000ull;
 	while (probes_now(CLOCK_MONOTONIC) < end) {
+		/* frame n is due at start + n / rate: ahead of that, let the CPU go */
+		if (rate && probes_now(CLOCK_MONOTONIC) < start + n * 1000000000ull / rate) {
+			sched_yield();
+			continue;
+		}
 		spec.run_id = run + (uint32_t)n;
 		if (pb_frame_build(&f, &spec))
 			return 1;
@@ -439,6 +448,6 @@ int main(int argc, char **argv)
 		"       rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND [BURST "
 		"GAP_MS]\n"
 		"       rx_probe probes NETNS IFACE DSTMAC RUN KIND DELAY_US GAP_US SEQ,..\n"
-		"       rx_probe churn NETNS IFACE DSTMAC RUN SECS\n");
+		"       rx_probe churn NETNS IFACE DSTMAC RUN SECS [RATE]\n");
 	return 2;
 }
