@@ -18,7 +18,6 @@
 #include "pb_bpf.h"
 #include "probe.h"
 
-
 /* n decimal digits at *s into *v; advances *s. */
 static int fleet_digits(const char **s, unsigned int n, int *v)
 {
@@ -236,19 +235,6 @@ int pb_fleet_validate(struct pb_config *cfg, int64_t now_ns, char *err, size_t e
 	return 0;
 }
 
-static void fleet_addr_add(struct pb_addr *a, uint32_t k)
-{
-	uint32_t v;
-
-	if (a->family == AF_INET) {
-		a->v4.s_addr = htonl(ntohl(a->v4.s_addr) + k);
-		return;
-	}
-	memcpy(&v, &a->v6.s6_addr[12], 4);
-	v = htonl(ntohl(v) + k);
-	memcpy(&a->v6.s6_addr[12], &v, 4);
-}
-
 void pb_shard_apply(struct pb_config *cfg)
 {
 	uint32_t n = cfg->shard_count, i = cfg->shard_index, flows, share, mine;
@@ -269,7 +255,7 @@ void pb_shard_apply(struct pb_config *cfg)
 	mine = mine < share ? mine : share;
 	cfg->flows = mine > cfg->streams ? mine : cfg->streams;
 	if (cfg->flows_src_ip)
-		fleet_addr_add(&cfg->srcip, i * share);
+		pb_addr_add(&cfg->srcip, i * share);
 	else
 		cfg->srcport = (uint16_t)(cfg->srcport + i * share);
 }

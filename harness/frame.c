@@ -208,8 +208,8 @@ static uint64_t pool_rand(uint64_t *state)
 	return x * 0x2545f4914f6cdd1dull;
 }
 
-/* base + k within its /15 (IPv4) or /48 (IPv6): the benchmarking ranges' own sizes. */
-static void addr_add(struct pb_addr *a, uint32_t k)
+/* frame.h */
+void pb_addr_add(struct pb_addr *a, uint32_t k)
 {
 	if (a->family == AF_INET) {
 		a->v4.s_addr = htonl(ntohl(a->v4.s_addr) + k);
@@ -316,7 +316,7 @@ int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const 
 		spec = *base;
 		spec.stream_id = (uint8_t)fl->stream;
 		if (fl->vary_addr) {
-			addr_add(&spec.srcip, k % span);
+			pb_addr_add(&spec.srcip, k % span);
 			spec.srcport = (uint16_t)(base->srcport + k / span);
 		} else {
 			spec.srcport = (uint16_t)(base->srcport + k % span);

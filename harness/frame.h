@@ -82,6 +82,8 @@ void pb_payload_fill(uint8_t *payload, uint32_t len, uint32_t run_id, uint8_t st
  * (payload too short for the signature, too long, or mixed address families).
  */
 int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *spec);
+/* a + k in its last 32 bits (IPv4: the address, IPv6: the low word): a flow's or shard's source. */
+void pb_addr_add(struct pb_addr *a, uint32_t k);
 /*
  * Builds a stream's pool: flow k (0 .. flows->n - 1) is source port base + k % P and source
  * address base + k / P, where P is the number of ports (vary_addr: addresses vary first);
