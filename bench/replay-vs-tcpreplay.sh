@@ -3,7 +3,7 @@
 # pktbench --replay beside tcpreplay, in one run on one lab of its own, the same capture
 # (a benchmark, not a test: its figures depend on the machine).
 #
-#   bench/replay-vs-tcpreplay.sh [-b BUILD_DIR] [-s SECS] [-r ROUNDS] [-m METHODS]
+#   bench/replay-vs-tcpreplay.sh [-b BUILD_DIR] [-s SECS] [-r ROUNDS] [-m METHODS] [-M MIB]
 #
 # The lab: namespace pbrp-tx (veth pbrpA, 02:00:00:00:00:01) <-> pbrp-rx (pbrpB,
 # 02:00:00:00:00:02, no address, no XDP: the stack drops what arrives). The capture is
@@ -19,18 +19,23 @@
 #       METHODS and through tcpreplay (-K, its default timer); tcpdump on pbrpB with
 #       nanosecond stamps; duration error = (last - first arrival) against the file's
 #       0.49995 s; gap error = |arrival gap - 50 us|, its p50, p99 and max.
+#   (c) memory, with -M MIB: a MIB-MiB file of 1514-byte frames (pcapgen.py --size-mib) sent
+#       once at topspeed through the first of METHODS, streamed (--preload never) and
+#       preloaded (--preload always), and through tcpreplay without -K (it reads as it goes)
+#       and with -K (preloaded); the maximum RSS (GNU time) and pps at the receiver.
 # Each figure is the median over ROUNDS rounds (generators take turns within a round).
 # KEEP_RX=FILE keeps the last (b) capture. On a shared machine, run it alone (under whatever
 # lock the machine's network tests share: flock -o LOCKFILE ...).
 # Needs root, tcpreplay (Debian package tcpreplay), tcpdump (tcpdump), python3.
 set -u
-BUILD=build SECS=3 ROUNDS=3 METHODS=af_packet,af_xdp
-while getopts b:s:r:m:h o; do
+BUILD=build SECS=3 ROUNDS=3 METHODS=af_packet,af_xdp MIB=0
+while getopts b:s:r:m:M:h o; do
 	case $o in
 	b) BUILD=$OPTARG ;;
 	s) SECS=$OPTARG ;;
 	r) ROUNDS=$OPTARG ;;
 	m) METHODS=$OPTARG ;;
+	M) MIB=$OPTARG ;;
 	*) sed -n '4,6p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
@@ -38,7 +43,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PB=$(cd "$BUILD" 2>/dev/null && pwd)/pktbench
 [ -x "$PB" ] || { echo "replay-bench: no $BUILD/pktbench: cmake --build $BUILD first" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "replay-bench: needs root (namespaces)" >&2; exit 2; }
-for p in tcpreplay:tcpreplay tcpdump:tcpdump python3:python3; do
+for p in tcpreplay:tcpreplay tcpdump:tcpdump python3:python3 /usr/bin/time:time; do
 	command -v "${p%%:*}" >/dev/null ||
 		{ echo "replay-bench: ${p%%:*} not found (Debian package ${p#*:})" >&2; exit 2; }
 done
@@ -66,15 +71,39 @@ for ns in $TX $RX; do
 done
 ip -n $RX link set pbrpB up && ip -n $TX link set pbrpA up || exit 1
 python3 "$HERE/../tests/net/pcapgen.py" "$T/c.pcap" --n 10000 --pps 20000 --format nsec >/dev/null || exit 1
-# for (a), the first 4000 of them: af_xdp holds 4096 frames a stream in its UMEM
+# for (a), the first 4000 of them, as this table has always been made
 python3 "$HERE/../tests/net/pcapgen.py" "$T/a.pcap" --n 4000 --pps 20000 --format nsec >/dev/null || exit 1
+if [ "$MIB" -gt 0 ]; then
+	python3 "$HERE/../tests/net/pcapgen.py" "$T/big.pcap" --n 1000 --payload 1472 --pps 1000000 \
+		--format nsec --size-mib "$MIB" >/dev/null || exit 1
+fi
 
 PBARGS="--iface pbrpA --srcip 198.18.1.1 --dstip 198.19.9.9 --dstmac 02:00:00:00:00:02 \
 --srcport 40000 --dstport 9 -q"
 # sender GEN MODE: one run of generator GEN (pb_METHOD or tcpreplay) in mode topspeed|orig|pps
 sender() {
-	local g=$1 mode=$2 a f=c.pcap
+	local g=$1 mode=$2 a f=c.pcap k=-K
 	[ "$mode" != topspeed ] || f=a.pcap
+	case $mode in
+	disk | mem)
+		# (c): one pass of the big file at topspeed, under GNU time
+		f=big.pcap
+		[ "$mode" = disk ] && k=""
+		if [ "${g%K}" = tcpreplay ]; then
+			[ "$g" = tcpreplayK ] || k=""
+			# shellcheck disable=SC2086
+			ip netns exec $TX /usr/bin/time -f %M -o "$T/rss" tcpreplay -q -i pbrpA $k \
+				--topspeed "$T/$f" >"$T/gen.log" 2>&1
+		else
+			[ "$mode" = disk ] && a="--preload never" || a="--preload always"
+			# shellcheck disable=SC2086
+			ip netns exec $TX /usr/bin/time -f %M -o "$T/rss" "$PB" --method "${g#pb_}" \
+				--replay "$T/$f" --topspeed $a $PBARGS --format json -o "$T/gen.json" \
+				>"$T/gen.log" 2>&1
+		fi
+		return
+		;;
+	esac
 	if [ "$g" = tcpreplay ]; then
 		case $mode in
 		topspeed) a="--topspeed --loop 0 --duration $SECS" ;;
@@ -171,6 +200,12 @@ for r in $(seq "$ROUNDS"); do
 			echo "b $g $m $(timed "$g" "$m")" >>"$T/res"
 		done
 	done
+	[ "$MIB" -gt 0 ] || continue
+	for gm in "pb_$FIRST disk" "pb_$FIRST mem" "tcpreplay disk" "tcpreplayK mem"; do
+		# shellcheck disable=SC2086
+		pps=$(rx_rate $gm)
+		echo "c $gm $pps $(tail -1 "$T/rss")" >>"$T/res"
+	done
 done
 python3 - "$T/res" <<'PY'
 import statistics, sys
@@ -181,6 +216,11 @@ for line in open(sys.argv[1]):
         a.setdefault(f[1], []).append(float(f[2]))
     elif f[0] == "b" and len(f) == 8:
         b.setdefault((f[1], f[2]), []).append([float(x) for x in f[3:]])
+c = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    if f[0] == "c" and len(f) == 5:
+        c.setdefault((f[1], f[2]), []).append((float(f[3]), float(f[4])))
 name = lambda g: "pktbench --method " + g[3:] if g.startswith("pb_") else "tcpreplay -K"
 print("\n(a) --topspeed, 60-byte frames, pps at the receiver (median of %d)\n" % len(next(iter(a.values()))))
 print("| generator | pps at the receiver | each round |")
@@ -194,4 +234,14 @@ for (g, m), v in b.items():
     med = [statistics.median(x) for x in zip(*v)]
     print("| %s | %s | %.0f | %+.3f %% | %.2f us | %.2f us | %.1f us |" % (
         name(g), "original" if m == "orig" else "--pps 20000", *med))
+if c:
+    print("\n(c) one pass of a large file of 1514-byte frames at topspeed (medians)\n")
+    print("| generator | reads the file | maximum RSS | pps at the receiver |")
+    print("|---|---|---:|---:|")
+    for (g, m), v in c.items():
+        gen = ("pktbench --method %s --preload %s" % (g[3:], "never" if m == "disk" else "always")
+               if g.startswith("pb_") else "tcpreplay" + (" -K" if g.endswith("K") else ""))
+        print("| %s | %s | %.0f MiB | %.0f |" % (
+            gen, "as it sends" if m == "disk" else "into memory first",
+            statistics.median(x[1] for x in v) / 1024, statistics.median(x[0] for x in v)))
 PY

@@ -49,6 +49,17 @@ struct pb_rx_meta {
 	__u32 shard_index, shard_count;
 };
 
+/*
+ * xdp_live --replay: the frames of a stream, in order, one map entry each (a frame is at most
+ * PB_XDP_REPLAY_LEN bytes), which the program writes over the live frame, one a run.
+ */
+#define PB_XDP_REPLAY_LEN    2048
+#define PB_XDP_REPLAY_FRAMES 8192
+struct pb_xdp_replay_frame {
+	__u32 len;
+	__u8 data[PB_XDP_REPLAY_LEN];
+};
+
 #define PB_BPF_MAX_QUEUES 64
 #define PB_BPF_MAX_RUNS	  1024 /* run ids the receiver keeps at once (LRU beyond) */
 

@@ -34,6 +34,41 @@ const volatile __u8 macs[12]; /* destination, then source, as the frame was buil
 #define PB_TTL 64 /* what harness/frame.c writes, IPv4 TTL and IPv6 hop limit alike */
 
 /*
+ * --replay: the stream's frames in replay_frames (replay_n of them, sized at load); each run
+ * of the program writes the next one, in order, over the live frame and sends it. The live
+ * frame starts each run at the longest frame's length (data_in), so the tail only shrinks.
+ */
+const volatile __u32 replay_n; /* 0: not a replay */
+__u32 replay_next;	       /* the next frame's entry, over every BPF_PROG_RUN of the worker */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pb_xdp_replay_frame);
+} replay_frames SEC(".maps");
+
+static __always_inline int replay_frame(struct xdp_md *ctx)
+{
+	__u32 idx = replay_next, len;
+	struct pb_xdp_replay_frame *f = bpf_map_lookup_elem(&replay_frames, &idx);
+	int cur = (int)(ctx->data_end - ctx->data);
+
+	if (!f)
+		return XDP_ABORTED;
+	/* wrapped, not divided: this runs for every frame sent */
+	replay_next = idx + 1 == replay_n ? 0 : idx + 1;
+	len = f->len;
+	if (len < 14 || len > PB_XDP_REPLAY_LEN)
+		return XDP_ABORTED;
+	if ((int)len != cur && bpf_xdp_adjust_tail(ctx, (int)len - cur))
+		return XDP_ABORTED;
+	if (bpf_xdp_store_bytes(ctx, 0, f->data, len))
+		return XDP_ABORTED;
+	return XDP_TX;
+}
+
+/*
  * Latency probes (--latency, payload layout in pb_bpf.h): the frame whose countdown runs out
  * carries the stream's next sequence number and the time now, then the countdown starts
  * again from probe_every. Frames persist in the kernel's page pool from run to run, so a
@@ -127,6 +162,8 @@ int pb_xdp_live(struct xdp_md *ctx)
 	__u8 *l3 = data + l3_off;
 	__u8 *saddr;
 
+	if (replay_n)
+		return replay_frame(ctx);
 	if (restore) {
 		__u8 *eth = data;
 		int i;

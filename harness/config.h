@@ -76,11 +76,11 @@ enum pb_replay_timing {
 	PB_TIMING_TOPSPEED, /* no deadlines: as fast as the path goes */
 };
 
-/* --preload: whether a --replay capture is read into memory (there is no streaming yet). */
+/* --preload: whether a --replay capture is read into memory or streamed from disk. */
 enum pb_replay_preload {
-	PB_PRELOAD_AUTO,   /* when the file is at most --preload-max; refused otherwise */
-	PB_PRELOAD_ALWAYS, /* whatever its size */
-	PB_PRELOAD_NEVER,  /* stream from disk: refused, not supported yet */
+	PB_PRELOAD_AUTO,   /* into memory when the file is at most --preload-max, else streamed */
+	PB_PRELOAD_ALWAYS, /* into memory whatever its size */
+	PB_PRELOAD_NEVER,  /* streamed from disk through a bounded window */
 };
 
 /* pktbench rfc2544: which tests (--tests), as bits. */

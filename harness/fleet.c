@@ -273,8 +273,24 @@ int64_t pb_wall_ns(void)
 	return fleet_clock_ns(CLOCK_REALTIME);
 }
 
-int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns)
+/* The calling thread's time runnable but waiting for a CPU (ns), -1 when unknown. */
+static int64_t fleet_run_delay_ns(void)
 {
+	unsigned long long delay;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%*s %llu", &delay); /* time on a CPU, then time waiting for one */
+	fclose(f);
+	return n == 1 ? (int64_t)delay : -1;
+}
+
+int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns,
+		  int64_t *cpu_wait_ns)
+{
+	int64_t delay0 = fleet_run_delay_ns(), delay1;
 	int64_t target = cfg->start_at_ns;
 	clockid_t clk = CLOCK_REALTIME;
 	struct timespec ts;
@@ -299,6 +315,8 @@ int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_
 	       clock_nanosleep(clk, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 	*actual_ns = pb_wall_ns();
+	delay1 = fleet_run_delay_ns();
+	*cpu_wait_ns = delay0 >= 0 && delay1 >= delay0 ? delay1 - delay0 : -1;
 	if (slack > 0)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
 	return __atomic_load_n(stop, __ATOMIC_RELAXED) ? -EINTR : 0;

@@ -42,9 +42,12 @@ void pb_shard_apply(struct pb_config *cfg);
 /*
  * Waits for --start-at (CLOCK_REALTIME; CLOCK_TAI at the same instant with --synced-clocks),
  * returning at once when it has passed or when *stop is set. *actual_ns: the wall clock on
- * waking. 0, or -EINTR when stopped.
+ * waking; *cpu_wait_ns: how long the thread, woken, waited for a CPU meanwhile (the
+ * scheduler's run_delay, -1 when the kernel does not say), the part of a late start that
+ * is the machine's load and not the timer's. 0, or -EINTR when stopped.
  */
-int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns);
+int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns,
+		  int64_t *cpu_wait_ns);
 
 /*
  * The run's announcement (pb_bpf.h, PB_SIG_KIND_ANNOUNCE) as a frame in buf (PB_FRAME_MAX

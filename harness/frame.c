@@ -14,9 +14,24 @@
 uint32_t pb_csum_add(uint32_t sum, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
+	uint64_t wide = 0;
 	size_t i;
 
-	for (i = 0; i + 1 < len; i += 2)
+	/*
+	 * 32-bit words in host order, summed wide, then folded and put in network order: the
+	 * one's complement sum does not depend on byte order (RFC 1071, 2.B), and a replay
+	 * checksums every frame it streams
+	 */
+	for (i = 0; i + 4 <= len; i += 4) {
+		uint32_t w;
+
+		memcpy(&w, p + i, 4);
+		wide += w;
+	}
+	while (wide >> 16)
+		wide = (wide & 0xffff) + (wide >> 16);
+	sum += ntohs((uint16_t)wide);
+	for (; i + 1 < len; i += 2)
 		sum += (uint32_t)p[i] << 8 | p[i + 1];
 	if (len & 1)
 		sum += (uint32_t)p[len - 1] << 8;
@@ -130,7 +145,8 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 
 	memset(f, 0, sizeof(*f));
 	f->data = p;
-	memset(p, 0, pb_frame_len(s));
+	/* every byte up to the payload's end is written below: only the padding is cleared */
+	memset(p + hdr + s->payload_len, 0, pb_frame_len(s) - hdr - s->payload_len);
 	memcpy(p, s->dstmac, 6);
 	memcpy(p + 6, s->srcmac, 6);
 	f->l3_off = PB_ETH_HLEN;
@@ -183,7 +199,13 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 	f->payload_off = l4_off + sizeof(udp);
 	f->payload_len = s->payload_len;
 	memcpy(p + l4_off, &udp, sizeof(udp));
-	pb_payload_fill(p + f->payload_off, s->payload_len, s->run_id, s->stream_id);
+	if (s->payload) {
+		pb_payload_fill(p + f->payload_off, PB_SIG_LEN, s->run_id, s->stream_id);
+		memcpy(p + f->payload_off + PB_SIG_LEN, s->payload + PB_SIG_LEN,
+		       s->payload_len - PB_SIG_LEN);
+	} else {
+		pb_payload_fill(p + f->payload_off, s->payload_len, s->run_id, s->stream_id);
+	}
 	if (s->kind)
 		p[f->payload_off + 2] = s->kind;
 	/* the checksum covers the header (its check field still 0) and the payload */
@@ -191,7 +213,6 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 	memcpy(p + l4_off, &udp, sizeof(udp));
 
 	f->unpadded = hdr + s->payload_len;
-	/* the padding bytes are already zero from the memset */
 	f->len = pb_frame_len(s);
 	return 0;
 }
@@ -261,10 +282,28 @@ void pb_pool_free(struct pb_pool *pool)
 	memset(pool, 0, sizeof(*pool));
 }
 
+void pb_flow_apply(struct pb_frame_spec *spec, const struct pb_frame_spec *base, uint32_t k,
+		   uint32_t n, bool vary_addr)
+{
+	/* in 64 bits: an IPv6 block from ::0 holds 2^32 addresses, which is 0 in 32 */
+	uint64_t avail =
+		vary_addr ? addrs_available(&base->srcip) : 65536u - (uint64_t)base->srcport;
+	uint32_t span = (uint32_t)(avail < n ? avail : n);
+
+	span = span ? span : 1;
+	spec->srcip = base->srcip;
+	if (vary_addr) {
+		pb_addr_add(&spec->srcip, k % span);
+		spec->srcport = (uint16_t)(base->srcport + k / span);
+	} else {
+		spec->srcport = (uint16_t)(base->srcport + k % span);
+	}
+}
+
 int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const struct pb_flows *fl)
 {
-	uint32_t mine = 0, n, i, k, stride = 0, span;
-	uint64_t state = fl->seed | 1, avail;
+	uint32_t mine = 0, n, i, k, stride = 0;
+	uint64_t state = fl->seed | 1;
 	struct pb_frame_spec spec;
 	uint32_t *order = NULL;
 	int err = -ENOMEM;
@@ -302,12 +341,6 @@ int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const 
 		order[j] = t;
 	}
 
-	/*
-	 * The field that varies first spans min(n, what is available); the other counts laps.
-	 * In 64 bits: an IPv6 block from ::0 holds 2^32 addresses, which is 0 in 32.
-	 */
-	avail = fl->vary_addr ? addrs_available(&base->srcip) : 65536u - (uint64_t)base->srcport;
-	span = (uint32_t)(avail < fl->n ? avail : fl->n);
 	for (i = 0; i < n; i++) {
 		uint32_t slot = order[i];
 
@@ -315,12 +348,8 @@ int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const 
 		k = fl->stream + (slot % mine) * fl->streams;
 		spec = *base;
 		spec.stream_id = (uint8_t)fl->stream;
-		if (fl->vary_addr) {
-			pb_addr_add(&spec.srcip, k % span);
-			spec.srcport = (uint16_t)(base->srcport + k / span);
-		} else {
-			spec.srcport = (uint16_t)(base->srcport + k % span);
-		}
+		/* the field that varies first spans min(n, what is available); the other laps */
+		pb_flow_apply(&spec, base, k, fl->n, fl->vary_addr);
 		if (fl->nsizes)
 			spec.payload_len = pool_mix_payload(base, fl->sizes[slot % fl->nsizes]);
 		pool->frames[i].data = pool->buf + (size_t)i * stride;

@@ -36,6 +36,8 @@ struct pb_frame_spec {
 			    * paced twin */
 	uint16_t vlan_id;  /* 802.1Q tag when 1..4094; 0: untagged */
 	uint8_t vlan_prio;
+	/* a replay's: the payload's bytes after the signature come from payload + PB_SIG_LEN */
+	const uint8_t *payload;
 };
 
 /* One built frame; data points into storage its owner (a pool, a test) provides. */
@@ -68,6 +70,11 @@ struct pb_pool {
 	uint32_t n;
 	uint32_t max_len; /* the longest frame in the pool */
 	bool ordered;	  /* a replay's: the frames must go in this order, cycled */
+	/*
+	 * a replay streamed from disk: a window whose frames change as they are taken (k is
+	 * in frames[k % n] only while in the window); PB_M_STREAM methods copy each as it goes
+	 */
+	bool streamed;
 };
 
 /* The run's base frame as the configuration describes it; tagged: with --vlan's tag. */
@@ -94,6 +101,13 @@ void pb_addr_add(struct pb_addr *a, uint32_t k);
 int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base,
 		  const struct pb_flows *flows);
 void pb_pool_free(struct pb_pool *pool);
+/*
+ * Flow k of a run's n flows into spec, from base: source port base + k % P and the base
+ * address + k / P, P the ports above base's (vary_addr: the address varies first, over what
+ * its /15 or 2^32 block holds), as pb_pool_build() numbers them.
+ */
+void pb_flow_apply(struct pb_frame_spec *spec, const struct pb_frame_spec *base, uint32_t k,
+		   uint32_t n, bool vary_addr);
 /* How many flows fit above the base port and address (the address within its /15 or /48). */
 uint64_t pb_flows_available(const struct pb_frame_spec *base, bool vary_addr);
 /* The Internet checksum (RFC 1071) of buf, folded, not inverted, starting from sum. */

@@ -231,6 +231,7 @@ int pb_gaps_compute(struct pb_gaps *g, const struct pb_rx_run *rx, const struct 
 	g->p1_us = pb_hist_quantile(in->gap_hist, total, 0.01, 0, UINT64_MAX) / 1e3;
 	g->p50_us = pb_hist_quantile(in->gap_hist, total, 0.50, 0, UINT64_MAX) / 1e3;
 	g->p99_us = pb_hist_quantile(in->gap_hist, total, 0.99, 0, UINT64_MAX) / 1e3;
+	g->max_us = pb_hist_quantile(in->gap_hist, total, 1.0, 0, UINT64_MAX) / 1e3;
 	return pb_hist_pairs(in->gap_hist, &g->hist, &g->nhist);
 }
 

@@ -61,7 +61,8 @@ struct pb_gaps {
 	uint64_t n;	  /* gaps timed */
 	double mean_us;	  /* exact: from each stream's first and last arrival */
 	double p1_us, p50_us, p99_us;
-	double cv; /* standard deviation / mean, from the histogram */
+	double max_us; /* the top of the highest bucket with a gap in it */
+	double cv;     /* standard deviation / mean, from the histogram */
 	struct pb_hist_pair *hist;
 	uint32_t nhist;
 };

@@ -21,12 +21,15 @@ enum {
 	__PB_M_ASYNC,	  /* completes frames after send() returns: reports them in flight */
 	__PB_M_REPOST,	  /* the kernel sends a dropped frame again itself, a probe with its
 			   * first stamp: probes are never lost, their latency holds the retries */
+	__PB_M_STREAM,	  /* copies each frame out of its pool as it sends it and counts it
+			   * (w->taken), so a replay can stream a capture through a window */
 };
 #define PB_M_FRAME     (1u << __PB_M_FRAME)
 #define PB_M_NO_WIRE   (1u << __PB_M_NO_WIRE)
 #define PB_M_NEEDS_RAW (1u << __PB_M_NEEDS_RAW)
 #define PB_M_ASYNC     (1u << __PB_M_ASYNC)
 #define PB_M_REPOST    (1u << __PB_M_REPOST)
+#define PB_M_STREAM    (1u << __PB_M_STREAM)
 
 /* The knobs a method reads from the configuration, which --tune searches (tune.h). */
 enum {
@@ -66,6 +69,11 @@ struct pb_worker {
 	void *priv;		      /* the method's state, owned by open/close */
 	char mode[48];		      /* what open actually obtained, for the Mode column */
 	struct pb_probe probe; /* --latency: which frame is a probe, and its stamp (probe.h) */
+	/*
+	 * PB_M_STREAM: pool frames taken so far, in order (frame k is pool->frames[k % n]),
+	 * counted when the method has copied one out, so its place in the pool is free again.
+	 */
+	uint64_t taken;
 };
 
 struct pb_method;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * --replay: the capture reader (libpcap), the rebuilt per-stream frames and the absolute
- * schedule, and the departure figures. Kept out of runner.c, which only asks for a stream's
- * allowance and reports what each call handed over.
+ * schedule, and the departure figures; streaming from disk is replay_disk.c's. Kept out of
+ * runner.c, which only asks for a stream's allowance and reports what each call handed over.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,68 +20,10 @@
 #include <pcap/pcap.h>
 #endif
 
+#include "log.h"
 #include "replay.h"
+#include "replay_int.h"
 #include "stats.h"
-
-#define RP_HIST_US   10000 /* 1 us buckets of departure error up to 10 ms; later in the last */
-#define RP_ALLOW_MAX 4096u /* frames one allowance hands out at most (a batch is smaller) */
-
-/* One replayable frame of the file, before it is rebuilt. */
-struct rp_rec {
-	uint64_t ts_ns;
-	uint32_t data; /* offset of its UDP payload in rp_file.buf */
-	uint32_t len;  /* UDP payload bytes */
-	uint32_t flow; /* index of its 5-tuple, in order of first appearance */
-	uint16_t tci;  /* its 802.1Q tag, when tagged */
-	bool tagged;
-};
-
-struct rp_file {
-	struct rp_rec *rec;
-	uint32_t n, cap;
-	uint8_t *buf;
-	size_t used, room;
-	uint64_t frames; /* every frame read */
-	uint64_t skipped[PB_RSKIP_N];
-	uint32_t flows;
-	/* the flow table: open addressing over 5-tuple keys */
-	struct rp_flow {
-		uint8_t key[37];
-		bool used;
-		uint32_t idx;
-	} * ft;
-	uint32_t ft_cap;
-};
-
-struct pb_replay_stream {
-	double *off;   /* each frame's offset in a pass, seconds */
-	uint32_t *len; /* bytes each frame hands over */
-	uint32_t n;
-	double period;
-	bool timed;
-	struct pb_pool pool;
-	double call_t; /* when the last allowance was asked (the departure of what follows) */
-	double anchor; /* the schedule's origin: when the stream first asked */
-	bool started;
-	uint64_t noted; /* frames handed over so far */
-	uint64_t due_k; /* frames before it are known due: deadlines never go back */
-	uint64_t bytes;
-	double first_t, last_t;
-	uint64_t *hist; /* RP_HIST_US + 1 buckets */
-	double max_err;
-};
-
-struct pb_replay {
-	uint32_t streams;
-	uint32_t loops;
-	double period, file_s;
-	const char *timing;
-	double multiplier;
-	bool timed;
-	uint64_t file_frames, pass_frames;
-	uint64_t skipped[PB_RSKIP_N];
-	struct pb_replay_stream *st;
-};
 
 double pb_replay_due(const double *off, uint32_t n, double period, uint64_t k)
 {
@@ -135,11 +77,11 @@ static int rp_flow_index(struct rp_file *f, const uint8_t *key, uint32_t *idx)
 }
 
 /*
- * One captured frame: its UDP payload and flow, or why it is not replayed. 0 with *skip set to
- * PB_RSKIP_N when kept, -ENOMEM.
+ * One captured frame: its UDP payload (r->data: its offset in p) and flow, or why it is not
+ * replayed. 0 with *skip set to PB_RSKIP_N when kept, -ENOMEM.
  */
-static int rp_parse(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
-		    uint64_t ts_ns, int *skip)
+int rp_classify(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
+		uint64_t ts_ns, struct rp_rec *out, int *skip)
 {
 	uint32_t off = PB_ETH_HLEN, l4, ulen, plen, iplen;
 	uint8_t key[37] = { 0 };
@@ -212,6 +154,25 @@ static int rp_parse(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32
 	err = rp_flow_index(f, key, &r.flow);
 	if (err)
 		return err;
+	r.data = l4 + (uint32_t)sizeof(struct udphdr);
+	r.len = plen;
+	*out = r;
+	*skip = PB_RSKIP_N;
+	return 0;
+}
+
+/* rp_classify(), and a kept frame's payload copied into the file's buffer. */
+static int rp_parse(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
+		    uint64_t ts_ns, int *skip)
+{
+	struct rp_rec r;
+	uint32_t plen;
+	int err;
+
+	err = rp_classify(f, p, caplen, wirelen, ts_ns, &r, skip);
+	if (err || *skip != PB_RSKIP_N)
+		return err;
+	plen = r.len;
 	if (f->used + plen > f->room) {
 		size_t room = f->room ? f->room * 2 : 1 << 20;
 		uint8_t *buf;
@@ -233,12 +194,10 @@ static int rp_parse(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32
 		f->rec = rec;
 		f->cap = cap;
 	}
-	memcpy(f->buf + f->used, p + l4 + sizeof(struct udphdr), plen);
+	memcpy(f->buf + f->used, p + r.data, plen);
 	r.data = (uint32_t)f->used;
-	r.len = plen;
 	f->used += plen;
 	f->rec[f->n++] = r;
-	*skip = PB_RSKIP_N;
 	return 0;
 }
 
@@ -251,53 +210,59 @@ static void rp_file_free(struct rp_file *f)
 }
 
 /*
- * --preload: the whole capture is read into memory (there is no streaming reader yet), so a
- * file the bound does not allow is refused before any of it is read, rather than filling
- * memory. A file that cannot be stat'ed is left to the reader to report.
+ * --preload: whether the capture is streamed from disk through a window rather than read
+ * into memory. A file that cannot be stat'ed is left to the reader to report.
  */
-static int rp_preload_check(const struct pb_config *cfg, char *why, size_t len)
+static bool rp_streams(const struct pb_config *cfg)
 {
 	struct stat st;
 
-	if (cfg->preload == PB_PRELOAD_NEVER) {
-		snprintf(why, len,
-			 "--preload never: pktbench cannot stream a capture from disk yet; "
-			 "--preload auto or always reads it into memory");
-		return -EINVAL;
-	}
-	if (cfg->preload == PB_PRELOAD_ALWAYS || stat(cfg->replay, &st) ||
-	    (uint64_t)st.st_size <= (uint64_t)cfg->preload_max_mib << 20)
-		return 0;
-	snprintf(why, len,
-		 "--replay %s: %.1f MiB is over --preload-max %u MiB and streaming from disk "
-		 "is not supported yet: raise --preload-max, or --preload always",
-		 cfg->replay, st.st_size / 1048576.0, cfg->preload_max_mib);
-	return -EINVAL;
+	if (cfg->preload == PB_PRELOAD_NEVER)
+		return true;
+	if (cfg->preload == PB_PRELOAD_ALWAYS || stat(cfg->replay, &st))
+		return false;
+	return (uint64_t)st.st_size > (uint64_t)cfg->preload_max_mib << 20;
 }
 
 #ifdef PB_HAVE_PCAP
-static int rp_read(const char *path, struct rp_file *f, char *why, size_t len)
+/* The capture, for a read from its start; NULL with why filled. */
+pcap_t *rp_pcap_open(const char *path, char *why, size_t len)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
-	struct pcap_pkthdr *h;
-	const u_char *data;
 	pcap_t *pc;
-	int ret, err = 0, skip;
 
 	/* nanosecond stamps whatever the file holds: libpcap scales microsecond files up */
 	pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!pc) {
 		snprintf(why, len, "--replay %s: %s", path, errbuf);
-		return -EINVAL;
+		return NULL;
 	}
 	if (pcap_datalink(pc) != DLT_EN10MB) {
 		snprintf(why, len, "--replay %s: link type %s, only Ethernet captures replay", path,
 			 pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "unknown");
-		err = -EINVAL;
-		goto out;
+		pcap_close(pc);
+		return NULL;
 	}
+	return pc;
+}
+
+uint64_t rp_stamp(const struct pcap_pkthdr *h)
+{
+	return (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
+}
+
+static int rp_read(const char *path, struct rp_file *f, char *why, size_t len)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	pcap_t *pc;
+	int ret, err = 0, skip;
+
+	pc = rp_pcap_open(path, why, len);
+	if (!pc)
+		return -EINVAL;
 	while ((ret = pcap_next_ex(pc, &h, &data)) == 1) {
-		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
+		uint64_t ts = rp_stamp(h);
 
 		f->frames++;
 		err = rp_parse(f, data, h->caplen, h->len, ts, &skip);
@@ -323,52 +288,68 @@ static int rp_read(const char *path, struct rp_file *f, char *why, size_t len)
 	snprintf(why, len, "--replay %s: this pktbench was built without libpcap", path);
 	return -EOPNOTSUPP;
 }
+
 #endif
 
-/* The UDP checksum of a rebuilt frame whose payload was replaced after pb_frame_build(). */
-static void rp_udp_csum(struct pb_frame *fr, int family)
+/* The spec of a captured frame's rebuilt frame, before its stream, flow and payload. */
+void rp_spec(const struct pb_replay *rp, const struct rp_rec *r, struct pb_frame_spec *spec)
 {
-	uint8_t *p = fr->data, *udp = p + fr->payload_off - sizeof(struct udphdr);
-	uint32_t ulen = (uint32_t)sizeof(struct udphdr) + fr->payload_len, sum;
-	uint8_t tail[4] = { 0, IPPROTO_UDP, (uint8_t)(ulen >> 8), (uint8_t)ulen };
-	uint16_t c;
-
-	udp[6] = udp[7] = 0;
-	if (family == AF_INET6) {
-		sum = pb_csum_add(0, p + fr->l3_off + 8, 32);
-		sum = pb_csum_add(sum, &(uint32_t){ htonl(ulen) }, 4);
-		sum += IPPROTO_UDP;
-	} else {
-		sum = pb_csum_add(0, p + fr->l3_off + 12, 8);
-		sum = pb_csum_add(sum, tail, 4);
+	*spec = rp->base;
+	spec->payload_len = r->len;
+	if (rp->frames && !rp->cfg.vlan && r->tagged) {
+		spec->vlan_id = r->tci & 0xfff;
+		spec->vlan_prio = (uint8_t)(r->tci >> 13);
 	}
-	sum = pb_csum_add(sum, udp, ulen);
-	c = (uint16_t)~pb_csum_fold(sum);
-	c = c ? c : 0xffff;
-	udp[6] = (uint8_t)(c >> 8);
-	udp[7] = (uint8_t)c;
+}
+
+/* Its bytes on the wire, for --rate. */
+static uint32_t rp_wire(const struct pb_replay *rp, const struct rp_rec *r)
+{
+	struct pb_frame_spec spec;
+
+	rp_spec(rp, r, &spec);
+	return pb_wire_bytes(pb_frame_len(&spec), spec.vlan_id != 0);
+}
+
+uint32_t rp_flow_of(const struct pb_config *cfg, const struct rp_rec *r, uint64_t kept)
+{
+	return cfg->flows > 1 ? (uint32_t)(kept % cfg->flows) : r->flow;
 }
 
 /*
- * Stream i's frames, rebuilt: this run's MACs, addresses, destination port and signature;
- * source port --srcport + the capture's flow index; the capture's payload after the
- * signature, its VLAN tag unless --vlan sets one (frame methods only).
+ * One captured frame rebuilt into fr (fr->data holds its bytes): this run's MACs, addresses,
+ * destination port and signature; its flow's source port and address (pb_flow_apply: flow k
+ * of rp->flows); the capture's payload after the signature, its VLAN tag unless --vlan sets
+ * one (frame methods only).
  */
-static int rp_build(struct pb_replay_stream *s, const struct rp_file *f, const uint8_t *keep,
-		    uint32_t stream, const struct pb_config *cfg, bool frames, bool timed)
+int rp_build_one(struct pb_frame *fr, const struct pb_replay *rp, uint32_t stream,
+		 const struct rp_rec *r, const uint8_t *payload)
 {
-	struct pb_frame_spec base, spec;
-	uint32_t i, j, stride = 0;
-	uint32_t ports = 65536u - cfg->srcport;
+	struct pb_frame_spec spec, base;
 
-	pb_frame_spec_from_config(cfg, frames && cfg->vlan, &base);
+	rp_spec(rp, r, &spec);
+	base = spec;
+	spec.stream_id = (uint8_t)stream;
+	/* timed frames say so: the receiver times the gaps between them */
+	if (rp->timed)
+		spec.kind = PB_SIG_KIND_FRAME | PB_SIG_PACED;
+	pb_flow_apply(&spec, &base, r->flow, rp->flows, rp->cfg.flows_src_ip);
+	spec.payload = payload;
+	return pb_frame_build(fr, &spec);
+}
+
+/* Stream i's frames of a preloaded file, rebuilt, in file order. */
+static int rp_build(struct pb_replay_stream *s, const struct pb_replay *rp, const struct rp_file *f,
+		    const uint8_t *keep, uint32_t stream)
+{
+	const struct pb_config *cfg = &rp->cfg;
+	struct pb_frame_spec spec;
+	uint32_t i, j, stride = 0;
+
 	for (i = 0; i < f->n; i++) {
 		if (!keep[i] || f->rec[i].flow % cfg->streams != stream)
 			continue;
-		spec = base;
-		spec.payload_len = f->rec[i].len;
-		spec.vlan_id = frames && !cfg->vlan && f->rec[i].tagged ? f->rec[i].tci & 0xfff
-									: base.vlan_id;
+		rp_spec(rp, &f->rec[i], &spec);
 		if (pb_frame_len(&spec) > stride)
 			stride = pb_frame_len(&spec);
 		s->n++;
@@ -389,27 +370,13 @@ static int rp_build(struct pb_replay_stream *s, const struct rp_file *f, const u
 
 		if (!keep[i] || r->flow % cfg->streams != stream)
 			continue;
-		spec = base;
-		spec.stream_id = (uint8_t)stream;
-		/* timed frames say so: the receiver times the gaps between them */
-		if (timed)
-			spec.kind = PB_SIG_KIND_FRAME | PB_SIG_PACED;
-		spec.payload_len = r->len;
-		spec.srcport = (uint16_t)(cfg->srcport + r->flow % ports);
-		if (frames && !cfg->vlan && r->tagged) {
-			spec.vlan_id = r->tci & 0xfff;
-			spec.vlan_prio = (uint8_t)(r->tci >> 13);
-		}
 		fr->data = s->pool.buf + (size_t)j * stride;
-		err = pb_frame_build(fr, &spec);
+		err = rp_build_one(fr, rp, stream, r, f->buf + r->data);
 		if (err)
 			return err;
-		memcpy(fr->data + fr->payload_off + PB_SIG_LEN, f->buf + r->data + PB_SIG_LEN,
-		       r->len - PB_SIG_LEN);
-		rp_udp_csum(fr, spec.srcip.family);
 		if (fr->len > s->pool.max_len)
 			s->pool.max_len = fr->len;
-		s->len[j] = frames ? fr->len : fr->unpadded;
+		s->len[j] = rp->frames ? fr->len : fr->unpadded;
 		j++;
 	}
 	s->pool.n = s->n;
@@ -419,7 +386,7 @@ static int rp_build(struct pb_replay_stream *s, const struct rp_file *f, const u
 }
 
 /* Whether a frame fits the MTU as m hands it over; the kernel would refuse or fragment it. */
-static bool rp_fits(const struct pb_config *cfg, const struct rp_rec *r)
+bool rp_fits(const struct pb_config *cfg, const struct rp_rec *r)
 {
 	uint32_t ip = pb_frame_overhead(cfg->srcip.family) - PB_ETH_HLEN;
 
@@ -428,107 +395,181 @@ static bool rp_fits(const struct pb_config *cfg, const struct rp_rec *r)
 	return !cfg->mtu || ip + r->len <= cfg->mtu;
 }
 
-/*
- * The offsets of a pass (global file order) and its period, by the timing asked for; wire[i]
- * is frame i's wire bytes, for --rate.
- */
-static void rp_schedule(struct pb_replay *rp, const struct rp_file *f, const uint8_t *keep,
-			const uint32_t *wire, const struct pb_config *cfg, double *goff)
+/* The timing asked for. */
+void rp_timing(struct pb_replay *rp)
 {
-	double gap = 0, at = 0, mult = cfg->multiplier > 0 ? cfg->multiplier : 1;
-	uint64_t t_first = 0, t_last = 0;
-	uint32_t i, k = 0, prev = 0;
+	const struct pb_config *cfg = &rp->cfg;
 
-	for (i = 0; i < f->n; i++) {
-		if (!keep[i])
-			continue;
-		if (!k++)
-			t_first = f->rec[i].ts_ns;
-		t_last = f->rec[i].ts_ns;
-	}
-	rp->file_s = (double)(int64_t)(t_last - t_first) / 1e9;
+	rp->multiplier = cfg->multiplier > 0 ? cfg->multiplier : 1;
 	rp->timed = true;
-	rp->multiplier = mult;
 	if (cfg->topspeed || cfg->replay_timing == PB_TIMING_TOPSPEED) {
 		rp->timing = "topspeed";
 		rp->timed = false;
 	} else if (cfg->pps) {
 		rp->timing = "pps";
-		gap = 1.0 / cfg->pps;
 	} else if (cfg->rate_gbps) {
 		rp->timing = "rate";
 	} else {
 		rp->timing = "original";
 	}
-	for (i = 0, k = 0; i < f->n; i++) {
-		if (!keep[i])
-			continue;
-		if (!rp->timed)
-			goff[i] = 0;
-		else if (cfg->pps)
-			goff[i] = k / cfg->pps;
-		else if (cfg->rate_gbps)
-			goff[i] = at;
-		else /* stamps may step back in a merged capture: never before the previous */
-			goff[i] = fmax(k ? goff[prev] : 0,
-				       (double)(int64_t)(f->rec[i].ts_ns - t_first) / 1e9 / mult);
-		if (cfg->rate_gbps)
-			at += wire[i] * 8.0 / (cfg->rate_gbps * 1e9);
-		prev = i;
-		k++;
+}
+
+/*
+ * The next replayed frame's offset in its pass (global file order), by the timing asked for:
+ * the file's gaps, evenly spaced (--pps), the frames' wire time (--rate), 0.
+ */
+double rp_offset(const struct pb_replay *rp, struct rp_clock *c, const struct rp_rec *r)
+{
+	const struct pb_config *cfg = &rp->cfg;
+	uint64_t ts_ns = r->ts_ns;
+	double off;
+
+	if (!c->k)
+		c->t_first = ts_ns;
+	c->t_last = ts_ns;
+	if (!rp->timed)
+		off = 0;
+	else if (cfg->pps)
+		off = (double)c->k / cfg->pps;
+	else if (cfg->rate_gbps)
+		off = c->at;
+	else /* stamps may step back in a merged capture: never before the previous */
+		off = fmax(c->k ? c->prev : 0,
+			   (double)(int64_t)(ts_ns - c->t_first) / 1e9 / rp->multiplier);
+	if (cfg->rate_gbps) {
+		c->wire = rp_wire(rp, r);
+		c->at += c->wire * 8.0 / (cfg->rate_gbps * 1e9);
 	}
+	c->prev = off;
+	c->k++;
+	return off;
+}
+
+/*
+ * A pass read to its end: its frames, the file's duration, and the period: the last frame's
+ * offset, what one more frame would take, --loop-delay.
+ */
+void rp_pass_end(struct pb_replay *rp, const struct rp_clock *c)
+{
+	const struct pb_config *cfg = &rp->cfg;
+	double gap;
+
+	rp->pass_frames = c->k;
+	rp->file_s = c->k ? (double)(int64_t)(c->t_last - c->t_first) / 1e9 : 0;
 	if (!rp->timed) {
 		rp->period = 0;
 		return;
 	}
 	if (cfg->rate_gbps)
-		gap = wire[prev] * 8.0 / (cfg->rate_gbps * 1e9);
-	else if (!cfg->pps)
-		gap = k > 1 ? goff[prev] / (k - 1) : 0;
-	rp->period = goff[prev] + gap + cfg->loop_delay_s;
+		gap = c->wire * 8.0 / (cfg->rate_gbps * 1e9);
+	else if (cfg->pps)
+		gap = 1.0 / cfg->pps;
+	else
+		gap = c->k > 1 ? c->prev / (double)(c->k - 1) : 0;
+	rp->period = c->prev + gap + cfg->loop_delay_s;
 }
 
 static const char *rp_unsupported(const struct pb_method *m)
 {
-	if (!strcmp(m->name, "xdp_live"))
-		return "--replay: xdp_live builds its frames in BPF from one template";
 	if (m->knobs & PB_K_SEGMENTS)
 		return "--replay: GSO cuts one payload into equal segments; a capture's differ";
 	return NULL;
 }
 
-/* af_xdp's UMEM holds at most this many frames per stream (AF_XDP_FRAMES): the rest never go. */
-#define RP_AF_XDP_FRAMES 4096u
-
-static int rp_fits_method(const struct pb_method *m, const struct pb_replay *rp, char *why,
-			  size_t len)
+/* Where stream frame k's deadline is: its window's place, or the preloaded schedule. */
+static double rp_due(const struct pb_replay_stream *s, uint64_t k)
 {
-	uint32_t i;
+	return s->streamed ? s->due[k & s->mask] : pb_replay_due(s->off, s->n, s->period, k);
+}
 
-	if (strcmp(m->name, "af_xdp"))
-		return 0;
-	for (i = 0; i < rp->streams; i++) {
-		if (rp->st[i].n > RP_AF_XDP_FRAMES) {
-			snprintf(why, len,
-				 "--replay: af_xdp holds %u frames a stream in its UMEM, this "
-				 "capture gives stream %u %u (more --streams spread its flows)",
-				 RP_AF_XDP_FRAMES, i, rp->st[i].n);
-			return -EOPNOTSUPP;
+int rp_none(const struct pb_replay *rp, char *why, size_t len)
+{
+	snprintf(why, len,
+		 "--replay %s: none of its %llu frames can be replayed (UDP over Ethernet, "
+		 "payload >= 8 bytes, within the MTU)",
+		 rp->cfg.replay, (unsigned long long)rp->file_frames);
+	return -EINVAL;
+}
+
+int rp_no_flows(const struct pb_replay *rp, uint32_t flows, uint32_t i, char *why, size_t len)
+{
+	snprintf(why, len,
+		 "--streams %u: the replay has %u flows (the capture's, or --flows), so stream "
+		 "%u would have none (flows are hashed to streams)",
+		 rp->streams, flows, i);
+	return -EINVAL;
+}
+
+/*
+ * Preloaded: the whole file read into memory, its pass scheduled in file order, then every
+ * stream's frames rebuilt.
+ */
+static int rp_open_preloaded(struct pb_replay *rp, char *why, size_t len)
+{
+	const struct pb_config *cfg = &rp->cfg;
+	struct rp_clock c = { 0 };
+	struct rp_file f = { 0 };
+	uint8_t *keep = NULL;
+	double *goff = NULL;
+	uint32_t i;
+	int err;
+
+	err = rp_read(cfg->replay, &f, why, len);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	keep = calloc(f.n + 1, 1);
+	goff = calloc(f.n + 1, sizeof(*goff));
+	if (!keep || !goff)
+		goto out;
+	rp->file_frames = f.frames;
+	memcpy(rp->skipped, f.skipped, sizeof(rp->skipped));
+	rp_timing(rp);
+	for (i = 0; i < f.n; i++) {
+		keep[i] = rp_fits(cfg, &f.rec[i]);
+		if (!keep[i]) {
+			rp->skipped[PB_RSKIP_TOO_BIG]++;
+			continue;
 		}
+		f.rec[i].flow = rp_flow_of(cfg, &f.rec[i], c.k);
+		goff[i] = rp_offset(rp, &c, &f.rec[i]);
 	}
-	return 0;
+	rp_pass_end(rp, &c);
+	rp->flows = cfg->flows > 1 ? cfg->flows : f.flows;
+	if (!rp->pass_frames) {
+		err = rp_none(rp, why, len);
+		goto out;
+	}
+	for (i = 0; i < cfg->streams; i++) {
+		struct pb_replay_stream *s = &rp->st[i];
+		uint32_t j, k = 0;
+
+		err = rp_build(s, rp, &f, keep, i);
+		if (err == -ENOENT)
+			err = rp_no_flows(rp, rp->flows, i, why, len);
+		else if (err && err != -ENOMEM)
+			snprintf(why, len, "--replay: building the frames: %s", strerror(-err));
+		if (err)
+			goto out;
+		for (j = 0; j < f.n; j++)
+			if (keep[j] && f.rec[j].flow % cfg->streams == i)
+				s->off[k++] = goff[j];
+		s->period = rp->period;
+		s->timed = rp->timed;
+		s->first_due = s->off[0];
+	}
+out:
+	free(keep);
+	free(goff);
+	rp_file_free(&f);
+	return err;
 }
 
 int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const struct pb_config *cfg,
 		   char *why, size_t len)
 {
-	bool frames = m->flags & PB_M_FRAME;
 	const char *no = rp_unsupported(m);
-	struct rp_file f = { 0 };
-	struct pb_replay *rp = NULL;
-	uint32_t *wire = NULL, i;
-	uint8_t *keep = NULL;
-	double *goff = NULL;
+	struct pb_replay *rp;
 	int err;
 
 	*out = NULL;
@@ -536,90 +577,32 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 		snprintf(why, len, "%s", no);
 		return -EOPNOTSUPP;
 	}
-	err = rp_preload_check(cfg, why, len);
-	if (!err)
-		err = rp_read(cfg->replay, &f, why, len);
-	if (err)
-		goto out;
-	err = -ENOMEM;
 	rp = calloc(1, sizeof(*rp));
-	keep = calloc(f.n + 1, 1);
-	wire = calloc(f.n + 1, sizeof(*wire));
-	goff = calloc(f.n + 1, sizeof(*goff));
-	if (!rp || !keep || !wire || !goff)
-		goto out_nomem;
+	if (!rp) {
+		snprintf(why, len, "--replay %s: out of memory", cfg->replay);
+		return -ENOMEM;
+	}
+	rp->cfg = *cfg;
+	pb_frame_spec_from_config(cfg, (m->flags & PB_M_FRAME) && cfg->vlan, &rp->base);
 	rp->streams = cfg->streams;
 	rp->loops = cfg->loop;
-	rp->file_frames = f.frames;
-	memcpy(rp->skipped, f.skipped, sizeof(rp->skipped));
-	for (i = 0; i < f.n; i++) {
-		struct pb_frame_spec spec;
-
-		keep[i] = rp_fits(cfg, &f.rec[i]);
-		if (!keep[i]) {
-			rp->skipped[PB_RSKIP_TOO_BIG]++;
-			continue;
-		}
-		/* its size as rp_build() makes it, for --rate */
-		pb_frame_spec_from_config(cfg, frames && cfg->vlan, &spec);
-		if (frames && !cfg->vlan && f.rec[i].tagged)
-			spec.vlan_id = f.rec[i].tci & 0xfff;
-		spec.payload_len = f.rec[i].len;
-		wire[i] = pb_wire_bytes(pb_frame_len(&spec), spec.vlan_id != 0);
-		rp->pass_frames++;
-	}
-	if (!rp->pass_frames) {
-		snprintf(why, len,
-			 "--replay %s: none of its %llu frames can be replayed (UDP over "
-			 "Ethernet, payload >= 8 bytes, within the MTU)",
-			 cfg->replay, (unsigned long long)f.frames);
-		err = -EINVAL;
-		goto out;
-	}
-	rp_schedule(rp, &f, keep, wire, cfg, goff);
+	rp->frames = m->flags & PB_M_FRAME;
 	rp->st = calloc(cfg->streams, sizeof(*rp->st));
+	rp->streamed = rp_streams(cfg);
 	if (!rp->st)
-		goto out_nomem;
-	for (i = 0; i < cfg->streams; i++) {
-		struct pb_replay_stream *s = &rp->st[i];
-		uint32_t j, k = 0;
-
-		err = rp_build(s, &f, keep, i, cfg, frames, rp->timed);
-		if (err == -ENOENT) {
-			snprintf(why, len,
-				 "--streams %u: the capture has only %u flows, so stream %u "
-				 "would have none (flows are hashed to streams)",
-				 cfg->streams, f.flows, i);
-			err = -EINVAL;
-			goto out;
-		}
-		if (err == -ENOMEM)
-			goto out_nomem;
-		if (err) {
-			snprintf(why, len, "--replay: building the frames: %s", strerror(-err));
-			goto out;
-		}
-		for (j = 0; j < f.n; j++)
-			if (keep[j] && f.rec[j].flow % cfg->streams == i)
-				s->off[k++] = goff[j];
-		s->period = rp->period;
-		s->timed = rp->timed;
-	}
-	err = rp_fits_method(m, rp, why, len);
-	goto out;
-out_nomem:
-	err = -ENOMEM;
-	snprintf(why, len, "--replay %s: out of memory", cfg->replay);
-out:
-	free(keep);
-	free(wire);
-	free(goff);
-	rp_file_free(&f);
-	if (err)
-		pb_replay_free(rp);
+		err = -ENOMEM;
+	else if (rp->streamed)
+		err = rp_open_streamed(rp, m, why, len);
 	else
-		*out = rp;
-	return err;
+		err = rp_open_preloaded(rp, why, len);
+	if (err == -ENOMEM)
+		snprintf(why, len, "--replay %s: out of memory", cfg->replay);
+	if (err) {
+		pb_replay_free(rp);
+		return err;
+	}
+	*out = rp;
+	return 0;
 }
 
 void pb_replay_free(struct pb_replay *r)
@@ -628,12 +611,20 @@ void pb_replay_free(struct pb_replay *r)
 
 	if (!r)
 		return;
+	pb_replay_stop(r);
+#ifdef PB_HAVE_PCAP
+	if (r->rd.pc)
+		pcap_close(r->rd.pc);
+#endif
 	for (i = 0; r->st && i < r->streams; i++) {
 		pb_pool_free(&r->st[i].pool);
 		free(r->st[i].off);
 		free(r->st[i].len);
 		free(r->st[i].hist);
+		free(r->st[i].due);
 	}
+	free(r->gap_hist);
+	rp_file_free(&r->file);
 	free(r->st);
 	free(r);
 }
@@ -663,8 +654,10 @@ struct pb_replay_stream *pb_replay_stream(struct pb_replay *r, uint32_t i)
 
 uint64_t pb_replay_allowance(struct pb_replay_stream *s, double t, uint64_t handed, double *next)
 {
-	uint64_t k;
-	double due;
+	/* streamed: frames are counted as the method takes them out of its window */
+	uint64_t at = s->streamed ? *s->taken : handed, k;
+	uint64_t avail = s->streamed ? __atomic_load_n(&s->avail, __ATOMIC_ACQUIRE) : UINT64_MAX;
+	double due, rel;
 
 	/*
 	 * The schedule starts when the stream first asks, not at the clock start: a thread that
@@ -675,40 +668,61 @@ uint64_t pb_replay_allowance(struct pb_replay_stream *s, double t, uint64_t hand
 		s->anchor = t;
 	}
 	s->call_t = t;
-	if (!s->timed)
+	if (!s->timed && !s->streamed)
 		return UINT64_MAX;
-	t -= s->anchor;
+	rel = t - s->anchor;
 	/* a late sender does not scan the same due frames again on every call */
-	k = s->due_k > handed ? s->due_k : handed;
-	while (k - handed < RP_ALLOW_MAX) {
-		due = pb_replay_due(s->off, s->n, s->period, k);
-		if (due > t) {
-			if (k == handed)
+	k = s->due_k > at ? s->due_k : at;
+	if (!s->timed)
+		k = avail - at < RP_ALLOW_MAX ? avail : at + RP_ALLOW_MAX;
+	while (s->timed && k - at < RP_ALLOW_MAX && k < avail) {
+		due = rp_due(s, k);
+		if (due > rel) {
+			if (k == at)
 				*next = s->anchor + due;
 			break;
 		}
 		k++;
 	}
+	if (k == at && k == avail) {
+		/*
+		 * The window is empty: the reader is behind, or done and the stream with it (done
+		 * first: the reader's last avail was stored before it)
+		 */
+		if (__atomic_load_n(s->reader_done, __ATOMIC_ACQUIRE))
+			s->exhausted = at >= __atomic_load_n(&s->avail, __ATOMIC_ACQUIRE);
+		else if (!s->starved)
+			s->waits++;
+		s->starved = true;
+		*next = t + RP_NAP_NS * 1e-9;
+	} else if (k > at) {
+		s->starved = false;
+	}
 	s->due_k = k;
-	return k - handed;
+	return k - at;
 }
 
 void pb_replay_note(struct pb_replay_stream *s, uint64_t handed)
 {
-	for (; s->noted < handed; s->noted++) {
-		double err = s->timed ? s->call_t - s->anchor -
-						pb_replay_due(s->off, s->n, s->period, s->noted)
-				      : 0;
+	uint64_t at = s->streamed ? *s->taken : handed;
+
+	for (; s->noted < at; s->noted++) {
+		double due = s->timed ? rp_due(s, s->noted) : 0;
+		double err = s->timed ? s->call_t - s->anchor - due : 0;
 		uint64_t us = err > 0 ? (uint64_t)(err * 1e6) : 0;
 
 		if (!s->noted)
 			s->first_t = s->call_t;
 		s->last_t = s->call_t;
-		s->bytes += s->len[s->noted % s->n];
+		s->last_due = due;
+		s->bytes += s->len[s->streamed ? s->noted & s->mask : s->noted % s->n];
 		s->hist[us < RP_HIST_US ? us : RP_HIST_US]++;
 		if (err > s->max_err)
 			s->max_err = err;
 	}
+	/* what the method took out is copied: the reader may write those places again */
+	if (s->streamed)
+		__atomic_store_n(&s->freed, at, __ATOMIC_RELEASE);
 }
 
 /* The upper bound of the bucket that holds the q-th quantile, in us. */
@@ -741,9 +755,13 @@ void pb_replay_result(const struct pb_replay *r, struct pb_result *res)
 	o->pass_frames = r->pass_frames;
 	memcpy(o->skipped, r->skipped, sizeof(o->skipped));
 	o->file_duration_s = r->file_s;
+	o->streamed = r->streamed;
+	o->reader_failed = r->rd.err != 0;
 	for (i = 0; i < r->streams; i++) {
 		const struct pb_replay_stream *s = &r->st[i];
 
+		o->window_frames += s->streamed ? s->mask + 1 : 0;
+		o->reader_waits += s->waits;
 		o->frames += s->noted;
 		o->bytes += s->bytes;
 		loops = s->noted / s->n < loops ? s->noted / s->n : loops;
@@ -752,13 +770,19 @@ void pb_replay_result(const struct pb_replay *r, struct pb_result *res)
 		first = fmin(first, s->first_t);
 		last = fmax(last, s->last_t);
 		/* what the schedule asked, each stream from its own origin */
-		s0 = fmin(s0, s->anchor + s->off[0]);
-		s1 = fmax(s1, s->anchor + pb_replay_due(s->off, s->n, s->period, s->noted - 1));
+		s0 = fmin(s0, s->anchor + s->first_due);
+		s1 = fmax(s1, s->anchor + s->last_due);
 		o->dep_max_us = fmax(o->dep_max_us, s->max_err * 1e6);
 		for (j = 0; h && j <= RP_HIST_US; j++)
 			h[j] += s->hist[j];
 	}
 	o->loops = loops == UINT64_MAX ? 0 : loops;
+	if (r->rd.err) {
+		res->status = PB_STATUS_ERROR;
+		snprintf(res->reason, sizeof(res->reason),
+			 "--replay: reading the capture from disk failed: %s",
+			 strerror(-r->rd.err));
+	}
 	o->run_duration_s = o->frames ? last - first : 0;
 	o->sched_duration_s = o->frames && r->timed ? s1 - s0 : 0;
 	o->drift_ppm = o->sched_duration_s > 0 ? (o->run_duration_s - o->sched_duration_s) /
@@ -778,16 +802,67 @@ static int rp_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A stream's gap at the wrap, when a pass followed another; 0 when none did. */
+static double rp_wrap_gap(const struct pb_replay_stream *s, double last_off)
+{
+	uint64_t loops = s->noted / s->n;
+
+	if (loops > 1 || (loops == 1 && s->noted > s->n))
+		return s->period - last_off + s->first_due;
+	return 0;
+}
+
+/*
+ * Streamed: the schedule's gaps from the first read's histogram (100 ns buckets) and the
+ * wraps', as rp_sched_gaps() gives them.
+ */
+static bool rp_hist_gaps(const struct pb_replay *r, double *p50, double *p99, double *pmax)
+{
+	uint64_t *h = malloc(sizeof(*h) * (RP_GAP_BUCKETS + 1)), total = 0, seen;
+	double q[2] = { 0.50, 0.99 }, *out[2] = { p50, p99 }, max = r->gap_max, b;
+	uint32_t i, j;
+
+	if (!h)
+		return false;
+	memcpy(h, r->gap_hist, sizeof(*h) * (RP_GAP_BUCKETS + 1));
+	for (i = 0; i < r->streams; i++) {
+		double g = rp_wrap_gap(&r->st[i], r->st[i].scan_off);
+
+		if (g <= 0)
+			continue;
+		b = round(g * 1e7);
+		h[b < RP_GAP_BUCKETS ? (uint32_t)b : RP_GAP_BUCKETS]++;
+		max = fmax(max, g);
+	}
+	for (j = 0; j <= RP_GAP_BUCKETS; j++)
+		total += h[j];
+	for (i = 0; i < 2 && total; i++) {
+		uint64_t want = (uint64_t)ceil(q[i] * (double)total);
+
+		for (j = 0, seen = 0; j <= RP_GAP_BUCKETS; j++) {
+			seen += h[j];
+			if (seen >= want)
+				break;
+		}
+		*out[i] = j < RP_GAP_BUCKETS ? j * 0.1 : max * 1e6;
+	}
+	*pmax = max * 1e6;
+	free(h);
+	return total > 0;
+}
+
 /*
  * The gaps the schedule puts between a stream's consecutive frames over the passes sent: each
  * of a pass's gaps, and the wrap's between passes. Its p50 and p99, in us, or false.
  */
-static bool rp_sched_gaps(const struct pb_replay *r, double *p50, double *p99)
+static bool rp_sched_gaps(const struct pb_replay *r, double *p50, double *p99, double *pmax)
 {
-	uint64_t n = 0, k, loops;
+	uint64_t n = 0, k;
 	double *g;
 	uint32_t i, j;
 
+	if (r->streamed)
+		return rp_hist_gaps(r, p50, p99, pmax);
 	for (i = 0; i < r->streams; i++)
 		n += r->st[i].n;
 	g = malloc(sizeof(*g) * (n + 1));
@@ -796,12 +871,10 @@ static bool rp_sched_gaps(const struct pb_replay *r, double *p50, double *p99)
 	for (i = 0, k = 0; i < r->streams; i++) {
 		const struct pb_replay_stream *s = &r->st[i];
 
-		loops = s->noted / s->n;
 		for (j = 1; j < s->n; j++)
 			g[k++] = s->off[j] - s->off[j - 1];
-		/* the wrap's gap, when a pass followed another */
-		if (loops > 1 || (loops == 1 && s->noted > s->n))
-			g[k++] = s->period - s->off[s->n - 1] + s->off[0];
+		if (rp_wrap_gap(s, s->off[s->n - 1]) > 0)
+			g[k++] = rp_wrap_gap(s, s->off[s->n - 1]);
 	}
 	if (!k) {
 		free(g);
@@ -810,6 +883,7 @@ static bool rp_sched_gaps(const struct pb_replay *r, double *p50, double *p99)
 	qsort(g, k, sizeof(*g), rp_cmp);
 	*p50 = g[(size_t)ceil(0.50 * (double)k) - 1] * 1e6;
 	*p99 = g[(size_t)ceil(0.99 * (double)k) - 1] * 1e6;
+	*pmax = g[k - 1] * 1e6;
 	free(g);
 	return true;
 }
@@ -819,11 +893,12 @@ void pb_replay_gaps(const struct pb_replay *r, struct pb_result *res)
 	struct pb_replay_stats *o = &res->replay;
 
 	if (!r->timed || !res->gaps.on || !res->gaps.measured ||
-	    !rp_sched_gaps(r, &o->gap_p50_us, &o->gap_p99_us))
+	    !rp_sched_gaps(r, &o->gap_p50_us, &o->gap_p99_us, &o->gap_max_us))
 		return;
 	o->gaps_known = true;
 	o->gap_err_p50_us = res->gaps.p50_us - o->gap_p50_us;
 	o->gap_err_p99_us = res->gaps.p99_us - o->gap_p99_us;
+	o->gap_err_max_us = res->gaps.max_us - o->gap_max_us;
 }
 
 void pb_replay_delivered(struct pb_result *res, uint64_t bytes)
@@ -852,13 +927,11 @@ int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (cfg->count || cfg->imix || cfg->frame_size || cfg->sweep.kind == PB_SWEEP_FRAME_SIZE ||
-	    cfg->latency || cfg->flows > 1 || cfg->flows_src_ip) {
-		snprintf(
-			err, errlen,
-			"--replay: the capture gives the frames, their sizes and flows, and --loop "
-			"the count: --count, --imix, --frame-size, --flows and --latency do not "
-			"apply");
+	    cfg->latency) {
+		snprintf(err, errlen,
+			 "--replay: the capture gives the frames and their sizes, and --loop the "
+			 "count: --count, --imix, --frame-size and --latency do not apply");
 		return -EINVAL;
 	}
-	return rp_preload_check(cfg, err, errlen);
+	return 0;
 }

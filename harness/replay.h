@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --replay: a capture's UDP frames become the run's frames. The file (pcap, nanosecond pcap or
- * pcapng, read with libpcap) is preloaded; every UDP frame is rebuilt with this run's
+ * pcapng, read with libpcap) is preloaded when --preload allows (auto: at most --preload-max
+ * MiB), else streamed from disk: read once for its schedule, then pass by pass by a reader
+ * thread into each stream's window of at most 2048 frames, which the method copies out as it
+ * sends (PB_M_STREAM methods only: the others take their frames once at open, and skip).
+ * Every UDP frame is rebuilt with this run's
  * addresses, ports and signature (so only the run's --dstip is ever sent to, and the receiver
  * counts the frames), keeping its payload, its size and its place in time. Flows (the
  * capture's 5-tuples) are hashed to streams so each flow keeps its order.
@@ -17,6 +21,7 @@
 #ifndef PB_REPLAY_H
 #define PB_REPLAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,8 +45,19 @@ void pb_replay_free(struct pb_replay *r);
  * unless given, a --count-timeout 10 s past the schedule's end.
  */
 void pb_replay_apply(const struct pb_replay *r, struct pb_config *cfg);
-/* Moves stream i's frames (file order) into pool, which the caller then owns. */
+/*
+ * Moves stream i's frames (file order; streamed: its window) into pool, which the caller then
+ * owns, and frees only after pb_replay_stop().
+ */
 void pb_replay_take_pool(struct pb_replay *r, uint32_t i, struct pb_pool *pool);
+/* Streamed: where the stream's worker counts the frames it took out of the window. */
+void pb_replay_attach(struct pb_replay_stream *s, const uint64_t *taken);
+/* Streamed: starts the reader thread, just before the clock. 0 or -errno. */
+int pb_replay_start(struct pb_replay *r);
+/* Stops the reader thread, if any, and waits for it. */
+void pb_replay_stop(struct pb_replay *r);
+/* Streamed: the reader is done and the stream has taken all it wrote. */
+bool pb_replay_exhausted(const struct pb_replay_stream *s);
 /* Stream i's frames to send: n x loops, UINT64_MAX with --loop 0. */
 uint64_t pb_replay_quota(const struct pb_replay *r, uint32_t i);
 struct pb_replay_stream *pb_replay_stream(struct pb_replay *r, uint32_t i);

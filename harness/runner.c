@@ -25,13 +25,14 @@
 #include "rx_source.h"
 #include "runner.h"
 
-#define PB_SETTLE_S	0.02 /* receiver poll step while frames are still arriving */
-#define PB_SETTLE_MAX_S 1.0
-#define PB_BURST_S	0.01  /* catch-up a late paced worker may send at once */
-#define PB_PACE_NAP_S	0.01  /* longest sleep while paced, so a stop is seen soon */
-#define PB_DRAIN_NAP_NS 50000 /* between reaps while draining */
-#define PB_SAMPLE_MS	10    /* the sampler's step: deadline, stop and link checks */
-#define PB_BUDGET_MAX	(1u << 30)
+#define PB_SETTLE_S	  0.02 /* receiver poll step while frames are still arriving */
+#define PB_SETTLE_QUIET_S 0.2  /* a count that stood still this long has all it will get */
+#define PB_SETTLE_MAX_S	  1.0
+#define PB_BURST_S	  0.01	/* catch-up a late paced worker may send at once */
+#define PB_PACE_NAP_S	  0.01	/* longest sleep while paced, so a stop is seen soon */
+#define PB_DRAIN_NAP_NS	  50000 /* between reaps while draining */
+#define PB_SAMPLE_MS	  10	/* the sampler's step: deadline, stop and link checks */
+#define PB_BUDGET_MAX	  (1u << 30)
 
 /* Written only by its worker, read by the sampler: one cache line each, no sharing. */
 struct pb_counters {
@@ -261,7 +262,11 @@ static void *worker_main(void *arg)
 	double cpu0, wait = 0;
 	uint64_t budget;
 	bool limited;
+	char name[16];
 
+	/* named, so that top -H, perf and strace show which thread sends which stream */
+	snprintf(name, sizeof(name), "pb-send%u", s->w.id);
+	prctl(PR_SET_NAME, name);
 	run_pin(&run->cfg, s->w.id);
 	s->open_err = m->open(&s->w);
 	pthread_mutex_lock(&run->mu);
@@ -279,7 +284,8 @@ static void *worker_main(void *arg)
 
 	/* what the loop has to ask before each call: nothing at all when unlimited */
 	limited = s->quota != UINT64_MAX || s->pacer.rate || s->w.probe.on || s->rs;
-	while (!run_stopped(run) && s->ctr.sent < s->quota) {
+	while (!run_stopped(run) && s->ctr.sent < s->quota &&
+	       !(s->rs && pb_replay_exhausted(s->rs))) {
 		budget = limited ? worker_budget(s, &wait) : PB_BUDGET_MAX;
 		if (!budget && !s->ctr.inflight) {
 			if (wait)
@@ -589,23 +595,29 @@ static void run_sample(struct run *run, struct pb_result *res)
 
 /*
  * Frames keep arriving at the receiver a little after the sender stops: read until the
- * count has them all or stops moving. 0 with c filled, or the read's -errno.
+ * count has them all, or has stood still for PB_SETTLE_QUIET_S (a DUT whose CPU was taken
+ * for a few steps, or a long link, still holds frames after a quiet step), or, while none
+ * has arrived yet, until PB_SETTLE_MAX_S. 0 with c filled, or the read's -errno.
  */
 static int run_settle(struct run *run, uint64_t sent, struct pb_rx_run *c)
 {
 	const struct pb_rx_source *rx = run->env->path->rx;
 	const struct timespec step = { 0, (long)(PB_SETTLE_S * 1e9) };
-	double until = pb_now() + PB_SETTLE_MAX_S;
+	double now = pb_now(), until = now + PB_SETTLE_MAX_S, moved = now;
 	uint64_t prev = UINT64_MAX;
 	int err;
 
 	for (;;) {
 		err = rx->read_run(rx->ctx, run->cfg.run_id, c);
+		now = pb_now();
 		if (!err)
 			run_rx_instance(run, c->instance);
 		if (!err && prev != UINT64_MAX && c->frames < prev)
 			run->rx_restarted = true;
-		if (err || c->frames >= sent || c->frames == prev || pb_now() >= until)
+		if (!err && c->frames != prev)
+			moved = now;
+		if (err || c->frames >= sent || now >= until ||
+		    (c->frames && now - moved >= PB_SETTLE_QUIET_S))
 			return err;
 		prev = c->frames;
 		nanosleep(&step, NULL);
@@ -622,7 +634,7 @@ static void res_error(struct pb_result *res, const char *what, int err)
 static void run_frame_sizes(const struct pb_method *m, const struct pb_config *cfg,
 			    const struct pb_pool *pool, struct pb_result *res)
 {
-	uint32_t i;
+	uint32_t i, n = 0;
 
 	/* frame methods hand the kernel padded frames, socket methods a payload it wraps */
 	res->vlan = cfg->vlan && (m->flags & PB_M_FRAME);
@@ -630,12 +642,15 @@ static void run_frame_sizes(const struct pb_method *m, const struct pb_config *c
 		const struct pb_frame *f = &pool->frames[i];
 		uint32_t bytes = (m->flags & PB_M_FRAME) ? f->len : f->unpadded;
 
+		if (!f->len)
+			continue; /* a streamed replay's window place not written yet */
+		n++;
 		res->frame_avg += bytes;
 		res->wire_avg += pb_wire_bytes(bytes, res->vlan);
 		res->padded |= (m->flags & PB_M_FRAME) && f->len > f->unpadded;
 	}
-	res->frame_avg /= pool->n;
-	res->wire_avg /= pool->n;
+	res->frame_avg /= n ? n : 1;
+	res->wire_avg /= n ? n : 1;
 	res->frame_bytes = (uint32_t)(res->frame_avg + 0.5);
 	res->imix = cfg->imix;
 }
@@ -900,6 +915,8 @@ static void run_wait_link(struct run *run, struct pb_result *res)
 		res->link_failed = true;
 		pb_link_reason(res->reason, sizeof(res->reason), run->cfg.ifname, false, waited);
 		run->abort = 1;
+	} else if (err == -EINTR) {
+		run->abort = 1; /* stopped: run_stopped_early says so */
 	} else if (err) {
 		res_error(res, "waiting for the link", err);
 		run->abort = 1;
@@ -907,6 +924,20 @@ static void run_wait_link(struct run *run, struct pb_result *res)
 		fprintf(stderr, "%s: link of %s up after %.2f s; the clock starts now\n",
 			run->env->label, run->cfg.ifname, waited);
 	}
+}
+
+/*
+ * A stop that came before the window opened (waiting for the link, or for --start-at): the
+ * row is the interrupted run with nothing sent, not an error of its own.
+ */
+static void run_stopped_early(const struct pb_env *env, struct pb_result *res)
+{
+	if (!__atomic_load_n(env->stop, __ATOMIC_RELAXED) || res->status != PB_STATUS_OK)
+		return;
+	res->interrupted = true;
+	res->status = PB_STATUS_ERROR;
+	snprintf(res->reason, sizeof(res->reason),
+		 "interrupted before the window opened: nothing sent");
 }
 
 /* What the workers reported, summed, and why the row is not a clean result, if it is not. */
@@ -1037,6 +1068,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		if (run->replay) {
 			pb_replay_take_pool(run->replay, i, &s->pool);
 			s->rs = pb_replay_stream(run->replay, i);
+			pb_replay_attach(s->rs, &s->w.taken);
 			s->quota = pb_replay_quota(run->replay, i);
 		} else {
 			err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME), &s->pool);
@@ -1072,13 +1104,18 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	}
 	if (!run->abort && cfg->start_at_ns && cfg->start_at_ns > pb_wall_ns()) {
 		res->start_planned_ns = cfg->start_at_ns;
-		if (pb_start_wait(cfg, env->stop, &res->start_actual_ns))
+		if (pb_start_wait(cfg, env->stop, &res->start_actual_ns, &res->start_cpu_wait_ns))
 			run->abort = 1;
 	}
 	if (!run->abort) {
 		run_counters_start(path, &k);
 		if (k.rx_ok)
 			run_rx_instance(run, k.rx0.instance);
+	}
+	/* a capture streamed from disk: its reader runs beside the senders */
+	if (!run->abort && pb_replay_start(run->replay)) {
+		res_error(res, "starting the capture's reader", -EAGAIN);
+		run->abort = 1;
 	}
 	run->t0 = pb_now();
 	pthread_mutex_lock(&run->mu);
@@ -1089,8 +1126,10 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		run_sample(run, res);
 	for (i = 0; i < run->arrived; i++)
 		pthread_join(run->slots[i].thread, NULL);
-	if (run->abort)
+	if (run->abort) {
+		run_stopped_early(env, res);
 		goto out_free;
+	}
 
 	run_collect(run, res);
 	if (run->replay)
@@ -1105,6 +1144,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	pb_result_compute(res);
 
 out_free:
+	/* the reader writes into the slots' pools: stopped before they are freed */
+	pb_replay_stop(run->replay);
 	pthread_cond_destroy(&run->cv);
 	pthread_mutex_destroy(&run->mu);
 	for (i = 0; i < cfg->streams; i++) {

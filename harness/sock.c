@@ -182,6 +182,7 @@ int pb_frame_loop(struct pb_worker *w, uint32_t *next, unsigned int budget, stru
 			sock_probe_done(&w->probe, slot, err);
 		if (!err) {
 			o->sent++;
+			w->taken++;
 			at = at + 1 == w->pool->n ? 0 : at + 1;
 			continue;
 		}

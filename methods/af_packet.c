@@ -35,7 +35,7 @@
 #define AF_PACKET_RING_BYTES (1u << 20)
 #define AF_PACKET_BLOCK	     (1u << 16)
 #define AF_PACKET_LINEAR_MAX (2048u) /* larger frames stay page fragments: no big copies */
-#define AF_PACKET_PROBES 64u /* stamped slots in flight at once (--latency) */
+#define AF_PACKET_PROBES     64u     /* stamped slots in flight at once (--latency) */
 
 struct af_packet_priv {
 	int fd;
@@ -196,7 +196,8 @@ int pb_af_packet_open(struct pb_worker *w, int version, bool bypass)
 		af_packet_slot_init(p, version, i, p->vnet + f->len);
 	}
 	p->version = version;
-	p->refill = pool->ordered && p->frame_nr % pool->n;
+	/* a streamed window's frames change under the slots: always copied as posted */
+	p->refill = pool->ordered && (pool->streamed || p->frame_nr % pool->n);
 	snprintf(w->mode, sizeof(w->mode), "v%d, %u slots, %s%s, batch %u",
 		 version == TPACKET_V3 ? 3 : 2, p->frame_nr, bypass ? "bypass" : "qdisc",
 		 p->vnet ? ", linear" : "", w->batch);
@@ -214,9 +215,9 @@ static uint8_t *af_packet_frame(struct af_packet_priv *p, uint32_t i)
 }
 
 /*
- * An ordered pool (a replay) whose frames do not fill the ring a whole number of times: slot i
- * no longer holds frame i % n after the first lap, so the slot about to be posted is written
- * with the next frame in order.
+ * An ordered pool (a replay) whose frames do not fill the ring a whole number of times, or a
+ * streamed one: slot i no longer holds frame i % n after the first lap, so the slot about to
+ * be posted is written with the next frame in order.
  */
 static void af_packet_refill(struct pb_worker *w, struct af_packet_priv *p)
 {
@@ -231,6 +232,7 @@ static void af_packet_refill(struct pb_worker *w, struct af_packet_priv *p)
 	memcpy(data + p->vnet, f->data, f->len);
 	af_packet_slot_init(p, p->version, p->head, p->vnet + f->len);
 	p->seq = p->seq + 1 == w->pool->n ? 0 : p->seq + 1;
+	w->taken++;
 }
 
 /* A probe's slot came back: it goes out as an ordinary frame next time. */
@@ -344,7 +346,7 @@ int pb_af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcom
 const struct pb_method pb_method_af_packet = {
 	.name = "af_packet",
 	.help = "AF_PACKET TPACKET_V3 TX ring (mmap), PACKET_QDISC_BYPASS, a batch per send()",
-	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_REPOST,
+	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_REPOST | PB_M_STREAM,
 	.default_batch = 256,
 	.knobs = PB_K_BATCH | PB_K_RING,
 	.open = af_packet_open,

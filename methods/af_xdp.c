@@ -82,6 +82,13 @@ struct af_xdp_priv {
 	uint64_t probe_busy;	     /* bit k: probe chunk k is in flight */
 	bool zc;
 	bool prog_ref; /* holds a reference on af_xdp_prog */
+	/*
+	 * a replay's pool larger than the UMEM, or streamed: each chunk is written with the next
+	 * frame in order as it is posted (seq); at least as many chunks as may be in flight, and
+	 * they complete in order, so the chunk written is never one still being sent
+	 */
+	bool refill;
+	uint32_t seq;
 };
 
 /*
@@ -490,11 +497,14 @@ static int af_xdp_open(struct pb_worker *w)
 	if (w->pool->max_len > AF_XDP_CHUNK_MAX)
 		return -EMSGSIZE;
 	p->chunk = w->pool->max_len <= 2048 ? 2048 : AF_XDP_CHUNK_MAX;
-	p->nchunks = w->pool->n < AF_XDP_FRAMES ? w->pool->n : AF_XDP_FRAMES;
-	if (w->pool->n > AF_XDP_FRAMES)
+	af_xdp_rings(w, p);
+	p->refill = w->pool->ordered && (w->pool->streamed || w->pool->n > AF_XDP_FRAMES);
+	p->nchunks = p->refill ? (p->comp > AF_XDP_FRAMES ? p->comp : AF_XDP_FRAMES)
+		     : w->pool->n < AF_XDP_FRAMES ? w->pool->n
+						  : AF_XDP_FRAMES;
+	if (!p->refill && w->pool->n > AF_XDP_FRAMES)
 		pr_warn("af_xdp: %u flows per stream, the UMEM holds %u: only those are sent\n",
 			w->pool->n, AF_XDP_FRAMES);
-	af_xdp_rings(w, p);
 
 	/*
 	 * One UMEM per socket, not one shared by all: each worker thread owns its rings and
@@ -510,7 +520,7 @@ static int af_xdp_open(struct pb_worker *w)
 		p->area = NULL;
 		return -errno;
 	}
-	for (i = 0; i < p->nchunks; i++) {
+	for (i = 0; !p->refill && i < p->nchunks; i++) {
 		const struct pb_frame *f = &w->pool->frames[i];
 
 		memcpy((uint8_t *)p->area + (size_t)i * p->chunk, f->data, f->len);
@@ -588,6 +598,17 @@ static int af_xdp_open(struct pb_worker *w)
 	return 0;
 }
 
+/* Refill: the next frame in order into the chunk about to be posted; its length. */
+static uint32_t af_xdp_refill(struct pb_worker *w, struct af_xdp_priv *p)
+{
+	const struct pb_frame *f = &w->pool->frames[p->seq];
+
+	memcpy((uint8_t *)p->area + (size_t)p->next * p->chunk, f->data, f->len);
+	p->seq = p->seq + 1 == w->pool->n ? 0 : p->seq + 1;
+	w->taken++;
+	return f->len;
+}
+
 /*
  * Reaps completions, writes up to min(budget, batch) descriptors (the frames are in the
  * UMEM already) and kicks. With budget 0 (the harness draining) it only kicks and reaps.
@@ -612,9 +633,13 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 
 			/* chunk k holds pool frame k (flows, sizes), written at open */
 			d->addr = (uint64_t)p->next * p->chunk;
-			if (pb_probe_due(&w->probe, i))
-				d->addr = af_xdp_stamp(w, p, p->next);
-			d->len = p->len[p->next];
+			if (__builtin_expect(p->refill, 0)) {
+				d->len = af_xdp_refill(w, p);
+			} else {
+				if (pb_probe_due(&w->probe, i))
+					d->addr = af_xdp_stamp(w, p, p->next);
+				d->len = p->len[p->next];
+			}
 			d->options = 0;
 			p->next = p->next + 1 == p->nchunks ? 0 : p->next + 1;
 		}
@@ -645,7 +670,7 @@ const struct pb_method pb_method_af_xdp = {
 	.name = "af_xdp",
 	.help = "AF_XDP socket per queue, UMEM written once, need_wakeup, completion-counted; "
 		"zero-copy where the driver has it (batch 64, --ring 256)",
-	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC,
+	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_STREAM,
 	.default_batch = AF_XDP_BATCH,
 	.knobs = PB_K_BATCH | PB_K_RING,
 	.probe = af_xdp_probe,

@@ -46,6 +46,7 @@
 #include "log.h"
 #include "method.h"
 #include "stats.h"
+#include "pb_bpf.h"
 #include "xdp_live.skel.h"
 
 #ifndef BPF_F_TEST_XDP_LIVE_FRAMES
@@ -436,6 +437,54 @@ static void xdp_live_xmit_counter(struct xdp_live_priv *p)
 			strerror(errno));
 }
 
+/*
+ * --replay (an ordered pool): the program writes the pool's frames over the live frame, one
+ * a run, in order, from a map sized here before the load.
+ */
+static int xdp_live_replay_size(struct xdp_live_priv *p, const struct pb_pool *pool)
+{
+	if (pool->n > PB_XDP_REPLAY_FRAMES || pool->max_len > PB_XDP_REPLAY_LEN) {
+		pr_err("xdp_live: --replay: %u frames of up to %u bytes a stream; the program "
+		       "holds %u of up to %u\n",
+		       pool->n, pool->max_len, PB_XDP_REPLAY_FRAMES, PB_XDP_REPLAY_LEN);
+		return -EMSGSIZE;
+	}
+	p->skel->rodata->replay_n = pool->n;
+	return bpf_map__set_max_entries(p->skel->maps.replay_frames, pool->n);
+}
+
+/* The pool's frames into the map, after the load; the longest one is the live frame. */
+static int xdp_live_replay_fill(struct xdp_live_priv *p, struct pb_worker *w)
+{
+	int fd = bpf_map__fd(p->skel->maps.replay_frames);
+	struct pb_xdp_replay_frame *v = malloc(sizeof(*v));
+	const struct pb_frame *longest = w->pool->frames;
+	uint32_t i;
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < w->pool->n && !err; i++) {
+		const struct pb_frame *f = &w->pool->frames[i];
+
+		memset(v, 0, sizeof(*v));
+		v->len = f->len;
+		memcpy(v->data, f->data, f->len);
+		if (bpf_map_update_elem(fd, &i, v, BPF_ANY))
+			err = -errno;
+		if (f->len > longest->len)
+			longest = f;
+	}
+	free(v);
+	if (err) {
+		pr_err("xdp_live: --replay: writing the frames into the program's map: %s\n",
+		       strerror(-err));
+		return err;
+	}
+	w->frame = longest;
+	return 0;
+}
+
 static int xdp_live_open(struct pb_worker *w)
 {
 	const struct pb_config *cfg = w->cfg;
@@ -457,6 +506,11 @@ static int xdp_live_open(struct pb_worker *w)
 	}
 	xdp_live_flows(p->skel, cfg, w->id);
 	p->skel->bss->tid = (uint32_t)gettid();
+	if (w->pool->ordered) {
+		err = xdp_live_replay_size(p, w->pool);
+		if (err)
+			return err;
+	}
 	if (w->probe.on) {
 		p->skel->rodata->probes = 1;
 		p->skel->rodata->tai = cfg->synced_clocks;
@@ -469,6 +523,11 @@ static int xdp_live_open(struct pb_worker *w)
 	if (err) {
 		pr_err("xdp_live: cannot load the XDP program: %s\n", strerror(-err));
 		return err;
+	}
+	if (w->pool->ordered) {
+		err = xdp_live_replay_fill(p, w);
+		if (err)
+			return err;
 	}
 	xdp_live_xmit_counter(p);
 	err = xdp_live_anchor(p);

@@ -44,7 +44,8 @@ static const struct pb_opt pb_opts[] = {
 	  "with --count: give up after SECS with an error and the partial figures (default: "
 	  "10 s + twice the time N frames take at --pps, or at 10 kpps)" },
 	{ "repeat", 'r', OPT_U32, OFF(repeat), 0, "1", 1, 99, "N",
-	  "run each method N times and report the median run (by packets/s)" },
+	  "run each method N times and report the median run (by packets/s), with the "
+	  "slowest and fastest run's (pps_min, pps_max), which compare weighs" },
 	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
 	  "send on this interface; without it pktbench builds its namespace lab",
 	  .flags = PB_OPTF_IFACE },
@@ -62,8 +63,8 @@ static const struct pb_opt pb_opts[] = {
 	  "this sender is shard I of N (0 <= I < N): it sends its share of --flows (a disjoint "
 	  "block of source ports or addresses), of --pps/--rate and of --count, which are the "
 	  "whole test's" },
-	{ "test-id", 0, OPT_STR, OFF(test_id), 0, NULL, 0,
-	  sizeof(((struct pb_config *)0)->test_id), "UUID",
+	{ "test-id", 0, OPT_STR, OFF(test_id), 0, NULL, 0, sizeof(((struct pb_config *)0)->test_id),
+	  "UUID",
 	  "the whole test's name, carried by every row (and told to the agent) so that "
 	  "`pktbench merge` and the agent's /v1/tests/UUID sum its senders" },
 	{ "dstip", 0, OPT_ADDR, OFF(dstip), OFF(dstip_set), "198.18.0.2", 0, 0, "ADDR",
@@ -140,11 +141,12 @@ static const struct pb_opt pb_opts[] = {
 	  "would take (the file's mean gap, 1 / --pps, or the last frame's wire time at --rate)" },
 	{ "preload", 0, OPT_ENUM, OFF(preload), 0, "auto", 0, 0, "auto|always|never",
 	  "--replay: read the whole file into memory when it is at most --preload-max (auto), "
-	  "whatever its size (always); never (streaming from disk) is not supported yet and is "
-	  "refused, as is a file over the bound with auto",
+	  "whatever its size (always), or never: stream it from disk through a window of 2048 "
+	  "frames a stream (also auto over the bound; af_packet*, af_xdp, raw_socket, pcap)",
 	  pb_preload_names },
 	{ "preload-max", 0, OPT_U32, OFF(preload_max_mib), 0, "1024", 1, 1048576, "MIB",
-	  "--replay --preload auto: the largest capture file read into memory, in MiB" },
+	  "--replay --preload auto: the largest capture file read into memory, in MiB; a "
+	  "larger one is streamed from disk" },
 	{ "latency", 0, OPT_FLAG, OFF(latency), 0, NULL, 0, 0, NULL,
 	  "latency probes: one frame in N of each stream carries a sequence number and its "
 	  "transmit time; the receiver reports one-way latency, jitter, loss and order" },

@@ -11,7 +11,7 @@ PKGS="build-essential cmake pkg-config clang llvm bpftool libbpf-dev libxdp-dev 
 liburing-dev libyaml-dev libnl-3-dev libnl-route-3-dev libjson-c-dev libcmocka-dev
 libclang-rt-14-dev libelf-dev zlib1g-dev libmicrohttpd-dev libcurl4-openssl-dev iproute2 ethtool
 util-linux procps python3 python3-matplotlib python3-yaml python3-prometheus-client git dpkg-dev
-file binutils man-db gzip strace tmux tshark prometheus"
+file binutils man-db gzip strace tmux tshark prometheus time"
 
 # Every program that the build, the package step and the tests run, and the Debian package
 # that brings it: checked after the install, so a fresh machine fails here, in one line,
@@ -22,7 +22,7 @@ bpftool:bpftool git:git file:file dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev readelf:
 man:man-db zcat:gzip ip:iproute2 tc:iproute2 ss:iproute2 ethtool:ethtool python3:python3
 flock:util-linux setpriv:util-linux taskset:util-linux mount:mount sysctl:procps
 timeout:coreutils od:coreutils strace:strace tmux:tmux script:bsdutils tshark:tshark
-prometheus:prometheus kubectl:kubernetes-client"
+prometheus:prometheus kubectl:kubernetes-client /usr/bin/time:time"
 
 missing=""
 # a program some machines have from elsewhere (kubectl from another vendor's package, which

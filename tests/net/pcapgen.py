@@ -3,10 +3,12 @@
 downloaded. Every frame is Ethernet + IPv4/IPv6 (+ an 802.1Q tag) + UDP, addressed inside the
 benchmarking ranges only (198.18.0.0/15, 2001:2::/48).
 
-usage: pcapgen.py OUT --n N [--pps R] [--kind const|burst|mixed|ipv6|vlan|nonudp]
-                  [--format pcap|nsec|pcapng] [--flows F] [--big]
+usage: pcapgen.py OUT --n N [--pps R] [--kind const|burst|onoff|mixed|ipv6|vlan|nonudp]
+                  [--format pcap|nsec|pcapng] [--flows F] [--big] [--payload B]
+                  [--size-mib M]
 Prints one line of JSON: frames, udp_frames, bytes (frames padded to 60), duration_s (first to
-last stamp).
+last stamp). --size-mib writes the N frames over and over, the stamps going on at the same
+rate, until the file holds M MiB: a large file written without holding it in memory.
 """
 import argparse
 import json
@@ -63,16 +65,22 @@ def main():
     ap.add_argument("--format", default="pcap")
     ap.add_argument("--flows", type=int, default=1)
     ap.add_argument("--big", action="store_true", help="with mixed: 1 in 4 payloads 2000 bytes")
+    ap.add_argument("--payload", type=int, default=18, help="const: the UDP payload's bytes")
+    ap.add_argument("--size-mib", type=int, default=0)
     a = ap.parse_args()
+    if a.size_mib:
+        return big(a)
 
     t_ns, frames, udp = 1_700_000_000 * 10**9, [], 0
     gap = 1e9 / a.pps
     for i in range(a.n):
         if a.kind == "burst":  # bursts of 10 back to back (1 us apart), then a pause
             t = t_ns + int((i // 10) * 10 * gap + (i % 10) * 1000)
+        elif a.kind == "onoff":  # bursts of 10 at the rate, then 1 ms of silence
+            t = t_ns + int(round((i // 10) * (9 * gap + 1e6) + (i % 10) * gap))
         else:
             t = t_ns + int(round(i * gap))
-        size = 18
+        size = a.payload
         if a.kind == "mixed":
             size = (18, 2000 if a.big else 554, 1472, 100)[i % 4]
         proto = 17
@@ -107,6 +115,30 @@ def main():
     print(json.dumps({"frames": a.n, "udp_frames": udp,
                       "bytes": sum(max(len(f), 60) for _, f in frames),
                       "duration_s": (frames[-1][0] - frames[0][0]) / 1e9}))
+
+
+def big(a):
+    """The N frames (const, pcap or nsec) repeated until the file holds --size-mib MiB."""
+    nsec = a.format == "nsec"
+    base = [frame(i, a.payload, flow=i % a.flows) for i in range(a.n)]
+    gap, t0, want = 1e9 / a.pps, 1_700_000_000 * 10**9, a.size_mib << 20
+    k = size = nbytes = 0
+    with open(a.out, "wb") as out:
+        out.write(struct.pack("<IHHiIII", 0xA1B23C4D if nsec else 0xA1B2C3D4, 2, 4, 0, 0,
+                              65535, 1))
+        size = 24
+        while size < want:
+            block = bytearray()
+            for f in base:
+                t = t0 + int(round(k * gap))
+                sub = t % 10**9 if nsec else (t % 10**9) // 1000
+                block += struct.pack("<IIII", t // 10**9, sub, len(f), len(f)) + f
+                nbytes += max(len(f), 60)
+                k += 1
+            out.write(block)
+            size += len(block)
+    print(json.dumps({"frames": k, "udp_frames": k, "bytes": nbytes, "file_bytes": size,
+                      "duration_s": (int(round((k - 1) * gap))) / 1e9}))
 
 
 if __name__ == "__main__":

