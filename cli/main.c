@@ -481,7 +481,7 @@ static int run_repeated(struct pb_session *s, const struct pb_config *cfg,
 {
 	const struct pb_method *m = sel->m;
 	struct pb_result *runs;
-	uint32_t i, j, n = 0;
+	uint32_t i, k, n = 0;
 	int ret = 0;
 
 	if (cfg->repeat <= 1)
@@ -497,18 +497,9 @@ static int run_repeated(struct pb_session *s, const struct pb_config *cfg,
 		if (runs[n - 1].status != PB_STATUS_OK)
 			break; /* skipped or failed: repeating will not change that */
 	}
-	/* insertion sort by pps: n is small */
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && runs[j].pps < runs[j - 1].pps; j--) {
-			struct pb_result t = runs[j];
-
-			runs[j] = runs[j - 1];
-			runs[j - 1] = t;
-		}
 	if (n) {
-		/* the row owns the median run's lists; the other runs' go */
-		uint32_t k = runs[n - 1].status == PB_STATUS_OK ? n / 2 : n - 1;
-
+		/* the row owns the chosen run's lists; the other runs' go */
+		k = pb_result_pick(runs, n);
 		*r = runs[k];
 		r->runs = n;
 		for (i = 0; i < n; i++)

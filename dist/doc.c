@@ -98,6 +98,10 @@ static const struct {
 	{ "results[]", "syscalls", "system calls the method made in the window" },
 	{ "results[]", "syscalls_per_frame", "syscalls / frames sent" },
 	{ "results[]", "pps", "frames sent per second of the window" },
+	{ "results[]", "pps_min",
+	  "--repeat: the slowest run's pps (compare weighs a fall against this spread); null "
+	  "for one run" },
+	{ "results[]", "pps_max", "--repeat: the fastest run's pps; null for one run" },
 	{ "results[]", "app_mbps", "pps x frame bytes x 8, in Mb/s" },
 	{ "results[]", "wire_gbps", "pps x wire frame bytes x 8, in Gb/s" },
 	{ "results[]", "delivered_pct", "delivered / sent; null without a receiver" },

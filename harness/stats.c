@@ -185,3 +185,26 @@ void pb_result_release(struct pb_result *r)
 	pb_latency_release(&r->latency);
 	pb_gaps_release(&r->gaps);
 }
+
+uint32_t pb_result_pick(struct pb_result *runs, uint32_t n)
+{
+	uint32_t i, j, k;
+
+	if (runs[n - 1].status != PB_STATUS_OK)
+		return n - 1;
+	/* insertion sort by pps: n is small */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && runs[j].pps < runs[j - 1].pps; j--) {
+			struct pb_result t = runs[j];
+
+			runs[j] = runs[j - 1];
+			runs[j - 1] = t;
+		}
+	k = n / 2;
+	if (n > 1) {
+		/* how far this row's own runs spread: compare weighs a fall against it */
+		runs[k].pps_min = runs[0].pps;
+		runs[k].pps_max = runs[n - 1].pps;
+	}
+	return k;
+}

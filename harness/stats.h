@@ -117,8 +117,13 @@ struct pb_replay_stats {
 	double drift_ppm;	 /* (run - scheduled) / scheduled, in ppm */
 	double dep_p50_us, dep_p99_us, dep_max_us; /* departure after deadline */
 	bool gaps_known;			   /* the receiver timed the arrival gaps */
-	double gap_p50_us, gap_p99_us; /* the schedule's own gaps between a stream's frames */
-	double gap_err_p50_us, gap_err_p99_us; /* arrival gap quantile - the schedule's */
+	double gap_p50_us, gap_p99_us, gap_max_us; /* the schedule's own gaps in a stream */
+	/* arrival gap quantile - the schedule's (max: to the receiver's histogram bucket) */
+	double gap_err_p50_us, gap_err_p99_us, gap_err_max_us;
+	bool streamed;		/* read from disk through a window, not preloaded */
+	uint64_t window_frames; /* streamed: the windows' frames, all streams */
+	uint64_t reader_waits;	/* streamed: times a sender found its window empty */
+	bool reader_failed;	/* streamed: the reader stopped on an error (said why) */
 };
 
 struct pb_result {
@@ -131,12 +136,14 @@ struct pb_result {
 	bool timed_out;	  /* --count was not reached within --count-timeout: partial */
 	bool measured;	  /* the window ran: the figures below mean something (even on error) */
 	uint32_t runs;	  /* --repeat: the runs this row is the median of (0 or 1: one run) */
-	uint32_t run_id;  /* the signature this run's frames carried */
+	double pps_min, pps_max; /* --repeat: the slowest and the fastest run; 0 for one run */
+	uint32_t run_id;	 /* the signature this run's frames carried */
 	/* many senders as one test (fleet.h): the configuration's, and the start instant */
 	char test_id[40];
-	char node[64];	/* the sender's host name */
-	char shard[24]; /* "I/N"; "" without --shard */
+	char node[64];				   /* the sender's host name */
+	char shard[24];				   /* "I/N"; "" without --shard */
 	int64_t start_planned_ns, start_actual_ns; /* 0: no --start-at wait before this run */
+	int64_t start_cpu_wait_ns; /* of the start's lateness, waiting for a CPU; -1 unknown */
 
 	/* raw counts */
 	double duration_s;    /* measured window: clock start to the last worker drained */
@@ -206,7 +213,6 @@ struct pb_result {
 /* A sender blocked this share of its window was held back by the path, not by its CPU. */
 #define PB_PUSHBACK_SHARE 0.05
 
-
 /* Wire (L1) bytes of one frame: max(frame, 60 or 64 tagged) + 24. */
 uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan);
 /* pps x bytes x 8 in Gb/s: the L1 rate of a given packet rate. */
@@ -232,5 +238,12 @@ const char *pb_status_name(enum pb_status s);
 const char *pb_rfc_test_name(enum pb_rfc_test t);
 /* Frees what a result owns (samples, latency lists); the struct stays valid, empty of them. */
 void pb_result_release(struct pb_result *r);
+/*
+ * --repeat: which of runs[0..n) (n > 0, in the order they ran; only the last may be not ok)
+ * makes the row. A last run that was skipped or failed is the row, whatever the runs before
+ * it did. Else the runs are sorted by pps, the median is the row, and with n > 1 it gets the
+ * slowest and fastest run's pps (pps_min, pps_max). Returns the row's index into runs.
+ */
+uint32_t pb_result_pick(struct pb_result *runs, uint32_t n);
 
 #endif

@@ -136,6 +136,21 @@ bool pb_compare_verdict_fails(enum pb_cmp_verdict v)
 	       v == PB_CMP_NOT_OK_NEW;
 }
 
+/*
+ * Where both rows carry their runs' spread: the ratios of the runs furthest apart, each rate
+ * scaled as the row's median was (normalized, or 1). A BASE run at 0 makes runs_hi infinite:
+ * nothing is slower than that.
+ */
+static void pb_cmp_runs(struct pb_compare_line *l, double scale_b, double scale_n)
+{
+	const struct pb_compare_row *b = l->base, *n = l->new_;
+
+	if (!(b->pps_max > 0) || !(n->pps_max > 0))
+		return; /* one run, or no spread to speak of */
+	l->runs_hi = b->pps_min > 0 ? n->pps_max * scale_n / (b->pps_min * scale_b) : INFINITY;
+	l->runs_lo = n->pps_min * scale_n / (b->pps_max * scale_b);
+}
+
 /* Both rows ok: the ratio (its verdict waits for the noise of every row). */
 static int pb_cmp_rate(const struct pb_compare_input *base, const struct pb_compare_input *new_,
 		       const struct pb_compare_opts *o, struct pb_compare_line *l,
@@ -164,6 +179,8 @@ static int pb_cmp_rate(const struct pb_compare_input *base, const struct pb_comp
 	l->ratio = n / b;
 	if (o->normalize[0] && !strcmp(l->base->method, o->normalize))
 		l->verdict = PB_CMP_REFERENCE;
+	if (!o->fixed_tolerance)
+		pb_cmp_runs(l, b / l->base->pps, l->new_->pps > 0 ? n / l->new_->pps : 0);
 	return 0;
 }
 
@@ -172,12 +189,21 @@ static void pb_cmp_judge(struct pb_compare_line *l, double allowance_pct)
 {
 	double tol = allowance_pct / 100.0;
 
+	bool down, up;
+
 	if (l->verdict != PB_CMP_OK || !isfinite(l->ratio))
 		return;
-	if (l->ratio < 1.0 - tol - PB_CMP_EPSILON) {
+	down = l->ratio < 1.0 - tol - PB_CMP_EPSILON;
+	up = l->ratio > 1.0 + tol + PB_CMP_EPSILON;
+	/* beyond the allowance, but the runs overlap (false for NAN: no runs to weigh) */
+	if ((down && l->runs_hi >= 1.0) || (up && l->runs_lo <= 1.0)) {
+		l->within_runs = true;
+		return;
+	}
+	if (down) {
 		l->verdict = PB_CMP_REGRESSED;
 		l->why |= PB_CMP_WHY_PPS;
-	} else if (l->ratio > 1.0 + tol + PB_CMP_EPSILON) {
+	} else if (up) {
 		l->verdict = PB_CMP_IMPROVED;
 	}
 }
@@ -268,6 +294,7 @@ static void pb_cmp_count(struct pb_compare_result *out, const struct pb_compare_
 	case PB_CMP_OK:
 	case PB_CMP_REFERENCE:
 		out->compared++;
+		out->within_runs += l->within_runs;
 		break;
 	case PB_CMP_REGRESSED:
 		out->regressed++;
@@ -357,7 +384,7 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 		l = &out->lines[out->n++];
 		l->base = &base->rows[i];
 		l->new_ = pb_cmp_find(new_, l->base->method, l->base->point);
-		l->norm_base = l->norm_new = l->ratio = NAN;
+		l->norm_base = l->norm_new = l->ratio = l->runs_hi = l->runs_lo = NAN;
 		if (l->base->status != PB_STATUS_OK)
 			l->verdict = PB_CMP_NOT_OK_BASE;
 		else if (!l->new_)
@@ -403,7 +430,7 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 			continue;
 		l = &out->lines[out->n++];
 		l->new_ = &new_->rows[i];
-		l->norm_base = l->norm_new = l->ratio = NAN;
+		l->norm_base = l->norm_new = l->ratio = l->runs_hi = l->runs_lo = NAN;
 		l->verdict = PB_CMP_MISSING_BASE;
 		pb_cmp_count(out, l);
 	}

@@ -29,6 +29,12 @@
  *     NEW p99 latency > BASE p99 x (1 + latency tolerance/100)   (both have timed probes)
  *   ratio > 1 + allowance/100 is reported as improved, never a failure. An RFC 2544 latency
  *   row has no rate (no_rate): it is compared by its p99 alone.
+ * - A row's own noise: where both rows are medians of --repeat runs (pps_min, pps_max), a
+ *   ratio beyond the allowance regressed only when NEW's fastest run was slower than BASE's
+ *   slowest (runs_hi < 1), and improved only when NEW's slowest was faster than BASE's
+ *   fastest (runs_lo > 1). Else the two sets of runs overlap: the rate is not judged, and the
+ *   line says so (within_runs). One method's rate can scatter more than the rest do.
+ *   fixed_tolerance turns this off too.
  * - A row ok in both but partial in either (interrupted by Ctrl-C, or --count timed out) is not
  *   comparable: it fails, unless allow_interrupted says to compare it as if it were complete.
  * - Ok in BASE but absent, skipped or failed in NEW fails the comparison like a regression:
@@ -67,6 +73,7 @@ struct pb_compare_row {
 	bool interrupted;		/* Ctrl-C or SIGTERM cut the run short: partial */
 	bool timed_out;			/* --count not reached in --count-timeout: partial */
 	double pps;			/* meaningful for ok rows only */
+	double pps_min, pps_max;	/* its --repeat runs' slowest and fastest; 0: one run */
 	bool no_rate;			/* an answer without a rate (RFC 2544 latency): p99 only */
 	double delivered_pct;		/* NAN without a receiver */
 	double accounted_pct;		/* NAN without a receiver */
@@ -144,6 +151,10 @@ struct pb_compare_line {
 	double norm_base;		   /* normalized rates; NAN without --normalize */
 	double norm_new;
 	double ratio; /* NAN unless both were ok with a BASE rate */
+	/* NEW's fastest run over BASE's slowest, NEW's slowest over BASE's fastest (normalized
+	 * as the ratio is); NAN unless both rows carry their runs' spread */
+	double runs_hi, runs_lo;
+	bool within_runs; /* beyond the allowance, but the two rows' runs overlap: not judged */
 	enum pb_cmp_verdict verdict;
 	unsigned int why; /* PB_CMP_WHY_* for PB_CMP_REGRESSED */
 };
@@ -160,6 +171,7 @@ struct pb_compare_result {
 	unsigned int interrupted;		   /* ok in both, partial in one: fails */
 	unsigned int lost;			   /* ok in BASE, missing or not ok in NEW */
 	unsigned int informational;		   /* only in NEW, not ok in BASE, no BASE rate */
+	unsigned int within_runs;		   /* beyond the allowance, within their runs */
 	double noise_pct;     /* the rows' own scatter (see above); NAN when not estimated */
 	double allowance_pct; /* max(tolerance, noise): the packets/s gate */
 	char err[320];	      /* why pb_compare failed, one line */

@@ -135,8 +135,8 @@ static int pb_cmp_get_str(struct json_object *o, const char *key, char *buf, siz
 	return 0;
 }
 
-/* A percentage: NAN when absent or null (no receiver), -EINVAL when not a finite number. */
-static int pb_cmp_get_pct(struct json_object *o, const char *key, double *out)
+/* A number (a percentage, a rate): NAN when absent or null, -EINVAL when not a finite one. */
+static int pb_cmp_get_num(struct json_object *o, const char *key, double *out)
 {
 	struct json_object *v = pb_cmp_get(o, key);
 
@@ -233,6 +233,7 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 		double *out;
 	} pcts[2] = { { "delivered_pct", &r->delivered_pct },
 		      { "accounted_pct", &r->accounted_pct } };
+	double lo, hi; /* its runs' spread, as read */
 	bool rfc;
 	struct json_object *v;
 	const char *s;
@@ -297,6 +298,21 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 		return -EINVAL;
 	}
 
+	/* its runs' spread (an answer of RFC 2544 has none): both or neither, around its median */
+	lo = hi = NAN;
+	if (!rfc &&
+	    (pb_cmp_get_num(o, "pps_min", &lo) || pb_cmp_get_num(o, "pps_max", &hi) ||
+	     isfinite(lo) != isfinite(hi) ||
+	     (isfinite(lo) && isfinite(r->pps) && !(0 <= lo && lo <= r->pps && r->pps <= hi)))) {
+		pb_cmp_err(err, errlen,
+			   "%s: results[%u] (%s): pps_min and pps_max are not both null or numbers "
+			   "around pps",
+			   name, i, r->method);
+		return -EINVAL;
+	}
+	r->pps_min = isfinite(lo) ? lo : 0;
+	r->pps_max = isfinite(hi) ? hi : 0;
+
 	/* A partial run must never pass for a complete one: a wrong type is an error. */
 	for (k = 0; k < 2; k++) {
 		if (pb_cmp_get_bool(o, flags[k].key, flags[k].out)) {
@@ -306,7 +322,7 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 		}
 	}
 	for (k = 0; k < 2; k++) {
-		if (pb_cmp_get_pct(o, pcts[k].key, pcts[k].out)) {
+		if (pb_cmp_get_num(o, pcts[k].key, pcts[k].out)) {
 			pb_cmp_err(err, errlen, "%s: results[%u] (%s): %s is not a number or null",
 				   name, i, r->method, pcts[k].key);
 			return -EINVAL;
@@ -317,7 +333,7 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 	v = r->no_rate ? o : pb_cmp_get(o, "latency");
 	ret = v && !json_object_is_type(v, json_type_object)
 		      ? -EINVAL
-		      : pb_cmp_get_pct(v, "p99_us", &r->p99_us);
+		      : pb_cmp_get_num(v, "p99_us", &r->p99_us);
 	if (!v)
 		r->p99_us = NAN;
 	if (ret || (isfinite(r->p99_us) && r->p99_us < 0)) {

@@ -150,6 +150,9 @@ void pb_compare_verdict_text(const struct pb_compare_line *l, char *buf, size_t 
 	case PB_CMP_IMPROVED:
 	case PB_CMP_REFERENCE:
 		snprintf(buf, len, "%s", pb_compare_verdict_name(l->verdict));
+		if (l->within_runs)
+			pb_cmp_cat(buf, len, " (%s, within the runs)",
+				   l->ratio < 1 ? "slower" : "faster");
 		if (partial)
 			pb_cmp_cat(buf, len, "; %s, compared anyway", partial);
 		return;
@@ -229,6 +232,9 @@ void pb_compare_summary(const struct pb_compare_result *res, char *buf, size_t l
 	pb_cmp_cat(buf, len, " (%u compared", res->compared);
 	if (res->improved)
 		pb_cmp_cat(buf, len, ", %u improved", res->improved);
+	if (res->within_runs)
+		pb_cmp_cat(buf, len, ", %u beyond the allowance but within %s runs",
+			   res->within_runs, res->within_runs == 1 ? "its" : "their");
 	if (res->informational)
 		pb_cmp_cat(buf, len, ", %u not comparable", res->informational);
 	if (res->opts.normalize[0])
@@ -516,6 +522,9 @@ static int pb_cmp_jline(struct json_object *o, const struct pb_compare_line *l)
 	pb_add(&fs, pb_fdbl("base_normalized", l->norm_base));
 	pb_add(&fs, pb_fdbl("new_normalized", l->norm_new));
 	pb_add(&fs, pb_fdbl("ratio", l->ratio));
+	pb_add(&fs, pb_fdbl("runs_hi", l->runs_hi));
+	pb_add(&fs, pb_fdbl("runs_lo", l->runs_lo));
+	pb_add(&fs, pb_fbool("within_runs", l->within_runs));
 	pb_add(&fs, pb_fdbl("base_delivered_pct", b ? b->delivered_pct : NAN));
 	pb_add(&fs, pb_fdbl("new_delivered_pct", n ? n->delivered_pct : NAN));
 	pb_add(&fs, pb_fdbl("base_p99_us", b ? b->p99_us : NAN));
@@ -598,6 +607,7 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 	pb_add(&fs, pb_fu64("missing_or_not_ok_in_new", res->lost));
 	pb_add(&fs, pb_fu64("interrupted", res->interrupted));
 	pb_add(&fs, pb_fu64("not_comparable", res->informational));
+	pb_add(&fs, pb_fu64("within_runs", res->within_runs));
 	pb_add(&fs, pb_fbool("failed", pb_compare_failed(res)));
 	pb_add(&fs, pb_fstr("summary", summary, 0));
 	err = pb_json_add_fields(root, &fs);

@@ -142,6 +142,9 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 			   ? pb_fdbl("start_skew_us",
 				     (double)(r->start_actual_ns - r->start_planned_ns) / 1e3)
 			   : pb_fnull("start_skew_us"));
+	pb_add(fs, r->start_planned_ns && r->start_cpu_wait_ns >= 0
+			   ? pb_fdbl("start_cpu_wait_us", (double)r->start_cpu_wait_ns / 1e3)
+			   : pb_fnull("start_cpu_wait_us"));
 	pb_add(fs, pb_fdbl("duration_s", r->duration_s));
 	pb_add(fs, pb_fdbl("link_wait_s", r->link_wait_s));
 	pb_add(fs, pb_fdbl("link_down_s", r->link_down_s));
@@ -198,6 +201,9 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, figures && r->frames_sent ? pb_fdbl("syscalls_per_frame", r->syscalls_per_frame)
 					     : pb_fnull("syscalls_per_frame"));
 	pb_add(fs, pb_fdbl("pps", r->pps));
+	/* set by pb_result_pick for a median of --repeat runs only */
+	pb_add(fs, r->pps_max > 0 ? pb_fdbl("pps_min", r->pps_min) : pb_fnull("pps_min"));
+	pb_add(fs, r->pps_max > 0 ? pb_fdbl("pps_max", r->pps_max) : pb_fnull("pps_max"));
 	pb_add(fs, pb_fdbl("offered_pps", r->offered_pps));
 	pb_add(fs, pb_fdbl("app_mbps", r->app_mbps));
 	pb_add(fs, pb_fdbl("wire_gbps", r->wire_gbps));
@@ -578,6 +584,11 @@ static int pb_json_add_replay(struct json_object *o, const struct pb_result *r)
 	pb_add(&fs, pb_fdbl("run_duration_s", p->run_duration_s));
 	pb_add(&fs, t && p->sched_duration_s > 0 ? pb_fdbl("drift_ppm", p->drift_ppm)
 						 : pb_fnull("drift_ppm"));
+	pb_add(&fs, pb_fstr("source", p->streamed ? "disk" : "memory", 0));
+	pb_add(&fs, p->streamed ? pb_fu64("window_frames", p->window_frames)
+				: pb_fnull("window_frames"));
+	pb_add(&fs,
+	       p->streamed ? pb_fu64("reader_waits", p->reader_waits) : pb_fnull("reader_waits"));
 	err = pb_json_add_fields(c, &fs);
 	if (err)
 		return err;
@@ -608,6 +619,8 @@ static int pb_json_add_replay(struct json_object *o, const struct pb_result *r)
 	pb_add(&fs, p->gaps_known ? pb_fdbl("file_p99", p->gap_p99_us) : pb_fnull("file_p99"));
 	pb_add(&fs, p->gaps_known ? pb_fdbl("p50", p->gap_err_p50_us) : pb_fnull("p50"));
 	pb_add(&fs, p->gaps_known ? pb_fdbl("p99", p->gap_err_p99_us) : pb_fnull("p99"));
+	pb_add(&fs, p->gaps_known ? pb_fdbl("file_max", p->gap_max_us) : pb_fnull("file_max"));
+	pb_add(&fs, p->gaps_known ? pb_fdbl("max", p->gap_err_max_us) : pb_fnull("max"));
 	return pb_json_add_fields(d, &fs);
 }
 

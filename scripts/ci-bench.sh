@@ -28,8 +28,8 @@ TOL=${PB_CI_TOLERANCE:-45}
 # 0.44 Mpps from one run to the next on a shared 2-core VM, beyond any useful tolerance
 methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' |
 	grep -v -e '^benchmark$' -e '^null$' -e '^io_uring_sqpoll$' | paste -sd, -)
-echo "ci-bench: $methods, 2 s each, median of 3 runs"
-"$PB" --method "$methods" --duration 2 --repeat 3 -q --format json -o "$OUT" || exit 1
+echo "ci-bench: $methods, 1 s each, median of 3 runs"
+"$PB" --method "$methods" --duration 1 --repeat 3 -q --format json -o "$OUT" || exit 1
 if [ $refresh = 1 ]; then
 	cp "$OUT" "$BASE"
 	echo "ci-bench: stored $BASE"

@@ -795,6 +795,10 @@ static void test_parse_text(void)
 		{ "\"latency\":{\"p99_us\":\"1\"}", "latency.p99_us is not a number or null" },
 		{ "\"latency\":7", "latency.p99_us is not a number or null" },
 		{ "\"latency\":{\"p99_us\":-1}", "latency.p99_us is not a number or null" },
+		{ "\"pps_min\":1", "pps_min and pps_max are not both null or numbers" },
+		{ "\"pps_min\":0.5,\"pps_max\":null", "pps_min and pps_max are not both" },
+		{ "\"pps_min\":2,\"pps_max\":3", "numbers around pps" },
+		{ "\"pps_min\":0.5,\"pps_max\":\"2\"", "pps_min and pps_max are not both" },
 	};
 	struct pb_compare_input in;
 	char err[512];
@@ -846,6 +850,14 @@ static void test_parse_text(void)
 		    "\"timed_out\":true}]}",
 		    &in, err, sizeof(err));
 	CHECK(ret == 0 && in.rows[0].timed_out && !in.rows[0].interrupted, "timed_out: %s", err);
+	pb_compare_input_free(&in);
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
+		    "\"pps_min\":0.5,\"pps_max\":1.5},{\"method\":\"b\",\"status\":\"ok\","
+		    "\"pps\":1,\"pps_min\":null,\"pps_max\":null}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == 0 && in.rows[0].pps_min == 0.5 && in.rows[0].pps_max == 1.5 &&
+		      in.rows[1].pps_min == 0 && in.rows[1].pps_max == 0,
+	      "runs' spread, and none: %d %s", ret, err);
 	pb_compare_input_free(&in);
 	for (i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
 		char text[256];
@@ -1004,6 +1016,117 @@ static void test_noise_from_rows(void)
  * rows regress on a p99 three times as high.
  */
 static int run(const char *arg, ...);
+static struct pb_compare_row runs_row(const char *method, double pps, double lo, double hi)
+{
+	struct pb_compare_row r = ok_row(method, "", pps);
+
+	r.pps_min = lo;
+	r.pps_max = hi;
+	return r;
+}
+
+/*
+ * Rows that are medians of --repeat runs carry their runs' spread: a fall beyond the
+ * allowance regresses only when NEW's fastest run is slower than BASE's slowest, a rise
+ * improves only when NEW's slowest is faster than BASE's fastest. Without the spread on both
+ * sides, the allowance alone, as before.
+ */
+static void test_runs_spread(void)
+{
+	struct pb_compare_row b[13], n[13];
+	struct pb_compare_input bi, ni;
+	struct pb_compare_opts o;
+	struct pb_compare_result res;
+	const struct pb_compare_line *l;
+	char text[400], summary[512], name[16];
+	unsigned int i;
+	int err;
+
+	/* seven rows that held still: the rows' common noise is 0, the allowance 10 % */
+	for (i = 6; i < 13; i++) {
+		snprintf(name, sizeof(name), "still%u", i);
+		b[i] = n[i] = runs_row(name, 100, 99, 101);
+	}
+
+	b[0] = runs_row("overlap", 100, 90, 110);
+	n[0] = runs_row("overlap", 85, 80, 92); /* 0.85, but 92 >= 90 */
+	b[1] = runs_row("apart", 100, 90, 110);
+	n[1] = runs_row("apart", 85, 80, 89); /* 0.85, and 89 < 90 */
+	b[2] = ok_row("one_side", "", 100);
+	n[2] = runs_row("one_side", 85, 80, 92); /* BASE had one run: the allowance alone */
+	b[3] = runs_row("up_overlap", 100, 90, 110);
+	n[3] = runs_row("up_overlap", 120, 105, 125); /* 1.2, but 105 <= 110 */
+	b[4] = runs_row("up_apart", 100, 90, 110);
+	n[4] = runs_row("up_apart", 130, 115, 140);
+	b[5] = runs_row("halved", 100, 90, 110);
+	n[5] = runs_row("halved", 50, 45, 55);
+	bi = input("b", b, 13);
+	ni = input("n", n, 13);
+	pb_compare_opts_init(&o);
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!err && res.allowance_pct == 10, "compare: allowance %g %s", res.allowance_pct,
+	      res.err);
+	if (err)
+		return;
+	l = line(&res, "overlap", "");
+	CHECK(l->verdict == PB_CMP_OK && l->within_runs && NEAR(l->runs_hi, 92.0 / 90) &&
+		      NEAR(l->runs_lo, 80.0 / 110),
+	      "overlapping runs: verdict %d within %d hi %g lo %g", l->verdict, l->within_runs,
+	      l->runs_hi, l->runs_lo);
+	pb_compare_verdict_text(l, text, sizeof(text));
+	CHECK(!strcmp(text, "ok (slower, within the runs)"), "text: %s", text);
+	l = line(&res, "apart", "");
+	CHECK(l->verdict == PB_CMP_REGRESSED && !l->within_runs, "runs apart: verdict %d",
+	      l->verdict);
+	l = line(&res, "one_side", "");
+	CHECK(l->verdict == PB_CMP_REGRESSED && isnan(l->runs_hi),
+	      "spread on one side only: verdict %d hi %g", l->verdict, l->runs_hi);
+	l = line(&res, "up_overlap", "");
+	CHECK(l->verdict == PB_CMP_OK && l->within_runs, "rise within the runs: verdict %d",
+	      l->verdict);
+	l = line(&res, "up_apart", "");
+	CHECK(l->verdict == PB_CMP_IMPROVED && !l->within_runs, "rise apart: verdict %d",
+	      l->verdict);
+	l = line(&res, "halved", "");
+	CHECK(l->verdict == PB_CMP_REGRESSED, "halved: verdict %d", l->verdict);
+	CHECK(res.regressed == 3 && res.within_runs == 2 && res.improved == 1 && res.compared == 13,
+	      "counts: %u regressed %u within %u improved %u compared", res.regressed,
+	      res.within_runs, res.improved, res.compared);
+	pb_compare_summary(&res, summary, sizeof(summary));
+	CHECK(strstr(summary, "2 beyond the allowance but within their runs") != NULL,
+	      "summary: %s", summary);
+	pb_compare_result_free(&res);
+
+	/* --fixed-tolerance: the tolerance alone, the runs not weighed */
+	o.fixed_tolerance = true;
+	err = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!err && res.regressed == 4 && res.within_runs == 0 && res.improved == 2,
+	      "--fixed-tolerance: %u regressed %u within %u improved", res.regressed,
+	      res.within_runs, res.improved);
+	pb_compare_result_free(&res);
+	o.fixed_tolerance = false;
+
+	/* normalized: each run scaled by its own file's reference, as the median is */
+	b[0] = runs_row("ref", 200, 200, 200);
+	n[0] = runs_row("ref", 400, 400, 400); /* NEW's machine twice as fast */
+	b[1] = runs_row("m", 100, 90, 110);
+	n[1] = runs_row("m", 170, 160, 184); /* 0.85 normalized; 184/400 >= 90/200 */
+	bi.n = ni.n = 2;
+	snprintf(o.normalize, sizeof(o.normalize), "ref");
+	err = pb_compare(&bi, &ni, &o, &res);
+	l = err ? NULL : line(&res, "m", "");
+	CHECK(l && NEAR(l->ratio, 0.85) && l->within_runs && NEAR(l->runs_hi, (184.0 / 400) / 0.45),
+	      "normalized spread: ratio %g hi %g (%s)", l ? l->ratio : NAN, l ? l->runs_hi : NAN,
+	      res.err);
+	pb_compare_result_free(&res);
+	n[1] = runs_row("m", 170, 160, 178); /* 178/400 < 90/200 */
+	err = pb_compare(&bi, &ni, &o, &res);
+	l = err ? NULL : line(&res, "m", "");
+	CHECK(l && l->verdict == PB_CMP_REGRESSED, "normalized, apart: verdict %d",
+	      l ? (int)l->verdict : -1);
+	pb_compare_result_free(&res);
+}
+
 static void check_one_error_line(const char *what, const char *want);
 static void check_stdout_has(const char *what, const char *want);
 
@@ -1505,6 +1628,7 @@ int main(void)
 	test_main_exit_codes();
 	test_main_json();
 	test_noise_from_rows();
+	test_runs_spread();
 	test_real_sets();
 
 	remove_tmpdir();

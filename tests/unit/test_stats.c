@@ -245,6 +245,43 @@ static void test_offered(void)
 	CHECK_NEAR(r.offered_pps, 3000, 1e-12);
 }
 
+static struct pb_result run_at(double pps, enum pb_status st)
+{
+	struct pb_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.pps = pps;
+	r.status = st;
+	return r;
+}
+
+/* --repeat: the median run makes the row, with its runs' spread; a failing last run is it */
+static void test_pick(void)
+{
+	struct pb_result runs[3];
+	uint32_t k;
+
+	runs[0] = run_at(300, PB_STATUS_OK);
+	runs[1] = run_at(100, PB_STATUS_OK);
+	runs[2] = run_at(200, PB_STATUS_OK);
+	k = pb_result_pick(runs, 3);
+	CHECK(runs[k].pps == 200 && runs[k].pps_min == 100 && runs[k].pps_max == 300,
+	      "median 200 of 100..300: got %g of %g..%g", runs[k].pps, runs[k].pps_min,
+	      runs[k].pps_max);
+
+	/* the third run failed after two ok ones: sorting by pps must not hide it */
+	runs[0] = run_at(300, PB_STATUS_OK);
+	runs[1] = run_at(100, PB_STATUS_OK);
+	runs[2] = run_at(50, PB_STATUS_ERROR); /* failed early: the slowest */
+	k = pb_result_pick(runs, 3);
+	CHECK(runs[k].status == PB_STATUS_ERROR && runs[k].pps_max == 0,
+	      "a failed last run is the row: status %d pps %g", runs[k].status, runs[k].pps);
+
+	runs[0] = run_at(500, PB_STATUS_OK);
+	k = pb_result_pick(runs, 1);
+	CHECK(k == 0 && runs[0].pps_min == 0 && runs[0].pps_max == 0, "one run: no spread");
+}
+
 int main(void)
 {
 	test_wire_bytes();
@@ -258,5 +295,6 @@ int main(void)
 	test_spread();
 	test_ctr_delta();
 	test_offered();
+	test_pick();
 	return check_summary();
 }

@@ -49,6 +49,9 @@ static void make_results(void)
 	r->run_id = 0x1234;
 	r->syscalls = 4000;
 	r->cpu_s = 1.5;
+	r->runs = 3; /* --repeat 3: the median of runs at 0.9 and 1.05 Mpps */
+	r->pps_min = 9e5;
+	r->pps_max = 1.05e6;
 
 	r = &results[1];
 	snprintf(r->method, sizeof(r->method), "pcap");
@@ -176,6 +179,7 @@ static const struct want result_fields[] = {
 	{ "start_planned_ns", json_type_null },
 	{ "start_actual_ns", json_type_null },
 	{ "start_skew_us", json_type_null },
+	{ "start_cpu_wait_us", json_type_null },
 	{ "duration_s", json_type_double },
 	{ "link_wait_s", json_type_double },
 	{ "link_down_s", json_type_double },
@@ -222,6 +226,8 @@ static const struct want result_fields[] = {
 	{ "syscalls", json_type_int },
 	{ "syscalls_per_frame", json_type_double },
 	{ "pps", json_type_double },
+	{ "pps_min", json_type_double },
+	{ "pps_max", json_type_double },
 	{ "offered_pps", json_type_double },
 	{ "app_mbps", json_type_double },
 	{ "wire_gbps", json_type_double },
@@ -259,6 +265,8 @@ static const struct want row1_types[] = {
 	{ "frames_foreign", json_type_null },
 	{ "flows_seen", json_type_null },
 	{ "syscalls_per_frame", json_type_null },
+	{ "pps_min", json_type_null }, /* one run: no spread */
+	{ "pps_max", json_type_null },
 	PB_NO_COUNTERS,
 	{ NULL, json_type_null },
 };
@@ -269,6 +277,8 @@ static const struct want row2_types[] = {
 	{ "flows_seen", json_type_null },
 	{ "delivered_pct", json_type_null },
 	{ "accounted_pct", json_type_null },
+	{ "pps_min", json_type_null }, /* one run: no spread */
+	{ "pps_max", json_type_null },
 	PB_NO_COUNTERS,
 	{ NULL, json_type_null },
 };
@@ -384,6 +394,12 @@ static void test_json(void)
 	CHECK(json_object_get_double(get(r0, "pps")) == 1e6, "r0 pps %g",
 	      json_object_get_double(get(r0, "pps")));
 	CHECK(json_object_get_double(get(r0, "duration_s")) == 2.0, "r0 duration_s");
+	CHECK(json_object_get_int(get(r0, "runs")) == 3 &&
+		      json_object_get_double(get(r0, "pps_min")) == 9e5 &&
+		      json_object_get_double(get(r0, "pps_max")) == 1.05e6,
+	      "r0: 3 runs from 0.9 to 1.05 Mpps, got %s %s %s",
+	      json_object_get_string(get(r0, "runs")), json_object_get_string(get(r0, "pps_min")),
+	      json_object_get_string(get(r0, "pps_max")));
 	CHECK(json_object_get_double(get(r0, "app_mbps")) == 480.0, "r0 app_mbps");
 	CHECK(json_object_get_double(get(r0, "delivered_pct")) == 99.0, "r0 delivered_pct");
 	CHECK(json_object_get_double(get(r0, "accounted_pct")) == 100.0, "r0 accounted_pct");
