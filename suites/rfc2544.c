@@ -628,7 +628,10 @@ static int rfc_latency(struct rfc_ctx *c, double rate, double max)
 /*
  * 26.3: loss at 100 %, 100 - step, ... of the unpaced maximum until two steps lose nothing.
  * max: the throughput test's maximum when it ran (0: none), so both tables mean one
- * maximum: 100 % is then paced at it; else the 100 % step, unpaced, measures it.
+ * maximum: the steps below 100 % are paced at their share of it. The 100 % step is unpaced
+ * either way, as the throughput search's maximum is (rfc_pace): a sender paced at the rate
+ * an unpaced one just reached falls short of it whenever this machine is a little slower
+ * now. Without max, that step measures it.
  */
 static int rfc_loss(struct rfc_ctx *c, double max)
 {
@@ -645,7 +648,7 @@ static int rfc_loss(struct rfc_ctx *c, double max)
 		struct pb_result *r;
 		bool full = load >= 100 - 1e-9;
 
-		ret = rfc_trial(c, full && !max ? 0 : load / 100 * m, o->trial_s, 0, &idx);
+		ret = rfc_trial(c, rfc_pace(load / 100 * m, m), o->trial_s, 0, &idx);
 		if (ret)
 			return ret;
 		if (!rfc_trial_ok(c, idx))

@@ -9,10 +9,12 @@
  *       "ifstats"; EOF or "quit" detaches.
  *       "switches" (slot switches summed over CPUs); "probes ID" (one line per stream:
  *       its probes and paced gaps), "hist ID lat|gap" (the histogram's count and p1/p50/p99);
- *   rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND [BURST GAP_MS]
+ *   rx_probe send NETNS IFACE DSTMAC RUN COUNT PORTS VLAN KIND [BURST GAP_MS [PHASE_MS]]
  *       sends COUNT frames 198.18.77.1 -> 198.18.77.2 from IFACE inside NETNS over AF_PACKET,
  *       with run id RUN (hex), PORTS source ports from 10000, VLAN (0: untagged), kind N or P;
- *       with BURST, in bursts of BURST frames GAP_MS apart.
+ *       with BURST, in bursts of BURST frames GAP_MS apart; with PHASE_MS, each burst starts
+ *       PHASE_MS after a multiple of GAP_MS on CLOCK_MONOTONIC, so two senders keep a phase
+ *       however late each process started.
  *   rx_probe probes NETNS IFACE DSTMAC RUN KIND DELAY_US[/DELAY2_US] GAP_US SEQ[,SEQ..]
  *       sends one frame of kind KIND (P, T, p, t: probes; n: a paced run's ordinary frame)
  *       per SEQ, GAP_US apart, on stream 0 of run RUN: a probe carries SEQ and a transmit
@@ -25,6 +27,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,7 @@
 #include <linux/if_packet.h>
 #include <sys/socket.h>
 
+#include "clock.h"
 #include "frame.h"
 #include "latency.h"
 #include "log.h"
@@ -274,12 +278,15 @@ static int do_send(int argc, char **argv)
 	static uint8_t buf[256];
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct pb_frame f = { .data = buf };
-	unsigned int mac[6], i, count, ports, vlan, run, burst = 0, gap_ms = 0;
+	unsigned int mac[6], i, count, ports, vlan, run, burst = 0, gap_ms = 0, phase_ms = 0;
+	double next = 0, gap_s;
+	bool grid = argc == 13; /* bursts on the clock's grid, else a sleep after each */
 	int fd, err;
 
-	if ((argc != 10 && argc != 12) ||
-	    (argc == 12 && (sscanf(argv[10], "%u", &burst) != 1 || !burst ||
+	if ((argc != 10 && argc != 12 && argc != 13) ||
+	    (argc >= 12 && (sscanf(argv[10], "%u", &burst) != 1 || !burst ||
 			    sscanf(argv[11], "%u", &gap_ms) != 1)) ||
+	    (grid && (sscanf(argv[12], "%u", &phase_ms) != 1 || !gap_ms)) ||
 	    sscanf(argv[4], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2], &mac[3], &mac[4],
 		   &mac[5]) != 6 ||
 	    sscanf(argv[5], "%x", &run) != 1 || sscanf(argv[6], "%u", &count) != 1 ||
@@ -291,7 +298,17 @@ static int do_send(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	spec.vlan_id = (uint16_t)vlan;
+	gap_s = gap_ms / 1e3;
 	for (i = 0; i < count; i++) {
+		if (grid && i % burst == 0) {
+			/* the burst's own instant on the shared grid, not a sleep after the last */
+			double now = pb_now();
+
+			if (next < now)
+				next = (floor(now / gap_s) + 1) * gap_s + phase_ms / 1e3;
+			pb_sleep_until(next);
+			next += gap_s;
+		}
 		spec.srcport = (uint16_t)(10000 + i % ports);
 		if (pb_frame_build(&f, &spec))
 			return 1;
@@ -311,7 +328,7 @@ static int do_send(int argc, char **argv)
 		/* a little slower than the receiving veth's ring: a test wants every frame */
 		if (i % 64 == 63)
 			usleep(50);
-		if (burst && i % burst == burst - 1)
+		if (burst && !grid && i % burst == burst - 1)
 			usleep(gap_ms * 1000);
 	}
 	close(fd);

@@ -13,34 +13,16 @@
 . "$(dirname "$0")/lib.sh"
 OBJ=$(dirname "$PB")/bpf/xdp_pass.bpf.o
 
-NTX=pbag-tx-$$
-NRX=pbag-rx-$$
-A=pbagA$$ # the senders' end, in $NTX
-B=pbagB$$ # the agent's end, in $NRX
-A=${A:0:15}
-B=${B:0:15}
-TX_IP=198.18.88.1
 TX_IP2=198.18.88.3 # a second client on the senders' side
-RX_IP=198.18.88.2
 PORT=9310
-URL=http://$RX_IP:$PORT
 N=20000
-AGENT_PID=
-test_ns_cleanup() {
-	[ -n "$AGENT_PID" ] && kill -KILL "$AGENT_PID" 2>/dev/null
-	ip netns del "$NTX" 2>/dev/null
-	ip netns del "$NRX" 2>/dev/null
-}
-trap 'test_ns_cleanup; cleanup' EXIT
-
-ns_pair "$NTX" "$NRX" "$A" "$B" &&
-	ip -n "$NTX" addr add $TX_IP/24 dev "$A" &&
+# the senders' end $A (198.18.88.1) in $NTX, the agent's end $B (198.18.88.2) in $NRX
+agent_lab ag 88 &&
 	ip -n "$NTX" addr add $TX_IP2/24 dev "$A" &&
-	ip -n "$NRX" addr add $RX_IP/24 dev "$B" &&
-	ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up &&
 	# as the lab does: GSO leaves as wire-size frames, not one super-frame
 	ip netns exec "$NTX" ethtool -K "$A" tx-udp-segmentation off >/dev/null
 check "namespaces $NTX, $NRX with $A/$B" [ $? = 0 ]
+URL=http://$RX_IP:$PORT
 MAC_B=$(ip -n "$NRX" -j link show dev "$B" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["address"])')
 
 xdp_of_b() { # "<mode> <id> <name>" of the program on $B, or "none"
@@ -480,7 +462,7 @@ else
 	ip -n "$NRX" link set dev "$B" xdpdrv off
 fi
 
-test_ns_cleanup
+agent_lab_del
 check "test namespaces removed" bash -c "! ip netns list | grep -q -e '$NTX' -e '$NRX'"
 check "no veth left" bash -c "! ip -br link | grep -q -e '$A' -e '$B'"
 finish

@@ -17,9 +17,10 @@ for m in $methods; do
 	fi
 	check "$m: JSON top-level fields" json "$out" \
 		"all(k in d for k in ('schema','pktbench_version','command','kernel','interface','lab','results'))"
-	for f in $FIELDS; do
-		json "$out" "'$f' in d['results'][0]" || fail "$m: result lacks $f"
-	done
+	# one python for all the fields: 15 per method, 20 methods, was 300 interpreters
+	lacks=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]
+print(' '.join(f for f in sys.argv[2:] if f not in r))" "$out" $FIELDS)
+	check "$m: the result has every field of the list${lacks:+; lacks $lacks}" [ -z "$lacks" ]
 	check "$m: status ok" json "$out" "d['results'][0]['status'] == 'ok'"
 	check "$m: exactly $N sent" json "$out" "d['results'][0]['frames_sent'] == $N"
 	if [ "$m" = null ]; then

@@ -57,61 +57,83 @@ check "throughput: the parameters are in the set" py "$T/tput.json" "
 p=d['rfc2544']
 sys.exit(0 if p['tests']==['throughput','latency'] and p['frame_sizes']==[64,512] and
 	p['rate']=='NDR' and p['trial_s']==1 and d['lab_kind']=='router' else 1)"
-# the tbf's queue (32 KB at 20 Mbit/s: 13 ms) is the most a frame can wait in this DUT
-check "latency: at the throughput rate, p50 <= p99 <= max within the tbf's queue" \
+# the tbf's queue (32 KB at 20 Mbit/s: 13 ms) is the most a frame can wait in this DUT, and
+# p99 must stay within it (with slack); the max is one probe, which a descheduled DUT can hold
+# longer (27 ms in a fresh CI run, p99 14 ms), so it is printed and ordered, not bounded
+check "latency: at the throughput rate, p50 <= p99 <= max, p99 within the tbf's queue" \
 	py "$T/tput.json" "
 ok=len(summ('latency'))==2
 for s in summ('latency'):
 	t=[r for r in summ('throughput') if r['frame_size']==s['frame_size']][0]
 	print('  %d B: %.0f pps, p50 %.1f p99 %.1f max %.1f us'%(s['frame_size'],
 		s['latency_rate_pps'], s['p50_us'], s['p99_us'], s['max_us']))
-	ok&=s['status']=='ok' and 0<s['p50_us']<=s['p99_us']<=s['max_us']<=20000
+	ok&=s['status']=='ok' and 0<s['p50_us']<=s['p99_us']<=s['max_us'] and s['p99_us']<=20000
 	ok&=abs(s['latency_rate_pps']/t['throughput_pps']-1)<=0.05
 sys.exit(0 if ok else 1)"
-check "latency: its trial carried probes, and none was lost" py "$T/tput.json" "
+# The trial runs at the rate the search passed, within 1.5 % of what the tbf's rate, bucket and
+# queue let through in 1 s: a DUT descheduled there overflows the queue (5 of 491 probes lost
+# in a fresh CI run), so a few may go
+check "latency: its trial carried probes, and (at the edge of loss) lost at most 3 %" py "$T/tput.json" "
 t=trials('latency')
+print('  probes', [(r['latency']['probes_sent'], r['latency']['probes_received']) for r in t])
 sys.exit(0 if len(t)==2 and all(r['latency']['probes_sent']>0 and
-	r['latency']['probes_received']==r['latency']['probes_sent'] for r in t) else 1)"
+	r['latency']['probes_received']>=0.97*r['latency']['probes_sent'] for r in t) else 1)"
 
-# 26.3: the loss follows 1 - R/offered above R and is 0 below: the curve crosses zero at R
+# 26.3: the loss follows 1 - R/offered above R and is 0 below: the curve crosses zero at R.
+# The walk starts from af_packet's unpaced maximum through the shaped DUT, which is the
+# machine's speed at that moment (the DUT forwards on the same CPUs): it was seen from 133k
+# to 545k pps from one run to the next, so R cannot be set from a run of its own before the
+# walk. At 20 Mbit/s (41.7k pps of 64-byte frames) the tbf drops what it cannot send (at 48
+# Mbit/s and more, af_packet was held back to the tbf's rate here, and lost nothing, so
+# those rates test no loss); walking down in steps of 5 % (--loss-step 5) to 5 % crosses it for any
+# maximum from 44k to 833k pps. Trials of 0.5 s keep the 20 steps within CI's budget.
+LOSS_RATE=$TBF_RATE
 "$PB" rfc2544 $COMMON --lab-dut-setup "$T/tbf.sh" --method af_packet --tests loss \
-	--frame-sizes 64 --output "$T/loss.json" 2>"$T/loss.err"
+	--frame-sizes 64 --loss-step 5 --trial 0.5 --trial-gap 0.1 --output "$T/loss.json" \
+	2>"$T/loss.err"
 check "loss: exit 0 ($(tail -1 "$T/loss.err"))" [ $? = 0 ]
-check "loss: 100 %, 90 %, ... until two steps lose nothing (or 10 %), one summary each" \
+check "loss: 100 %, 95 %, ... until two steps lose nothing (or 5 %), one summary each" \
 	py "$T/loss.json" "
 s=summ('loss')
 loads=[r['load_pct'] for r in s]
 z=[r['loss_pct']==0 for r in s]
 print('  loads', loads, 'loss', [round(r['loss_pct'],3) for r in s])
-sys.exit(0 if loads==[100-10*i for i in range(len(loads))] and len(s)>=3 and s[0]['loss_pct']>0
-	and (z[-2:]==[True,True] and not any(z[:-2]) or loads[-1]==10 and z[-1] and not any(z[:-1]))
+sys.exit(0 if loads==[100-5*i for i in range(len(loads))] and len(s)>=3 and s[0]['loss_pct']>0
+	and (z[-2:]==[True,True] and not any(z[:-2]) or loads[-1]==5 and z[-1] and not any(z[:-1]))
 	else 1)"
-check "loss: above R it loses 1 - R/offered (+-3 points), below R nothing" py "$T/loss.json" "
-R=$TBF_RATE/8/60
+# what gets through a trial of d seconds is R d, and what the bucket (16 KB) and the queue
+# (32 KB) held at its start and its end: B = 48 KB / 60 bytes (4 % of a 0.5 s trial's R d)
+check "loss: above R it loses 1 - (R d + B)/(offered d) (+-3 points), below R nothing" py "$T/loss.json" "
+R=$LOSS_RATE/8/60
+B=(16384+32768)/60
 ok=True
 for r in trials('loss'):
-	off=r['pps']; want=max(0,100*(1-R/off))
+	off=r['pps']; d=r['duration_s']; want=max(0,100*(1-(R*d+B)/(off*d)))
 	if off>1.05*R: ok&=abs(r['loss_pct']-want)<=3
 	if off<0.95*R: ok&=r['loss_pct']==0
-	print('  load %.0f %%: offered %.0f, loss %.3f %%, 1-R/offered %.3f %%'%(r['load_pct'],off,r['loss_pct'],want))
+	print('  load %.0f %%: offered %.0f, loss %.3f %%, want %.3f %%'%(r['load_pct'],off,r['loss_pct'],want))
 sys.exit(0 if ok else 1)"
 check "loss: it crosses zero where R says (within 5 %)" py "$T/loss.json" "
-R=$TBF_RATE/8/60
+R=$LOSS_RATE/8/60
 t=trials('loss')
 z=[i for i,r in enumerate(t) if r['loss_pct']==0][0]
 sys.exit(0 if z>0 and t[z]['pps']<=1.05*R and t[z-1]['pps']>=0.95*R else 1)"
 
-# one maximum: the loss table's 100 % is the throughput table's Max pps, both what was offered
+# one maximum: the loss table's 100 % is the throughput table's Max pps; its 100 % step is
+# unpaced, as the search's maximum is, and its other steps are paced at their share of it
+# (those at or below half of it, which any sender here reaches, offered that share)
 "$PB" rfc2544 $COMMON --lab-dut-setup "$T/tbf.sh" --method udp_sendto --tests throughput,loss \
 	--frame-sizes 64 --trial 0.5 --trial-gap 0.1 --output "$T/max.json" 2>"$T/max.err"
 check "one maximum: exit 0 ($(tail -1 "$T/max.err"))" [ $? = 0 ]
-check "one maximum: the loss summaries' max_pps is the throughput's, 100 % offered it" \
+check "one maximum: the loss summaries' max_pps is the throughput's, 100 % unpaced, <= 50 % at their share" \
 	py "$T/max.json" "
-tp=summ('throughput')[0]; ls=summ('loss'); full=[r for r in trials('loss') if r['load_pct']==100]
-print('  max', tp['max_pps'], 'loss max', [r['max_pps'] for r in ls][:1],
-	'100 %% offered', full and full[0].get('offered_pps'))
+tp=summ('throughput')[0]; ls=summ('loss'); t=trials('loss')
+full=[r for r in t if r['load_pct']==100]; low=[r for r in t if r['load_pct']<=50]
+print('  max', tp['max_pps'], 'loss max', [r['max_pps'] for r in ls][:1], '100 %% target',
+	full and full[0].get('target_pps'), 'low', [(r['load_pct'], round(r['offered_pps'])) for r in low])
 sys.exit(0 if ls and all(r['max_pps']==tp['max_pps'] for r in ls) and full and
-	abs(full[0]['offered_pps']/tp['max_pps']-1)<=0.05 else 1)"
+	not full[0].get('target_pps') and low and
+	all(abs(r['offered_pps']/(tp['max_pps']*r['load_pct']/100)-1)<=0.05 for r in low) else 1)"
 
 # 26.4: the longest lossless burst is what the bucket and the one-frame queue hold, plus
 # what the rate refills while the burst arrives

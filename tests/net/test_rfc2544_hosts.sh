@@ -5,7 +5,9 @@
 # a router forwarding to 198.19.99.0/24 with a 20 Mbit/s tbf towards the receiver (and its
 # input steered to CPU 1, as a separate box would forward on its own CPU), the agent on
 # 198.19.99.2. The known answer: NDR within 5 % of the tbf's rate; the DUT's drops are the
-# loss, seen by the agent alone (no DUT counters are read on a real path).
+# loss, seen by the agent alone (no DUT counters are read on a real path). A trial fails
+# only if three tries lose (--retries 2): with one retry, two noisy losses below the tbf's
+# rate once sent the search to 33.6k pps.
 . "$(dirname "$0")/lib.sh"
 H1=pbrh-tx-$$
 R=pbrh-dut-$$
@@ -62,12 +64,14 @@ check "the agent answers across the router" \
 
 ip netns exec "$H1" "$PB" rfc2544 --iface "$A1" --srcip 198.18.99.1 --dstip 198.19.99.2 \
 	--receiver "$URL" --dstmac "$DUT_MAC" --cpus 0 --method af_packet,udp_sendto \
-	--tests throughput --frame-sizes 64 --trial 1 --trial-gap 0.2 --precision 2 --retries 1 \
+	--tests throughput --frame-sizes 64 --trial 1 --trial-gap 0.2 --precision 2 --retries 2 \
 	-q --format json --output "$T/hosts.json" 2>"$T/hosts.err"
 rc=$?
 check "rfc2544 --iface --receiver --dstmac: exit 0 ($rc: $(tail -1 "$T/hosts.err"))" [ $rc = 0 ]
 for m in af_packet udp_sendto; do
-	check "$m: NDR within 5 % of the router's tbf ($RATE bit/s of 60-byte frames)" \
+	ndr=$(json "$T/hosts.json" "print([(round(r['throughput_pps']), r['sender_limited']) for r in d['results'] if r['summary'] and r['method']=='$m']) or True")
+	json "$T/hosts.json" "print('  $m trials (offered, loss %):', [(round(r['offered_pps']), round(r['loss_pct'], 3)) for r in d['results'] if not r['summary'] and r['method']=='$m']) or True"
+	check "$m: NDR within 5 % of the router's tbf ($RATE bit/s of 60-byte frames; NDR, sender limited: $ndr)" \
 		json "$T/hosts.json" "[r for r in d['results'] if r['summary'] and r['method']=='$m'
 			and abs(r['throughput_pps']/($RATE/8/60)-1)<=0.05 and not r['sender_limited']]"
 done

@@ -13,21 +13,12 @@
 . "$(dirname "$0")/lib.sh"
 OBJ=$(dirname "$PB")/bpf/xdp_pass.bpf.o
 
-NTX=pbxo-tx-$$
-NRX=pbxo-rx-$$
-A=pbxoA$$ # the senders' end, in $NTX
-B=pbxoB$$ # the agent's end, in $NRX
-A=${A:0:15}
-B=${B:0:15}
-TX_IP=198.18.86.1
-RX_IP=198.18.86.2
 PORT=9311
 test_ns_cleanup() {
 	local p
 	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	ip netns del "$NTX" 2>/dev/null
-	ip netns del "$NRX" 2>/dev/null
+	agent_lab_del
 	# the owner records a failed case may have left for our interfaces (and their pins)
 	local r
 	for r in $(our_records); do
@@ -36,14 +27,14 @@ test_ns_cleanup() {
 	done
 }
 our_records() { grep -lE "^ifname=($A|$B)\$" /run/pktbench/xdp-* 2>/dev/null; }
-trap 'test_ns_cleanup; cleanup' EXIT
 
 [ -f "$OBJ" ] || { echo "SKIP: no $OBJ (built without clang/bpftool?)"; exit 77; }
-ns_pair "$NTX" "$NRX" "$A" "$B" &&
-	ip -n "$NTX" addr add $TX_IP/24 dev "$A" &&
-	ip -n "$NRX" addr add $RX_IP/24 dev "$B" &&
-	ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up
-check "namespaces $NTX, $NRX with $A/$B" [ $? = 0 ]
+# the senders' end $A (198.18.86.1) in $NTX, the agent's end $B (198.18.86.2) in $NRX; the
+# records and pins a failed case may leave go too
+agent_lab xo 86
+rc=$?
+trap 'test_ns_cleanup; cleanup' EXIT
+check "namespaces $NTX, $NRX with $A/$B" [ $rc = 0 ]
 MAC_B=$(ip netns exec "$NRX" cat "/sys/class/net/$B/address")
 
 xdp_of() { # xdp_of NS DEV: "<mode> <id> <name>" of its program, or "none"

@@ -4,13 +4,14 @@
 # for SECONDS while everything that a real network and an unfriendly one do happens at once,
 # all inside two namespaces of its own joined by a veth pair (198.18.89.0/24):
 #   - two senders, one af_packet and one udp_sendto, each at 50 kpps in back-to-back runs of
-#     5 s (every row must be exact: status ok, delivered = sent, nothing dropped);
+#     5 s (every row must be exact: status ok, delivered = sent; the shared interface's
+#     drops may be the others');
 #   - run-id churn: frames of ever new run ids (rx_probe), so the agent's LRU evicts all along;
 #   - slowloris: 64 connections from 8 addresses, one header byte every 3 s each;
 #   - 300 idle connections from 9 addresses, reopened when closed;
 #   - junk: random bytes and broken requests, a few a second;
 #   - a /metrics scrape a second, each answered 200.
-# The agent's RSS must stay flat (within 10 %) after the first minute (over the last third
+# The agent's RSS must stay flat after the first minute (within 10 % of its peak in it; the last third
 # in short runs: the connections' memory takes about 50 s to settle), and the sanitizers must
 # report nothing.
 #   tests/soak/agent_soak.sh PKTBENCH [SECONDS]   (600 by default; CI runs 60)
@@ -196,8 +197,12 @@ for f in sorted(glob.glob(sys.argv[1] + "/s[12].*.json")):
     except Exception as e:
         bad.append("%s: %s" % (os.path.basename(f), e))
         continue
+    # every frame delivered; the interface's drops are this run's only when nobody else
+    # uses it, and here the other sender and the churn do (shared_iface: s1's row once
+    # counted 204 drops of theirs beside all of its own delivered)
     if not (r["status"] == "ok" and r["frames_sent"] > 0 and
-            r["frames_delivered"] == r["frames_sent"] and not r.get("frames_dropped")):
+            r["frames_delivered"] == r["frames_sent"] and
+            (r["shared_iface"] or not r.get("frames_dropped"))):
         bad.append("%s: %s sent %s delivered %s dropped %s %s" % (
             os.path.basename(f), r["status"], r["frames_sent"], r.get("frames_delivered"),
             r.get("frames_dropped"), r.get("reason", "")))
@@ -218,11 +223,13 @@ late = [kb for t, kb in rows if t - t0 >= settle]
 if len(late) < 2:
     print("too few samples"); sys.exit()
 sys.stderr.write("RSS (kB) every 5 s: %s\n" % " ".join(str(kb) for t, kb in rows))
-print("%d %d %d" % (late[0], max(late), rows[-1][1]))
+# against the peak of the settling time, not its last sample: RSS dips as well as grows (a
+# sanitizer build's quarantine), and a dip there is no baseline for what follows
+print("%d %d %d" % (max(kb for t, kb in rows if t - t0 <= settle), max(late), rows[-1][1]))
 PY
 )
 read -r rss0 rssmax rsslast <<<"$rss"
-check "RSS flat after the first $((SECS * 2 / 3 < 60 ? SECS * 2 / 3 : 60)) s: ${rss0:-?} kB then at most ${rssmax:-?} kB (last ${rsslast:-?})" \
+check "RSS flat after the first $((SECS * 2 / 3 < 60 ? SECS * 2 / 3 : 60)) s: its peak ${rss0:-?} kB, then at most ${rssmax:-?} kB (last ${rsslast:-?})" \
 	python3 -c "import sys; sys.exit(0 if $rssmax <= 1.10 * $rss0 else 1)"
 kill -TERM "$AGENT_PID"
 wait "$AGENT_PID"
