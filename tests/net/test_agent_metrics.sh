@@ -95,27 +95,37 @@ PY
 	check "Prometheus in $NRX scrapes the agent" [ $? = 0 ]
 fi
 PPS=10000
+# A witness of what arrived when, on the same clock as Prometheus' (wall time): the run's
+# frames from /v1/runs/RUN_ID every 50 ms, each at the middle of its request. The sender's
+# pace is not steady on a busy machine; this is what it was. It starts before the sender and
+# finds the run id in /metrics itself: started after it (a CI machine's python took seconds
+# to start), it had nothing at the first steady point.
+ip netns exec "$NTX" python3 - $RX_IP $PORT >"$T/witness.out" 2>&1 <<'PY' &
+import http.client, json, re, sys, time
+def get(path):
+    c = http.client.HTTPConnection(sys.argv[1], int(sys.argv[2]), timeout=5)
+    c.request("GET", path)
+    return c.getresponse().read().decode()
+run = None
+while run is None:
+    m = re.search(r'^pktbench_run_frames_total\{run_id="(\d+)"', get("/metrics"), re.M)
+    run = m and m.group(1)
+    time.sleep(0.02)
+print("run_id=" + run, flush=True)
+while True:
+    t0 = time.time()
+    frames = json.loads(get("/v1/runs/" + run))["frames"]
+    print("%.4f %d" % ((t0 + time.time()) / 2, frames), flush=True)
+    time.sleep(0.05)
+PY
+WITNESS=$!
+PIDS+=("$WITNESS")
 "${SEND[@]}" --method udp_sendto --pps $PPS --duration 11 --format json \
 	--output "$T/steady.json" -q 2>"$T/steady.err" &
 SENDER=$!
 PIDS+=("$SENDER")
 sleep 1.5
 RUN_ID=$(http /metrics | sed -n 's/^pktbench_run_frames_total{run_id="\([0-9]*\)"}.*/\1/p' | head -1)
-# A witness of what arrived when, on the same clock as Prometheus' (wall time): the run's
-# frames from /v1/runs/RUN_ID every 50 ms, each at the middle of its request. The sender's
-# pace is not steady on a busy machine; this is what it was.
-ip netns exec "$NTX" python3 - $RX_IP $PORT "$RUN_ID" >"$T/witness.out" 2>&1 <<'PY' &
-import http.client, json, sys, time
-while True:
-    t0 = time.time()
-    c = http.client.HTTPConnection(sys.argv[1], int(sys.argv[2]), timeout=5)
-    c.request("GET", "/v1/runs/" + sys.argv[3])
-    frames = json.loads(c.getresponse().read())["frames"]
-    print("%.4f %d" % ((t0 + time.time()) / 2, frames), flush=True)
-    time.sleep(0.05)
-PY
-WITNESS=$!
-PIDS+=("$WITNESS")
 sleep 1.5
 # two scrapes 100 ms apart, three times: the run's frames went up by ~1000 each time
 ip netns exec "$NTX" python3 - $RX_IP $PORT >"$T/pairs.out" 2>&1 <<'PY'
@@ -143,6 +153,8 @@ check "the steady sender exits 0 (run $RUN_ID; $(cat "$T/steady.err"))" [ $rc = 
 sleep 1.5 # a scrape after the last frame
 kill -KILL "$WITNESS" 2>/dev/null
 wait "$WITNESS" 2>/dev/null
+check "the witness followed that run ($(head -c 200 "$T/witness.out" | head -1))" \
+	grep -qx "run_id=$RUN_ID" "$T/witness.out"
 # the sender's pps in steady state, for the record: the median of its per-second counts
 SENDER_PPS=$(python3 -c "
 import json, statistics, sys
@@ -167,7 +179,8 @@ def q(kind, **args):
 def at(t): # frames delivered at wall time t, by the witness
     i = bisect.bisect(wit, (t, float("inf")))
     if i == 0 or i == len(wit):
-        raise SystemExit("the witness has nothing at %.2f" % t)
+        raise SystemExit("the witness has nothing at %.2f (it saw %.2f to %.2f)" %
+                         (t, wit[0][0], wit[-1][0]) if wit else "the witness saw nothing")
     (t0, f0), (t1, f1) = wit[i - 1], wit[i]
     return f0 + (f1 - f0) * (t - t0) / (t1 - t0)
 series = q("query", query="pktbench_run_frames_total[60s]")

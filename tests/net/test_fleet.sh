@@ -100,6 +100,7 @@ CAP_PID=$!
 sleep 1
 
 START=$(date -u -d '+2 sec' +%Y-%m-%dT%H:%M:%S.%NZ)
+busy_mark
 for i in 0 1 2; do
 	ip netns exec pbfl-s$i-$$ "$PB" --iface fls$i$$ --receiver "$URL" --srcip 198.18.90.1$i \
 		--dstip $RX_IP --method af_packet --pps 90000 --duration 3 --flows 30 \
@@ -134,7 +135,9 @@ print("%.1f %.1f %s" % (max(abs(x) for x in late), (max(acts) - min(acts)) / 1e3
 PY
 )
 read -r worst spread same <<<"$skew"
-check "each sender woke within 1 ms of --start-at, less its wait for a CPU (worst ${worst:-?} us, spread ${spread:-?} us)" \
+# a wake delayed by a hypervisor's steal is no wait for a CPU the kernel sees: on a machine
+# busy with other work, a late wake says nothing of --start-at
+check_unless_busy "each sender woke within 1 ms of --start-at, less its wait for a CPU (worst ${worst:-?} us, spread ${spread:-?} us)" \
 	python3 -c "import sys; sys.exit(0 if '$same' == 'True' and $worst < 1000 and $spread < 1000 else 1)"
 check "each row names the test, its shard and its node" py <<'PY'
 import json, socket, sys

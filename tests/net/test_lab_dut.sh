@@ -23,6 +23,7 @@ for lab in router bridge; do
 		# descheduled for 5 ms overflowed its input at 200k), every frame counts
 		pace=""
 		case $m in xdp_live | gso_mmsg | gso | io_uring_gso | pcap) pace="--pps 100k" ;; esac
+		busy_mark
 		"$PB" --lab $lab --method "$m" --count $N $pace --format json --output "$out" -q \
 			2>"$T/$lab-$m.err"
 		rc=$?
@@ -37,12 +38,14 @@ for lab in router bridge; do
 		figs=$(row "$out" "print('delivered %d, dropped %s, accounted %s, dut_qdisc_drops %s' % (r['frames_delivered'], r['frames_dropped'], r['accounted_pct'], r['dut_qdisc_drops'])) or True")
 		check "$lab $m: accounted 100 %, the DUT's counters read ($figs)" row "$out" \
 			"abs(r['accounted_pct'] - 100) < 1e-9 and r['dut_qdisc_drops'] == 0"
+		# a DUT without its CPU (a busy neighbour) drops at its input, counted above: the
+		# count delivered is the code's answer only on a machine that had its CPUs
 		case " $EXACT xdp_live " in
 		*" $m "*)
-			check "$lab $m: exactly $N delivered" row "$out" \
+			check_unless_busy "$lab $m: exactly $N delivered" row "$out" \
 				"r['frames_delivered'] == $N" ;;
 		*)
-			check "$lab $m: delivered (>= 99 %)" row "$out" \
+			check_unless_busy "$lab $m: delivered (>= 99 %)" row "$out" \
 				"r['frames_delivered'] >= 0.99 * $N" ;;
 		esac
 	done
@@ -71,6 +74,7 @@ echo "lab=\$PB_LAB in=\$PB_DUT_IN out=\$PB_DUT_OUT ns=\$PB_DUT_NS" >"$T/setup.ou
 ip -o link show >>"$T/setup.out"
 tc qdisc add dev "\$PB_DUT_OUT" root tbf rate 20mbit burst 8kb limit 16kb
 EOF
+busy_mark
 "$PB" --lab router --lab-dut-setup "$T/setup.sh" --method udp_sendto --duration 2 \
 	--format json --output "$T/tbf.json" -q 2>"$T/tbf.err"
 check "dut setup: exit 0 ($(tail -1 "$T/tbf.err"))" [ $? = 0 ]
@@ -80,8 +84,10 @@ check "dut setup: ran in the DUT's namespace" grep -qE \
 check "dut setup: it saw the DUT's interfaces and not the host's" \
 	sh -c "grep -q ' pbi-' '$T/setup.out' && grep -q ' pbo-' '$T/setup.out' &&
 		[ \$(grep -c 'link/' '$T/setup.out') = 3 ]"
-check "dut setup: the tbf dropped and delivered about its rate" row "$T/tbf.json" \
-	"r['dut_qdisc_drops'] > 0 and abs(r['frames_delivered'] / r['duration_s'] / (20e6 / 8 / 60) - 1) < 0.05"
+check "dut setup: the tbf dropped, and delivered at most 5 % above its rate" row "$T/tbf.json" \
+	"r['dut_qdisc_drops'] > 0 and r['frames_delivered'] / r['duration_s'] / (20e6 / 8 / 60) < 1.05"
+check_unless_busy "dut setup: ... and at least 95 % of it" row "$T/tbf.json" \
+	"r['frames_delivered'] / r['duration_s'] / (20e6 / 8 / 60) > 0.95"
 check "dut setup: sent = delivered + the DUT's drops (accounted 100 % +- 0.01)" \
 	row "$T/tbf.json" "abs(r['accounted_pct'] - 100) < 0.01"
 

@@ -26,18 +26,24 @@ tc qdisc add dev "\$PB_DUT_OUT" root tbf rate $B2B_RATE burst $B2B_BURST limit $
 EOF
 COMMON="--lab router --trial 1 --trial-gap 0.2 --precision 2 --retries 1 -q --format json"
 
-# 26.1: NDR within 5 % of the tbf's rate, at two frame sizes; 26.2 at that rate
+# 26.1: NDR within 5 % of the tbf's rate, at two frame sizes; 26.2 at that rate. Above it is
+# the tbf's answer on any machine; below it, also the machine's (a DUT without its CPU forwards
+# less than the tbf lets through): check_unless_busy.
+busy_mark
 "$PB" rfc2544 $COMMON --lab-dut-setup "$T/tbf.sh" --method udp_sendto --tests throughput,latency \
 	--frame-sizes 64,512 --output "$T/tput.json" 2>"$T/tput.err"
 rc=$?
 check "throughput: exit 0 (got $rc: $(tail -1 "$T/tput.err"))" [ $rc = 0 ]
 for size in 64 512; do
-	check "throughput $size B: NDR within 5 % of $TBF_RATE bit/s / 8 / $((size - 4))" \
+	check "throughput $size B: NDR at most 5 % above $TBF_RATE bit/s / 8 / $((size - 4))" \
 		py "$T/tput.json" "
 s=[r for r in summ('throughput') if r['frame_size']==$size]
 want=$TBF_RATE/8/($size-4)
 print('  $size B: NDR', s and s[0]['throughput_pps'], 'tbf', round(want))
-sys.exit(0 if len(s)==1 and s[0]['status']=='ok' and abs(s[0]['throughput_pps']/want-1)<=0.05 else 1)"
+sys.exit(0 if len(s)==1 and s[0]['status']=='ok' and s[0]['throughput_pps']/want<=1.05 else 1)"
+	check_unless_busy "throughput $size B: NDR at least 95 % of it" py "$T/tput.json" "
+s=[r for r in summ('throughput') if r['frame_size']==$size]
+sys.exit(0 if s and s[0]['throughput_pps']/($TBF_RATE/8/($size-4))>=0.95 else 1)"
 	check "throughput $size B: the DUT is the limit, and the wire rate follows the frame" \
 		py "$T/tput.json" "
 s=[r for r in summ('throughput') if r['frame_size']==$size][0]
@@ -88,6 +94,7 @@ sys.exit(0 if len(t)==2 and all(r['latency']['probes_sent']>0 and
 # those rates test no loss); walking down in steps of 5 % (--loss-step 5) to 5 % crosses it for any
 # maximum from 44k to 833k pps. Trials of 0.5 s keep the 20 steps within CI's budget.
 LOSS_RATE=$TBF_RATE
+busy_mark
 "$PB" rfc2544 $COMMON --lab-dut-setup "$T/tbf.sh" --method af_packet --tests loss \
 	--frame-sizes 64 --loss-step 5 --trial 0.5 --trial-gap 0.1 --output "$T/loss.json" \
 	2>"$T/loss.err"
@@ -103,21 +110,35 @@ sys.exit(0 if loads==[100-5*i for i in range(len(loads))] and len(s)>=3 and s[0]
 	else 1)"
 # what gets through a trial of d seconds is R d, and what the bucket (16 KB) and the queue
 # (32 KB) held at its start and its end: B = 48 KB / 60 bytes (4 % of a 0.5 s trial's R d)
-check "loss: above R it loses 1 - (R d + B)/(offered d) (+-3 points), below R nothing" py "$T/loss.json" "
+# (less 3 points); a DUT without its CPU (beside a busy neighbour) forwards less than that, so
+# losing at most 3 points more, and nothing below R, is the answer only on a machine that had
+# its CPUs
+LOSS_PY="
 R=$LOSS_RATE/8/60
 B=(16384+32768)/60
-ok=True
+low=high=True
 for r in trials('loss'):
 	off=r['pps']; d=r['duration_s']; want=max(0,100*(1-(R*d+B)/(off*d)))
-	if off>1.05*R: ok&=abs(r['loss_pct']-want)<=3
-	if off<0.95*R: ok&=r['loss_pct']==0
-	print('  load %.0f %%: offered %.0f, loss %.3f %%, want %.3f %%'%(r['load_pct'],off,r['loss_pct'],want))
-sys.exit(0 if ok else 1)"
-check "loss: it crosses zero where R says (within 5 %)" py "$T/loss.json" "
+	if off>1.05*R: low&=r['loss_pct']>=want-3; high&=r['loss_pct']<=want+3
+	if off<0.95*R: high&=r['loss_pct']==0
+	if VERBOSE: print('  load %.0f %%: offered %.0f, loss %.3f %%, want %.3f %%'%(r['load_pct'],off,r['loss_pct'],want))
+"
+check "loss: above R it loses at least 1 - (R d + B)/(offered d) (-3 points)" py "$T/loss.json" \
+	"VERBOSE=1$LOSS_PY
+sys.exit(0 if low else 1)"
+check_unless_busy "loss: ... and at most 3 points more, below R nothing" py "$T/loss.json" \
+	"VERBOSE=0$LOSS_PY
+sys.exit(0 if high else 1)"
+check "loss: the first step that loses nothing is at most 5 % above R" py "$T/loss.json" "
+R=$LOSS_RATE/8/60
+z=[r for r in trials('loss') if r['loss_pct']==0]
+sys.exit(0 if z and z[0]['pps']<=1.05*R else 1)"
+check_unless_busy "loss: ... and the step before it at least 95 % of R (it crosses zero there)" \
+	py "$T/loss.json" "
 R=$LOSS_RATE/8/60
 t=trials('loss')
 z=[i for i,r in enumerate(t) if r['loss_pct']==0][0]
-sys.exit(0 if z>0 and t[z]['pps']<=1.05*R and t[z-1]['pps']>=0.95*R else 1)"
+sys.exit(0 if z>0 and t[z-1]['pps']>=0.95*R else 1)"
 
 # one maximum: the loss table's 100 % is the throughput table's Max pps; its 100 % step is
 # unpaced, as the search's maximum is, and its other steps are paced at their share of it
@@ -137,18 +158,23 @@ sys.exit(0 if ls and all(r['max_pps']==tp['max_pps'] for r in ls) and full and
 
 # 26.4: the longest lossless burst is what the bucket and the one-frame queue hold, plus
 # what the rate refills while the burst arrives
+busy_mark
 "$PB" rfc2544 $COMMON --lab-dut-setup "$T/b2b.sh" --method udp_sendto --tests back-to-back \
 	--frame-sizes 64 --b2b-repeat 3 --trial 0.5 --trial-gap 0.3 --output "$T/b2b.json" \
 	2>"$T/b2b.err"
 check "back-to-back: exit 0 ($(tail -1 "$T/b2b.err"))" [ $? = 0 ]
-check "back-to-back: within 10 % of what the burst allows" py "$T/b2b.json" "
+B2B_PY="
 s=summ('back-to-back')[0]
 r_fps=$B2B_RATE/8/60
-want=($B2B_BURST+$B2B_LIMIT)/60/(1-r_fps/s['max_pps'])
+want=($B2B_BURST+$B2B_LIMIT)/60/(1-r_fps/s['max_pps'])"
+# a DUT without its CPU loses some of a burst the bucket would hold: the floor is the machine's
+check "back-to-back: at most 10 % above what the burst allows" py "$T/b2b.json" "$B2B_PY
 print('  burst', s['burst_frames'], 'min', s['burst_frames_min'], 'max', s['burst_frames_max'],
 	'want %.0f at %.0f pps'%(want, s['max_pps']))
-sys.exit(0 if s['repetitions']==3 and abs(s['burst_frames']/want-1)<=0.10 and
+sys.exit(0 if s['repetitions']==3 and s['burst_frames']/want<=1.10 and
 	s['burst_frames_min']<=s['burst_frames']<=s['burst_frames_max'] else 1)"
+check_unless_busy "back-to-back: ... and at least 90 % of it" py "$T/b2b.json" "$B2B_PY
+sys.exit(0 if s['burst_frames']/want>=0.90 else 1)"
 check "back-to-back: every burst trial sent exactly its burst, unpaced" py "$T/b2b.json" "
 t=[r for r in trials('back-to-back') if r['burst_frames']]
 sys.exit(0 if t and all(r['frames_sent']==r['burst_frames'] and r['target_pps'] is None and

@@ -62,6 +62,7 @@ done
 check "the agent answers across the router" \
 	ip netns exec "$H1" python3 -c "import urllib.request; urllib.request.urlopen('$URL/v1/info', timeout=2)"
 
+busy_mark
 ip netns exec "$H1" "$PB" rfc2544 --iface "$A1" --srcip 198.18.99.1 --dstip 198.19.99.2 \
 	--receiver "$URL" --dstmac "$DUT_MAC" --cpus 0 --method af_packet,udp_sendto \
 	--tests throughput --frame-sizes 64 --trial 1 --trial-gap 0.2 --precision 2 --retries 2 \
@@ -71,9 +72,13 @@ check "rfc2544 --iface --receiver --dstmac: exit 0 ($rc: $(tail -1 "$T/hosts.err
 for m in af_packet udp_sendto; do
 	ndr=$(json "$T/hosts.json" "print([(round(r['throughput_pps']), r['sender_limited']) for r in d['results'] if r['summary'] and r['method']=='$m']) or True")
 	json "$T/hosts.json" "print('  $m trials (offered, loss %):', [(round(r['offered_pps']), round(r['loss_pct'], 3)) for r in d['results'] if not r['summary'] and r['method']=='$m']) or True"
-	check "$m: NDR within 5 % of the router's tbf ($RATE bit/s of 60-byte frames; NDR, sender limited: $ndr)" \
+	check "$m: NDR at most 5 % above the router's tbf ($RATE bit/s of 60-byte frames; NDR, sender limited: $ndr)" \
 		json "$T/hosts.json" "[r for r in d['results'] if r['summary'] and r['method']=='$m'
-			and abs(r['throughput_pps']/($RATE/8/60)-1)<=0.05 and not r['sender_limited']]"
+			and r['throughput_pps']/($RATE/8/60)<=1.05 and not r['sender_limited']]"
+	# a router without its CPU (a busy neighbour) loses below the tbf's rate
+	check_unless_busy "$m: ... and at least 95 % of it" json "$T/hosts.json" \
+		"[r for r in d['results'] if r['summary'] and r['method']=='$m'
+			and r['throughput_pps']/($RATE/8/60)>=0.95]"
 done
 check "the trials were counted by the agent, on a shared interface, with no DUT counters" \
 	json "$T/hosts.json" "d['lab'] is False and all(r['has_receiver'] and r['shared_iface'] and
