@@ -51,16 +51,17 @@ check() { # check "what" command...
 	if "$@"; then ok "$what"; else fail "$what"; fi
 }
 
-# The machine's other work: the share of its CPU time from busy_mark to busy_pct that went
-# neither to this test and what it ran and waited for (bash's times) nor idle: a neighbour's
-# processes, and what a hypervisor stole (/proc/stat's steal), in % of all CPUs. A test's own
-# run reads about 0 (-0.5 and -0.3 % for a 2 s unpaced run through the router lab here);
-# beside two 30 % hogs (scripts/noisy.sh) it read 15 to 20 %. Interrupt and softirq time are
-# left out: the lab's forwarding is the test's own. Both must run in the test's shell itself
-# (not in $(...)), where the times of what it waited for add up.
-cpu_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
-own_ms() { # bash's times, 4 figures as 1m2.345s, in ms
-	awk '{ for (i = 1; i <= NF; i++) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60000 + a[2] * 1000 } }
+# The machine's other work: the share of its CPU time from busy_mark to busy_pct that was a
+# user process's and not this test's or what it ran and waited for (bash's times), plus what
+# a hypervisor stole (/proc/stat's steal), in % of all CPUs: a busy neighbour. User time
+# only: the lab's forwarding (softirq) and its setup and removal (kernel workers) are the
+# test's own, and count as system time. A test's own run reads about 0 here (-1.5 to 0.1 %
+# for runs of 0.5 to 2 s through the lab); beside two 30 % hogs (scripts/noisy.sh), 21 to 31 %;
+# beside two SCHED_FIFO hogs busy 10 ms of every 100 (--rt --busy 10), 7.5 to 14 %. Both run
+# in the test's shell itself, not in $(...), where the times of what it waited for add up.
+cpu_ticks() { awk '$1 == "cpu" { print $2 + $3 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+own_ms() { # the user times of bash's times (1m2.345s, the first of each line), in ms
+	awk '{ split($1, a, "m"); sub("s", "", a[2]); t += a[1] * 60000 + a[2] * 1000 }
 		END { printf "%.0f\n", t }' "$T/times"
 }
 busy_mark() {

