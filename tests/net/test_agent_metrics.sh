@@ -97,9 +97,10 @@ fi
 PPS=10000
 # A witness of what arrived when, on the same clock as Prometheus' (wall time): the run's
 # frames from /v1/runs/RUN_ID every 50 ms, each at the middle of its request. The sender's
-# pace is not steady on a busy machine; this is what it was. It starts before the sender and
-# finds the run id in /metrics itself: started after it (a CI machine's python took seconds
-# to start), it had nothing at the first steady point.
+# pace is not steady on a busy machine; this is what it was. The sender starts once the
+# witness polls (its "ready"), and the witness finds the run id in /metrics itself: started
+# after the sender (a CI machine's python took seconds to start), it had nothing at the first
+# steady point.
 ip netns exec "$NTX" python3 - $RX_IP $PORT >"$T/witness.out" 2>&1 <<'PY' &
 import http.client, json, re, sys, time
 def get(path):
@@ -107,10 +108,13 @@ def get(path):
     c.request("GET", path)
     return c.getresponse().read().decode()
 run = None
+body = get("/metrics")
+print("ready", flush=True)
 while run is None:
-    m = re.search(r'^pktbench_run_frames_total\{run_id="(\d+)"', get("/metrics"), re.M)
+    m = re.search(r'^pktbench_run_frames_total\{run_id="(\d+)"', body, re.M)
     run = m and m.group(1)
     time.sleep(0.02)
+    body = get("/metrics")
 print("run_id=" + run, flush=True)
 while True:
     t0 = time.time()
@@ -120,6 +124,7 @@ while True:
 PY
 WITNESS=$!
 PIDS+=("$WITNESS")
+for _ in $(seq 200); do grep -q '^ready$' "$T/witness.out" && break; sleep 0.05; done
 "${SEND[@]}" --method udp_sendto --pps $PPS --duration 11 --format json \
 	--output "$T/steady.json" -q 2>"$T/steady.err" &
 SENDER=$!
@@ -153,7 +158,7 @@ check "the steady sender exits 0 (run $RUN_ID; $(cat "$T/steady.err"))" [ $rc = 
 sleep 1.5 # a scrape after the last frame
 kill -KILL "$WITNESS" 2>/dev/null
 wait "$WITNESS" 2>/dev/null
-check "the witness followed that run ($(head -c 200 "$T/witness.out" | head -1))" \
+check "the witness followed that run ($(grep -m1 -v '^ready$' "$T/witness.out" | head -c 200))" \
 	grep -qx "run_id=$RUN_ID" "$T/witness.out"
 # the sender's pps in steady state, for the record: the median of its per-second counts
 SENDER_PPS=$(python3 -c "
