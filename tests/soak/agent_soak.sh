@@ -11,10 +11,11 @@
 #   - 300 idle connections from 9 addresses, reopened when closed;
 #   - junk: random bytes and broken requests, a few a second;
 #   - a /metrics scrape a second, each answered 200.
-# The agent's RSS must stay flat after the first minute (within 10 % of its peak in it; the last third
+# The agent's RSS must stay flat after the first minute (the median within 10 % of its peak in it,
+# every sample within 25 %; the last third
 # in short runs: the connections' memory takes about 50 s to settle), and the sanitizers must
 # report nothing.
-#   tests/soak/agent_soak.sh PKTBENCH [SECONDS]   (600 by default; CI runs 60)
+#   tests/soak/agent_soak.sh PKTBENCH [SECONDS]   (600 by default; CI runs 90)
 # PKTBENCH is the sanitizer build's binary; rx_probe is found next to it.
 set -u
 PB=${1:?usage: $0 PKTBENCH [SECONDS]}
@@ -224,13 +225,17 @@ if len(late) < 2:
     print("too few samples"); sys.exit()
 sys.stderr.write("RSS (kB) every 5 s: %s\n" % " ".join(str(kb) for t, kb in rows))
 # against the peak of the settling time, not its last sample: RSS dips as well as grows (a
-# sanitizer build's quarantine), and a dip there is no baseline for what follows
-print("%d %d %d" % (max(kb for t, kb in rows if t - t0 <= settle), max(late), rows[-1][1]))
+# sanitizer build's quarantine), and a dip there is no baseline for what follows. What comes
+# after is read by its median: settled, one sample still jumps by 12 % and falls back (59228
+# kB between 52688 and 48716 here), where a leak lifts them all
+late.sort()
+print("%d %d %d %d" % (max(kb for t, kb in rows if t - t0 <= settle), late[len(late) // 2],
+                       late[-1], rows[-1][1]))
 PY
 )
-read -r rss0 rssmax rsslast <<<"$rss"
-check "RSS flat after the first $((SECS * 2 / 3 < 60 ? SECS * 2 / 3 : 60)) s: its peak ${rss0:-?} kB, then at most ${rssmax:-?} kB (last ${rsslast:-?})" \
-	python3 -c "import sys; sys.exit(0 if $rssmax <= 1.10 * $rss0 else 1)"
+read -r rss0 rssmed rssmax rsslast <<<"$rss"
+check "RSS flat after the first $((SECS * 2 / 3 < 60 ? SECS * 2 / 3 : 60)) s: its peak ${rss0:-?} kB, then a median of ${rssmed:-?} kB (within 10 %) and at most ${rssmax:-?} kB (within 25 %; last ${rsslast:-?})" \
+	python3 -c "import sys; sys.exit(0 if $rssmed <= 1.10 * $rss0 and $rssmax <= 1.25 * $rss0 else 1)"
 kill -TERM "$AGENT_PID"
 wait "$AGENT_PID"
 arc=$?
