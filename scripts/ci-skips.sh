@@ -6,26 +6,22 @@
 # A fresh machine's CI run should differ from a used one's only in the skips.
 #   scripts/ci-skips.sh BUILD_DIR...
 set -u
-n=0
+skips=() fails=()
 for b in "$@"; do
 	log=$b/Testing/Temporary/LastTest.log
 	[ -f "$log" ] || { echo "ci-skips: no $log"; continue; }
+	# one pass over the log: S lines are skips, F lines failed checks
 	while IFS= read -r line; do
-		echo "  $b: $line"
-		n=$((n + 1))
+		case $line in
+		S*) skips+=("  $b: ${line#S}") ;;
+		F*) fails+=("  $b: ${line#F}") ;;
+		esac
 	done < <(awk '
 		/^[0-9]+\/[0-9]+ Testing: / { t = $3 }
-		/^(SKIP|skip)[:]/ { print t ": " $0 }
-		/SKIP: / && !/^(SKIP|skip)[:]/ { sub(/.*SKIP: /, "SKIP: "); print t ": " $0 }' "$log")
+		/^(SKIP|skip)[:]/ { print "S" t ": " $0 }
+		/SKIP: / && !/^(SKIP|skip)[:]/ { sub(/.*SKIP: /, "SKIP: "); print "S" t ": " $0 }
+		/^FAIL: / { print "F" t ": " substr($0, 1, 300) }' "$log")
 done
-echo "ci-skips: $n skipped (tests or checks)"
-f=0
-for b in "$@"; do
-	log=$b/Testing/Temporary/LastTest.log
-	[ -f "$log" ] || continue
-	while IFS= read -r line; do
-		echo "  $b: $line"
-		f=$((f + 1))
-	done < <(awk '/^[0-9]+\/[0-9]+ Testing: / { t = $3 } /^FAIL: / { print t ": " substr($0, 1, 300) }' "$log")
-done
-[ "$f" = 0 ] || echo "ci-skips: $f checks failed (above)"
+[ ${#skips[@]} = 0 ] || printf '%s\n' "${skips[@]}"
+echo "ci-skips: ${#skips[@]} skipped (tests or checks)"
+[ ${#fails[@]} = 0 ] || { printf '%s\n' "${fails[@]}"; echo "ci-skips: ${#fails[@]} checks failed (above)"; }

@@ -64,40 +64,38 @@ own_ms() { # the user times of bash's times (1m2.345s, the first of each line), 
 	awk '{ split($1, a, "m"); sub("s", "", a[2]); t += a[1] * 60000 + a[2] * 1000 }
 		END { printf "%.0f\n", t }' "$T/times"
 }
-busy_mark() {
-	BUSY_CPU0=$(cpu_ticks)
+# busy_sample VAR: "user+steal ticks, all ticks, own user ms" into VAR, in the test's shell
+busy_sample() {
 	times >"$T/times"
-	BUSY_OWN0=$(own_ms)
+	printf -v "$1" '%s %s' "$(cpu_ticks)" "$(own_ms)"
 }
+BUSY_HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
+busy_mark() { busy_sample BUSY0; }
 busy_pct() { # sets BUSY_PCT ("" when unknown)
-	local c1 own1 hz
+	local now
 	BUSY_PCT=
-	[ -n "${BUSY_CPU0:-}" ] || return 0
-	c1=$(cpu_ticks)
-	times >"$T/times"
-	own1=$(own_ms)
-	hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
-	BUSY_PCT=$(awk -v c0="$BUSY_CPU0" -v c1="$c1" -v o0="$BUSY_OWN0" -v o1="$own1" -v hz="$hz" 'BEGIN {
-		split(c0, x, " "); split(c1, y, " ")
+	[ -n "${BUSY0:-}" ] || return 0
+	busy_sample now
+	BUSY_PCT=$(awk -v a="$BUSY0" -v b="$now" -v hz="$BUSY_HZ" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
 		if (y[2] <= x[2]) exit
-		printf "%.1f\n", 100 * ((y[1] - x[1]) * 1000 / hz - (o1 - o0)) / ((y[2] - x[2]) * 1000 / hz) }')
+		printf "%.1f\n", 100 * ((y[1] - x[1]) * 1000 / hz - (y[3] - x[3])) / ((y[2] - x[2]) * 1000 / hz) }')
 }
 # check_unless_busy "what" command...: a bound that a busy machine misses without the code
 # being wrong (a rate reached, every frame delivered, a timer kept). Failed while the machine's
 # other work since busy_mark took over PB_BUSY_MAX % (default 5) of its CPUs, it is a skip
 # that names the figure; otherwise, or when the figure is unknown, a failure.
 check_unless_busy() {
-	local what=$1
+	local what=$1 max=${PB_BUSY_MAX:-5}
 	shift
 	busy_pct
+	local figure=${BUSY_PCT:+ (other work: $BUSY_PCT % of the CPUs)}
 	if "$@"; then
-		ok "$what${BUSY_PCT:+ (other work: $BUSY_PCT % of the CPUs)}"
-		return
-	fi
-	if [ -n "$BUSY_PCT" ] && awk -v p="$BUSY_PCT" -v m="${PB_BUSY_MAX:-5}" 'BEGIN { exit !(p > m) }'; then
-		echo "skip: $what: the machine's other work took $BUSY_PCT % of its CPUs (over ${PB_BUSY_MAX:-5} %), so a shortfall says nothing of the code"
+		ok "$what$figure"
+	elif [ -n "$BUSY_PCT" ] && awk -v p="$BUSY_PCT" -v m="$max" 'BEGIN { exit !(p > m) }'; then
+		echo "skip: $what: the machine's other work took $BUSY_PCT % of its CPUs (over $max %), so a shortfall says nothing of the code"
 	else
-		fail "$what${BUSY_PCT:+ (other work: $BUSY_PCT % of the CPUs)}"
+		fail "$what$figure"
 	fi
 }
 

@@ -107,14 +107,14 @@ def get(path):
     c = http.client.HTTPConnection(sys.argv[1], int(sys.argv[2]), timeout=5)
     c.request("GET", path)
     return c.getresponse().read().decode()
-run = None
-body = get("/metrics")
+def run_id():
+    m = re.search(r'^pktbench_run_frames_total\{run_id="(\d+)"', get("/metrics"), re.M)
+    return m and m.group(1)
+run = run_id()
 print("ready", flush=True)
-while run is None:
-    m = re.search(r'^pktbench_run_frames_total\{run_id="(\d+)"', body, re.M)
-    run = m and m.group(1)
+while not run:
     time.sleep(0.02)
-    body = get("/metrics")
+    run = run_id()
 print("run_id=" + run, flush=True)
 while True:
     t0 = time.time()
