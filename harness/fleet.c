@@ -276,10 +276,11 @@ int64_t pb_wall_ns(void)
 
 /*
  * The calling thread's time runnable but waiting for a CPU (ns) from its schedstat, opened
- * once (fd), so that the read after the wake is a short pread; -1 when unknown.
+ * once (*ctx, an fd), so that the read after the wake is a short pread; -1 when unknown.
  */
-static int64_t fleet_run_delay_ns(int fd)
+static int64_t fleet_run_delay_ns(void *ctx)
 {
+	int fd = *(int *)ctx;
 	unsigned long long delay;
 	char buf[96];
 	ssize_t n;
@@ -294,50 +295,86 @@ static int64_t fleet_run_delay_ns(int fd)
 	return sscanf(buf, "%*s %llu", &delay) == 1 ? (int64_t)delay : -1;
 }
 
-int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns,
-		  int64_t *cpu_wait_ns)
+static int64_t fleet_now_ns(void *ctx, clockid_t clk)
 {
-	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	int64_t delay0 = fleet_run_delay_ns(fd), delay1, read_ns;
-	int64_t target = cfg->start_at_ns;
+	(void)ctx;
+	return fleet_clock_ns(clk);
+}
+
+static int fleet_sleep_until_ns(void *ctx, clockid_t clk, int64_t t)
+{
+	struct timespec ts = { .tv_sec = t / 1000000000ll, .tv_nsec = t % 1000000000ll };
+
+	(void)ctx;
+	return clock_nanosleep(clk, TIMER_ABSTIME, &ts, NULL);
+}
+
+int pb_start_wait_clock(const struct pb_config *cfg, const struct pb_fleet_clock *clock,
+			const int *stop, int64_t *actual_ns, int64_t *cpu_wait_ns)
+{
+	int64_t target = cfg->start_at_ns, delay0, delay1, read_ns, late, wait;
 	clockid_t clk = CLOCK_REALTIME;
-	struct timespec ts;
-	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 
 	if (cfg->synced_clocks) {
 		/* the same instant on CLOCK_TAI: UTC plus the kernel's TAI offset, whole seconds */
-		int64_t off = fleet_clock_ns(CLOCK_TAI) - fleet_clock_ns(CLOCK_REALTIME);
+		int64_t off = clock->now_ns(clock->ctx, CLOCK_TAI) -
+			      clock->now_ns(clock->ctx, CLOCK_REALTIME);
 
 		target += (off + 500000000ll) / 1000000000ll * 1000000000ll;
 		clk = CLOCK_TAI;
 	}
 	/*
+	 * Read last before the sleep: a wait for a CPU before it (a busy machine's preemption of
+	 * milliseconds) delayed nothing, and counted would pass a late timer for the load's.
+	 */
+	delay0 = clock->run_delay_ns(clock->ctx);
+	/* a signal (SIGINT, SIGTERM) interrupts the sleep; its handler has set *stop */
+	while (!__atomic_load_n(stop, __ATOMIC_RELAXED) &&
+	       clock->sleep_until_ns(clock->ctx, clk, target) == EINTR)
+		;
+	*actual_ns = clock->now_ns(clock->ctx, CLOCK_REALTIME);
+	delay1 = clock->run_delay_ns(clock->ctx);
+	/*
+	 * A wait for a CPU after the wake was read (in the read itself) is not the start's
+	 * lateness: at most the read's own span, taken off. And no wait explains more than the
+	 * start's lateness: the rest of it was before the instant (between the read of delay0
+	 * and the sleep).
+	 */
+	read_ns = clock->now_ns(clock->ctx, CLOCK_REALTIME) - *actual_ns;
+	late = *actual_ns - cfg->start_at_ns;
+	*cpu_wait_ns = -1;
+	if (delay0 >= 0 && delay1 >= delay0) {
+		wait = delay1 - delay0 - read_ns;
+		wait = wait < late ? wait : late;
+		*cpu_wait_ns = wait > 0 ? wait : 0;
+	}
+	return __atomic_load_n(stop, __ATOMIC_RELAXED) ? -EINTR : 0;
+}
+
+int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns,
+		  int64_t *cpu_wait_ns)
+{
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	struct pb_fleet_clock clock = {
+		.now_ns = fleet_now_ns,
+		.sleep_until_ns = fleet_sleep_until_ns,
+		.run_delay_ns = fleet_run_delay_ns,
+		.ctx = &fd,
+	};
+	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	int err;
+
+	/*
 	 * Asleep to the instant, with the timer's slack (50 us by default) at its least: no spin,
 	 * since several senders spinning on fewer CPUs wait for each other by a scheduler slice.
 	 */
-	ts.tv_sec = target / 1000000000ll;
-	ts.tv_nsec = target % 1000000000ll;
 	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
-	/* a signal (SIGINT, SIGTERM) interrupts the sleep; its handler has set *stop */
-	while (!__atomic_load_n(stop, __ATOMIC_RELAXED) &&
-	       clock_nanosleep(clk, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-	*actual_ns = pb_wall_ns();
-	delay1 = fleet_run_delay_ns(fd);
-	/*
-	 * A wait for a CPU after the wake was read (in the read itself, a busy machine's
-	 * preemption of 5 ms) is not the start's lateness: it is at most the read's own span,
-	 * taken off, so the wait reported is never more than the start's.
-	 */
-	read_ns = pb_wall_ns() - *actual_ns;
-	*cpu_wait_ns = -1;
-	if (delay0 >= 0 && delay1 >= delay0)
-		*cpu_wait_ns = delay1 - delay0 > read_ns ? delay1 - delay0 - read_ns : 0;
+	err = pb_start_wait_clock(cfg, &clock, stop, actual_ns, cpu_wait_ns);
 	if (fd >= 0)
 		close(fd);
 	if (slack > 0)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
-	return __atomic_load_n(stop, __ATOMIC_RELAXED) ? -EINTR : 0;
+	return err;
 }
 
 /* The UUID's 16 bytes from its text (validated by pb_parse_test_id). */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "config.h"
 
@@ -40,14 +41,31 @@ int pb_fleet_validate(struct pb_config *cfg, int64_t now_ns, char *err, size_t e
 void pb_shard_apply(struct pb_config *cfg);
 
 /*
+ * The clock the start waits on, supplied by the caller so that tests drive it with simulated
+ * time; pb_start_wait uses the machine's, with the timer's slack at its least.
+ *   now_ns: clk's time (CLOCK_REALTIME or CLOCK_TAI) in ns;
+ *   sleep_until_ns: sleeps until clk reads t; 0 on reaching it, EINTR when a signal woke it;
+ *   run_delay_ns: the calling thread's total time runnable but waiting for a CPU, -1 unknown.
+ */
+struct pb_fleet_clock {
+	int64_t (*now_ns)(void *ctx, clockid_t clk);
+	int (*sleep_until_ns)(void *ctx, clockid_t clk, int64_t t);
+	int64_t (*run_delay_ns)(void *ctx);
+	void *ctx;
+};
+
+/*
  * Waits for --start-at (CLOCK_REALTIME; CLOCK_TAI at the same instant with --synced-clocks),
  * returning at once when it has passed or when *stop is set. *actual_ns: the wall clock on
  * waking; *cpu_wait_ns: how long the thread, woken, waited for a CPU meanwhile (the
  * scheduler's run_delay, -1 when the kernel does not say), the part of a late start that
- * is the machine's load and not the timer's. 0, or -EINTR when stopped.
+ * is the machine's load and not the timer's: never more than the start's lateness, since
+ * a wait before the instant delayed nothing. 0, or -EINTR when stopped.
  */
 int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns,
 		  int64_t *cpu_wait_ns);
+int pb_start_wait_clock(const struct pb_config *cfg, const struct pb_fleet_clock *clock,
+			const int *stop, int64_t *actual_ns, int64_t *cpu_wait_ns);
 
 /*
  * The run's announcement (pb_bpf.h, PB_SIG_KIND_ANNOUNCE) as a frame in buf (PB_FRAME_MAX

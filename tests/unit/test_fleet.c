@@ -3,11 +3,15 @@
  * Many senders as one test: --start-at's two forms (RFC 3339 against known Unix times, a Unix
  * time in ns) and what they refuse; --shard I/N and --test-id; a start in the past or more
  * than a day ahead refused; shards' flows disjoint and covering, their rates and counts
- * adding up to the test's exactly.
+ * adding up to the test's exactly. The start's wait on a simulated clock: it sleeps to the
+ * instant exactly (on CLOCK_TAI with --synced-clocks), reports a late wake and the wait for
+ * a CPU in it exactly, returns at once for an instant past, and stops when told.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "fleet.h"
@@ -146,11 +150,158 @@ static void test_apply(uint32_t n, uint32_t flows, uint32_t streams, uint64_t co
 	      "%u shards of %u flows: every flow is someone's (%u)", n, flows, total);
 }
 
+/*
+ * Simulated time: a sleep into the future wakes wake_late_ns after its instant, having waited
+ * cpu_wait_ns of that for a CPU (run_delay grows by it); a sleep for an instant past returns
+ * at once, as clock_nanosleep does. intr_at: the first sleep is cut short by a signal there
+ * (EINTR), setting *stop when stop_on_intr. CLOCK_TAI is tai_off_ns ahead of UTC, read
+ * tai_read_ns off (a read a little later than the other clock's).
+ */
+struct sim {
+	int64_t now, tai_off_ns, tai_read_ns, wake_late_ns, cpu_wait_ns, run_delay, intr_at;
+	int sleeps, known, stop_on_intr, *stop;
+	clockid_t slept_clk;
+	int64_t slept_until;
+};
+
+static int64_t sim_now(void *ctx, clockid_t clk)
+{
+	struct sim *s = ctx;
+
+	return s->now + (clk == CLOCK_TAI ? s->tai_off_ns + s->tai_read_ns : 0);
+}
+
+static int sim_sleep_until(void *ctx, clockid_t clk, int64_t t)
+{
+	struct sim *s = ctx;
+	int64_t off = clk == CLOCK_TAI ? s->tai_off_ns : 0;
+
+	s->sleeps++;
+	s->slept_clk = clk;
+	s->slept_until = t;
+	if (s->intr_at && s->intr_at < t - off) {
+		s->now = s->intr_at;
+		s->intr_at = 0;
+		if (s->stop_on_intr)
+			*s->stop = 1;
+		return EINTR;
+	}
+	if (t - off > s->now) {
+		s->now = t - off + s->wake_late_ns;
+		s->run_delay += s->cpu_wait_ns;
+	}
+	return 0;
+}
+
+static int64_t sim_run_delay(void *ctx)
+{
+	struct sim *s = ctx;
+
+	return s->known ? s->run_delay : -1;
+}
+
+#define T0 (1796142600ll * 1000000000ll)
+#define US 1000ll
+
+/* A start at T0 + 2 s, the clock at T0; *s set up by the caller beyond that. */
+static int sim_wait(struct sim *s, bool synced, int *stop, int64_t *actual, int64_t *wait)
+{
+	struct pb_fleet_clock clock = { sim_now, sim_sleep_until, sim_run_delay, s };
+	struct pb_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.start_at_ns = T0 + 2000000000ll;
+	cfg.synced_clocks = synced;
+	s->stop = stop;
+	*actual = *wait = -2;
+	return pb_start_wait_clock(&cfg, &clock, stop, actual, wait);
+}
+
+static void test_start_wait(void)
+{
+	const int64_t at = T0 + 2000000000ll;
+	int64_t actual, wait;
+	struct sim s;
+	int stop = 0, err;
+
+	/* a timer exact to the ns, no wait for a CPU */
+	s = (struct sim){ .now = T0, .known = 1, .run_delay = 5000 * US };
+	err = sim_wait(&s, false, &stop, &actual, &wait);
+	CHECK(!err && s.sleeps == 1 && s.slept_clk == CLOCK_REALTIME && s.slept_until == at,
+	      "sleeps once on CLOCK_REALTIME until the instant: %d sleeps until %+lld ns", s.sleeps,
+	      (long long)(s.slept_until - at));
+	CHECK(actual == at && wait == 0, "wakes at the instant: %+lld ns, cpu wait %lld ns",
+	      (long long)(actual - at), (long long)wait);
+
+	/* woken 300 us late, 200 us of it waiting for a CPU: 100 us are the timer's */
+	s = (struct sim){
+		.now = T0, .known = 1, .wake_late_ns = 300 * US, .cpu_wait_ns = 200 * US
+	};
+	err = sim_wait(&s, false, &stop, &actual, &wait);
+	CHECK(!err && actual == at + 300 * US && wait == 200 * US,
+	      "a wake 300 us late with 200 us of CPU wait: %+lld ns late, cpu wait %lld ns",
+	      (long long)(actual - at), (long long)wait);
+
+	/* more run_delay than lateness (a preemption before the sleep): the wait is the lateness */
+	s = (struct sim){
+		.now = T0, .known = 1, .wake_late_ns = 100 * US, .cpu_wait_ns = 2500 * US
+	};
+	err = sim_wait(&s, false, &stop, &actual, &wait);
+	CHECK(!err && actual == at + 100 * US && wait == 100 * US,
+	      "a wait for a CPU never exceeds the lateness: %+lld ns late, cpu wait %lld ns",
+	      (long long)(actual - at), (long long)wait);
+
+	/* the kernel does not say: the wait is unknown, the lateness still exact */
+	s = (struct sim){ .now = T0, .wake_late_ns = 40 * US };
+	err = sim_wait(&s, false, &stop, &actual, &wait);
+	CHECK(!err && actual == at + 40 * US && wait == -1,
+	      "no schedstat: %+lld ns late, cpu wait %lld", (long long)(actual - at),
+	      (long long)wait);
+
+	/* --synced-clocks: the same instant on CLOCK_TAI, the offset in whole seconds */
+	s = (struct sim){ .now = T0, .known = 1, .tai_off_ns = 37000000000ll, .tai_read_ns = 123 };
+	err = sim_wait(&s, true, &stop, &actual, &wait);
+	CHECK(!err && s.slept_clk == CLOCK_TAI && s.slept_until == at + 37000000000ll &&
+		      actual == at && wait == 0,
+	      "on CLOCK_TAI until the instant + 37 s: %+lld ns, woke %+lld ns",
+	      (long long)(s.slept_until - at - 37000000000ll), (long long)(actual - at));
+
+	/* an instant already past: back at once, not a ns later */
+	s = (struct sim){ .now = at + 7 * US, .known = 1, .wake_late_ns = 300 * US };
+	err = sim_wait(&s, false, &stop, &actual, &wait);
+	CHECK(!err && actual == at + 7 * US && wait == 0,
+	      "an instant past returns at once: %+lld ns, cpu wait %lld", (long long)(actual - at),
+	      (long long)wait);
+
+	/* a signal that is not a stop: asleep again, to the same instant */
+	s = (struct sim){ .now = T0, .known = 1, .intr_at = T0 + 500000000ll };
+	err = sim_wait(&s, false, &stop, &actual, &wait);
+	CHECK(!err && s.sleeps == 2 && actual == at,
+	      "EINTR without a stop sleeps on: %d sleeps, woke %+lld ns", s.sleeps,
+	      (long long)(actual - at));
+
+	/* SIGTERM mid-wait: -EINTR there and then */
+	s = (struct sim){ .now = T0, .known = 1, .intr_at = T0 + 500000000ll, .stop_on_intr = 1 };
+	err = sim_wait(&s, false, &stop, &actual, &wait);
+	CHECK(err == -EINTR && s.sleeps == 1 && actual == T0 + 500000000ll,
+	      "a stop mid-wait: %d after %d sleeps at %+lld ns", err, s.sleeps,
+	      (long long)(actual - at));
+
+	/* stopped before: no sleep at all */
+	s = (struct sim){ .now = T0, .known = 1 };
+	stop = 1;
+	err = sim_wait(&s, false, &stop, &actual, &wait);
+	CHECK(err == -EINTR && s.sleeps == 0 && actual == T0,
+	      "stopped already: %d, %d sleeps, at %+lld ns", err, s.sleeps,
+	      (long long)(actual - at));
+}
+
 int main(void)
 {
 	test_start_at();
 	test_shard_and_id();
 	test_validate();
+	test_start_wait();
 	test_apply(3, 300, 1, 1000);
 	test_apply(3, 10, 1, 7);
 	test_apply(4, 1, 1, 0);
