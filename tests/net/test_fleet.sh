@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: MIT
 # Many senders, one test: three senders in three namespaces of the test's own and one agent,
 # joined by a bridge in a fourth (198.18.90.0/24), each `--shard i/3 --start-at` two seconds
-# ahead, `--pps 90000` for the whole test. Known answers: every sender opened its window
-# within 1 ms of the planned instant (and of the others); the shards' flows are disjoint (a
-# capture on the agent's bridge port: tshark, or our own AF_PACKET reader without it); the
-# merged pps is within 1 % of 90k; the merged delivered count equals the agent's
-# /v1/tests/UUID total exactly, and its shards are the three.
+# ahead, `--pps 3000` for the whole test. Known answers: every shard planned the instant
+# --start-at names, to the ns, and none opened its window before it; the shards' flows are
+# disjoint (a capture on the agent's bridge port: tshark, or our own AF_PACKET reader without
+# it); the merged delivered count equals the sum of the shards' and the agent's
+# /v1/tests/UUID total exactly, and its shards are the three. On the real clock, retried
+# (attempts, each a fresh fleet start): every sender woke within 1 ms of the instant, less
+# its wait for a CPU, and the merged pps is within 1 % of 3000.
 . "$(dirname "$0")/lib.sh"
 
 NH=pbfl-hub-$$
@@ -13,7 +15,8 @@ NRX=pbfl-rx-$$
 RX_IP=198.18.90.2
 PORT=9313
 URL=http://$RX_IP:$PORT
-UUID=6f9619ff-8b86-4011-b42d-00c04fc9$(printf '%04x' $(($$ % 65536)))
+RATE=3000
+RUN=0
 AGENT_PID=
 CAP_PID=
 fleet_cleanup() {
@@ -63,23 +66,24 @@ check "the agent answers" get /v1/info
 # the witness of the flows: frames that reach the agent's bridge port
 if command -v tshark >/dev/null; then
 	WITNESS=tshark
-	# the first 6000 frames (every shard's ten flows many times over): a capture of the whole
+	# the first 1500 frames (every shard's ten flows many times over): a capture of the whole
 	# run would take the CPU the three paced senders need on a 2-core machine
-	ip netns exec "$NH" tshark -q -i flrb -c 6000 -f "udp and dst host $RX_IP" -w "$T/cap.pcapng" \
+	ip netns exec "$NH" tshark -q -i flrb -c 1500 -f "udp and dst host $RX_IP" -w "$T/cap.pcapng" \
 		>/dev/null 2>"$T/cap.err" &
 else
 	WITNESS="our AF_PACKET reader (tshark: Debian package tshark)"
-	ip netns exec "$NH" python3 - flrb "$T/flows.txt" <<'PY' &
+	ip netns exec "$NH" python3 - flrb "$T/flows.txt" 2>"$T/cap.err" <<'PY' &
 import socket, struct, signal, sys
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
 s.bind((sys.argv[1], 0))
 s.settimeout(0.5)
+print("Capturing on", sys.argv[1], file=sys.stderr, flush=True)
 seen, stop = {}, False
 def done(*_):
     global stop
     stop = True
 signal.signal(signal.SIGTERM, done)
-while not stop and sum(seen.values()) < 6000:
+while not stop and sum(seen.values()) < 1500:
     try:
         f = s.recv(128)
     except socket.timeout:
@@ -97,48 +101,60 @@ with open(sys.argv[2], "w") as o:
 PY
 fi
 CAP_PID=$!
-sleep 1
+# the witness is ready once it says it captures (tshark's own line, and our reader's)
+for _ in $(seq 200); do grep -q "Capturing on" "$T/cap.err" 2>/dev/null && break; sleep 0.05; done
+check "the witness captures ($WITNESS)" grep -q "Capturing on" "$T/cap.err"
 
-START=$(date -u -d '+2 sec' +%Y-%m-%dT%H:%M:%S.%NZ)
-busy_mark
-for i in 0 1 2; do
-	ip netns exec pbfl-s$i-$$ "$PB" --iface fls$i$$ --receiver "$URL" --srcip 198.18.90.1$i \
-		--dstip $RX_IP --method af_packet --pps 90000 --duration 3 --flows 30 \
-		--shard $i/3 --test-id "$UUID" --start-at "$START" -q --format json -o "$T/s$i.json" \
-		>"$T/s$i.out" 2>"$T/s$i.err" &
-	SP[$i]=$!
-	PIDS+=("${SP[$i]}")
-done
-rcs=""
-for i in 0 1 2; do
-	wait "${SP[$i]}"
-	rcs="$rcs$?"
-done
-check "three senders ran (exit $rcs; $(cat "$T"/s?.err | head -c 300))" [ "$rcs" = 000 ]
+# fleet_run: a fleet start, the next run R (a directory of its own, a test UUID of its own):
+# the three senders, --shard i/3, at one instant two seconds ahead, ended; 0 when all three
+# exit 0, else it says how they failed.
+fleet_run() {
+	local i rcs="" start
+	RUN=$((RUN + 1))
+	R=$T/r$RUN
+	mkdir -p "$R"
+	UUID=6f9619ff-8b86-4011-b42d-00c04f$(printf '%02x%04x' "$RUN" $(($$ % 65536)))
+	START_NS=$(($(date +%s%N) + 2000000000))
+	start=$(date -u -d "@$((START_NS / 1000000000))" +%Y-%m-%dT%H:%M:%S)
+	start=$start.$(printf '%09d' $((START_NS % 1000000000)))Z
+	for i in 0 1 2; do
+		ip netns exec pbfl-s$i-$$ "$PB" --iface fls$i$$ --receiver "$URL" --srcip 198.18.90.1$i \
+			--dstip $RX_IP --method af_packet --pps $RATE --duration 2 --flows 30 \
+			--shard $i/3 --test-id "$UUID" --start-at "$start" -q --format json -o "$R/s$i.json" \
+			>"$R/s$i.out" 2>"$R/s$i.err" &
+		SP[$i]=$!
+		PIDS+=("${SP[$i]}")
+	done
+	for i in 0 1 2; do
+		wait "${SP[$i]}"
+		rcs="$rcs$?"
+	done
+	[ "$rcs" = 000 ] && return 0
+	echo "run $RUN: senders exit $rcs: $(cat "$R"/s?.err | head -c 300)"
+	return 1
+}
+py() { python3 - "$R" "$@"; } # python on run R's files (argv[1])
+
+fleet_run
+check "three senders ran at $RATE pps between them (run $RUN)" [ $? = 0 ]
 sleep 0.5
 kill -TERM "$CAP_PID" 2>/dev/null
 wait "$CAP_PID" 2>/dev/null
 CAP_PID=
+UUID1=$UUID
 
-py() { python3 - "$T" "$@"; }
-skew=$(py <<'PY'
+check "every shard planned the instant --start-at names ($START_NS ns), none woke before it" \
+	py "$START_NS" <<'PY'
 import json, sys
 rows = [json.load(open("%s/s%d.json" % (sys.argv[1], i)))["results"][0] for i in range(3)]
-plan = rows[0]["start_planned_ns"]
-# a start is late by the timer's error and by the wait for a CPU once woken (three senders
-# on a 2-core machine: one waited 15 ms for a CPU): the first is the clock's, and is checked
-late = [r["start_skew_us"] - (r["start_cpu_wait_us"] or 0) for r in rows]
-acts = [r["start_actual_ns"] - 1e3 * (r["start_cpu_wait_us"] or 0) for r in rows]
-print("%.1f %.1f %s" % (max(abs(x) for x in late), (max(acts) - min(acts)) / 1e3,
-      all(r["start_planned_ns"] == plan and r["start_cpu_wait_us"] is not None and
-          r["start_cpu_wait_us"] >= 0 for r in rows)))
+for r in rows:
+    print("planned %+d ns, woke %+.1f us, cpu wait %s us" % (
+        r["start_planned_ns"] - int(sys.argv[2]), r["start_skew_us"], r["start_cpu_wait_us"]))
+sys.exit(0 if all(r["start_planned_ns"] == int(sys.argv[2]) and
+                  r["start_actual_ns"] >= r["start_planned_ns"] and
+                  r["start_cpu_wait_us"] is not None and
+                  0 <= r["start_cpu_wait_us"] <= r["start_skew_us"] for r in rows) else 1)
 PY
-)
-read -r worst spread same <<<"$skew"
-# a wake delayed by a hypervisor's steal is no wait for a CPU the kernel sees: on a machine
-# busy with other work, a late wake says nothing of --start-at
-check_unless_busy "each sender woke within 1 ms of --start-at, less its wait for a CPU (worst ${worst:-?} us, spread ${spread:-?} us)" \
-	python3 -c "import sys; sys.exit(0 if '$same' == 'True' and $worst < 1000 and $spread < 1000 else 1)"
 check "each row names the test, its shard and its node" py <<'PY'
 import json, socket, sys
 rows = [json.load(open("%s/s%d.json" % (sys.argv[1], i)))["results"][0] for i in range(3)]
@@ -151,7 +167,7 @@ if [ "$WITNESS" = tshark ]; then
 	tshark -r "$T/cap.pcapng" -T fields -e ip.src -e udp.srcport 2>/dev/null | sort | uniq -c |
 		awk '{print $2, $3, $1}' >"$T/flows.txt"
 fi
-check "the shards' flows are disjoint, ten source ports each ($WITNESS)" py <<'PY'
+check "the shards' flows are disjoint, ten source ports each ($WITNESS)" python3 - "$T" <<'PY'
 import sys
 by = {}
 for line in open(sys.argv[1] + "/flows.txt"):
@@ -163,43 +179,84 @@ sys.exit(0 if all(len(p) == 10 for p in ports) and not (ports[0] & ports[1] or p
          or ports[1] & ports[2]) else 1)
 PY
 
-"$PB" merge "$T"/s0.json "$T"/s1.json "$T"/s2.json --format json >"$T/merged.json" 2>"$T/merge.err"
-check "pktbench merge of the three ($(cat "$T/merge.err"))" [ $? = 0 ]
-"$PB" merge "$T"/s0.json "$T"/s1.json "$T"/s2.json
-get "/v1/tests/$UUID" >"$T/test.json"
-echo "agent: $(cat "$T/test.json")"
-check "merged delivered = sent = the agent's /v1/tests total exactly, three runs, three shards" py <<'PY'
+# merged R: run R's three rows merged into R/merged.json
+merged() {
+	"$PB" merge "$R"/s0.json "$R"/s1.json "$R"/s2.json --format json >"$R/merged.json" 2>"$R/merge.err"
+}
+merged
+check "pktbench merge of the three ($(cat "$R/merge.err"))" [ $? = 0 ]
+"$PB" merge "$R"/s0.json "$R"/s1.json "$R"/s2.json
+get "/v1/tests/$UUID" >"$R/test.json"
+echo "agent: $(cat "$R/test.json")"
+check "merged sent and delivered = the shards' sums; delivered = sent = the agent's /v1/tests total exactly; three runs, three shards" \
+	py <<'PY'
 import json, sys
-m = json.load(open(sys.argv[1] + "/merged.json"))["results"][0]
-t = json.load(open(sys.argv[1] + "/test.json"))
-print("merged: %.0f pps, %d sent, %d delivered; agent: %s frames in %s runs, shards %s" % (
-    m["pps"], m["frames_sent"], m["frames_delivered"], t.get("frames"), t.get("runs"),
-    sorted(t.get("shards", {}))))
-sys.exit(0 if m["senders"] == 3 and m["frames_delivered"] == m["frames_sent"] and
+d = sys.argv[1]
+rows = [json.load(open("%s/s%d.json" % (d, i)))["results"][0] for i in range(3)]
+m = json.load(open(d + "/merged.json"))["results"][0]
+t = json.load(open(d + "/test.json"))
+print("shards: sent %s, delivered %s; merged: %d sent, %d delivered; "
+      "agent: %s frames in %s runs, shards %s" % (
+    [r["frames_sent"] for r in rows], [r["frames_delivered"] for r in rows], m["frames_sent"],
+    m["frames_delivered"], t.get("frames"), t.get("runs"), sorted(t.get("shards", {}))))
+sys.exit(0 if m["senders"] == 3 and m["frames_sent"] == sum(r["frames_sent"] for r in rows) and
+         m["frames_delivered"] == sum(r["frames_delivered"] for r in rows) and
+         m["frames_delivered"] == m["frames_sent"] and
          t["frames"] == m["frames_delivered"] and t["runs"] == 3 and
          sorted(t["shards"]) == ["0/3", "1/3", "2/3"] else 1)
 PY
-# Each shard paces its 30 kpps by spinning out the 33 us gaps; three of them on two CPUs can
-# fall behind, which each row says (paced_behind). Then the rate is not the shards' to answer
-# for, and the check says so instead of failing on the machine's load; else it must hold.
-behind=$(py <<'PY'
+
+# The timing answers, on the real clock: each attempt is a fresh fleet start (the first, the
+# run above), and says its figures. A start is late by the timer's wake and by the wait for a
+# CPU once woken (three senders on two CPUs: one waited 2.8 ms beside noisy.sh); the wait is
+# the load's and is taken off, the rest is checked. The timer alone wakes 50-300 us late here
+# (a virtual CPU leaving its idle), and a hypervisor's steal is no wait the kernel sees: such
+# a miss is the machine's and rarely repeats, while a start late in the code misses each time.
+FRESH=1
+next_run() { # the run above for the first attempt, a new fleet start for each later one
+	if [ "$FRESH" = 1 ]; then
+		FRESH=0
+		return 0
+	fi
+	fleet_run
+}
+wake_ok() {
+	next_run || return 1
+	py <<'PY'
 import json, sys
 rows = [json.load(open("%s/s%d.json" % (sys.argv[1], i)))["results"][0] for i in range(3)]
-print(sum(r.get("paced_behind") or 0 for r in rows))
+late = [r["start_skew_us"] - (r["start_cpu_wait_us"] or 0) for r in rows]
+acts = [r["start_actual_ns"] - 1e3 * (r["start_cpu_wait_us"] or 0) for r in rows]
+worst, spread = max(late), (max(acts) - min(acts)) / 1e3
+print("start: worst %.1f us late less its CPU wait, spread %.1f us "
+      "(skews %s us, CPU waits %s us)" % (
+    worst, spread, [r["start_skew_us"] for r in rows], [r["start_cpu_wait_us"] for r in rows]))
+sys.exit(0 if worst < 1000 and spread < 1000 else 1)
 PY
-)
-if [ "${behind:-0}" -gt 0 ]; then
-	echo "skip: merged pps within 1 % of 90000: the senders fell $behind frames behind their pace on this machine (CPU), so the rate says nothing of the shards"
-else
-	check "merged pps within 1 % of the test's 90000" py <<'PY'
+}
+attempts 3 "each sender woke within 1 ms of --start-at, less its wait for a CPU" wake_ok
+
+# Each shard paces its 1 kpps by sleeping out most of each 1 ms gap. A pacer that spins its
+# gaps (10 kpps a shard and more) holds a CPU whatever the rate: three on two CPUs beside
+# other work lose each stall longer than their catch-up window (28.6k of 30k beside noisy.sh
+# --busy 30, 27.2k at --busy 60; 85k of 90k at 30 kpps a shard, NOTES.md). A sleeper gets a
+# CPU when it wakes, so 3k is a rate the machine keeps, loaded or not.
+FRESH=1
+rate_ok() {
+	next_run && merged || return 1
+	py "$RATE" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1] + "/merged.json"))["results"][0]
-print("merged pps %.0f" % m["pps"])
-sys.exit(0 if abs(m["pps"] - 90000) <= 900 else 1)
+rows = [json.load(open("%s/s%d.json" % (sys.argv[1], i)))["results"][0] for i in range(3)]
+print("merged pps %.0f of %s (shards %s, behind %s)" % (m["pps"], sys.argv[2],
+      ["%.0f" % r["pps"] for r in rows], [r.get("paced_behind") for r in rows]))
+sys.exit(0 if abs(m["pps"] - float(sys.argv[2])) <= float(sys.argv[2]) / 100 else 1)
 PY
-fi
+}
+attempts 3 "merged pps within 1 % of the test's $RATE" rate_ok
+
 get /metrics >"$T/metrics.txt"
-n=$(grep '^pktbench_run_frames' "$T/metrics.txt" | grep -c "test_id=\"$UUID\"")
+n=$(grep '^pktbench_run_frames' "$T/metrics.txt" | grep -c "test_id=\"$UUID1\"")
 check "/metrics labels the test's runs with test_id and shard ($n series), no flow labels" \
 	[ "$n" = 3 -a -z "$(grep -E 'port=|flow=' "$T/metrics.txt")" ]
 kill -TERM "$AGENT_PID"
