@@ -283,6 +283,64 @@ static void pb_cmp_delivery(const struct pb_compare_opts *o, struct pb_compare_l
 	}
 }
 
+/* Both rows ok with CPU per frame: NEW/BASE, uncentred; NAN otherwise. */
+static double pb_cmp_cpu_raw(const struct pb_compare_line *l)
+{
+	if (!l->base || !l->new_ || l->base->status != PB_STATUS_OK ||
+	    l->new_->status != PB_STATUS_OK || !(l->base->cpu_ns_per_pkt > 0) ||
+	    !(l->new_->cpu_ns_per_pkt > 0) || !isfinite(l->new_->cpu_ns_per_pkt) ||
+	    !isfinite(l->base->cpu_ns_per_pkt))
+		return NAN;
+	return l->new_->cpu_ns_per_pkt / l->base->cpu_ns_per_pkt;
+}
+
+/* The median CPU/frame ratio over the rows that have one (compare.h); NAN: too few, -ENOMEM. */
+static int pb_cmp_cpu_centre(const struct pb_compare_result *out, double *centre)
+{
+	unsigned int i, n = 0;
+	double *v;
+
+	*centre = NAN;
+	v = calloc(out->n ? out->n : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < out->n; i++) {
+		double r = pb_cmp_cpu_raw(&out->lines[i]);
+
+		if (isfinite(r))
+			v[n++] = r;
+	}
+	if (n >= PB_CMP_NOISE_MIN_ROWS)
+		*centre = pb_cmp_median(v, n);
+	free(v);
+	return 0;
+}
+
+/*
+ * What the sending threads cost per frame and how many calls they made: CPU/frame centred by
+ * the rows' median may rise cpu_tol_pct, syscalls/frame syscalls_tol_pct (each 0: off).
+ */
+static void pb_cmp_cost(const struct pb_compare_opts *o, double centre, struct pb_compare_line *l)
+{
+	const struct pb_compare_row *b = l->base, *n = l->new_;
+	unsigned int why = 0;
+
+	if (o->cpu_tol_pct > 0 && isfinite(centre) && centre > 0) {
+		l->cpu_ratio = pb_cmp_cpu_raw(l) / centre;
+		if (l->cpu_ratio > 1.0 + o->cpu_tol_pct / 100.0 + PB_CMP_EPSILON)
+			why |= PB_CMP_WHY_CPU;
+	}
+	if (o->syscalls_tol_pct > 0 && isfinite(b->syscalls_per_frame) &&
+	    isfinite(n->syscalls_per_frame) &&
+	    n->syscalls_per_frame >
+		    b->syscalls_per_frame * (1.0 + o->syscalls_tol_pct / 100.0) + PB_CMP_EPSILON)
+		why |= PB_CMP_WHY_SYSCALLS;
+	if (why) {
+		l->verdict = PB_CMP_REGRESSED;
+		l->why |= why;
+	}
+}
+
 static void pb_cmp_count(struct pb_compare_result *out, const struct pb_compare_line *l)
 {
 	unsigned int k;
@@ -385,6 +443,7 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 		l->base = &base->rows[i];
 		l->new_ = pb_cmp_find(new_, l->base->method, l->base->point);
 		l->norm_base = l->norm_new = l->ratio = l->runs_hi = l->runs_lo = NAN;
+		l->cpu_ratio = NAN;
 		if (l->base->status != PB_STATUS_OK)
 			l->verdict = PB_CMP_NOT_OK_BASE;
 		else if (!l->new_)
@@ -406,6 +465,14 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 			goto fail;
 		}
 	}
+	out->cpu_centre = NAN;
+	if (o->cpu_tol_pct > 0) {
+		err = pb_cmp_cpu_centre(out, &out->cpu_centre);
+		if (err) {
+			pb_cmp_err(out->err, sizeof(out->err), "%s", strerror(-err));
+			goto fail;
+		}
+	}
 	out->allowance_pct = o->tolerance_pct;
 	if (isfinite(out->noise_pct) && out->noise_pct > out->allowance_pct)
 		out->allowance_pct = out->noise_pct;
@@ -413,8 +480,10 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 		l = &out->lines[i];
 		if (l->base->status == PB_STATUS_OK && l->new_ && l->new_->status == PB_STATUS_OK) {
 			pb_cmp_judge(l, out->allowance_pct);
-			if (l->verdict != PB_CMP_NO_BASE_RATE)
+			if (l->verdict != PB_CMP_NO_BASE_RATE) {
 				pb_cmp_delivery(o, l);
+				pb_cmp_cost(o, out->cpu_centre, l);
+			}
 			/* a partial run is no measurement to regress from or to */
 			if ((l->base->interrupted || l->base->timed_out || l->new_->interrupted ||
 			     l->new_->timed_out) &&
@@ -431,6 +500,7 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 		l = &out->lines[out->n++];
 		l->new_ = &new_->rows[i];
 		l->norm_base = l->norm_new = l->ratio = l->runs_hi = l->runs_lo = NAN;
+		l->cpu_ratio = NAN;
 		l->verdict = PB_CMP_MISSING_BASE;
 		pb_cmp_count(out, l);
 	}

@@ -27,8 +27,19 @@
  *     NEW accounted % < BASE accounted % - accounted tolerance    (both have a receiver)
  *     NEW accounted % outside [accounted min, 100]                (both have a receiver)
  *     NEW p99 latency > BASE p99 x (1 + latency tolerance/100)   (both have timed probes)
+ *     cpu ratio > 1 + cpu tolerance/100               (--cpu-tolerance, both have CPU/frame)
+ *     NEW syscalls/frame > BASE's x (1 + syscalls tolerance/100)  (--syscalls-tolerance)
  *   ratio > 1 + allowance/100 is reported as improved, never a failure. An RFC 2544 latency
  *   row has no rate (no_rate): it is compared by its p99 alone.
+ * - CPU per frame (cpu_ns_per_pkt: the sending threads' CPU time over frames sent), where
+ *   cpu_tol_pct > 0 and at least PB_CMP_NOISE_MIN_ROWS rows ok in both have it: each row's
+ *   NEW/BASE ratio divided by the median of those ratios (the centre). Another tenant's load
+ *   moves a thread's CPU time per frame far less than its rate, and what it does move (caches,
+ *   a slower machine) moves every row alike, so the centre takes it out; one method whose
+ *   loop costs more stands out. A rate normalised by one reference row inherits that row's
+ *   noise; a median over all rows does not. Fewer rows: not judged (cpu_ratio NAN).
+ * - Syscalls per frame are counted, not timed: where syscalls_tol_pct > 0 and both rows have
+ *   them, NEW may exceed BASE by that fraction (0 per frame in BASE: NEW must be 0 too).
  * - A row's own noise: where both rows are medians of --repeat runs (pps_min, pps_max), a
  *   ratio beyond the allowance regressed only when NEW's fastest run was slower than BASE's
  *   slowest (runs_hi < 1), and improved only when NEW's slowest was faster than BASE's
@@ -78,6 +89,8 @@ struct pb_compare_row {
 	double delivered_pct;		/* NAN without a receiver */
 	double accounted_pct;		/* NAN without a receiver */
 	double p99_us;			/* latency.p99_us; NAN without timed probes */
+	double cpu_ns_per_pkt;		/* NAN when absent or null */
+	double syscalls_per_frame;	/* NAN when absent or null */
 };
 
 /* One result set. */
@@ -102,6 +115,8 @@ struct pb_compare_opts {
 	double accounted_tol_pp;	   /* percentage points accounted % may fall */
 	double accounted_min_pct;	   /* NEW's accounted % must be >= this (0: off) */
 	double latency_tol_pct;		   /* p99 latency may rise this many % above BASE's */
+	double cpu_tol_pct;		   /* centred CPU/frame may rise this many %; 0: off */
+	double syscalls_tol_pct;	   /* syscalls/frame may rise this many %; 0: off */
 	bool allow_interrupted;		   /* compare interrupted rows as if complete */
 	bool fixed_tolerance;		   /* the tolerance alone, no allowance for noise */
 	bool wide;			   /* the table's every column, whatever the width */
@@ -136,6 +151,8 @@ enum {
 	__PB_CMP_WHY_ACCOUNTED,	 /* accounted % fell beyond its tolerance */
 	__PB_CMP_WHY_ACCT_RANGE, /* NEW's accounted % outside [min, 100] */
 	__PB_CMP_WHY_LATENCY,	 /* p99 latency rose beyond its tolerance */
+	__PB_CMP_WHY_CPU,	 /* CPU/frame, centred, rose beyond its tolerance */
+	__PB_CMP_WHY_SYSCALLS,	 /* syscalls/frame rose beyond its tolerance */
 	__PB_CMP_WHY_N,
 };
 #define PB_CMP_WHY_PPS	      (1u << __PB_CMP_WHY_PPS)
@@ -143,6 +160,8 @@ enum {
 #define PB_CMP_WHY_ACCOUNTED  (1u << __PB_CMP_WHY_ACCOUNTED)
 #define PB_CMP_WHY_ACCT_RANGE (1u << __PB_CMP_WHY_ACCT_RANGE)
 #define PB_CMP_WHY_LATENCY    (1u << __PB_CMP_WHY_LATENCY)
+#define PB_CMP_WHY_CPU	      (1u << __PB_CMP_WHY_CPU)
+#define PB_CMP_WHY_SYSCALLS   (1u << __PB_CMP_WHY_SYSCALLS)
 
 /* One output line: a key seen in either set. */
 struct pb_compare_line {
@@ -155,6 +174,7 @@ struct pb_compare_line {
 	 * as the ratio is); NAN unless both rows carry their runs' spread */
 	double runs_hi, runs_lo;
 	bool within_runs; /* beyond the allowance, but the two rows' runs overlap: not judged */
+	double cpu_ratio; /* NEW/BASE CPU per frame over the rows' centre; NAN when not judged */
 	enum pb_cmp_verdict verdict;
 	unsigned int why; /* PB_CMP_WHY_* for PB_CMP_REGRESSED */
 };
@@ -174,6 +194,7 @@ struct pb_compare_result {
 	unsigned int within_runs;		   /* beyond the allowance, within their runs */
 	double noise_pct;     /* the rows' own scatter (see above); NAN when not estimated */
 	double allowance_pct; /* max(tolerance, noise): the packets/s gate */
+	double cpu_centre;    /* median NEW/BASE CPU per frame over the rows; NAN: not judged */
 	char err[320];	      /* why pb_compare failed, one line */
 };
 

@@ -41,6 +41,13 @@ static const struct pb_opt pb_cmp_opts[] = {
 	  PB_CMP_LATENCY_TOL_MAX, "PCT",
 	  "with timed latency probes on both sides (--latency): a row regressed when its p99 "
 	  "latency rose more than PCT % above BASE's (100: it may double)" },
+	{ "cpu-tolerance", 0, OPT_PCT, OFF(cpu_tol_pct), 0, "0", 0, 1000, "PCT",
+	  "a row regressed when its CPU per frame (cpu_ns_per_pkt) NEW/BASE, divided by the "
+	  "median of that ratio over the rows (at least 5), exceeds 1 + PCT/100: another "
+	  "tenant's load moves it far less than the rate (0, the default, turns it off)" },
+	{ "syscalls-tolerance", 0, OPT_PCT, OFF(syscalls_tol_pct), 0, "0", 0, 1000, "PCT",
+	  "a row regressed when its syscalls per frame exceed BASE's by more than PCT % (they "
+	  "are counted, not timed; 0, the default, turns it off)" },
 	{ "allow-interrupted", 0, OPT_FLAG, OFF(allow_interrupted), 0, NULL, 0, 0, NULL,
 	  "compare rows of partial runs (interrupted, or --count timed out) as if they were "
 	  "complete; without it they are not comparable and fail" },

@@ -231,8 +231,10 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 	const struct {
 		const char *key;
 		double *out;
-	} pcts[2] = { { "delivered_pct", &r->delivered_pct },
-		      { "accounted_pct", &r->accounted_pct } };
+	} pcts[4] = { { "delivered_pct", &r->delivered_pct },
+		      { "accounted_pct", &r->accounted_pct },
+		      { "cpu_ns_per_pkt", &r->cpu_ns_per_pkt },
+		      { "syscalls_per_frame", &r->syscalls_per_frame } };
 	double lo, hi; /* its runs' spread, as read */
 	bool rfc;
 	struct json_object *v;
@@ -321,7 +323,7 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 			return -EINVAL;
 		}
 	}
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 4; k++) {
 		if (pb_cmp_get_num(o, pcts[k].key, pcts[k].out)) {
 			pb_cmp_err(err, errlen, "%s: results[%u] (%s): %s is not a number or null",
 				   name, i, r->method, pcts[k].key);

@@ -52,6 +52,8 @@ const char *pb_compare_why_name(unsigned int bit)
 		[__PB_CMP_WHY_ACCOUNTED] = "accounted_pct",
 		[__PB_CMP_WHY_ACCT_RANGE] = "accounted_range",
 		[__PB_CMP_WHY_LATENCY] = "p99_latency",
+		[__PB_CMP_WHY_CPU] = "cpu_per_frame",
+		[__PB_CMP_WHY_SYSCALLS] = "syscalls_per_frame",
 	};
 
 	return bit < __PB_CMP_WHY_N ? names[bit] : "unknown";
@@ -131,8 +133,18 @@ static void pb_cmp_why_text(const struct pb_compare_line *l, char *buf, size_t l
 		pb_cmp_cat(buf, len, "%saccounted %.2f %% out of range", sep, n->accounted_pct);
 		sep = ", ";
 	}
-	if (l->why & PB_CMP_WHY_LATENCY)
+	if (l->why & PB_CMP_WHY_LATENCY) {
 		pb_cmp_cat(buf, len, "%sp99 latency %.1f -> %.1f us", sep, b->p99_us, n->p99_us);
+		sep = ", ";
+	}
+	if (l->why & PB_CMP_WHY_CPU) {
+		pb_cmp_cat(buf, len, "%sCPU/frame %.0f -> %.0f ns, x%.2f of the rows'", sep,
+			   b->cpu_ns_per_pkt, n->cpu_ns_per_pkt, l->cpu_ratio);
+		sep = ", ";
+	}
+	if (l->why & PB_CMP_WHY_SYSCALLS)
+		pb_cmp_cat(buf, len, "%ssyscalls/frame %.4g -> %.4g", sep, b->syscalls_per_frame,
+			   n->syscalls_per_frame);
 }
 
 static const char *pb_cmp_reason(const struct pb_compare_row *r)
@@ -204,6 +216,8 @@ void pb_compare_summary(const struct pb_compare_result *res, char *buf, size_t l
 		[__PB_CMP_WHY_ACCOUNTED] = "accounted %",
 		[__PB_CMP_WHY_ACCT_RANGE] = "accounted % range",
 		[__PB_CMP_WHY_LATENCY] = "p99 latency",
+		[__PB_CMP_WHY_CPU] = "CPU/frame",
+		[__PB_CMP_WHY_SYSCALLS] = "syscalls/frame",
 	};
 	const char *sep = "";
 	unsigned int k;
@@ -467,6 +481,15 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 			    "  with timed latency probes on both sides also when p99 latency rose "
 			    "more than %g %%",
 			    res->opts.latency_tol_pct);
+	if (res->opts.cpu_tol_pct > 0)
+		pb_box_note(f, w,
+			    "  also when CPU/frame rose more than %g %% against the rows' median "
+			    "(x%.2f)%s",
+			    res->opts.cpu_tol_pct, res->cpu_centre,
+			    isfinite(res->cpu_centre) ? "" : ": too few rows, not judged");
+	if (res->opts.syscalls_tol_pct > 0)
+		pb_box_note(f, w, "  also when syscalls/frame rose more than %g %%",
+			    res->opts.syscalls_tol_pct);
 	pb_compare_summary(res, summary, sizeof(summary));
 	pb_box_note(f, w, "%s", summary);
 	return pb_stream_status(f);
@@ -529,6 +552,11 @@ static int pb_cmp_jline(struct json_object *o, const struct pb_compare_line *l)
 	pb_add(&fs, pb_fdbl("new_delivered_pct", n ? n->delivered_pct : NAN));
 	pb_add(&fs, pb_fdbl("base_p99_us", b ? b->p99_us : NAN));
 	pb_add(&fs, pb_fdbl("new_p99_us", n ? n->p99_us : NAN));
+	pb_add(&fs, pb_fdbl("base_cpu_ns_per_pkt", b ? b->cpu_ns_per_pkt : NAN));
+	pb_add(&fs, pb_fdbl("new_cpu_ns_per_pkt", n ? n->cpu_ns_per_pkt : NAN));
+	pb_add(&fs, pb_fdbl("cpu_ratio", l->cpu_ratio));
+	pb_add(&fs, pb_fdbl("base_syscalls_per_frame", b ? b->syscalls_per_frame : NAN));
+	pb_add(&fs, pb_fdbl("new_syscalls_per_frame", n ? n->syscalls_per_frame : NAN));
 	pb_add(&fs, pb_fdbl("base_accounted_pct", b ? b->accounted_pct : NAN));
 	pb_add(&fs, pb_fdbl("new_accounted_pct", n ? n->accounted_pct : NAN));
 	pb_add(&fs, pb_fbool("base_interrupted", b && b->interrupted));
@@ -576,6 +604,9 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 	pb_add(&fs, pb_fdbl("accounted_tolerance_pp", op->accounted_tol_pp));
 	pb_add(&fs, pb_fdbl("accounted_min_pct", op->accounted_min_pct));
 	pb_add(&fs, pb_fdbl("latency_tolerance_pct", op->latency_tol_pct));
+	pb_add(&fs, pb_fdbl("cpu_tolerance_pct", op->cpu_tol_pct));
+	pb_add(&fs, pb_fdbl("syscalls_tolerance_pct", op->syscalls_tol_pct));
+	pb_add(&fs, pb_fdbl("cpu_centre", res->cpu_centre));
 	pb_add(&fs, pb_fbool("allow_interrupted", op->allow_interrupted));
 	pb_add(&fs, pb_fbool("fixed_tolerance", op->fixed_tolerance));
 	pb_add(&fs, pb_fdbl("noise_pct", res->noise_pct)); /* null when not estimated */

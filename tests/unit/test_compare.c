@@ -89,7 +89,9 @@ static struct pb_compare_row ok_row(const char *method, const char *point, doubl
 				    .pps = pps,
 				    .delivered_pct = NAN,
 				    .accounted_pct = NAN,
-				    .p99_us = NAN };
+				    .p99_us = NAN,
+				    .cpu_ns_per_pkt = NAN,
+				    .syscalls_per_frame = NAN };
 
 	snprintf(r.method, sizeof(r.method), "%s", method);
 	snprintf(r.point, sizeof(r.point), "%s", point);
@@ -99,7 +101,13 @@ static struct pb_compare_row ok_row(const char *method, const char *point, doubl
 static struct pb_compare_row bad_row(const char *method, enum pb_status st, const char *reason)
 {
 	struct pb_compare_row r = {
-		.status = st, .pps = 0, .delivered_pct = NAN, .accounted_pct = NAN, .p99_us = NAN
+		.status = st,
+		.pps = 0,
+		.delivered_pct = NAN,
+		.accounted_pct = NAN,
+		.p99_us = NAN,
+		.cpu_ns_per_pkt = NAN,
+		.syscalls_per_frame = NAN,
 	};
 
 	snprintf(r.method, sizeof(r.method), "%s", method);
@@ -1595,6 +1603,142 @@ static void test_latency_gate(void)
 		pb_compare_input_free(&in);
 }
 
+/*
+ * CPU per frame, centred by the rows' median: a busy machine that makes every row cost 40 %
+ * more is no regression, one row at 1.5 x that is; exactly at the edge passes; fewer than 5
+ * rows with CPU/frame are not judged. Syscalls per frame are counted: twice BASE's fails at
+ * 10 %, BASE's 0 allows only 0. Both are off by default. What the loader reads for them.
+ */
+static void test_cost_gates(void)
+{
+	struct pb_compare_row b[10], n[10];
+	struct pb_compare_input bi, ni, in;
+	struct pb_compare_opts o;
+	struct pb_compare_result res;
+	const struct pb_compare_line *l;
+	char name[16], err[512], text[256];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < 10; i++) {
+		snprintf(name, sizeof(name), "m%u", i);
+		b[i] = ok_row(name, "", 1000);
+		n[i] = ok_row(name, "", 1000);
+		b[i].cpu_ns_per_pkt = 100 + 10 * i;
+		n[i].cpu_ns_per_pkt = 1.4 * b[i].cpu_ns_per_pkt * (i == 3 ? 1.5 : 1);
+		b[i].syscalls_per_frame = n[i].syscalls_per_frame = 1.0 / 64;
+	}
+	bi = input("b", b, 10);
+	ni = input("n", n, 10);
+	pb_compare_opts_init(&o);
+	CHECK(o.cpu_tol_pct == 0 && o.syscalls_tol_pct == 0, "both off by default: %g %g",
+	      o.cpu_tol_pct, o.syscalls_tol_pct);
+	ret = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!ret && res.regressed == 0 && isnan(res.cpu_centre), "off: nothing judged (%u)",
+	      res.regressed);
+	pb_compare_result_free(&res);
+
+	o.cpu_tol_pct = 30;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	l = ret ? NULL : line(&res, "m3", "");
+	CHECK(!ret && NEAR(res.cpu_centre, 1.4), "the centre is the rows' common rise: %g",
+	      res.cpu_centre);
+	CHECK(l && res.regressed == 1 && l->verdict == PB_CMP_REGRESSED &&
+		      l->why == PB_CMP_WHY_CPU && NEAR(l->cpu_ratio, 1.5) &&
+		      res.regressed_on[__PB_CMP_WHY_CPU] == 1,
+	      "the one row at 1.5 x regresses on CPU/frame alone: %u rows, ratio %g", res.regressed,
+	      l ? l->cpu_ratio : NAN);
+	if (l) {
+		pb_compare_verdict_text(l, text, sizeof(text));
+		CHECK(strstr(text, "CPU/frame 130 -> 273 ns, x1.50") != NULL, "the reason: %s",
+		      text);
+	}
+	l = ret ? NULL : line(&res, "m0", "");
+	CHECK(l && l->verdict == PB_CMP_OK && NEAR(l->cpu_ratio, 1.0),
+	      "a row that rose with the rest is ok: %g", l ? l->cpu_ratio : NAN);
+	pb_compare_result_free(&res);
+
+	/* exactly at the edge passes; just beyond fails */
+	n[3].cpu_ns_per_pkt = 1.4 * 1.3 * b[3].cpu_ns_per_pkt;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!ret && res.regressed == 0, "x1.30 at 30 %%: passes (%u)", res.regressed);
+	pb_compare_result_free(&res);
+	n[3].cpu_ns_per_pkt = 1.4 * 1.31 * b[3].cpu_ns_per_pkt;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!ret && res.regressed == 1, "x1.31 at 30 %%: fails (%u)", res.regressed);
+	pb_compare_result_free(&res);
+
+	/* a row without CPU/frame (null in the file) is not judged by it */
+	n[3].cpu_ns_per_pkt = NAN;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	l = ret ? NULL : line(&res, "m3", "");
+	CHECK(l && l->verdict == PB_CMP_OK && isnan(l->cpu_ratio) && res.regressed == 0,
+	      "no CPU/frame in NEW: not judged (%u)", res.regressed);
+	pb_compare_result_free(&res);
+
+	/* 4 rows say nothing about a centre: not judged, however far one moved */
+	n[3].cpu_ns_per_pkt = 10 * b[3].cpu_ns_per_pkt;
+	bi.n = ni.n = 4;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!ret && res.regressed == 0 && isnan(res.cpu_centre),
+	      "4 rows: no centre, not judged (%u, %g)", res.regressed, res.cpu_centre);
+	pb_compare_result_free(&res);
+	bi.n = ni.n = 10;
+	n[3].cpu_ns_per_pkt = 1.4 * b[3].cpu_ns_per_pkt;
+
+	/* syscalls per frame: a batch of 64 that became 32 */
+	o.cpu_tol_pct = 0;
+	o.syscalls_tol_pct = 10;
+	n[5].syscalls_per_frame = 2.0 / 64;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	l = ret ? NULL : line(&res, "m5", "");
+	CHECK(l && res.regressed == 1 && l->why == PB_CMP_WHY_SYSCALLS,
+	      "twice the syscalls per frame regress: %u", res.regressed);
+	if (l) {
+		pb_compare_verdict_text(l, text, sizeof(text));
+		CHECK(strstr(text, "syscalls/frame 0.01562 -> 0.03125") != NULL, "the reason: %s",
+		      text);
+	}
+	pb_compare_result_free(&res);
+	n[5].syscalls_per_frame = 1.1 / 64;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!ret && res.regressed == 0, "10 %% more at 10 %%: passes (%u)", res.regressed);
+	pb_compare_result_free(&res);
+	b[5].syscalls_per_frame = 0;
+	n[5].syscalls_per_frame = 0;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!ret && res.regressed == 0, "0 in both: passes (%u)", res.regressed);
+	pb_compare_result_free(&res);
+	n[5].syscalls_per_frame = 0.001;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!ret && res.regressed == 1, "0 in BASE, some in NEW: fails (%u)", res.regressed);
+	pb_compare_result_free(&res);
+
+	/* read from a result set: numbers, null and absent, and a string refused */
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
+		    "\"cpu_ns_per_pkt\":250.5,\"syscalls_per_frame\":0.015625},{\"method\":\"b\","
+		    "\"status\":\"ok\",\"pps\":1,\"cpu_ns_per_pkt\":null},{\"method\":\"c\","
+		    "\"status\":\"ok\",\"pps\":1}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == 0 && in.n == 3 && in.rows[0].cpu_ns_per_pkt == 250.5 &&
+		      in.rows[0].syscalls_per_frame == 0.015625 &&
+		      isnan(in.rows[1].cpu_ns_per_pkt) && isnan(in.rows[2].cpu_ns_per_pkt) &&
+		      isnan(in.rows[2].syscalls_per_frame),
+	      "cpu_ns_per_pkt and syscalls_per_frame read: %d %s", ret, err);
+	if (!ret)
+		pb_compare_input_free(&in);
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
+		    "\"syscalls_per_frame\":\"1\"}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "syscalls_per_frame"), "a string is refused: %d %s",
+	      ret, err);
+	if (!ret)
+		pb_compare_input_free(&in);
+	CHECK(!strcmp(pb_compare_why_name(__PB_CMP_WHY_CPU), "cpu_per_frame") &&
+		      !strcmp(pb_compare_why_name(__PB_CMP_WHY_SYSCALLS), "syscalls_per_frame"),
+	      "the JSON's names for the two reasons");
+}
+
 int main(void)
 {
 	int err;
@@ -1629,6 +1773,7 @@ int main(void)
 	test_main_json();
 	test_noise_from_rows();
 	test_runs_spread();
+	test_cost_gates();
 	test_real_sets();
 
 	remove_tmpdir();
