@@ -343,6 +343,14 @@ int pb_af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcom
 	return err;
 }
 
+#ifdef PB_GATE_SLOW_af_packet /* scripts/gate-check.sh's injected slowdown only */
+#include "gate_slowdown.h"
+PB_GATE_WRAP(pb_af_packet_send)
+#define AF_PACKET_SEND pb_af_packet_send_gate
+#else
+#define AF_PACKET_SEND pb_af_packet_send
+#endif
+
 const struct pb_method pb_method_af_packet = {
 	.name = "af_packet",
 	.help = "AF_PACKET TPACKET_V3 TX ring (mmap), PACKET_QDISC_BYPASS, a batch per send()",
@@ -350,6 +358,6 @@ const struct pb_method pb_method_af_packet = {
 	.default_batch = 256,
 	.knobs = PB_K_BATCH | PB_K_RING,
 	.open = af_packet_open,
-	.send = pb_af_packet_send,
+	.send = AF_PACKET_SEND,
 	.close = pb_af_packet_close,
 };

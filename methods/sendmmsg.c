@@ -120,6 +120,14 @@ static int sendmmsg_send(struct pb_worker *w, unsigned int budget, struct pb_out
 	return 0;
 }
 
+#ifdef PB_GATE_SLOW_sendmmsg /* scripts/gate-check.sh's injected slowdown only */
+#include "gate_slowdown.h"
+PB_GATE_WRAP(sendmmsg_send)
+#define SENDMMSG_SEND sendmmsg_send_gate
+#else
+#define SENDMMSG_SEND sendmmsg_send
+#endif
+
 const struct pb_method pb_method_sendmmsg = {
 	.name = "sendmmsg",
 	.aliases = { { "pkt_conn", 128 } }, /* go-pktgen's WriteBatch: 128 a call */
@@ -127,6 +135,6 @@ const struct pb_method pb_method_sendmmsg = {
 	.default_batch = 64,
 	.knobs = PB_K_BATCH,
 	.open = sendmmsg_open,
-	.send = sendmmsg_send,
+	.send = SENDMMSG_SEND,
 	.close = sendmmsg_close,
 };

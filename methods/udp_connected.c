@@ -33,12 +33,20 @@ static int udp_connected_send(struct pb_worker *w, unsigned int budget, struct p
 	return pb_frame_loop(w, &p->next, budget, o, udp_connected_one);
 }
 
+#ifdef PB_GATE_SLOW_udp_connected /* scripts/gate-check.sh's injected slowdown only */
+#include "gate_slowdown.h"
+PB_GATE_WRAP(udp_connected_send)
+#define UDP_CONNECTED_SEND udp_connected_send_gate
+#else
+#define UDP_CONNECTED_SEND udp_connected_send
+#endif
+
 const struct pb_method pb_method_udp_connected = {
 	.name = "udp_connected",
 	.aliases = { { "net_conn" } },
 	.help = "connected UDP socket, one send() per datagram (no route lookup per send)",
 	.default_batch = 64,
 	.open = udp_connected_open,
-	.send = udp_connected_send,
+	.send = UDP_CONNECTED_SEND,
 	.close = pb_sock_priv_close,
 };
