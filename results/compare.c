@@ -332,8 +332,8 @@ static void pb_cmp_cost(const struct pb_compare_opts *o, double centre, struct p
 	}
 	if (o->syscalls_tol_pct > 0 && isfinite(b->syscalls_per_frame) &&
 	    isfinite(n->syscalls_per_frame) &&
-	    n->syscalls_per_frame >
-		    b->syscalls_per_frame * (1.0 + o->syscalls_tol_pct / 100.0) + PB_CMP_EPSILON)
+	    n->syscalls_per_frame > b->syscalls_per_frame * (1.0 + o->syscalls_tol_pct / 100.0) +
+					    PB_CMP_SYSCALLS_FLOOR + PB_CMP_EPSILON)
 		why |= PB_CMP_WHY_SYSCALLS;
 	if (why) {
 		l->verdict = PB_CMP_REGRESSED;
