@@ -11,6 +11,7 @@
 # the agent give the same fields; latency probes and a paced run's gaps come through it (latency
 # null without --synced-clocks, timed with it).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/wait.sh"
 OBJ=$(dirname "$PB")/bpf/xdp_pass.bpf.o
 
 TX_IP2=198.18.88.3 # a second client on the senders' side
@@ -112,7 +113,8 @@ c = s.accept()
 time.sleep(30)' &
 HUNG=$!
 PIDS+=("$HUNG")
-sleep 0.3
+# the sender must meet it listening: "Connection refused" would be the test's race, not a timeout
+check "the hung agent listens on $RX_IP:$PORT" wait_until 10 listening "$NRX" tcp $RX_IP:$PORT
 t0=$(date +%s.%N)
 "${SEND[@]}" --method udp_sendto --count 10 -q >/dev/null 2>"$T/hung.err"
 rc=$?
@@ -165,17 +167,21 @@ print(s.recv(64))
 PY
 UDP_PID=$!
 PIDS+=("$UDP_PID")
-sleep 0.3
+check "a UDP socket is bound to $RX_IP:9999" wait_until 10 listening "$NRX" udp $RX_IP:9999
 check "3 pings through the agent's interface are answered" icmp_ping "$NTX" $RX_IP
 ip netns exec "$NTX" python3 -c '
 import socket
 socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"hello", ("'$RX_IP'", 9999))'
 wait "$UDP_PID"
 check "an unsigned datagram arrives ($(cat "$T/udp.out"))" grep -q "hello" "$T/udp.out"
-sleep 1.1 # /metrics is read from the maps at most once a second
-m1=$(body_of "$(http /metrics)")
 runs_of() { sed -n 's/^pktbench_receiver_runs \([0-9]*\)$/\1/p' <<<"$1"; }
 foreign_of() { sed -n 's/^pktbench_receiver_foreign_frames_total{[^}]*} \([0-9]*\)$/\1/p' <<<"$1"; }
+# /metrics is read from the maps at most once a second: polled until the 4 frames show (10 s)
+foreign_seen() {
+	m1=$(body_of "$(http /metrics)")
+	[ $(($(foreign_of "$m1") - $(foreign_of "$m0"))) -ge 4 ]
+}
+wait_until 10 foreign_seen
 check "not counted as any run (runs $(runs_of "$m0") -> $(runs_of "$m1"))" \
 	[ "$(runs_of "$m0")" = 0 -a "$(runs_of "$m1")" = 0 ]
 check "counted as foreign: the 3 pings and the datagram at least ($(foreign_of "$m0") -> $(foreign_of "$m1"))" \
@@ -421,7 +427,10 @@ t0=$(date +%s.%N)
 	-q 2>"$T/kill.err" &
 pid=$!
 PIDS+=("$pid")
-sleep 1.5
+# mid-run: once the agent's interface has taken 20000 of the run's frames (0.2 s at 100k)
+rx0=$(if_counter "$NRX" "$B" rx_packets)
+check "the run reaches the agent before it is killed" \
+	wait_until 10 counter_above "$NRX" "$B" rx_packets $((rx0 + 20000))
 kill -KILL "$AGENT_PID"
 wait "$AGENT_PID" 2>/dev/null
 AGENT_PID=
