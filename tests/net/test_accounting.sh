@@ -1,61 +1,77 @@
 # SPDX-License-Identifier: MIT
-# One accounting rule for every method, checked against the kernel's own counters on a path
-# that drops and says so: a tbf qdisc too small for the offered load on the sending end of
-# the test's own veth pair (--iface). The qdisc's peak rate and mtu make it segment GSO
-# datagrams, so it counts (and drops) wire frames, not datagrams.
-#   frames_sent == what left the device (tx_packets) + the drops the path kept (gso only)
-#   frames_retried == the qdisc's drop count, for every method that is told of each drop
-# A --count on a path that stalls ends at --count-timeout with a clear error, exit 1.
+# One accounting rule for every method, checked on a path that drops a known number of
+# frames and says so: the lab's device under test drops exactly every 10th frame of a run
+# (drop_nth.bpf.c, a tc classifier under an htb root on its way out, counted in that root's
+# drops). The drops are counted, not timed: they do not depend on how fast the sender is
+# (a tbf on a sending veth never drops on this kernel: the sending thread is held to its
+# rate instead). The premise is checked first, then the known answers, exactly:
+#   dut_qdisc_drops == N / 10 (the premise), delivered == N - N / 10,
+#   delivered + dropped == sent == N, accounted 100 %
+# On the test's own veth pair (--iface): a slot af_packet cannot send is an error, and a
+# --count on a path that stalls ends at --count-timeout with a clear error, exit 1.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/wait.sh"
 N=20000
-trap 'test_pair_del; cleanup' EXIT
-test_pair acct 98
-# real wire frames, as in the lab; and a queue far too small for an unpaced sender
-ip netns exec $NS ethtool -K $A tx-udp-segmentation off >/dev/null 2>&1
-tc -n $NS qdisc add dev $A root tbf rate 10mbit burst 1600 limit 1600 peakrate 20mbit mtu 100 ||
-	{ echo "SKIP: no tbf qdisc"; exit 77; }
+NTH=10
+# what the kernel is not told of at the DUT's input (see test_lab_dut) is paced well below
+# what the DUT forwards, so every frame reaches the classifier, however loaded the machine
+UNTOLD_PPS=20000
+need clang clang
+# the setup runs in a mount namespace of its own, whose /sys has no BPF file system for tc's
+# loader: one of its own
+cat >"$T/drop.sh" <<EOS
+mount -t bpf bpf /sys/fs/bpf &&
+	tc qdisc add dev "\$PB_DUT_OUT" root handle 1: htb &&
+	tc filter add dev "\$PB_DUT_OUT" parent 1: bpf da obj "$T/drop_nth.o" sec tc
+EOS
+clang -O2 -g -Wall -target bpf -DPB_DROP_NTH=$NTH -I/usr/include/"$(uname -m)"-linux-gnu \
+	-c "$(dirname "$0")/drop_nth.bpf.c" -o "$T/drop_nth.o" 2>"$T/clang.err" ||
+	{ echo "SKIP: cannot build a BPF classifier ($(head -1 "$T/clang.err"); Debian package libbpf-dev)"; exit 77; }
 
-run() { ip netns exec $NS "$PB" --iface $A --srcip 198.18.98.1 --dstip 198.18.98.2 \
-	--dstmac "$BMAC" -q --format json "$@"; }
-field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0][sys.argv[2]])" "$1" "$2"; }
+row() { json "$1" "(lambda r: $2)(d['results'][0])"; }
+figs() { row "$1" "print('sent %s, delivered %s, dropped %s, dut_qdisc_drops %s, retried %s, accounted %s' % (r['frames_sent'], r['frames_delivered'], r['frames_dropped'], r.get('dut_qdisc_drops'), r['frames_retried'], r['accounted_pct'])) or True" 2>&1 | tail -1; }
 
-for m in udp_sendto udp_connected sendmmsg raw_socket io_uring gso gso_mmsg af_packet_qdisc \
-	udp_zerocopy gso_zerocopy io_uring_gso; do
+for m in $(pb_methods | grep -v '^null$'); do
 	out=$T/$m.json
-	run --method $m --count $N --output "$out" 2>"$T/$m.err"
+	pace=""
+	case $m in xdp_live | gso_mmsg | gso | io_uring_gso | gso_zerocopy | pcap) pace="--pps $UNTOLD_PPS" ;; esac
+	"$PB" --lab router --lab-dut-setup "$T/drop.sh" --method $m --count $N $pace \
+		--format json --output "$out" -q 2>"$T/$m.err"
 	rc=$?
-	if [ $rc != 0 ] && json "$out" "d['results'][0]['status'] == 'skipped'"; then
-		echo "skip: $m: $(field "$out" reason)"
+	if [ $rc != 0 ] && [ -s "$out" ] && json "$out" "d['results'][0]['status'] == 'skipped'"; then
+		echo "skip: $m: $(row "$out" "print(r['reason']) or True")"
 		continue
 	fi
-	check "$m: exit 0 (got $rc: $(head -c 300 "$T/$m.err"))" [ $rc = 0 ]
-	check "$m: exactly $N sent" json "$out" "d['results'][0]['frames_sent'] == $N"
-	check "$m: the qdisc dropped some (the test exercises drops)" json "$out" \
-		"d['results'][0]['qdisc_drops'] > 100"
-	check "$m: netting ok" json "$out" "d['results'][0]['netting'] == 'ok'"
-	if [ "${m#gso}" != $m ] || [ $m = io_uring_gso ]; then
-		# which segments of a datagram a drop hit is unknown: they count as sent, and
-		# the qdisc's counter says how many were lost
-		check "$m: sent = left the device + dropped by the qdisc, none retried" \
-			json "$out" "d['results'][0]['frames_sent'] == d['results'][0]['tx_packets'] + d['results'][0]['qdisc_drops'] and d['results'][0]['frames_retried'] == 0 and d['results'][0]['frames_dropped'] == d['results'][0]['qdisc_drops']"
-	else
-		check "$m: sent = what left the device (tx_packets)" json "$out" \
-			"d['results'][0]['frames_sent'] == d['results'][0]['tx_packets']"
-		check "$m: every qdisc drop was reported and retried, once" json "$out" \
-			"d['results'][0]['frames_retried'] == d['results'][0]['qdisc_drops'] and d['results'][0]['frames_dropped'] == 0"
+	if [ $rc != 0 ]; then
+		fail "$m: exit $rc: $(head -c 300 "$T/$m.err")"
+		continue
 	fi
+	echo "  $m ${pace:-unpaced}: $(figs "$out")"
+	check "$m: premise: the DUT dropped exactly 1 in $NTH of the run's frames ($((N / NTH)))" \
+		row "$out" "r['dut_qdisc_drops'] == $N // $NTH"
+	check "$m: exactly $N sent, $((N - N / NTH)) delivered, $((N / NTH)) dropped" row "$out" \
+		"r['frames_sent'] == $N and r['frames_delivered'] == $N - $N // $NTH and r['frames_dropped'] == $N // $NTH"
+	check "$m: delivered + dropped = sent, accounted 100 % exactly, netting ok" row "$out" \
+		"r['frames_delivered'] + r['frames_dropped'] == r['frames_sent'] and r['accounted_pct'] == 100 and r['netting'] == 'ok'"
 done
+
+trap 'test_pair_del; cleanup' EXIT
+test_pair acct 98
+run() { ip netns exec $NS "$PB" --iface $A --srcip 198.18.98.1 --dstip 198.18.98.2 \
+	--dstmac "$BMAC" -q --format json "$@"; }
 
 # af_packet: a slot the kernel cannot send (longer than the MTU, which shrinks mid-run) is an
 # error that ends the run, never a frame counted as sent (PACKET_LOSS would skip it silently);
 # 2500 bytes: above 2 KiB the ring does not use a virtio_net_hdr, which skips the MTU check
-tc -n $NS qdisc del dev $A root
 ip -n $NS link set $A mtu 3000
 ip -n $NS link set $B mtu 3000
 run --method af_packet --frame-size 2500 --duration 4 --output "$T/mtu.json" 2>"$T/mtu.err" &
 pid=$!
 PIDS+=($pid)
-sleep 1
+# mid-run: once 1000 of its frames have left
+tx0=$(if_counter $NS $A tx_packets)
+check "af_packet, 2500-byte slots: sending before the MTU shrinks" \
+	wait_until 10 counter_above $NS $A tx_packets $((tx0 + 1000))
 ip -n $NS link set $A mtu 1500
 wait $pid
 rc=$?
