@@ -4,26 +4,26 @@
 # in the DUT's namespace and its failure leaves nothing; the DUT's drops are accounted; the
 # three namespaces are gone after a normal end, Ctrl-C and SIGKILL (the next run cleans up).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/wait.sh"
 N=20000
-EXACT="af_xdp af_packet udp_sendto sendmmsg raw_socket"
 
 row() { # row FILE PYTHON-EXPR-ON-r: the first result row
 	json "$1" "(lambda r: $2)(d['results'][0])"
 }
 
+UNTOLD_PPS=20000
 methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' |
 	grep -v '^benchmark$\|^null$')
 
 for lab in router bridge; do
 	for m in $methods; do
 		out=$T/$lab-$m.json
-		# xdp_live and the GSO methods outrun the DUT's input queue unpaced, and so does pcap
-		# now that no socket holds its sender back (every one has a 16 MB send buffer): their
-		# drops there are not sent again (docs/accounting.md); paced below it (100k: a DUT
-		# descheduled for 5 ms overflowed its input at 200k), every frame counts
+		# a method the kernel does not tell of a drop at the DUT's input (xdp_live, the GSO
+		# ones, pcap: docs/accounting.md) must not outrun the DUT: paced far below what it
+		# forwards, its input backlog (1000 frames) outlasts a 50 ms stall of the DUT's CPU
+		# by a busy neighbour, so every frame arrives however loaded the machine is
 		pace=""
-		case $m in xdp_live | gso_mmsg | gso | io_uring_gso | pcap) pace="--pps 100k" ;; esac
-		busy_mark
+		case $m in xdp_live | gso_mmsg | gso | io_uring_gso | gso_zerocopy | pcap) pace="--pps $UNTOLD_PPS" ;; esac
 		"$PB" --lab $lab --method "$m" --count $N $pace --format json --output "$out" -q \
 			2>"$T/$lab-$m.err"
 		rc=$?
@@ -35,19 +35,13 @@ for lab in router bridge; do
 			"d['lab_kind'] == '$lab' and d['lab_dut_cpu'] is not None"
 		check "$lab $m: ok, exactly $N sent" row "$out" \
 			"r['status'] == 'ok' and r['frames_sent'] == $N"
-		figs=$(row "$out" "print('delivered %d, dropped %s, accounted %s, dut_qdisc_drops %s' % (r['frames_delivered'], r['frames_dropped'], r['accounted_pct'], r['dut_qdisc_drops'])) or True")
-		check "$lab $m: accounted 100 %, the DUT's counters read ($figs)" row "$out" \
+		figs=$(row "$out" "print('delivered %d, dropped %s, retried %d, accounted %s, dut_qdisc_drops %s, dut_rx_dropped %s, tx_dropped %s' % (r['frames_delivered'], r['frames_dropped'], r['frames_retried'], r['accounted_pct'], r.get('dut_qdisc_drops'), r.get('dut_rx_dropped'), r.get('tx_dropped'))) or True")
+		echo "  $lab $m ${pace:-unpaced}: $figs"
+		check "$lab $m: accounted 100 %, the DUT's qdisc dropped none" row "$out" \
 			"abs(r['accounted_pct'] - 100) < 1e-9 and r['dut_qdisc_drops'] == 0"
-		# a DUT without its CPU (a busy neighbour) drops at its input, counted above: the
-		# count delivered is the code's answer only on a machine that had its CPUs
-		case " $EXACT xdp_live " in
-		*" $m "*)
-			check_unless_busy "$lab $m: exactly $N delivered" row "$out" \
-				"r['frames_delivered'] == $N" ;;
-		*)
-			check_unless_busy "$lab $m: delivered (>= 99 %)" row "$out" \
-				"r['frames_delivered'] >= 0.99 * $N" ;;
-		esac
+		# every drop at the DUT's input was told and sent again, or there was none: the
+		# count is the code's answer, exactly
+		check "$lab $m: exactly $N delivered" row "$out" "r['frames_delivered'] == $N"
 	done
 	check "$lab: no lab left" no_leftovers
 done
@@ -74,10 +68,22 @@ echo "lab=\$PB_LAB in=\$PB_DUT_IN out=\$PB_DUT_OUT ns=\$PB_DUT_NS" >"$T/setup.ou
 ip -o link show >>"$T/setup.out"
 tc qdisc add dev "\$PB_DUT_OUT" root tbf rate 20mbit burst 8kb limit 16kb
 EOF
-busy_mark
-"$PB" --lab router --lab-dut-setup "$T/setup.sh" --method udp_sendto --duration 2 \
-	--format json --output "$T/tbf.json" -q 2>"$T/tbf.err"
-check "dut setup: exit 0 ($(tail -1 "$T/tbf.err"))" [ $? = 0 ]
+# the tbf passes 20 Mbit/s of 60-byte frames (41667 pps) over 2 s: a timing answer on the real
+# path, re-measured on a miss (load only makes the sender slower, never the tbf faster)
+TBF_PPS=$((20000000 / 8 / 60))
+tbf_run() { # sets TBF_RC; the row in $T/tbf.json
+	"$PB" --lab router --lab-dut-setup "$T/setup.sh" --method udp_sendto --duration 2 \
+		--format json --output "$T/tbf.json" -q 2>"$T/tbf.err"
+	TBF_RC=$?
+	echo "  tbf: exit $TBF_RC, $(row "$T/tbf.json" "print('delivered %d in %.3f s: %.0f pps, %.3f of the tbf\'s $TBF_PPS; dut_qdisc_drops %d, accounted %s' % (r['frames_delivered'], r['duration_s'], r['frames_delivered'] / r['duration_s'], r['frames_delivered'] / r['duration_s'] / $TBF_PPS, r['dut_qdisc_drops'], r['accounted_pct'])) or True" 2>&1 | tail -1)"
+	[ $TBF_RC = 0 ]
+}
+tbf_floor() {
+	tbf_run && row "$T/tbf.json" "r['frames_delivered'] / r['duration_s'] / $TBF_PPS > 0.95"
+}
+attempts 3 "dut setup: the DUT's tbf passed at least 95 % of its rate" tbf_floor
+# the rest is read from the last attempt's run
+check "dut setup: exit 0 ($(tail -1 "$T/tbf.err"))" [ "$TBF_RC" = 0 ]
 check "dut setup: ran in the DUT's namespace" grep -qE \
 	'^lab=router in=pbi-[0-9a-f]{8} out=pbo-[0-9a-f]{8} ns=pktbench-[0-9a-f]{8}-dut$' \
 	"$T/setup.out"
@@ -85,9 +91,7 @@ check "dut setup: it saw the DUT's interfaces and not the host's" \
 	sh -c "grep -q ' pbi-' '$T/setup.out' && grep -q ' pbo-' '$T/setup.out' &&
 		[ \$(grep -c 'link/' '$T/setup.out') = 3 ]"
 check "dut setup: the tbf dropped, and delivered at most 5 % above its rate" row "$T/tbf.json" \
-	"r['dut_qdisc_drops'] > 0 and r['frames_delivered'] / r['duration_s'] / (20e6 / 8 / 60) < 1.05"
-check_unless_busy "dut setup: ... and at least 95 % of it" row "$T/tbf.json" \
-	"r['frames_delivered'] / r['duration_s'] / (20e6 / 8 / 60) > 0.95"
+	"r['dut_qdisc_drops'] > 0 and r['frames_delivered'] / r['duration_s'] / $TBF_PPS < 1.05"
 check "dut setup: sent = delivered + the DUT's drops (accounted 100 % +- 0.01)" \
 	row "$T/tbf.json" "abs(r['accounted_pct'] - 100) < 0.01"
 
@@ -126,14 +130,25 @@ bad "--lab router within one /24" --lab router --dstip 198.18.0.2 --method udp_s
 bad "--lab nonsense" --lab hub
 check "bad combinations: no lab left" no_leftovers
 
+# lab_receiving: a lab of this test's is up (its three namespaces) and its receiver's
+# interface has taken 1000 frames: the run is mid-window
+lab_receiving() {
+	local labs rx
+	labs=$(comm -13 <(echo "$NS_BEFORE") <(lab_namespaces))
+	[ "$(grep -c . <<<"$labs")" -ge 3 ] || return 1
+	rx=$(grep -- '-rx$' <<<"$labs" | head -1)
+	[ -n "$rx" ] || return 1
+	[ "$(ip -n "$rx" -s -j link show | python3 -c '
+import json, sys
+print(sum(l["stats64"]["rx"]["packets"] for l in json.load(sys.stdin) if l["ifname"] != "lo"))')" -gt 1000 ]
+}
+
 # Ctrl-C mid-run: partial result, exit 130, all three namespaces gone
 "$PB" --lab router --method udp_sendto --duration 30 --format json --output "$T/int.json" \
 	-q 2>"$T/int.err" &
 pid=$!
 PIDS+=($pid)
-sleep 3
-check "router: three namespaces while it runs" \
-	[ "$(comm -13 <(echo "$NS_BEFORE") <(lab_namespaces) | grep -c .)" -ge 3 ]
+check "router: three namespaces while it runs, and frames arriving" wait_until 20 lab_receiving
 kill -INT $pid
 wait $pid
 rc=$?
@@ -146,7 +161,7 @@ check "router SIGINT: no lab left" no_leftovers
 "$PB" --lab bridge --method udp_sendto --duration 30 -q >/dev/null 2>&1 &
 pid=$!
 PIDS+=($pid)
-sleep 3
+check "bridge: mid-run before SIGKILL" wait_until 20 lab_receiving
 kill -KILL $pid
 wait $pid 2>/dev/null
 left=$(new_namespaces)
