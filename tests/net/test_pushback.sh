@@ -26,10 +26,21 @@ r0() { # r0 FILE EXPR: r = results[0]
 show() { python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(' '.join('%s=%s' % (k, r.get(k)) for k in sys.argv[2:]))" "$@"; }
 
 # --- offered vs accepted through the tbf ------------------------------------------------------
+# push_run METHOD: one paced run through the tbf, its figures printed; 0 if the tbf held it
+# back and the row says where the offered frames that did not pass went: dropped and reported
+# (retried, counted by the qdisc), or waited in the sender (blocked on a full socket, behind
+# the schedule inside the send calls). A timing answer: a sender a busy machine keeps below
+# the tbf's rate has nothing to wait for, so it is re-measured on a miss.
+push_run() {
+	local out=$T/$1.json
+	run --method $1 --pps $PPS --duration 1.5 -q -o "$out" 2>"$T/$1.err"
+	echo "$1: $(show "$out" status pps offered_pps frames_sent frames_retried qdisc_drops send_eagain sender_blocked_s paced_behind sender_in_send_s pushed_back cpu_s)"
+	r0 "$out" "r['status'] == 'ok' and (r['frames_retried'] > 0.2 * r['frames_sent'] or r['sender_blocked_s'] > 0.1 * r['duration_s'] or (r['paced_behind'] > 0.2 * r['frames_sent'] and r['sender_in_send_s'] > 0.2 * r['duration_s']))"
+}
 for m in udp_sendto sendmmsg; do
 	out=$T/$m.json
-	run --method $m --pps $PPS --duration 1.5 -q -o "$out" 2>"$T/$m.err"
-	echo "$m: $(show "$out" status pps offered_pps frames_sent frames_retried qdisc_drops send_eagain sender_blocked_s paced_behind sender_in_send_s pushed_back cpu_s)"
+	attempts 3 "$m: held back by the tbf, and the wait or the drops are in the row" push_run $m
+	# the rest is read from the last attempt
 	check "$m: ran ($(head -c 200 "$T/$m.err"))" r0 "$out" "r['status'] == 'ok'"
 	# the pacer's promise, whatever the machine's speed: never more attempts than asked
 	check "$m: attempts paced: (sent + retried) / s <= $PPS" r0 "$out" \
@@ -37,10 +48,6 @@ for m in udp_sendto sendmmsg; do
 	check "$m: offered_pps in the row, sent + retried over the window" r0 "$out" \
 		"abs(r['offered_pps'] - (r['frames_sent'] + r['frames_retried']) / r['duration_s']) < 1"
 	check "$m: pps held to the tbf's rate" r0 "$out" "r['pps'] <= $TBF_PPS * 1.06"
-	# what the tbf did not pass was dropped and reported (retried, and the qdisc counted it),
-	# or waited in the sender (blocked on a full socket, behind the schedule): either shows
-	check "$m: the wait or the drops are in the row" r0 "$out" \
-		"r['frames_retried'] > 0.2 * r['frames_sent'] or r['sender_blocked_s'] > 0.1 * r['duration_s'] or (r['paced_behind'] > 0.2 * r['frames_sent'] and r['sender_in_send_s'] > 0.2 * r['duration_s'])"
 	check "$m: the qdisc's drops are the retried frames" r0 "$out" \
 		"r['qdisc_drops'] == r['frames_retried']"
 done
@@ -49,12 +56,18 @@ done
 # 1500-byte frames through 12 Mbit/s: 1000 pps pass, the qdisc's short queue drops the rest
 tc -n $NS qdisc replace dev $A root tbf rate 12mbit burst 3000 latency 3ms
 out=$T/drop.json
-run --method udp_sendto --frame-size 1500 --pps 3000 --duration 1.5 -q -o "$out" 2>"$T/drop.err"
-echo "drops: $(show "$out" status pps offered_pps frames_sent frames_retried qdisc_drops syscalls)"
+# drop_run: offered ~3000 pps, a timing answer (a busy machine only makes the pacer late):
+# re-measured on a miss
+drop_run() {
+	run --method udp_sendto --frame-size 1500 --pps 3000 --duration 1.5 -q -o "$out" 2>"$T/drop.err"
+	echo "drops: $(show "$out" status pps offered_pps frames_sent frames_retried qdisc_drops syscalls)"
+	r0 "$out" "abs(r['offered_pps'] / 3000 - 1) <= 0.05"
+}
+attempts 3 "drops: offered ~3000 pps, retries included" drop_run
 check "drops: attempts paced at 3000/s, retries included (not re-sent at once)" r0 "$out" \
 	"(r['frames_sent'] + r['frames_retried']) / r['duration_s'] <= 3000 * 1.03 and r['syscalls'] / r['duration_s'] <= 3000 * 1.1"
-check "drops: offered ~3000 pps, accepted held to the tbf's ~1000" r0 "$out" \
-	"abs(r['offered_pps'] / 3000 - 1) <= 0.05 and r['pps'] <= 1000 * 1.1 and r['frames_retried'] > 0"
+check "drops: accepted held to the tbf's ~1000, the rest dropped and retried" r0 "$out" \
+	"r['pps'] <= 1000 * 1.1 and r['frames_retried'] > 0 and r['qdisc_drops'] == r['frames_retried']"
 
 # --- the big send buffer on every socket method -----------------------------------------------
 if command -v strace >/dev/null; then
