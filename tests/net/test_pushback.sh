@@ -56,16 +56,16 @@ done
 # 1500-byte frames through 12 Mbit/s: 1000 pps pass, the qdisc's short queue drops the rest
 tc -n $NS qdisc replace dev $A root tbf rate 12mbit burst 3000 latency 3ms
 out=$T/drop.json
-# drop_run: offered ~3000 pps, a timing answer (a busy machine only makes the pacer late):
-# re-measured on a miss
-drop_run() {
-	run --method udp_sendto --frame-size 1500 --pps 3000 --duration 1.5 -q -o "$out" 2>"$T/drop.err"
-	echo "drops: $(show "$out" status pps offered_pps frames_sent frames_retried qdisc_drops syscalls)"
-	r0 "$out" "abs(r['offered_pps'] / 3000 - 1) <= 0.05"
-}
-attempts 3 "drops: offered ~3000 pps, retries included" drop_run
+run --method udp_sendto --frame-size 1500 --pps 3000 --duration 1.5 -q -o "$out" 2>"$T/drop.err"
+echo "drops: $(show "$out" status duration_s pps offered_pps frames_sent frames_retried paced_behind qdisc_drops syscalls)"
 check "drops: attempts paced at 3000/s, retries included (not re-sent at once)" r0 "$out" \
 	"(r['frames_sent'] + r['frames_retried']) / r['duration_s'] <= 3000 * 1.03 and r['syscalls'] / r['duration_s'] <= 3000 * 1.1"
+# offered alone is short of 3000 on a busy machine (a stalled pacer's debt beyond 10 ms is
+# forgiven: docs/options.md); every frame of the schedule either went (sent or retried) or
+# is counted behind, whatever the load (measured: 2999.8/s quiet, 2999.4-2999.8 beside
+# noisy.sh --busy 60, with offered 2113-2263)
+check "drops: the schedule's 3000/s all in the row: (sent + retried + behind) / s within 1 %" \
+	r0 "$out" "abs((r['frames_sent'] + r['frames_retried'] + r['paced_behind']) / r['duration_s'] / 3000 - 1) <= 0.01"
 check "drops: accepted held to the tbf's ~1000, the rest dropped and retried" r0 "$out" \
 	"r['pps'] <= 1000 * 1.1 and r['frames_retried'] > 0 and r['qdisc_drops'] == r['frames_retried']"
 
