@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The one clock everything times with: CLOCK_MONOTONIC, in seconds. */
+/* The one clock everything times with: CLOCK_MONOTONIC, in seconds; and as a struct pb_clock. */
 #include <math.h>
 #include <time.h>
 
@@ -29,3 +29,26 @@ void pb_sleep_until(double t)
 	while (pb_now() < t)
 		;
 }
+
+static double clock_mono_now(void *ctx)
+{
+	return pb_now();
+}
+
+static void clock_mono_sleep_until(void *ctx, double t)
+{
+	pb_sleep_until(t);
+}
+
+static void clock_mono_nap_until(void *ctx, double t)
+{
+	struct timespec ts = { .tv_sec = (time_t)t, .tv_nsec = (long)((t - floor(t)) * 1e9) };
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+const struct pb_clock pb_clock_mono = {
+	.now = clock_mono_now,
+	.sleep_until = clock_mono_sleep_until,
+	.nap_until = clock_mono_nap_until,
+};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Interface lookup, counters and carrier wait over rtnetlink (libnl-route-3), plus ethtool. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@
 #include "log.h"
 #include "netif.h"
 
-#define PB_WAIT_POLL_NS (10 * 1000 * 1000L)
+#define PB_WAIT_POLL_S 0.01 /* no link events to be had: the carrier is read this often */
 
 int pb_nl_errno(int nlerr)
 {
@@ -306,12 +307,10 @@ static bool pb_link_events_wait(struct nl_sock *ev, int ms)
 	return true;
 }
 
-int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
-		     const int *stop)
+int pb_link_wait(const struct pb_carrier *c, const struct pb_clock *clk, double timeout_s,
+		 double *waited_s, const int *stop)
 {
-	struct nl_sock *ev = NULL;
-	double start = pb_now();
-	double elapsed;
+	double start = pb_clock_now(clk), now = start;
 	int err;
 
 	for (;;) {
@@ -319,38 +318,84 @@ int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *
 			err = -EINTR;
 			break;
 		}
-		err = pb_netif_link_up(sk, ifindex);
-		if (err < 0) {
-			pr_err("ifindex %d: waiting for link: %s\n", ifindex, strerror(-err));
-			break;
-		}
-		elapsed = pb_now() - start;
+		err = c->up(c->ctx);
+		now = pb_clock_now(clk);
 		if (err) {
-			err = 0;
+			err = err > 0 ? 0 : err;
 			break;
 		}
-		if (elapsed >= timeout_s) {
+		if (now - start >= timeout_s) {
 			err = -ETIMEDOUT;
 			break;
 		}
-		/* down: subscribe once, then sleep until a link event (or 100 ms for the stop) */
-		if (!ev)
-			ev = pb_link_events();
-		if (ev) {
-			double left = timeout_s - elapsed;
-
-			pb_link_events_wait(ev, left < 0.1 ? (int)(left * 1000) + 1 : 100);
-		} else {
-			const struct timespec nap = { .tv_nsec = PB_WAIT_POLL_NS };
-
-			nanosleep(&nap, NULL);
-		}
+		/* down: until a change, the bound, or PB_LINK_NAP_S to look at the stop */
+		c->nap(c->ctx, clk, fmin(start + timeout_s, now + PB_LINK_NAP_S));
 	}
+	if (c->end)
+		c->end(c->ctx);
 	if (waited_s)
-		*waited_s = pb_now() - start;
-	if (ev)
-		pb_nl_close(ev);
+		*waited_s = now - start;
 	return err;
+}
+
+int pb_netif_carrier(struct pb_netif_carrier *n)
+{
+	int up = pb_netif_link_up(n->sk, n->ifindex);
+
+	if (up < 0)
+		pr_err("ifindex %d: waiting for link: %s\n", n->ifindex, strerror(-up));
+	return up;
+}
+
+void pb_netif_carrier_nap(struct pb_netif_carrier *n, const struct pb_clock *clk, double until)
+{
+	double left;
+
+	/* subscribed on the first nap, kept until the wait ends */
+	if (!n->ev)
+		n->ev = pb_link_events();
+	if (!n->ev) {
+		pb_clock_sleep_until(clk, fmin(until, pb_clock_now(clk) + PB_WAIT_POLL_S));
+		return;
+	}
+	left = until - pb_clock_now(clk);
+	if (left > 0)
+		pb_link_events_wait(n->ev, (int)ceil(left * 1000));
+}
+
+void pb_netif_carrier_end(struct pb_netif_carrier *n)
+{
+	pb_nl_close(n->ev);
+	n->ev = NULL;
+}
+
+static int netif_carrier_up(void *ctx)
+{
+	return pb_netif_carrier(ctx);
+}
+
+static void netif_carrier_nap(void *ctx, const struct pb_clock *clk, double until)
+{
+	pb_netif_carrier_nap(ctx, clk, until);
+}
+
+static void netif_carrier_end(void *ctx)
+{
+	pb_netif_carrier_end(ctx);
+}
+
+int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
+		     const int *stop)
+{
+	struct pb_netif_carrier n = { .sk = sk, .ifindex = ifindex };
+	const struct pb_carrier c = {
+		.up = netif_carrier_up,
+		.nap = netif_carrier_nap,
+		.end = netif_carrier_end,
+		.ctx = &n,
+	};
+
+	return pb_link_wait(&c, &pb_clock_mono, timeout_s, waited_s, stop);
 }
 
 struct pb_link_watch {

@@ -60,11 +60,45 @@ int pb_netif_ethtool_sum(const char *name, const char *suffix, uint64_t *out);
 int pb_ethtool_stats_sum(int fd, const char *ifname,
 			 bool (*match)(const char *stat, size_t len, const void *arg),
 			 const void *arg, uint64_t *out);
+struct pb_clock;
+
+/* Naps of a carrier wait end at least this often, so a stop is seen soon. */
+#define PB_LINK_NAP_S 0.1
+
+/*
+ * A carrier to wait for: up() reads it (1 up, 0 down, -errno); nap() sleeps until it may have
+ * changed or clk reads until, whichever comes first (early is fine); end() (optional) once
+ * the wait is over. A unit test's simulated path supplies its own.
+ */
+struct pb_carrier {
+	int (*up)(void *ctx);
+	void (*nap)(void *ctx, const struct pb_clock *clk, double until);
+	void (*end)(void *ctx);
+	void *ctx;
+};
+
+/*
+ * Waits on clk until c is up: 0 with *waited_s (clk's seconds from the start to the read that
+ * saw it up), -ETIMEDOUT once timeout_s have passed (*waited_s >= timeout_s), -EINTR when
+ * *stop is set, or up()'s -errno.
+ */
+int pb_link_wait(const struct pb_carrier *c, const struct pb_clock *clk, double timeout_s,
+		 double *waited_s, const int *stop);
+
+/* An interface's carrier as a struct pb_carrier's ctx: its state, and its link events. */
+struct pb_netif_carrier {
+	struct nl_sock *sk; /* the caller's rtnetlink socket, in the interface's namespace */
+	int ifindex;
+	struct nl_sock *ev; /* RTM_NEWLINK notifications, from the first nap; NULL: none yet */
+};
+int pb_netif_carrier(struct pb_netif_carrier *n);
+void pb_netif_carrier_nap(struct pb_netif_carrier *n, const struct pb_clock *clk, double until);
+void pb_netif_carrier_end(struct pb_netif_carrier *n);
+
 /*
  * Waits until the interface is up and running (IFF_UP and IFF_RUNNING, operstate UP or
  * UNKNOWN), woken by RTM_NEWLINK events (subscribed in the calling thread's namespace, which
- * must be the interface's). 0 with *waited_s set, -ETIMEDOUT after timeout_s, -EINTR when *stop is
- * set.
+ * must be the interface's): pb_link_wait on CLOCK_MONOTONIC.
  */
 int pb_netif_wait_up(struct nl_sock *sk, int ifindex, double timeout_s, double *waited_s,
 		     const int *stop);

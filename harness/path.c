@@ -24,11 +24,27 @@ static int path_tx_stats(void *ctx, struct pb_tx_stats *out)
 	return 0;
 }
 
-static int path_wait_up(void *ctx, double timeout_s, double *waited_s, const int *stop)
+static int path_carrier(void *ctx)
 {
 	struct pb_path_netif *n = ctx;
 
-	return pb_netif_wait_up(n->nl, n->ifindex, timeout_s, waited_s, stop);
+	n->car.sk = n->nl;
+	n->car.ifindex = n->ifindex;
+	return pb_netif_carrier(&n->car);
+}
+
+static void path_carrier_nap(void *ctx, const struct pb_clock *clk, double until)
+{
+	struct pb_path_netif *n = ctx;
+
+	pb_netif_carrier_nap(&n->car, clk, until);
+}
+
+static void path_carrier_end(void *ctx)
+{
+	struct pb_path_netif *n = ctx;
+
+	pb_netif_carrier_end(&n->car);
 }
 
 static int path_watch_start(void *ctx)
@@ -84,8 +100,11 @@ void pb_path_netif(struct pb_path *p, struct pb_path_netif *n)
 {
 	memset(p, 0, sizeof(*p));
 	p->ctx = n;
+	n->car = (struct pb_netif_carrier){ 0 };
 	p->tx_stats = path_tx_stats;
-	p->wait_up = path_wait_up;
+	p->carrier = path_carrier;
+	p->carrier_nap = path_carrier_nap;
+	p->carrier_end = path_carrier_end;
 	p->watch_start = path_watch_start;
 	p->link_state = path_link_state;
 	p->watch_stop = path_watch_stop;

@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct nl_sock;
+#include "netif.h"
+
+struct pb_clock;
 struct pb_rx_source;
 
 /* The sending side's counters, cumulative; the runner takes deltas over the window. */
@@ -33,8 +35,13 @@ struct pb_path {
 	void *ctx;
 	/* The sending interface's counters; NULL when there are none to read. 0 or -errno. */
 	int (*tx_stats)(void *ctx, struct pb_tx_stats *out);
-	/* Waits for the carrier (bounded), as pb_netif_wait_up. NULL: always up. */
-	int (*wait_up)(void *ctx, double timeout_s, double *waited_s, const int *stop);
+	/*
+	 * The carrier before the window, as struct pb_carrier's ops (the runner waits on its
+	 * clock with pb_link_wait): 1 up, 0 down, -errno. NULL: always up.
+	 */
+	int (*carrier)(void *ctx);
+	void (*carrier_nap)(void *ctx, const struct pb_clock *clk, double until);
+	void (*carrier_end)(void *ctx); /* NULL: nothing to end */
 	/*
 	 * The carrier during the window: sleeps up to ms for a change and returns 1 up, 0 down
 	 * (-errno: unknown). NULL: not watched. watch_start/stop bracket the window.
@@ -61,6 +68,7 @@ struct pb_path_netif {
 	int ifindex;
 	char ifname[16];
 	struct pb_link_watch *watch;
+	struct pb_netif_carrier car; /* the wait before the window */
 };
 
 /* Fills p with ops that read the interface behind n (counters, qdiscs, carrier). */

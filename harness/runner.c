@@ -63,6 +63,7 @@ struct pb_slot {
 	uint64_t behind; /* paced: frames due by the stop that never went */
 	double budget_t; /* paced: when the last budget was asked for */
 	double call_t;	 /* paced: when the last send() call began; 0: none since */
+	bool past;	 /* paced: the worker read the clock at or past the deadline */
 	int done;
 } __attribute__((aligned(64)));
 
@@ -75,10 +76,13 @@ struct run {
 	pthread_cond_t cv;
 	uint32_t arrived; /* once run_open returns: the workers started, slots 0 .. arrived-1 */
 	int go;
-	int stop;	   /* the deadline passed, a worker failed, or the count timed out */
-	int abort;	   /* an open failed: workers close without sending */
-	double t0;	   /* the clock start, set before go */
-	double target_pps; /* aggregate; 0: unlimited */
+	int stop;    /* a worker failed, the workers are done, or the sampler was stopped */
+	int expired; /* the sampler saw the deadline: workers without a clock stop */
+	int abort;   /* an open failed: workers close without sending */
+	const struct pb_clock *clk; /* env's, or CLOCK_MONOTONIC: pacing, deadline, link wait */
+	double t0;		    /* the clock start, set before go */
+	double deadline;	    /* the stop (--duration, or --count's bound), set before go */
+	double target_pps;	    /* aggregate; 0: unlimited */
 	/* --replay's frames and schedules, or NULL */
 	struct pb_replay *replay;
 	struct pb_slot *slots;
@@ -162,9 +166,9 @@ worker_call(struct pb_slot *s, const struct pb_method *m, unsigned int budget, b
 	if (err == -EAGAIN) {
 		s->ctr.eagain++;
 		if (!s->ctr.blocked_at)
-			s->ctr.blocked_at = pb_now() - o->wait_ns / 1e9;
+			s->ctr.blocked_at = pb_clock_now(s->run->clk) - o->wait_ns / 1e9;
 	} else if (s->ctr.blocked_at && (o->sent || o->retried)) {
-		s->ctr.blocked_s += pb_now() - s->ctr.blocked_at;
+		s->ctr.blocked_s += pb_clock_now(s->run->clk) - s->ctr.blocked_at;
 		s->ctr.blocked_at = 0;
 	}
 	if (err == -EAGAIN || err == -ENOBUFS || err == -EINTR) {
@@ -180,13 +184,29 @@ worker_call(struct pb_slot *s, const struct pb_method *m, unsigned int budget, b
 }
 
 /*
+ * A worker whose schedule reads the clock ends by it: what was due by the deadline (the
+ * window is closed, a frame due on it is inside) is its last call, whenever the sampler
+ * wakes.
+ */
+static double worker_past(struct pb_slot *s, double t)
+{
+	if (t < s->run->deadline)
+		return t;
+	s->past = true;
+	return s->run->deadline;
+}
+
+/*
  * How many frames the next call may hand over: what --count still wants, less what is in
  * flight, and what the pacer allows by now, less every attempt so far: --pps paces what is
  * offered, so a frame the path dropped and reported (retried) used its slot of the schedule.
- * 0 with *wait set: nothing is due yet. Also arms the stream's next probe when it is due.
+ * 0 with *wait set: nothing is due yet, and *wait never later than the deadline. Past the
+ * deadline, s->past is set and the budget is what was due by the deadline. Also arms the
+ * stream's next probe when it is due.
  */
 static uint64_t worker_budget(struct pb_slot *s, double *wait)
 {
+	const struct pb_clock *clk = s->run->clk;
 	uint64_t handed = s->ctr.sent + s->ctr.inflight;
 	uint64_t tried = handed + s->ctr.retried;
 	uint64_t budget = s->quota == UINT64_MAX ? UINT64_MAX
@@ -201,32 +221,34 @@ static uint64_t worker_budget(struct pb_slot *s, double *wait)
 		double next = 0;
 		uint64_t allow;
 
-		t = pb_now();
+		t = pb_clock_now(clk);
+		t = worker_past(s, t);
 		allow = pb_replay_allowance(s->rs, t - s->run->t0, handed, &next);
 		if (!allow)
-			*wait = fmin(s->run->t0 + next, t + PB_PACE_NAP_S);
+			*wait = fmin(fmin(s->run->t0 + next, t + PB_PACE_NAP_S), s->run->deadline);
 		budget = allow < budget ? allow : budget;
 	} else if (s->pacer.rate) {
 		uint64_t allow;
 
-		t = pb_now();
+		t = pb_clock_now(clk);
 		/* the clock is read here anyway: the call since the last budget is timed */
 		if (s->call_t) {
 			s->ctr.send_s += t - s->call_t;
 			s->call_t = 0;
 		}
+		t = worker_past(s, t);
 		s->budget_t = t;
 		allow = pb_pacer_allowance(&s->pacer, t, tried);
 		if (!allow) {
 			double next = pb_pacer_next(&s->pacer, tried);
 
-			*wait = next < t + PB_PACE_NAP_S ? next : t + PB_PACE_NAP_S;
+			*wait = fmin(fmin(next, t + PB_PACE_NAP_S), s->run->deadline);
 		}
 		budget = allow < budget ? allow : budget;
 	}
 	/* --latency: the stream's next probe is due by now; the call's first frame is it */
 	if (s->w.probe.on)
-		pb_probe_arm(&s->w.probe, t ? t : pb_now());
+		pb_probe_arm(&s->w.probe, t ? t : pb_clock_now(clk));
 	return budget < PB_BUDGET_MAX ? budget : PB_BUDGET_MAX;
 }
 
@@ -261,7 +283,7 @@ static void *worker_main(void *arg)
 	struct pb_outcome o;
 	double cpu0, wait = 0;
 	uint64_t budget;
-	bool limited;
+	bool limited, own_clock;
 	char name[16];
 
 	/* named, so that top -H, perf and strace show which thread sends which stream */
@@ -284,12 +306,17 @@ static void *worker_main(void *arg)
 
 	/* what the loop has to ask before each call: nothing at all when unlimited */
 	limited = s->quota != UINT64_MAX || s->pacer.rate || s->w.probe.on || s->rs;
-	while (!run_stopped(run) && s->ctr.sent < s->quota &&
-	       !(s->rs && pb_replay_exhausted(s->rs))) {
+	/* a paced or replayed schedule ends by the clock it reads (worker_past), not the sampler */
+	own_clock = s->pacer.rate || s->rs;
+	while (!run_stopped(run) &&
+	       !(!own_clock && __atomic_load_n(&run->expired, __ATOMIC_RELAXED)) &&
+	       s->ctr.sent < s->quota && !(s->rs && pb_replay_exhausted(s->rs))) {
 		budget = limited ? worker_budget(s, &wait) : PB_BUDGET_MAX;
+		if (s->past && !budget)
+			break; /* what is in flight is drained below */
 		if (!budget && !s->ctr.inflight) {
 			if (wait)
-				pb_sleep_until(wait);
+				pb_clock_sleep_until(run->clk, wait);
 			continue;
 		}
 		/* a zero budget with frames in flight only reaps them */
@@ -300,15 +327,17 @@ static void *worker_main(void *arg)
 		}
 		if (s->rs)
 			pb_replay_note(s->rs, s->ctr.sent + s->ctr.inflight);
+		if (s->past)
+			break; /* that call had what was due by the deadline */
 	}
 	if (s->call_t)
-		s->ctr.send_s += pb_now() - s->call_t;
-	s->behind = pb_pacer_behind(&s->pacer, pb_now(),
+		s->ctr.send_s += pb_clock_now(run->clk) - s->call_t;
+	s->behind = pb_pacer_behind(&s->pacer, fmin(pb_clock_now(run->clk), run->deadline),
 				    s->ctr.sent + s->ctr.retried + s->ctr.inflight);
 	/* after an error too: frames that completed before it count, and the error stays */
 	if (async)
 		worker_drain(s);
-	s->end = pb_now();
+	s->end = pb_clock_now(run->clk);
 	if (s->ctr.blocked_at) {
 		s->ctr.blocked_s += s->end - s->ctr.blocked_at;
 		s->ctr.blocked_at = 0;
@@ -523,22 +552,23 @@ static void run_sample(struct run *run, struct pb_result *res)
 {
 	const struct pb_config *cfg = &run->cfg;
 	const struct pb_path *path = run->env->path;
-	double t0 = run->t0, t;
-	double deadline =
-		cfg->count ? t0 + pb_count_timeout(cfg, run->target_pps) : t0 + cfg->duration_s;
+	double t0 = run->t0, t, deadline = run->deadline;
 	double next = t0 + 1, last_t = t0;
 	uint64_t last_sent = 0, last_rx = 0;
-	struct timespec nap = { 0, PB_SAMPLE_MS * 1000 * 1000 };
 	bool tty = isatty(STDERR_FILENO), drawn = false;
 	struct run_link lk = { .up = 1 };
 
 	lk.watched = path && path->watch_start && !path->watch_start(path->ctx);
 	for (;;) {
-		t = pb_now();
-		if (run_stopped(run) || run_done(run))
-			break;
+		t = pb_clock_now(run->clk);
+		/* workers that read the clock end at the deadline on their own, done or not */
 		if (t >= deadline) {
-			res->timed_out = cfg->count > 0;
+			res->timed_out = cfg->count > 0 && run_sent(run) < cfg->count;
+			__atomic_store_n(&run->expired, 1, __ATOMIC_RELAXED);
+			break;
+		}
+		if (run_stopped(run) || run_done(run)) {
+			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
 		if (t >= next) {
@@ -572,21 +602,19 @@ static void run_sample(struct run *run, struct pb_result *res)
 			int ms = deadline - t < PB_SAMPLE_MS / 1e3 ? (int)((deadline - t) * 1e3) + 1
 								   : PB_SAMPLE_MS;
 
-			run_link_update(run, &lk, path->link_state(path->ctx, ms), pb_now(), res);
+			run_link_update(run, &lk, path->link_state(path->ctx, ms),
+					pb_clock_now(run->clk), res);
 			continue;
 		}
-		if (deadline - t < PB_SAMPLE_MS / 1e3)
-			nap.tv_nsec = (long)((deadline - t) * 1e9);
-		nanosleep(&nap, NULL);
+		pb_clock_nap_until(run->clk, fmin(t + PB_SAMPLE_MS / 1e3, deadline));
 	}
-	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 	if (lk.watched) {
 		/* the drain is inside the window too: keep watching until it ends */
 		while (!run_done(run))
 			run_link_update(run, &lk, path->link_state(path->ctx, PB_SAMPLE_MS),
-					pb_now(), res);
+					pb_clock_now(run->clk), res);
 		if (!lk.up)
-			res->link_down_s += pb_now() - lk.down_since;
+			res->link_down_s += pb_clock_now(run->clk) - lk.down_since;
 		path->watch_stop(path->ctx);
 	}
 	if (drawn && tty)
@@ -903,12 +931,17 @@ void pb_link_reason(char *buf, size_t len, const char *ifname, bool admin_down, 
 static void run_wait_link(struct run *run, struct pb_result *res)
 {
 	const struct pb_path *path = run->env->path;
+	struct pb_carrier c;
 	double waited = 0;
 	int err;
 
-	if (run->abort || !path || !path->wait_up)
+	if (run->abort || !path || !path->carrier)
 		return;
-	err = path->wait_up(path->ctx, run->cfg.link_timeout_s, &waited, run->env->stop);
+	c = (struct pb_carrier){ .up = path->carrier,
+				 .nap = path->carrier_nap,
+				 .end = path->carrier_end,
+				 .ctx = path->ctx };
+	err = pb_link_wait(&c, run->clk, run->cfg.link_timeout_s, &waited, run->env->stop);
 	res->link_wait_s = waited;
 	if (err == -ETIMEDOUT) {
 		res->status = PB_STATUS_ERROR;
@@ -1032,6 +1065,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	run->cfg.run_id = run_new_id();
 	pb_shard_apply(&run->cfg);
 	run->env = env;
+	run->clk = env->clock ? env->clock : &pb_clock_mono;
 	if (!batch)
 		batch = cfg->batch ? cfg->batch : m->default_batch;
 	res->run_id = run->cfg.run_id;
@@ -1117,7 +1151,9 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		res_error(res, "starting the capture's reader", -EAGAIN);
 		run->abort = 1;
 	}
-	run->t0 = pb_now();
+	run->t0 = pb_clock_now(run->clk);
+	run->deadline =
+		run->t0 + (cfg->count ? pb_count_timeout(cfg, run->target_pps) : cfg->duration_s);
 	pthread_mutex_lock(&run->mu);
 	run->go = 1;
 	pthread_cond_broadcast(&run->cv);

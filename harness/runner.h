@@ -8,6 +8,7 @@
 #ifndef PB_RUNNER_H
 #define PB_RUNNER_H
 
+#include "clock.h"
 #include "config.h"
 #include "method.h"
 #include "path.h"
@@ -21,6 +22,12 @@ struct pb_env {
 	const struct pb_path *path; /* counters, carrier, receiver; NULL: nothing around */
 	const int *stop;	    /* set by SIGINT/SIGTERM (atomically); never NULL */
 	const char *label;	    /* prefix of the live lines */
+	/*
+	 * What the run decides by: the pacing, the deadline, the link wait and the window's
+	 * times. NULL: CLOCK_MONOTONIC (pb_clock_mono). The receiver's settling and the drain
+	 * wait on the machine's clock whatever this is: they wait for the kernel.
+	 */
+	const struct pb_clock *clock;
 };
 
 /*

@@ -3,7 +3,8 @@
  * The harness test bench: the real runner (pb_run_method) driving the null method and a
  * fake method that can be asynchronous, lossy (reported drops, silent loss on the path)
  * and slow, against a fake path whose counters and receiver follow what the fake did. No
- * privileges, no sockets: every figure has a known answer.
+ * privileges, no sockets: every figure has a known answer. The pacing, the deadline and the
+ * link wait also run on a simulated clock (sim below), where their answers are exact.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,9 +16,106 @@
 
 #include "clock.h"
 #include "method.h"
+#include "pacer.h"
 #include "runner.h"
 #include "rx_source.h"
 #include "check.h"
+
+/*
+ * ---- the simulated clock: the worker (the one sending thread, marked in fake_open) drives
+ * it, since its sleeps and its sends (fk.call_s each) are the only things that take time
+ * there. Other threads (the sampler) wait for it to reach their time, or 1 ms of real time
+ * at most: a spurious wake, which the runner's loops allow. One stall can be put in: the
+ * worker's first reading at or after stall_at finds the clock stall_s later (the thread was
+ * descheduled there). The simulated path (sim_carrier) moves it too, before the workers go.
+ */
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	double t;
+	double stall_at, stall_s;
+	double carrier_at;  /* the simulated link comes up at this time */
+	double longest_nap; /* the link wait's longest nap, in simulated seconds */
+	unsigned int naps;
+} sim;
+
+static __thread bool sim_driver;
+
+static void sim_move(double t)
+{
+	pthread_mutex_lock(&sim.mu);
+	if (t > sim.t)
+		sim.t = t;
+	pthread_cond_broadcast(&sim.cv);
+	pthread_mutex_unlock(&sim.mu);
+}
+
+/* The time without the stall's side effect: what the fake device notes. */
+static double sim_peek(void)
+{
+	double t;
+
+	pthread_mutex_lock(&sim.mu);
+	t = sim.t;
+	pthread_mutex_unlock(&sim.mu);
+	return t;
+}
+
+static double sim_now(void *ctx)
+{
+	double t;
+
+	pthread_mutex_lock(&sim.mu);
+	if (sim_driver && sim.stall_s && sim.t >= sim.stall_at) {
+		sim.t += sim.stall_s;
+		sim.stall_s = 0;
+		pthread_cond_broadcast(&sim.cv);
+	}
+	t = sim.t;
+	pthread_mutex_unlock(&sim.mu);
+	return t;
+}
+
+static void sim_sleep_until(void *ctx, double t)
+{
+	struct timespec real;
+
+	if (sim_driver) {
+		sim_move(t);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &real);
+	real.tv_nsec += 1000000;
+	if (real.tv_nsec >= 1000000000) {
+		real.tv_sec++;
+		real.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&sim.mu);
+	while (sim.t < t)
+		if (pthread_cond_timedwait(&sim.cv, &sim.mu, &real))
+			break;
+	pthread_mutex_unlock(&sim.mu);
+}
+
+static const struct pb_clock sim_clock = {
+	.now = sim_now,
+	.sleep_until = sim_sleep_until,
+	.nap_until = sim_sleep_until,
+};
+
+/* A simulated run starts at this time: exact in binary, far from 0 like CLOCK_MONOTONIC. */
+#define SIM_T0 1000.0
+
+static void sim_reset(void)
+{
+	pthread_mutex_lock(&sim.mu);
+	sim.t = SIM_T0;
+	sim.stall_at = sim.stall_s = 0;
+	sim.carrier_at = SIM_T0;
+	sim.longest_nap = 0;
+	sim.naps = 0;
+	pthread_mutex_unlock(&sim.mu);
+}
 
 /* ---- the fake method: its behaviour, and what it did, for the fake path to report */
 
@@ -36,6 +134,9 @@ static struct {
 	bool link_flap;		    /* the carrier goes down 0.3 s into the window for 0.4 s */
 	uint64_t held;		    /* the path holds back the last this many frames ... */
 	double held_s;		    /* ... this long after the last send (a DUT's CPU stolen) */
+	bool sim;		    /* on the simulated clock: each call costs call_s of it */
+	double call_s;
+	double dep[4096]; /* sim: when each frame was handed over (the call's start) */
 	/* counted by the fake, summed over workers */
 	pthread_mutex_t mu;
 	uint64_t attempts, sent, retried, lost, delivered;
@@ -53,6 +154,7 @@ struct fake_priv {
 
 static int fake_open(struct pb_worker *w)
 {
+	sim_driver = fk.sim;
 	w->priv = calloc(1, sizeof(struct fake_priv));
 	snprintf(w->mode, sizeof(w->mode), "fake");
 	return w->priv ? 0 : -ENOMEM;
@@ -72,7 +174,7 @@ static void fake_sent(uint64_t n)
 			fk.delivered++;
 	}
 	if (n)
-		fk.last_send = pb_now();
+		fk.last_send = fk.sim ? 0 : pb_now();
 	pthread_mutex_unlock(&fk.mu);
 }
 
@@ -97,6 +199,8 @@ static int fake_send(struct pb_worker *w, unsigned int budget, struct pb_outcome
 	for (i = 0; i < n; i++) {
 		p->attempts++;
 		pthread_mutex_lock(&fk.mu);
+		if (fk.sim && fk.attempts < sizeof(fk.dep) / sizeof(fk.dep[0]))
+			fk.dep[fk.attempts] = sim_peek();
 		fk.attempts++;
 		pthread_mutex_unlock(&fk.mu);
 		if (fk.retry_every && p->attempts % fk.retry_every == 0) {
@@ -123,6 +227,8 @@ static int fake_send(struct pb_worker *w, unsigned int budget, struct pb_outcome
 	fk.retried += o->retried;
 	pthread_mutex_unlock(&fk.mu);
 	fake_sent(o->sent);
+	if (fk.sim)
+		sim_move(sim_peek() + fk.call_s);
 	return 0;
 }
 
@@ -186,11 +292,23 @@ static int fpath_link_state(void *ctx, int ms)
 	return !(t >= 0.3 && t < 0.7);
 }
 
-/* the carrier is up; a stop asked for while waiting ends the wait, as pb_netif_wait_up's */
-static int fpath_wait_up(void *ctx, double timeout_s, double *waited_s, const int *stop)
+/*
+ * The simulated link: up from sim.carrier_at on (the real clock's runs find it up at once);
+ * a nap ends at the bound the wait gives, or when the carrier comes up if that is sooner.
+ */
+static int fpath_carrier(void *ctx)
 {
-	*waited_s = 0;
-	return __atomic_load_n(stop, __ATOMIC_RELAXED) ? -EINTR : 0;
+	return sim_peek() >= sim.carrier_at;
+}
+
+static void fpath_carrier_nap(void *ctx, const struct pb_clock *clk, double until)
+{
+	double now = sim_peek();
+
+	sim.naps++;
+	if (until - now > sim.longest_nap)
+		sim.longest_nap = until - now;
+	sim_move(fmin(until, now < sim.carrier_at ? sim.carrier_at : until));
 }
 
 static void fpath_watch_stop(void *ctx)
@@ -254,11 +372,13 @@ static struct pb_path fpath = {
 	.watch_start = fpath_watch_start,
 	.link_state = fpath_link_state,
 	.watch_stop = fpath_watch_stop,
-	.wait_up = fpath_wait_up,
+	.carrier = fpath_carrier,
+	.carrier_nap = fpath_carrier_nap,
 	.rx = &frx,
 };
 
 static int stop_flag;
+static const struct pb_clock *run_clock; /* NULL: the machine's */
 
 static void fk_reset(void)
 {
@@ -287,7 +407,10 @@ static void base_cfg(struct pb_config *cfg)
 static int run(const struct pb_method *m, const struct pb_config *cfg, bool with_path,
 	       struct pb_result *res)
 {
-	struct pb_env env = { .path = with_path ? &fpath : NULL, .stop = &stop_flag, .label = "t" };
+	struct pb_env env = { .path = with_path ? &fpath : NULL,
+			      .stop = &stop_flag,
+			      .label = "t",
+			      .clock = run_clock };
 
 	return pb_run_method(m, 0, cfg, &env, res);
 }
@@ -725,9 +848,220 @@ static void test_stop(void)
 	pb_result_release(&r);
 }
 
+/*
+ * ---- on the simulated clock: a --pps run whose calls cost 1 us. Frame n (from 1) is due at
+ * t0 + n / rate, and the window holds what was due by the deadline, a frame due on it too.
+ */
+static void sim_run(struct pb_config *cfg, double pps, double duration_s, struct pb_result *r)
+{
+	fk_reset();
+	fk.sim = true;
+	fk.call_s = 1e-6;
+	base_cfg(cfg);
+	cfg->pps = pps;
+	cfg->duration_s = duration_s;
+	run_clock = &sim_clock;
+	run(&fake_method, cfg, true, r);
+	run_clock = NULL;
+}
+
+/* How many frames left at the times want(n) says (n from 1), or the first that did not. */
+static uint64_t sim_check_departures(uint64_t n, double (*want)(uint64_t n, const void *arg),
+				     const void *arg, double *got, double *wanted)
+{
+	uint64_t i;
+
+	for (i = 1; i <= n && i <= sizeof(fk.dep) / sizeof(fk.dep[0]); i++) {
+		*got = fk.dep[i - 1];
+		*wanted = want(i, arg);
+		if (fabs(*got - *wanted) > 1e-9)
+			return i;
+	}
+	return 0;
+}
+
+/* the nominal schedule: frame n at t0 + n / pps */
+struct sched {
+	double t0, pps;
+};
+
+static double want_nominal(uint64_t n, const void *arg)
+{
+	const struct sched *w = arg;
+
+	return w->t0 + (double)n / w->pps;
+}
+
+/* the schedule exactly: 370 frames of 0.3 s at 1234 pps, each on its due time, none behind */
+static void test_sim_schedule(void)
+{
+	static const double rates[] = { 1234, 1000, 20000 };
+	struct pb_config cfg;
+	struct pb_result r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		double pps = rates[i], got = 0, want = 0;
+		uint64_t frames = (uint64_t)floor(0.3 * pps + 1e-6), bad;
+
+		sim_reset();
+		sim_run(&cfg, pps, 0.3, &r);
+		bad = sim_check_departures(frames, want_nominal, &(struct sched){ SIM_T0, pps },
+					   &got, &want);
+		CHECK(r.status == PB_STATUS_OK && r.frames_sent == frames &&
+			      fk.attempts == frames && r.frames_delivered == frames,
+		      "sim %.0f pps, 0.3 s: %llu frames sent, %llu delivered (want %llu) %s", pps,
+		      (unsigned long long)r.frames_sent, (unsigned long long)r.frames_delivered,
+		      (unsigned long long)frames, r.reason);
+		CHECK(!bad, "sim %.0f pps: frame %llu left at +%.9f s, due at +%.9f s", pps,
+		      (unsigned long long)bad, got - SIM_T0, want - SIM_T0);
+		CHECK(r.paced_behind == 0 && fabs(r.duration_s - 0.3) < 2e-6,
+		      "sim %.0f pps: %llu behind, window %.9f s (want 0, 0.3)", pps,
+		      (unsigned long long)r.paced_behind, r.duration_s);
+		pb_result_release(&r);
+	}
+}
+
+/* frames 101.. after the stall, then frame n at ms(n) (+ forgiven) */
+struct stall_want {
+	double end_ms;	  /* when the stall ended: the first frame after it goes then */
+	uint64_t last_pk; /* the last frame of the catch-up, a peak gap apart */
+	double forgiven;
+};
+
+static double want_stall(uint64_t n, const void *arg)
+{
+	const struct stall_want *w = arg;
+	double gap_ms = 1.0 / PB_PACE_PEAK;
+
+	if (n <= 100)
+		return SIM_T0 + (double)n / 1000;
+	if (n <= w->last_pk)
+		return SIM_T0 + (w->end_ms + (double)(n - 101) * gap_ms) / 1000;
+	return SIM_T0 + ((double)n + w->forgiven) / 1000;
+}
+
+/*
+ * A stall put into the clock at 1000 pps (a 10-frame catch-up window): the worker's reading
+ * at 101 ms finds 106 ms. The 6 frames owed go from then on a peak gap (0.5 ms) apart, never
+ * in a burst, until the schedule is met at frame 111; nothing forgiven, all 300 sent. A
+ * 50 ms stall owes 51 frames: 41 are forgiven, the window's 10 and what falls due meanwhile
+ * go a peak gap apart up to frame 119 (160 ms), then frame n at n + 41 ms; 259 sent.
+ */
+static void test_sim_stall(void)
+{
+	static const struct {
+		double stall_s;
+		struct stall_want w;
+		uint64_t sent;
+	} cases[] = {
+		{ 0.005, { 106, 111, 0 }, 300 },
+		{ 0.050, { 151, 119, 41 }, 259 },
+	};
+	struct pb_config cfg;
+	struct pb_result r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double got = 0, want = 0;
+		uint64_t bad;
+
+		sim_reset();
+		sim.stall_at = SIM_T0 + 0.1005;
+		sim.stall_s = cases[i].stall_s;
+		sim_run(&cfg, 1000, 0.3, &r);
+		bad = sim_check_departures(cases[i].sent, want_stall, &cases[i].w, &got, &want);
+		CHECK(r.frames_sent == cases[i].sent && fk.attempts == cases[i].sent,
+		      "stall %.0f ms: %llu frames sent (want %llu)", cases[i].stall_s * 1e3,
+		      (unsigned long long)r.frames_sent, (unsigned long long)cases[i].sent);
+		CHECK(!bad, "stall %.0f ms: frame %llu left at +%.9f s, due at +%.9f s",
+		      cases[i].stall_s * 1e3, (unsigned long long)bad, got - SIM_T0, want - SIM_T0);
+		CHECK(r.paced_behind == (uint64_t)cases[i].w.forgiven,
+		      "stall %.0f ms: %llu frames behind, want the %.0f forgiven",
+		      cases[i].stall_s * 1e3, (unsigned long long)r.paced_behind,
+		      cases[i].w.forgiven);
+		pb_result_release(&r);
+	}
+}
+
+/*
+ * The wait for the carrier, on the simulated clock: it ends on the read that finds the link
+ * up, reports exactly how long that took, and the clock starts then; a link that never comes
+ * up ends the wait at --link-timeout exactly, the row an error naming it. Its naps are at
+ * most PB_LINK_NAP_S each, so a stop is seen soon.
+ */
+static void test_sim_link_wait(void)
+{
+	struct pb_config cfg;
+	struct pb_result r;
+	double pps = 1000, got = 0, want = 0;
+	uint64_t bad;
+
+	sim_reset();
+	sim.carrier_at = SIM_T0 + 2.25;
+	fk_reset();
+	fk.sim = true;
+	fk.call_s = 1e-6;
+	base_cfg(&cfg);
+	cfg.pps = pps;
+	cfg.link_timeout_s = 5;
+	run_clock = &sim_clock;
+	run(&fake_method, &cfg, true, &r);
+	run_clock = NULL;
+	CHECK(r.status == PB_STATUS_OK && r.link_wait_s == 2.25 && !r.link_failed,
+	      "carrier after 2.25 s: waited %.9f s, status %d %s", r.link_wait_s, r.status,
+	      r.reason);
+	/* the schedule starts when the wait ends: frame n at 2.25 s + n ms */
+	bad = sim_check_departures(300, want_nominal, &(struct sched){ SIM_T0 + 2.25, pps }, &got,
+				   &want);
+	CHECK(r.frames_sent == 300 && !bad,
+	      "the clock starts once the link is up: %llu sent, frame %llu at +%.9f s (due "
+	      "+%.9f)",
+	      (unsigned long long)r.frames_sent, (unsigned long long)bad, got - SIM_T0,
+	      want - SIM_T0);
+	CHECK(sim.longest_nap <= PB_LINK_NAP_S + 1e-12 && sim.naps >= 23,
+	      "naps: %u, the longest %.3f s (at most %.1f)", sim.naps, sim.longest_nap,
+	      PB_LINK_NAP_S);
+	pb_result_release(&r);
+
+	sim_reset();
+	sim.carrier_at = SIM_T0 + 1e9;
+	fk_reset();
+	fk.sim = true;
+	base_cfg(&cfg);
+	cfg.pps = pps;
+	cfg.link_timeout_s = 1.5;
+	run_clock = &sim_clock;
+	run(&fake_method, &cfg, true, &r);
+	run_clock = NULL;
+	CHECK(r.status == PB_STATUS_ERROR && r.link_failed && r.link_wait_s == 1.5 &&
+		      strstr(r.reason, "after 1.5 s") && fk.attempts == 0,
+	      "no carrier: failed %d after %.9f s (want 1.5), %llu sent, reason '%s'",
+	      r.link_failed, r.link_wait_s, (unsigned long long)fk.attempts, r.reason);
+	pb_result_release(&r);
+}
+
+/*
+ * The simulated runs wait 3.75 s for links and send for 1.5 s of their clock: on the real
+ * one they would take that long. They take milliseconds, sanitizers or not.
+ */
+static void sim_tests(void)
+{
+	double t0 = pb_now();
+
+	test_sim_schedule();
+	test_sim_stall();
+	test_sim_link_wait();
+	printf("simulated runs: %.3f s of real time\n", pb_now() - t0);
+	CHECK(pb_now() - t0 < 2.0, "simulated runs took %.3f s of real time", pb_now() - t0);
+}
+
 int main(void)
 {
 	pthread_mutex_init(&fk.mu, NULL);
+	pthread_mutex_init(&sim.mu, NULL);
+	pthread_cond_init(&sim.cv, NULL);
+	sim_reset();
 	test_count_split();
 	test_null_count();
 	test_retried(false);
@@ -748,5 +1082,6 @@ int main(void)
 	test_rx_restart(true);
 	test_rx_restart(false);
 	test_stop();
+	sim_tests();
 	return check_summary();
 }
