@@ -96,12 +96,44 @@ int main(void)
 	      "then caught up at the peak rate: %llu by 200 ms, gaps >= %.3f ms",
 	      (unsigned long long)s.done, s.min_gap * 1e3);
 
+	/*
+	 * On schedule, exactly: cheap calls at 1234 pps for 1 s hand frame n over at n / 1234 s,
+	 * one at a time, and all 1234 by the second (a pacer 1 % slow is 12 short, 8 us late on
+	 * the first frame already)
+	 */
+	pb_pacer_init(&p, 1234, 5.0, 0.01);
+	s = (struct sim){ .t = 5.0, .min_gap = 1 };
+	{
+		uint64_t n = 0, bad = 0;
+		double got = 0;
+
+		while (s.t <= 6.0) {
+			a = pb_pacer_allowance(&p, s.t, s.done);
+			if (!a) {
+				s.t = pb_pacer_next(&p, s.done);
+				continue;
+			}
+			n++;
+			if (!bad && (a != 1 || fabs(s.t - (5.0 + (double)n / 1234)) > 1e-9)) {
+				bad = n;
+				got = s.t;
+			}
+			s.done += a;
+			s.t += 1e-6;
+		}
+		CHECK(s.done == 1234 && !bad,
+		      "1234 pps for 1 s: %llu frames, frame %llu at +%.9f s (due +%.9f)",
+		      (unsigned long long)s.done, (unsigned long long)bad, got - 5.0,
+		      (double)bad / 1234);
+	}
+
 	/* calls slower than a gap (a 64 us call at 50 kpps): batched just enough for the rate */
 	pb_pacer_init(&p, 50000, 0, 0.01);
 	s = (struct sim){ .min_gap = 1 };
 	simulate(&p, &s, 1.0, 64e-6, 0);
-	CHECK(s.done >= 49900 && s.done <= 50000, "one second at 50 kpps sends %llu",
-	      (unsigned long long)s.done);
+	CHECK(s.done == (uint64_t)floor(s.last * 50000 + 1e-6) && s.done >= 49990,
+	      "one second at 50 kpps sends %llu, all that was due by the last call (at %.6f s)",
+	      (unsigned long long)s.done, s.last);
 	CHECK(s.max_k >= 3 && s.max_k <= 8, "up to %llu frames a call (a call lasts 3.2 frames)",
 	      (unsigned long long)s.max_k);
 
