@@ -22,6 +22,9 @@ static const struct pb_opt pb_merge_opts_tab[] = {
 	  pb_merge_format_names },
 	{ "wide", 0, OPT_FLAG, OFF(wide), 0, NULL, 0, 0, NULL,
 	  "every column, however wide the terminal (a narrow one drops columns first)" },
+	{ "partial", 0, OPT_FLAG, OFF(partial), 0, NULL, 0, 0, NULL,
+	  "merge a test with shards missing, marked partial (in the table and the JSON) with the "
+	  "shards it lacks; exit 1" },
 	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
 };
 
@@ -37,14 +40,25 @@ const struct pb_cmd pb_cmd_merge = {
 		"and Worst % the lowest sender's. Latency percentiles are computed from the "
 		"senders' latency histograms added bucket by bucket (the receiver's log-linear "
 		"buckets, within 0.8 %), never by averaging percentiles. Rows that were not ok "
-		"are counted and left out of the sums.",
-	.exit_status = "0    merged; every row was ok\n"
-		       "1    merged, but a sender's row was not ok (skipped or failed)\n"
-		       "2    unreadable input or bad arguments (one line on stderr)",
+		"are counted and left out of the sums. What cannot be one test is refused in one "
+		"line naming the file: the same file twice, a row twice in a file, a run or a "
+		"shard twice, shards of different counts or of different tests, a shard that is "
+		"not I/N, a shard missing (unless --partial), a count beyond 2^63-1 or a sum that "
+		"passes it, a rate no sender reaches, delivered above sent. A sharded row says "
+		"how many of how many shards it holds; a shard below 98 % of the rate it was "
+		"asked for is named, with the test's rate against the rate asked.",
+	.exit_status =
+		"0    merged; every row was ok, every shard there\n"
+		"1    merged, but a sender's row was not ok (skipped or failed), or "
+		"(--partial) shards are missing\n"
+		"2    unreadable input, input that cannot be one test, or bad arguments (one "
+		"line on stderr)",
 	.examples = "pktbench merge sender-0.json sender-1.json sender-2.json\n"
 		    "one table for a test of three senders\n"
 		    "pktbench merge results/*.json --format json > test.json\n"
-		    "the same, as JSON",
+		    "the same, as JSON\n"
+		    "pktbench merge sender-0.json sender-2.json --partial\n"
+		    "two shards of three, marked partial (shard 1/3 missing)",
 	.opts = pb_merge_opts_tab,
 	.nopts = sizeof(pb_merge_opts_tab) / sizeof(pb_merge_opts_tab[0]),
 	.size = sizeof(struct pb_merge_opts),
@@ -77,6 +91,45 @@ static void merge_us_cell(char *cell, bool known, double v)
 		pb_box_cell(cell, MERGE_CELL, "%.1f", v);
 	else
 		pb_box_cell(cell, MERGE_CELL, "-");
+}
+
+/* Under the table: a row's shards if some are missing, and the shards behind their pace. */
+static void merge_row_notes(FILE *f, const struct pb_merge_row *m, unsigned int width)
+{
+	char what[160], miss[96];
+	unsigned int k;
+
+	snprintf(what, sizeof(what), "%s %" PRIu64 " B%s%s", m->method, m->frame_bytes,
+		 m->point[0] ? " " : "", m->point);
+	if (m->partial) {
+		pb_merge_missing(m, miss, sizeof(miss));
+		pb_box_note(f, width,
+			    "  partial: %s is %u of %u shards (missing %s): its sums are those "
+			    "shards' alone, not the test's",
+			    what, m->shards_merged, m->shards_total, miss);
+	}
+	if (!m->behind)
+		return;
+	for (k = 0; k < m->nmem; k++) {
+		const struct pb_merge_member *p = &m->mem[k];
+
+		if (!pb_merge_behind(p))
+			continue;
+		if (p->has_shard)
+			pb_box_note(f, width,
+				    "  %s: shard %u/%u (%s) reached %.1f %% of its %.0f pps asked",
+				    what, p->shard_index, p->shard_count, p->file,
+				    100 * p->pps / p->target_pps, p->target_pps);
+		else
+			pb_box_note(f, width, "  %s: %s reached %.1f %% of its %.0f pps asked",
+				    what, p->file, 100 * p->pps / p->target_pps, p->target_pps);
+	}
+	if (m->target_known)
+		pb_box_note(f, width,
+			    "  %s: the test sent %.0f of the %.0f pps asked (%.1f %%): short by "
+			    "the sender%s behind",
+			    what, m->pps, m->target_pps, 100 * m->pps / m->target_pps,
+			    m->behind > 1 ? "s" : "");
 }
 
 int pb_merge_write_table(FILE *f, const struct pb_merge_result *res, unsigned int width)
@@ -136,6 +189,8 @@ int pb_merge_write_table(FILE *f, const struct pb_merge_result *res, unsigned in
 		    "  %u result files; Deliv %% = all delivered / all sent, Worst %% = the lowest "
 		    "sender's; latency from the senders' histograms added, not averaged",
 		    res->files);
+	for (i = 0; i < res->n; i++)
+		merge_row_notes(f, &res->rows[i], width);
 	free(rows);
 	return ferror(f) ? -EIO : 0;
 }
@@ -145,6 +200,78 @@ static int merge_add(struct json_object *o, const char *k, struct json_object *v
 	if (!v && k)
 		return -ENOMEM;
 	return json_object_object_add(o, k, v) ? -ENOMEM : 0;
+}
+
+/* A null where a figure is unknown (json-c adds NULL as null). */
+static int merge_add_null(struct json_object *o, const char *k)
+{
+	return json_object_object_add(o, k, NULL) ? -ENOMEM : 0;
+}
+
+/* shards_merged of shards_total, the missing ones, partial; the asked rate, who fell behind. */
+static int merge_json_shards(struct json_object *o, const struct pb_merge_row *m)
+{
+	struct json_object *miss, *behind;
+	unsigned int k;
+	int err = 0;
+
+	if (m->shards_total) {
+		err = merge_add(o, "shards_merged", json_object_new_int((int)m->shards_merged));
+		err = err
+			      ?: merge_add(o, "shards_total",
+					   json_object_new_int((int)m->shards_total));
+		miss = json_object_new_array();
+		err = err ?: merge_add(o, "shards_missing", miss);
+		for (k = 0; !err && k < m->shards_total; k++) {
+			char sh[24];
+
+			if (pb_merge_has_shard(m, k))
+				continue;
+			snprintf(sh, sizeof(sh), "%u/%u", k, m->shards_total);
+			if (json_object_array_add(miss, json_object_new_string(sh)))
+				err = -ENOMEM;
+		}
+	} else {
+		err = merge_add_null(o, "shards_merged");
+		err = err ?: merge_add_null(o, "shards_total");
+		err = err ?: merge_add_null(o, "shards_missing");
+	}
+	err = err ?: merge_add(o, "partial", json_object_new_boolean(m->partial));
+	if (m->target_known) {
+		err = err ?: merge_add(o, "target_pps", json_object_new_double(m->target_pps));
+		err = err
+			      ?: merge_add(o, "reached_pct",
+					   json_object_new_double(100 * m->pps / m->target_pps));
+	} else {
+		err = err ?: merge_add_null(o, "target_pps");
+		err = err ?: merge_add_null(o, "reached_pct");
+	}
+	behind = json_object_new_array();
+	err = err ?: merge_add(o, "behind_pace", behind);
+	for (k = 0; !err && k < m->nmem; k++) {
+		const struct pb_merge_member *p = &m->mem[k];
+		struct json_object *b;
+		char sh[24];
+
+		if (!pb_merge_behind(p))
+			continue;
+		b = json_object_new_object();
+		err = b && !json_object_array_add(behind, b) ? 0 : -ENOMEM;
+		if (err) {
+			json_object_put(b);
+			break;
+		}
+		snprintf(sh, sizeof(sh), "%u/%u", p->shard_index, p->shard_count);
+		err = p->has_shard ? merge_add(b, "shard", json_object_new_string(sh))
+				   : merge_add_null(b, "shard");
+		err = err ?: merge_add(b, "file", json_object_new_string(p->file));
+		err = err ?: merge_add(b, "pps", json_object_new_double(p->pps));
+		err = err ?: merge_add(b, "target_pps", json_object_new_double(p->target_pps));
+		err = err
+			      ?: merge_add(b, "reached_pct",
+					   json_object_new_double(100 * p->pps / p->target_pps));
+	}
+	return err;
 }
 
 static int merge_json_row(struct json_object *arr, const struct pb_merge_row *m)
@@ -161,6 +288,9 @@ static int merge_json_row(struct json_object *arr, const struct pb_merge_row *m)
 	if (!m->test_id[0])
 		err = 0;
 	err = err ?: merge_add(o, "method", json_object_new_string(m->method));
+	err = err
+		      ?: (m->point[0] ? merge_add(o, "point", json_object_new_string(m->point))
+				      : merge_add_null(o, "point"));
 	err = err ?: merge_add(o, "frame_bytes", json_object_new_int64((int64_t)m->frame_bytes));
 	err = err ?: merge_add(o, "senders", json_object_new_int((int)m->senders));
 	err = err ?: merge_add(o, "senders_not_ok", json_object_new_int((int)m->not_ok));
@@ -169,6 +299,7 @@ static int merge_json_row(struct json_object *arr, const struct pb_merge_row *m)
 	err = err ?: merge_add(o, "wire_gbps", json_object_new_double(m->wire_gbps));
 	err = err ?: merge_add(o, "frames_sent", json_object_new_int64((int64_t)m->frames_sent));
 	err = err ?: merge_add(o, "bytes_sent", json_object_new_int64((int64_t)m->bytes_sent));
+	err = err ?: merge_json_shards(o, m);
 	if (err)
 		return err;
 	if (d) {
@@ -213,6 +344,7 @@ int pb_merge_write_json(FILE *f, const struct pb_merge_result *res)
 	err = root && arr ? 0 : -ENOMEM;
 	err = err ?: merge_add(root, "schema", json_object_new_string("pktbench-merge/1"));
 	err = err ?: merge_add(root, "files", json_object_new_int((int)res->files));
+	err = err ?: merge_add(root, "partial", json_object_new_boolean(res->partial));
 	if (!err) {
 		err = merge_add(root, "results", arr);
 		if (!err)
@@ -263,7 +395,11 @@ int pb_merge_main(int argc, char **argv)
 			goto out;
 		}
 	}
-	pb_merge_finish(&res);
+	ret = pb_merge_finish(&res, o.partial, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "pktbench merge: %s\n", err);
+		goto out;
+	}
 	o.width = pb_box_out_width(STDOUT_FILENO, o.wide);
 	ret = o.format == PB_MERGE_FORMAT_JSON ? pb_merge_write_json(stdout, &res)
 					       : pb_merge_write_table(stdout, &res, o.width);
@@ -273,7 +409,7 @@ int pb_merge_main(int argc, char **argv)
 	}
 	for (i = 0; i < res.n; i++)
 		not_ok += res.rows[i].not_ok;
-	status = not_ok ? 1 : 0;
+	status = not_ok || res.partial ? 1 : 0;
 out:
 	pb_merge_result_free(&res);
 	return status;

@@ -4,13 +4,19 @@
  * frames and the worst sender's; latency percentiles from the histograms added, checked
  * against the percentile of the concatenated samples (within one bucket) for two known,
  * very different distributions, where averaging the senders' percentiles is far off; a row
- * not ok counted and left out; bad input refused in one line.
+ * not ok counted and left out; bad input refused in one line. What cannot be one test is
+ * refused naming the file: the same file twice, a shard twice, shards of different counts or
+ * of different tests, a row repeated in one file, a shard missing (or, with partial, merged
+ * and marked so), counts beyond 2^63 or a sum that overflows, rates no sender reaches,
+ * delivered above sent, a shard that is not I/N; and the shards that fell behind their pace
+ * are named with the test's offered rate against the rate asked.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "latency.h"
@@ -106,7 +112,7 @@ static void test_latency(void)
 	ra = pb_merge_add_json(&res, ja, "a.json", err, sizeof(err));
 	rb = pb_merge_add_json(&res, jb, "b.json", err, sizeof(err));
 	CHECK(!ra && !rb, "both load: %s", err);
-	pb_merge_finish(&res);
+	CHECK(!pb_merge_finish(&res, false, err, sizeof(err)), "finish: %s", err);
 	CHECK(res.n == 1 && res.files == 2, "one merged row of two files (%u rows)", res.n);
 	if (res.n != 1)
 		goto out;
@@ -144,31 +150,38 @@ out:
 static void test_keys_and_status(void)
 {
 	struct pb_merge_result res = { 0 };
-	char err[256], *j1, *j2, *j3;
-	const char *skipped = "{\"results\": [{\"method\": \"udp_sendto\", \"status\": \"skipped\","
-			      " \"reason\": \"no route\", \"frame_bytes\": 60, \"pps\": null}]}";
+	char err[256], *j1, *j2, *j3, *j4;
+	const char *skipped =
+		"{\"results\": [{\"method\": \"udp_sendto\", \"status\": \"skipped\","
+		" \"reason\": \"no route\", \"test_id\": \"t-1\", \"frame_bytes\": 60, "
+		"\"pps\": null}]}";
 	int ret;
 
 	j1 = row_json("t-1", "udp_sendto", 100, 100, 100, NULL, 0);
 	j2 = row_json("t-1", "udp_sendto", 200, 200, 200, NULL, 0);
-	j3 = row_json("t-2", "udp_sendto", 300, 300, 300, NULL, 0);
+	j3 = row_json("t-1", "af_packet", 300, 300, 300, NULL, 0);
+	j4 = row_json("t-2", "udp_sendto", 300, 300, 300, NULL, 0);
 	ret = pb_merge_add_json(&res, j1, "1", err, sizeof(err));
 	ret = ret ?: pb_merge_add_json(&res, j2, "2", err, sizeof(err));
 	ret = ret ?: pb_merge_add_json(&res, j3, "3", err, sizeof(err));
 	ret = ret ?: pb_merge_add_json(&res, skipped, "4", err, sizeof(err));
-	pb_merge_finish(&res);
-	CHECK(!ret && res.n == 3, "rows keyed by test id and method: %u rows (%s)", res.n, err);
-	if (res.n == 3) {
-		CHECK(res.rows[0].senders == 2 && res.rows[0].pps == 300 &&
-			      !strcmp(res.rows[0].test_id, "t-1"),
-		      "test t-1: two senders summed");
-		CHECK(res.rows[1].senders == 1 && res.rows[1].pps == 300, "test t-2 apart");
-		CHECK(res.rows[2].senders == 1 && res.rows[2].not_ok == 1 && res.rows[2].pps == 0,
-		      "a skipped row is counted, not summed");
+	ret = ret ?: pb_merge_finish(&res, false, err, sizeof(err));
+	CHECK(!ret && res.n == 2, "rows keyed by method: %u rows (%s)", res.n, err);
+	if (res.n == 2) {
+		CHECK(res.rows[0].senders == 3 && res.rows[0].not_ok == 1 &&
+			      res.rows[0].pps == 300 && !strcmp(res.rows[0].test_id, "t-1"),
+		      "two senders summed, a skipped row counted, not summed");
+		CHECK(res.rows[1].senders == 1 && res.rows[1].pps == 300, "af_packet apart");
+		CHECK(res.rows[0].shards_total == 0, "rows without a shard: no shard count");
 	}
+	/* a file of another test in the same merge: one line naming both tests and files */
+	ret = pb_merge_add_json(&res, j4, "5", err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "t-2") && strstr(err, "t-1") && strstr(err, "5"),
+	      "a second test refused: %s", err);
 	free(j1);
 	free(j2);
 	free(j3);
+	free(j4);
 	pb_merge_result_free(&res);
 }
 
@@ -207,11 +220,257 @@ static void test_bad(void)
 	}
 }
 
+#define TID "6f9619ff-8b86-4011-b42d-00c04fc964ff"
+
+/* A sharded sender's row: test TID unless test is given, its shard, run id and figures. */
+static char *shard_json(const char *test, const char *shard, unsigned int run_id,
+			const char *target, const char *pps, const char *sent,
+			const char *delivered)
+{
+	char *s = malloc(1024);
+
+	snprintf(s, 1024,
+		 "{\"schema\": 1, \"results\": [{\"method\": \"af_packet\", \"status\": \"ok\", "
+		 "\"test_id\": \"%s\", \"shard\": \"%s\", \"run_id\": %u, \"frame_bytes\": 60, "
+		 "\"target_pps\": %s, \"pps\": %s, \"app_mbps\": 0.5, \"wire_gbps\": 0.1, "
+		 "\"frames_sent\": %s, \"frames_delivered\": %s}]}",
+		 test ? test : TID, shard, run_id, target, pps, sent, delivered);
+	return s;
+}
+
+/*
+ * Adds the files in order, then finishes: 0, or the first error (ret) with err set. Frees
+ * the texts.
+ */
+static int merge_files(struct pb_merge_result *res, bool partial, char *err, size_t errlen,
+		       unsigned int n, char **texts, const char **names)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!ret)
+			ret = pb_merge_add_json(res, texts[i], names[i], err, errlen);
+		free(texts[i]);
+	}
+	return ret ?: pb_merge_finish(res, partial, err, errlen);
+}
+
+/* Each merge that cannot be one test: -EINVAL, one line naming what and which files. */
+static void refused(const char *what, unsigned int n, char **texts, const char **names,
+		    const char *want1, const char *want2)
+{
+	struct pb_merge_result res = { 0 };
+	char err[512] = "";
+	int ret = merge_files(&res, false, err, sizeof(err), n, texts, names);
+
+	CHECK(ret == -EINVAL && strstr(err, want1) && (!want2 || strstr(err, want2)) &&
+		      !strchr(err, '\n'),
+	      "%s: refused naming '%s'%s%s (ret %d): %s", what, want1, want2 ? " and " : "",
+	      want2 ? want2 : "", ret, err);
+	pb_merge_result_free(&res);
+}
+
+static void test_one_test(void)
+{
+	const char *ab[] = { "s0.json", "s1.json" }, *a[] = { "s0.json" };
+	char *t[2];
+	char *big;
+	size_t i, len;
+	unsigned int k;
+
+	/* the same file twice: 2 senders and double the rate on main */
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "5000", "5000");
+	t[1] = strdup(t[0]);
+	refused("the same file twice", 2, t, ab, "s1.json", "s0.json");
+	/* shard 0 run twice (another run id): still one shard counted twice */
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "5000", "5000");
+	t[1] = shard_json(NULL, "0/2", 12, "1000", "990", "4950", "4950");
+	refused("shard 0/2 twice", 2, t, ab, "0/2", "s0.json");
+	/* one shard of two shown as the whole test on main */
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "5000", "5000");
+	refused("shard 1/2 missing", 1, t, a, "1/2", "missing");
+	/* 0/2 with 1/3 */
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "5000", "5000");
+	t[1] = shard_json(NULL, "1/3", 12, "1000", "1000", "5000", "5000");
+	refused("0/2 with 1/3", 2, t, ab, "1/3", "2 shards");
+	/* shards of two tests */
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "5000", "5000");
+	t[1] = shard_json("11111111-2222-3333-4444-555555555555", "1/2", 12, "1000", "1000", "5000",
+			  "5000");
+	refused("shards of two tests", 2, t, ab, "11111111-2222-3333-4444-555555555555", TID);
+	/* a shard that is not I/N */
+	t[0] = shard_json(NULL, "x", 11, "1000", "1000", "5000", "5000");
+	refused("shard x", 1, t, a, "shard", "s0.json");
+	t[0] = shard_json(NULL, "5/2", 11, "1000", "1000", "5000", "5000");
+	refused("shard 5/2", 1, t, a, "5/2", "s0.json");
+	/* 5000 copies of a row in one file: 5000 senders and 5000x the rate on main */
+	t[0] = shard_json(NULL, "0/1", 11, "1000", "1000", "5000", "5000");
+	len = strlen(t[0]);
+	big = malloc(5000 * len + 64);
+	i = (size_t)sprintf(big, "{\"results\": [");
+	for (k = 0; k < 5000; k++) {
+		const char *r = strchr(t[0], '[') + 1;
+
+		i += (size_t)sprintf(big + i, "%s%.*s", k ? ", " : "",
+				     (int)(strrchr(t[0], ']') - r), r);
+	}
+	sprintf(big + i, "]}");
+	free(t[0]);
+	t[0] = big;
+	refused("5000 copies of a row", 1, t, a, "results[1]", "results[0]");
+	/* counts that cannot be true: merged into -9223372036854775309 on main */
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "18446744073709551615", "5000");
+	t[1] = shard_json(NULL, "1/2", 12, "1000", "1000", "5000", "5000");
+	refused("frames_sent 2^64-1", 2, t, ab, "frames_sent", "s0.json");
+	/* 1-byte frames, so that the bytes (frames x 60) do not pass 2^63 before the sum */
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "5000000000000000000", "0");
+	t[1] = shard_json(NULL, "1/2", 12, "1000", "1000", "5000000000000000000", "0");
+	memcpy(strstr(t[0], "\"frame_bytes\": 60") + 15, "1 ", 2);
+	memcpy(strstr(t[1], "\"frame_bytes\": 60") + 15, "1 ", 2);
+	refused("a sum beyond 2^63", 2, t, ab, "frames_sent", "s1.json");
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "9000000000000000000", "0");
+	refused("bytes beyond 2^63", 1, t, a, "frames_sent", "bytes");
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "1e30", "5000");
+	refused("frames_sent 1e30", 1, t, a, "frames_sent", "s0.json");
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1e30", "5000", "5000");
+	refused("pps 1e30", 1, t, a, "pps", "s0.json");
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "5000", "-5");
+	refused("frames_delivered -5", 1, t, a, "frames_delivered", "s0.json");
+	/* delivered 10x sent: 550 % on main */
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "500", "5000");
+	t[1] = shard_json(NULL, "1/2", 12, "1000", "1000", "5000", "5000");
+	refused("delivered 10x sent", 2, t, ab, "frames_delivered", "s0.json");
+}
+
+/* partial: one shard of two merged and marked so, in the row, the table and the JSON */
+static void test_partial(void)
+{
+	struct pb_merge_result res = { 0 };
+	const char *a[] = { "s0.json" };
+	char err[512] = "", *t[1], *out = NULL;
+	size_t outlen = 0;
+	FILE *f;
+	int ret;
+
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "5000", "5000");
+	ret = merge_files(&res, true, err, sizeof(err), 1, t, a);
+	CHECK(!ret, "partial: one shard of two merged: %s", err);
+	if (ret || res.n != 1)
+		goto out;
+	CHECK(res.rows[0].partial && res.rows[0].shards_merged == 1 &&
+		      res.rows[0].shards_total == 2,
+	      "the row is 1 of 2 shards, partial (%u of %u, partial %d)", res.rows[0].shards_merged,
+	      res.rows[0].shards_total, res.rows[0].partial);
+	f = open_memstream(&out, &outlen);
+	pb_merge_write_table(f, &res, 0);
+	fclose(f);
+	CHECK(out && strstr(out, "partial") && strstr(out, "1 of 2 shards") && strstr(out, "1/2"),
+	      "the table says partial, 1 of 2 shards, 1/2 missing:\n%s", out ? out : "");
+	free(out);
+	out = NULL;
+	f = open_memstream(&out, &outlen);
+	pb_merge_write_json(f, &res);
+	fclose(f);
+	CHECK(out && strstr(out, "\"shards_merged\":1") && strstr(out, "\"shards_total\":2") &&
+		      strstr(out, "\"partial\":true") && strstr(out, "\"shards_missing\":[") &&
+		      strstr(out, "\"1/2\""),
+	      "the JSON says shards_merged 1, shards_total 2, partial, 1/2 missing:\n%s",
+	      out ? out : "");
+	free(out);
+out:
+	pb_merge_result_free(&res);
+}
+
+/* the whole test; shard 1 at 96.6 % of its asked rate: the test's offered rate is short */
+static void test_behind(void)
+{
+	struct pb_merge_result res = { 0 };
+	const char *ab[] = { "s0.json", "s1.json" };
+	char err[512] = "", *t[2], *out = NULL;
+	size_t outlen = 0;
+	FILE *f;
+	int ret;
+
+	t[0] = shard_json(NULL, "0/2", 11, "1000", "1000", "5000", "5000");
+	t[1] = shard_json(NULL, "1/2", 12, "1000", "966", "4830", "4830");
+	ret = merge_files(&res, false, err, sizeof(err), 2, t, ab);
+	CHECK(!ret, "two shards of two merged: %s", err);
+	if (ret || res.n != 1)
+		goto out;
+	CHECK(!res.rows[0].partial && res.rows[0].shards_merged == 2 &&
+		      res.rows[0].shards_total == 2,
+	      "the whole test: 2 of 2 shards");
+	CHECK(res.rows[0].target_known && res.rows[0].target_pps == 2000 && res.rows[0].pps == 1966,
+	      "asked 2000 pps (%.0f), sent 1966 (%.0f)", res.rows[0].target_pps, res.rows[0].pps);
+	f = open_memstream(&out, &outlen);
+	pb_merge_write_table(f, &res, 0);
+	fclose(f);
+	CHECK(out && strstr(out, "shard 1/2") && strstr(out, "s1.json") && strstr(out, "96.6 %") &&
+		      strstr(out, "98.3 %") && !strstr(out, "shard 0/2"),
+	      "the table names shard 1/2 (s1.json) at 96.6 %% and the test at 98.3 %%:\n%s",
+	      out ? out : "");
+	free(out);
+	out = NULL;
+	f = open_memstream(&out, &outlen);
+	pb_merge_write_json(f, &res);
+	fclose(f);
+	CHECK(out && strstr(out, "\"behind_pace\":[") && strstr(out, "\"shard\":\"1/2\"") &&
+		      strstr(out, "\"partial\":false") && strstr(out, "\"shards_merged\":2") &&
+		      strstr(out, "\"target_pps\":2000"),
+	      "the JSON names shard 1/2 behind its pace, target 2000:\n%s", out ? out : "");
+	free(out);
+out:
+	pb_merge_result_free(&res);
+}
+
+/* The command: exit 2 for what cannot be one test, 1 for --partial, 0 for the whole test. */
+static void test_cli(void)
+{
+	char p0[] = "/tmp/pb-merge-s0-XXXXXX", p1[] = "/tmp/pb-merge-s1-XXXXXX";
+	char *t0 = shard_json(NULL, "0/2", 11, "1000", "1000", "5000", "5000");
+	char *t1 = shard_json(NULL, "1/2", 12, "1000", "1000", "5000", "5000");
+	int f0 = mkstemp(p0), f1 = mkstemp(p1), r;
+	FILE *keep = stdout;
+
+	CHECK(f0 >= 0 && f1 >= 0 && write(f0, t0, strlen(t0)) == (ssize_t)strlen(t0) &&
+		      write(f1, t1, strlen(t1)) == (ssize_t)strlen(t1),
+	      "temp files");
+	stdout = fopen("/dev/null", "w");
+	{
+		char *dup[] = { "merge", p0, p0, NULL }, *one[] = { "merge", p0, NULL };
+		char *part[] = { "merge", p0, "--partial", NULL },
+		     *all[] = { "merge", p0, p1, NULL };
+
+		r = pb_merge_main(3, dup);
+		CHECK(r == 2, "merge s0 s0: exit %d, want 2", r);
+		r = pb_merge_main(2, one);
+		CHECK(r == 2, "merge s0 (of 2): exit %d, want 2", r);
+		r = pb_merge_main(3, part);
+		CHECK(r == 1, "merge s0 --partial: exit %d, want 1 (merged, not the whole test)",
+		      r);
+		r = pb_merge_main(3, all);
+		CHECK(r == 0, "merge s0 s1: exit %d, want 0", r);
+	}
+	fclose(stdout);
+	stdout = keep;
+	close(f0);
+	close(f1);
+	unlink(p0);
+	unlink(p1);
+	free(t0);
+	free(t1);
+}
+
 int main(void)
 {
 	test_latency();
 	test_keys_and_status();
 	test_bad();
+	test_one_test();
+	test_partial();
+	test_behind();
+	test_cli();
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
