@@ -37,7 +37,7 @@ static const struct pb_opt pb_opts[] = {
 	  "method to run, or 'benchmark' for all of them (see Methods below)",
 	  .flags = PB_OPTF_LIST, .list_key = "methods" },
 	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, "5", 0, 0, "SECS",
-	  "seconds each method sends, measured after the link is up" },
+	  "seconds each method sends, measured after the link is up (1 ms to 30 days)" },
 	{ "count", 'c', OPT_U64, OFF(count), 0, NULL, 1, UINT64_MAX, "N",
 	  "stop after exactly N frames sent (instead of --duration)" },
 	{ "count-timeout", 0, OPT_SECS, OFF(count_timeout_s), 0, NULL, 0, 0, "SECS",
@@ -116,7 +116,8 @@ static const struct pb_opt pb_opts[] = {
 	  "first search each method's own knobs (batch, segments, ring) in short trials, then "
 	  "run it at its best setting (the Mode column shows it)" },
 	{ "pps", 0, OPT_RATE, OFF(pps), 0, NULL, 0, 0, "RATE",
-	  "aggregate packets/s over all streams, e.g. 50k or 1.5M (default: as fast as it goes)" },
+	  "aggregate packets/s over all streams, e.g. 50k or 1.5M, at most 10G (default: as fast "
+	  "as it goes)" },
 	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",
 	  "aggregate rate as wire (L1) Gb/s instead of --pps" },
 	{ "replay", 0, OPT_STR, OFF(replay), 0, NULL, 0, sizeof(((struct pb_config *)0)->replay),
@@ -251,6 +252,50 @@ static int opt_validate_latency(struct pb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* A rate above what any run sends (1e28 paced one frame; 1.7e308 none): refused. */
+static int opt_validate_rate(const char *name, double v, double max, const char *unit, char *err,
+			     size_t errlen)
+{
+	if (v <= max)
+		return 0;
+	snprintf(err, errlen, "--%s %g is more than any run sends: from above 0 up to %g %s", name,
+		 v, max, unit);
+	return -EINVAL;
+}
+
+/* The ranges a run can have (options.h); an all-zero --test-id names no test. */
+static int opt_validate_ranges(const struct pb_config *cfg, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = opt_validate_rate("pps", cfg->pps, PB_PPS_MAX, "packets/s", err, errlen);
+	ret = ret
+		      ?: opt_validate_rate("latency-pps", cfg->latency_pps, PB_PPS_MAX, "packets/s",
+					   err, errlen);
+	ret = ret
+		      ?: opt_validate_rate("rate", cfg->rate_gbps, PB_RATE_GBPS_MAX, "Gb/s", err,
+					   errlen);
+	if (ret)
+		return ret;
+	/* 0: a command without --duration (rfc2544 times its own trials) */
+	if (cfg->duration_s &&
+	    (cfg->duration_s < PB_DURATION_MIN_S || cfg->duration_s > PB_DURATION_MAX_S)) {
+		snprintf(err, errlen,
+			 "--duration %g s is %s than any run: from %g s to %.0f s (30 days)",
+			 cfg->duration_s,
+			 cfg->duration_s < PB_DURATION_MIN_S ? "shorter" : "longer",
+			 PB_DURATION_MIN_S, PB_DURATION_MAX_S);
+		return -EINVAL;
+	}
+	if (cfg->test_id[0] && !cfg->test_id[strspn(cfg->test_id, "0-")]) {
+		snprintf(err, errlen,
+			 "--test-id %s is all zero: give the test a UUID of its own (uuidgen)",
+			 cfg->test_id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Cross-field checks that no single row can make. */
 static int opt_validate(void *dst, char *err, size_t errlen)
 {
@@ -306,7 +351,8 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 		snprintf(err, errlen, "--pps and --rate both set a rate: give one");
 		return -EINVAL;
 	}
-	ret = opt_validate_latency(cfg, err, errlen);
+	ret = opt_validate_ranges(cfg, err, errlen);
+	ret = ret ?: opt_validate_latency(cfg, err, errlen);
 	return ret ? ret : pb_replay_validate(cfg, err, errlen);
 }
 

@@ -15,6 +15,18 @@
 
 #include "config.h"
 
+/*
+ * What a run can do, refused beyond with the range named. 1e10 packets/s is 8 times 800GbE's
+ * 64-byte line rate (1.19 Gpps). --rate's ceiling is that many of the largest frames a run
+ * sends (a 64 KiB datagram): beyond it no frame size gives a rate of 1e10 packets/s or less.
+ * A window under 1 ms is shorter than a timer's wake-up lateness here (50 us to 1.3 ms), so
+ * no rate in it means anything; 30 days is longer than any benchmark needs one window to be.
+ */
+#define PB_PPS_MAX	  1e10
+#define PB_RATE_GBPS_MAX  (PB_PPS_MAX * 65536 * 8 / 1e9)
+#define PB_DURATION_MIN_S 1e-3
+#define PB_DURATION_MAX_S (30 * 86400.0)
+
 enum pb_opt_type {
 	OPT_STR,  /* char array of size .max */
 	OPT_SECS, /* double, > 0 */

@@ -164,6 +164,34 @@ static void test_subcommand_table(void)
 	}
 }
 
+/*
+ * What no run can do is refused, naming the range: on main --pps 1e28 sent 1 frame and
+ * --pps 1.7e308 none, --duration 1e-9 sent 0 frames, all with exit 0; an all-zero --test-id
+ * named nothing the agent could show.
+ */
+static void test_ranges(void)
+{
+	bad("--pps", "1e28", "--pps 1e+28 is more than any run sends: from above 0 up to 1e+10");
+	bad("--pps", "1.7e308", "up to 1e+10 packets/s");
+	bad("--pps", "10.1G", "up to 1e+10 packets/s");
+	bad("--latency-pps", "1e28", "--latency-pps 1e+28 is more than any run sends");
+	bad("--rate", "1G",
+	    "--rate 1e+09 is more than any run sends: from above 0 up to 5.24288e+06 Gb/s");
+	bad("--rate", "1e300", "up to 5.24288e+06 Gb/s");
+	bad("--duration", "1e-9", "--duration 1e-09 s is shorter than any run: from 0.001 s");
+	bad("--duration", "0.0009", "from 0.001 s to 2592000 s (30 days)");
+	bad("--duration", "2592001", "from 0.001 s to 2592000 s (30 days)");
+	bad("--test-id", "00000000-0000-0000-0000-000000000000", "all zero");
+	CHECK(PARSE("--pps", "10G") == 0 && cfg.pps == 1e10, "--pps 10G, the most: %s", err);
+	CHECK(PARSE("--rate", "5M") == 0 && cfg.rate_gbps == 5e6, "--rate 5M, near the most: %s",
+	      err);
+	CHECK(PARSE("--duration", "0.001") == 0 && cfg.duration_s == 0.001, "1 ms: %s", err);
+	CHECK(PARSE("--duration", "2592000") == 0, "30 days: %s", err);
+	CHECK(PARSE("--test-id", "00000000-0000-0000-0000-000000000001") == 0, "a UUID: %s", err);
+	CHECK(PARSE("--count", "5", "--duration", "1e-9") == -EINVAL,
+	      "a duration no run has is refused with --count too");
+}
+
 int main(void)
 {
 	CHECK(PARSE("--duration", "1") == 0, "a plain run parses: %s", err);
@@ -276,12 +304,13 @@ int main(void)
 		      strstr(err, "more than 64 CPUs"),
 	      "--cpus: 65 CPUs: %s", err);
 	CHECK(PARSE("--pps", "2.5k") == 0 && cfg.pps == 2500, "--pps 2.5k");
-	CHECK(PARSE("--rate", "1G") == 0 && cfg.rate_gbps == 1e9, "--rate with a suffix");
+	CHECK(PARSE("--rate", "1.5k") == 0 && cfg.rate_gbps == 1500, "--rate with a suffix");
 	bad("--pps", "k", "positive rate");
 	bad("--pps", "nan", "positive rate");
 	bad("--pps", "inf", "positive rate");
 	bad("--method", "", "empty");
 
 	test_subcommand_table();
+	test_ranges();
 	return check_summary();
 }
