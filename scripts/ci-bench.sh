@@ -27,7 +27,7 @@ PB=$BUILD/pktbench
 BASE=results/baseline-ci.json
 OUT=$BUILD/ci-bench.json
 TOL=${PB_CI_TOLERANCE:-45}
-CPU_TOL=${PB_CI_CPU_TOLERANCE:-30}
+CPU_TOL=${PB_CI_CPU_TOLERANCE:-35}
 SYS_TOL=${PB_CI_SYSCALLS_TOLERANCE:-10}
 DUR=${PB_CI_DURATION:-0.4}
 # the baseline is the median of more rounds: its own scatter adds to every comparison's

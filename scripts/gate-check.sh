@@ -47,9 +47,9 @@ for c in "${cases[@]}"; do
 	slow=
 	[ "$c" = unchanged ] || slow=$c
 	echo "gate-check: building $d${slow:+ (PB_GATE_SLOWDOWN=$slow)}"
-	cmake -S . -B "$d" -DPB_WERROR=ON -DPB_GATE_SLOWDOWN="$slow" >"$d.cmake.log" 2>&1 &&
-		cmake --build "$d" --target pktbench >>"$d.cmake.log" 2>&1 ||
-		{ echo "gate-check: the build of $d failed: $d.cmake.log" >&2; exit 1; }
+	mkdir -p "$d" && cmake -S . -B "$d" -DPB_WERROR=ON -DPB_GATE_SLOWDOWN="$slow" >"$d/gate-cmake.log" 2>&1 &&
+		cmake --build "$d" --target pktbench >>"$d/gate-cmake.log" 2>&1 ||
+		{ echo "gate-check: the build of $d failed: $d/gate-cmake.log" >&2; exit 1; }
 done
 mkdir -p "$(dirname "$log")"
 noisy=()
