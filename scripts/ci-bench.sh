@@ -17,7 +17,7 @@
 #   (max(TOL, the rows' noise)): the slowdown that costs no CPU (a sleep, a wait).
 # The tolerances come from the scatter measured on unchanged code, quiet and beside
 # scripts/noisy.sh (docs/ci.md). After the comparison it runs bench/ceiling.sh once, short,
-# for the log (PB_CI_CEILING=0 leaves it out: scripts/gate-check.sh).
+# for the log (PB_CI_CEILING=0 leaves it out: .ci/run, scripts/gate-check.sh).
 set -u
 cd "$(dirname "$0")/.."
 refresh=0

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# bench/ceiling.sh, as CI's bench step runs it: each reference loop and a pktbench method
+# bench/ceiling.sh, as scripts/ci-bench.sh runs it by hand: each reference loop and a pktbench method
 # in its own lab, every one counted at the receiving end (a rate above 0, no speed asked),
 # the lab gone afterwards; bad arguments are one line and exit 2.
 . "$(dirname "$0")/lib.sh"
