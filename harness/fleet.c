@@ -58,7 +58,7 @@ static int fleet_rfc3339(const char *s, int64_t *out)
 {
 	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	int y, mo, d, h, mi, sec, oh = 0, om = 0, sign = 0;
-	int64_t frac = 0, scale = 100000000;
+	int64_t frac = 0, scale = 100000000, secs;
 	int err;
 
 	err = fleet_digits(&s, 4, &y);
@@ -78,9 +78,8 @@ static int fleet_rfc3339(const char *s, int64_t *out)
 		s++;
 		if (!isdigit((unsigned char)*s))
 			return -EINVAL;
+		/* any number of digits (RFC 3339); those finer than a nanosecond are dropped */
 		for (; isdigit((unsigned char)*s); s++) {
-			if (!scale)
-				return -EINVAL; /* finer than a nanosecond */
 			frac += (*s - '0') * scale;
 			scale /= 10;
 		}
@@ -103,10 +102,13 @@ static int fleet_rfc3339(const char *s, int64_t *out)
 	/* February 29th only in a leap year; a leap second (:60) counts as the next second */
 	if (mo == 2 && d == 29 && !((y % 4 == 0 && y % 100) || y % 400 == 0))
 		return -EINVAL;
-	*out = ((fleet_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec) -
-		sign * (oh * 3600 + om * 60)) *
-		       1000000000ll +
-	       frac;
+	secs = fleet_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
+	       sign * (oh * 3600 + om * 60);
+	/* 64 bits of ns end at 2262-04-11T23:47:16.854775807Z: past it, refuse, never wrap */
+	if (secs > INT64_MAX / 1000000000 ||
+	    (secs == INT64_MAX / 1000000000 && frac > INT64_MAX % 1000000000))
+		return -ERANGE;
+	*out = secs * 1000000000ll + frac;
 	return 0;
 }
 
@@ -121,11 +123,9 @@ int pb_parse_start_at(const char *s, int64_t *unix_ns)
 		;
 	if (i < n)
 		return fleet_rfc3339(s, unix_ns);
-	if (n > 19)
-		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		if (v > (INT64_MAX - (s[i] - '0')) / 10)
-			return -EINVAL;
+			return -ERANGE;
 		v = v * 10 + (s[i] - '0');
 	}
 	*unix_ns = v;
@@ -188,8 +188,18 @@ static uint32_t pb_shard_block(uint32_t flows, uint32_t streams, uint32_t n)
 
 int pb_fleet_validate(struct pb_config *cfg, int64_t now_ns, char *err, size_t errlen)
 {
+	int err_at;
+
 	if (cfg->start_at_spec[0]) {
-		if (pb_parse_start_at(cfg->start_at_spec, &cfg->start_at_ns)) {
+		err_at = pb_parse_start_at(cfg->start_at_spec, &cfg->start_at_ns);
+		if (err_at == -ERANGE) {
+			snprintf(err, errlen,
+				 "--start-at '%s' is more than a day ahead (and past 2262-04-11, "
+				 "where 64 bits of nanoseconds end)",
+				 cfg->start_at_spec);
+			return -EINVAL;
+		}
+		if (err_at) {
 			snprintf(err, errlen,
 				 "--start-at '%s': not an RFC 3339 time (2026-12-01T16:30:00Z) or "
 				 "a Unix time in ns",

@@ -17,8 +17,9 @@
 #define PB_START_AT_MAX_AHEAD_NS (24ll * 3600 * 1000000000ll) /* a day */
 
 /*
- * --start-at: RFC 3339 ("2026-12-01T16:30:00Z", fractions up to ns, Z or +hh:mm) or a Unix
- * time in ns (digits only), into ns since the epoch (UTC); 0 or -EINVAL.
+ * --start-at: RFC 3339 ("2026-12-01T16:30:00Z", any fraction digits, kept to the ns, Z or
+ * +hh:mm) or a Unix time in ns (digits only), into ns since the epoch (UTC); 0, -EINVAL, or
+ * -ERANGE past 2262-04-11T23:47:16.854775807Z (the end of 64 bits of ns).
  */
 int pb_parse_start_at(const char *s, int64_t *unix_ns);
 /* --shard "I/N": 0 <= I < N <= PB_SHARD_MAX; 0 or -EINVAL. */

@@ -287,9 +287,17 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 		strcpy(field, arg);
 		return 0;
 	case OPT_SECS:
-		if (!opt_parse_double(arg, &d) || !(d > 0) || d > 86400 * 365) {
+		if (!opt_parse_double(arg, &d) || !(d > 0)) {
 			snprintf(err, errlen, "--%s: '%s' is not a positive number of seconds",
 				 o->name, arg);
+			return -EINVAL;
+		}
+		/* a table's max (whole seconds) or a year: past it, ns no longer fit 64 bits */
+		if (d > (o->max ? (double)o->max : 86400.0 * 365)) {
+			snprintf(err, errlen,
+				 "--%s %s s is more than any run lasts: at most %.0f s (%.0f days)",
+				 o->name, arg, o->max ? (double)o->max : 86400.0 * 365,
+				 (o->max ? (double)o->max : 86400.0 * 365) / 86400);
 			return -EINVAL;
 		}
 		*(double *)field = d;

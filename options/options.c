@@ -36,7 +36,7 @@ static const struct pb_opt pb_opts[] = {
 	  sizeof(((struct pb_config *)0)->method), "NAME",
 	  "method to run, or 'benchmark' for all of them (see Methods below)",
 	  .flags = PB_OPTF_LIST, .list_key = "methods" },
-	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, "5", 0, 0, "SECS",
+	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, "5", 0, PB_DURATION_MAX_S, "SECS",
 	  "seconds each method sends, measured after the link is up (1 ms to 30 days)" },
 	{ "count", 'c', OPT_U64, OFF(count), 0, NULL, 1, UINT64_MAX, "N",
 	  "stop after exactly N frames sent (instead of --duration)" },

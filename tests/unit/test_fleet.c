@@ -31,6 +31,20 @@ static void test_start_at(void)
 		{ "2024-02-29T00:00:00.5Z", 1709164800ll * 1000000000ll + 500000000 },
 		{ "2000-03-01T00:00:00.123456789Z", 951868800ll * 1000000000ll + 123456789 },
 		{ "1796142600000000000", 1796142600ll * 1000000000ll },
+		/* RFC 3339 allows any number of fraction digits: those below a ns are dropped */
+		{ "2026-12-01T16:30:00.123456789123Z", 1796142600ll * 1000000000ll + 123456789 },
+		/* the last instant 64 bits of ns hold */
+		{ "2262-04-11T23:47:16.854775807Z", INT64_MAX },
+	};
+	/* beyond 2262-04-11T23:47:16.854775807Z: refused as out of range, never wrapped */
+	static const char *const far[] = {
+		"2611-06-24T07:20:38Z",
+		"2262-04-11T23:47:16.854775808Z",
+		"2262-04-11T23:47:17Z",
+		"9999-12-31T23:59:59Z",
+		"2262-04-11T23:30:00-00:30",
+		"9223372036854775808",
+		"99999999999999999999",
 	};
 	static const char *const bad[] = {
 		"",
@@ -43,11 +57,9 @@ static void test_start_at(void)
 		"2026-04-31T00:00:00Z",		   /* April has 30 */
 		"2026-12-01T24:00:00Z",		   /* hour */
 		"2026-12-01T16:30:00.Z",	   /* empty fraction */
-		"2026-12-01T16:30:00.1234567891Z", /* finer than a ns */
 		"2026-12-01T16:30:00+1:00",	   /* offset */
 		"2026-12-01T16:30:00Zjunk",
 		"1969-12-31T23:59:59Z",
-		"99999999999999999999", /* beyond 64 bits */
 		"-5",
 	};
 	unsigned int i;
@@ -60,6 +72,8 @@ static void test_start_at(void)
 	}
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(pb_parse_start_at(bad[i], &ns) == -EINVAL, "'%s' refused", bad[i]);
+	for (i = 0; i < sizeof(far) / sizeof(far[0]); i++)
+		CHECK(pb_parse_start_at(far[i], &ns) == -ERANGE, "'%s' out of range", far[i]);
 }
 
 static void test_shard_and_id(void)
@@ -99,6 +113,11 @@ static void test_validate(void)
 	CHECK(pb_fleet_validate(&cfg, now, err, sizeof(err)) == -EINVAL &&
 		      strstr(err, "more than a day"),
 	      "a day and a second ahead: %s", err);
+	/* 2611 wrapped 64 bits of ns into a time in the past, and the run started at once */
+	snprintf(cfg.start_at_spec, sizeof(cfg.start_at_spec), "2611-06-24T07:20:38Z");
+	CHECK(pb_fleet_validate(&cfg, now, err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "more than a day ahead") && strstr(err, "2262"),
+	      "the year 2611: %s", err);
 	snprintf(cfg.start_at_spec, sizeof(cfg.start_at_spec), "2026-12-01T16:30:02Z");
 	CHECK(!pb_fleet_validate(&cfg, now, err, sizeof(err)) &&
 		      cfg.start_at_ns == now + 2000000000ll,

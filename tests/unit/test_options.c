@@ -180,7 +180,10 @@ static void test_ranges(void)
 	bad("--rate", "1e300", "up to 5.24288e+06 Gb/s");
 	bad("--duration", "1e-9", "--duration 1e-09 s is shorter than any run: from 0.001 s");
 	bad("--duration", "0.0009", "from 0.001 s to 2592000 s (30 days)");
-	bad("--duration", "2592001", "from 0.001 s to 2592000 s (30 days)");
+	bad("--duration", "2592001", "at most 2592000 s (30 days)");
+	/* past the parser's own year: the limit is named, not "not a positive number" */
+	bad("--duration", "1e12", "more than any run lasts: at most 2592000 s (30 days)");
+	bad("--link-timeout", "1e12", "more than any run lasts: at most 31536000 s (365 days)");
 	bad("--test-id", "00000000-0000-0000-0000-000000000000", "all zero");
 	CHECK(PARSE("--pps", "10G") == 0 && cfg.pps == 1e10, "--pps 10G, the most: %s", err);
 	CHECK(PARSE("--rate", "5M") == 0 && cfg.rate_gbps == 5e6, "--rate 5M, near the most: %s",
