@@ -9,7 +9,9 @@
 
 #include "rfc2544_search.h"
 
-#define PB_SEARCH_STEP_MIN 0.01 /* expand: the first step, at least 1 % */
+#define PB_SEARCH_STEP_MIN     0.01 /* expand: the first step, at least 1 % */
+#define PB_SEARCH_SHORTS       3    /* short passes in a row that show the path cannot offer more */
+#define PB_SEARCH_PACED_MAX(s) ((s)->o.max * (1 - 1e-6)) /* the most a paced trial asks */
 
 static double search_round(const struct pb_search *s, double v, bool up)
 {
@@ -52,12 +54,30 @@ static bool search_converged(const struct pb_search *s)
 	       (s->o.integer && gap <= 1);
 }
 
+/*
+ * What to ask for so the trial offers target t: more by what the last paced trial fell
+ * short, unless it fell short by more than the precision against the one before (held
+ * back: not learnt), never more than twice t; a paced target stays paced (below the
+ * maximum, which is the unpaced trial).
+ */
+static double search_ask(struct pb_search *s, double t)
+{
+	double r = s->ratio[0];
+
+	s->target = t;
+	if (s->ratio[1] > 0 && r < s->ratio[1] * (1 - s->o.precision))
+		r = s->ratio[1];
+	if (s->o.integer || t >= s->o.max || !(r > 0 && r < 1))
+		return t;
+	return fmin(t / fmax(r, 0.5), PB_SEARCH_PACED_MAX(s));
+}
+
 /* The answer stands: confirm it once if asked (a confirmed one ends the search), else done. */
 static bool search_settle(struct pb_search *s, double *value)
 {
 	if (s->o.confirm) {
 		s->confirming = true;
-		s->next = s->lo;
+		s->next = search_ask(s, s->lo);
 		*value = s->next;
 		return true;
 	}
@@ -75,8 +95,10 @@ bool pb_search_next(struct pb_search *s, double *value)
 		s->state = PB_SEARCH_EXHAUSTED;
 		return false;
 	}
-	if (s->tries || s->confirming) {
-		/* a retry of a failed trial, or the confirmation: the same value again */
+	if (s->confirming)
+		return search_settle(s, value);
+	if (s->tries) {
+		/* a retry of a failed trial: the same value again */
 		*value = s->next;
 		return true;
 	}
@@ -114,8 +136,8 @@ bool pb_search_next(struct pb_search *s, double *value)
 			v = s->o.min;
 		s->step *= 2;
 	}
-	s->next = v;
-	*value = v;
+	s->next = search_ask(s, v);
+	*value = s->next;
 	return true;
 }
 
@@ -158,6 +180,18 @@ static void search_unfail(struct pb_search *s, double limit)
 			s->have_hi = true;
 		}
 	}
+	s->ceiling = false;
+}
+
+/* A pass at v: the highest pass, and fails at or below it were noise. */
+static void search_pass(struct pb_search *s, double v)
+{
+	if (!s->have_lo || v > s->lo) {
+		s->lo = v;
+		s->have_lo = true;
+	}
+	if (s->have_hi && v >= s->hi)
+		search_unfail(s, v);
 }
 
 void pb_search_record(struct pb_search *s, bool passed)
@@ -167,43 +201,79 @@ void pb_search_record(struct pb_search *s, bool passed)
 
 void pb_search_record_at(struct pb_search *s, double v, bool passed)
 {
+	double t = s->target, asked = s->next, lo = s->have_lo ? s->lo : 0;
+	bool paced = asked < s->o.max * (1 - 1e-9);
+	/* it offered less than its target by more than the resolution */
+	bool short_of = v < t - fmax(s->o.precision * t, s->o.abs_precision);
+	/*
+	 * ... or no more than the best pass, asked the most a paced trial can; or, with a
+	 * ceiling found, not half way from the best pass to its target
+	 */
+	bool capped = short_of || (paced && asked >= PB_SEARCH_PACED_MAX(s) && v <= lo) ||
+		      (s->ceiling && v < t - (t - lo) / 2);
+
 	if (s->state != PB_SEARCH_RUNNING || s->trials >= PB_SEARCH_MAX_TRIALS)
 		return;
 	s->hist[s->trials++] = (struct pb_search_trial){ .value = v, .passed = passed };
+	if (paced && asked > 0) {
+		s->ratio[1] = s->ratio[0];
+		s->ratio[0] = v / asked;
+	}
+	if (!short_of)
+		s->shorts = 0; /* it offered its target: shorts are no longer in a row */
 	if (!passed && s->tries < s->o.retries) {
 		s->tries++;
 		return;
 	}
+	if (passed && short_of && s->tries && ++s->shorts < PB_SEARCH_SHORTS) {
+		/* held back while a fail is retried: a pass, but not of the value retried */
+		search_pass(s, v);
+		return;
+	}
 	s->tries = 0;
 	if (s->confirming) {
-		s->confirming = false;
-		if (passed) {
-			s->confirmed = true;
+		if (passed && (!short_of || ++s->shorts >= PB_SEARCH_SHORTS)) {
+			/* confirmed; or it cannot offer the answer again: done, unconfirmed */
+			s->confirmed = !short_of;
+			s->shorts = 0;
 			s->state = PB_SEARCH_DONE;
 			return;
 		}
+		if (passed)
+			return; /* held back, it did not offer the answer: again */
+		s->confirming = false;
 	}
-	if (passed) {
-		double asked = s->next;
-
-		if (!s->have_lo || v > s->lo) {
-			s->lo = v;
-			s->have_lo = true;
-		}
-		if (s->have_hi && v >= s->hi)
-			search_unfail(s, v);
-		if (v < asked * (1 - s->o.precision / 2) && (!s->have_hi || asked < s->hi)) {
-			s->hi = asked; /* not offered: no trial can tell what it would do */
+	if (!passed) {
+		s->shorts = 0;
+		if (!s->have_hi || v < s->hi) {
+			s->hi = v;
 			s->have_hi = true;
+			s->ceiling = false;
 		}
+		if (s->have_lo && v <= s->lo)
+			search_refute(s, v);
 		return;
 	}
-	if (!s->have_hi || v < s->hi) {
-		s->hi = v;
-		s->have_hi = true;
+	search_pass(s, v);
+	if (!capped) {
+		s->shorts = 0;
+		return;
 	}
-	if (s->have_lo && v <= s->lo)
-		search_refute(s, v);
+	/*
+	 * Well short of its target: a trial held back (the next one offers it), or a path
+	 * that cannot offer more, which a ceiling already found, an unpaced trial, a paced
+	 * one asked the most it can, or passes short in a row show: no trial can tell what
+	 * the target would do, so it bounds the search.
+	 */
+	if (paced && asked < PB_SEARCH_PACED_MAX(s) && !s->ceiling &&
+	    ++s->shorts < PB_SEARCH_SHORTS)
+		return;
+	s->shorts = 0;
+	if (!s->have_hi || t < s->hi) {
+		s->hi = t;
+		s->have_hi = true;
+		s->ceiling = true;
+	}
 }
 
 double pb_search_result(const struct pb_search *s)

@@ -50,13 +50,18 @@ struct pb_search {
 	struct pb_search_opts o;
 	enum pb_search_state state;
 	bool have_lo, have_hi;
-	double lo;	    /* the highest value that passed and stands */
-	double hi;	    /* the lowest value that failed */
-	double next;	    /* the value of the trial asked for */
-	double step;	    /* expand: the current relative step */
-	unsigned int tries; /* tries so far at next (retries) */
-	bool confirming;    /* next is the confirmation of lo */
-	bool confirmed;	    /* lo was confirmed: set only as the search ends (DONE) */
+	double lo;	     /* the highest value that passed and stands */
+	double hi;	     /* the lowest value that failed (or that the path could not offer) */
+	double target;	     /* the value the trial asked for should offer */
+	double next;	     /* the value of the trial asked for: target, raised by what the
+			      * sender's recent paced trials fell short (rate searches) */
+	double ratio[2];     /* offered / asked of the last two paced trials (0: none yet) */
+	double step;	     /* expand: the current relative step */
+	unsigned int tries;  /* tries so far at next (retries) */
+	unsigned int shorts; /* passes in a row that offered well short of their target */
+	bool confirming;     /* next is the confirmation of lo */
+	bool confirmed;	     /* lo was confirmed: set only as the search ends (DONE) */
+	bool ceiling;	     /* the path could not offer a target: hi was not a trial's fail */
 	unsigned int trials;
 	struct pb_search_trial hist[PB_SEARCH_MAX_TRIALS];
 };
@@ -69,9 +74,13 @@ bool pb_search_next(struct pb_search *s, double *value);
 void pb_search_record(struct pb_search *s, bool passed);
 /*
  * The same, at the value the trial really had (a paced trial that could not reach its rate
- * offered less): the search bisects what was offered, not what was asked for. A pass well
- * short of the value asked for (by more than half the precision) also bounds the search
- * there: the path could not offer more, so asking again would only repeat the trial.
+ * offered less): the search bisects what was offered, not what was asked for. It asks the
+ * next paced trial for more by what the last one fell short, so a sender a little short
+ * still offers the value bisected; a trial far shorter than the one before (held back) is
+ * not learnt from, and a pass held back while a fail is retried does not end the retries.
+ * Only passes well short of their targets three in a row (or an unpaced trial short of
+ * it, or a paced one asked the most it can) bound the search at the target: the path
+ * cannot offer more (s->ceiling), so asking again would only repeat the trial.
  */
 void pb_search_record_at(struct pb_search *s, double value, bool passed);
 /* The highest value that passed and was not refuted; 0 when none did. */

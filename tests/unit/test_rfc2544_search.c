@@ -289,7 +289,282 @@ static void test_short_offers(void)
 			      "short offers, cap %.0f: found %.0f", cap, pb_search_result(&s));
 		CHECK(n <= pb_search_bound(&rate_opts, cap) + 2 && s.state == PB_SEARCH_DONE,
 		      "short offers, cap %.0f: %u trials (state %d)", cap, n, s.state);
+		/* bounded by what the path could offer, not by a fail, only where it was */
+		CHECK(s.ceiling == (cap > 90e3), "short offers, cap %.0f: ceiling %d", cap,
+		      s.ceiling);
 	}
+}
+
+/*
+ * A sender as a real paced one is: it offers a little less than asked (its start and end
+ * inside the trial's window), by up to jitter more or less at random, and now and then a
+ * trial is held back (the machine was busy, the pacer's debt forgiven) to a share of what
+ * was asked. An ask at the path's maximum is the unpaced trial: it offers the maximum.
+ */
+struct sender {
+	double max;
+	double shortfall;	 /* a paced trial offers this fraction less */
+	double jitter;		 /* ... and up to this fraction more or less */
+	unsigned int hold_every; /* every n-th trial is held back; 0: none */
+	double hold_share;	 /* to this share of what was asked */
+	unsigned int calls;
+};
+
+static double sender_offer(struct sender *x, double ask)
+{
+	x->calls++;
+	if (ask >= x->max * (1 - 1e-9))
+		return x->max;
+	if (x->hold_every && x->calls % x->hold_every == 0)
+		return ask * x->hold_share;
+	return ask * (1 - x->shortfall) * (1 + x->jitter * (2 * rng_unit() - 1));
+}
+
+/* What a paced trial surely offers: above it, below the maximum, no ask surely lands. */
+static double sender_reach(const struct sender *x)
+{
+	return x->max * (1 - x->shortfall) * (1 - x->jitter);
+}
+
+/*
+ * What every search must leave behind: between its highest standing pass and the lowest
+ * fail above it (or what the sender can reach, if lower), no untried interval wider than
+ * its resolution. A search that stops with 27k passed and 55k failed fails this.
+ */
+static bool untried_within(const struct pb_search *s, double reach, double *pass, double *fail)
+{
+	double top;
+	unsigned int i;
+
+	*pass = pb_search_result(s);
+	*fail = INFINITY;
+	for (i = 0; i < s->trials; i++)
+		if (!s->hist[i].passed && s->hist[i].value > *pass && s->hist[i].value < *fail)
+			*fail = s->hist[i].value;
+	top = fmin(*fail, reach);
+	return !isfinite(top) ||
+	       top - *pass <= fmax(s->o.precision * top, s->o.abs_precision) + 1e-6 ||
+	       (s->o.integer && top - *pass <= 1);
+}
+
+/* Drives s against d through x, booking each trial at what x offered; trials taken. */
+static unsigned int drive_sender(struct pb_search *s, struct dut *d, struct sender *x,
+				 double tolerance_pct, bool log)
+{
+	double v, offered;
+	unsigned int n = 0;
+	bool pass;
+
+	while (pb_search_next(s, &v) && n < 2 * PB_SEARCH_MAX_TRIALS) {
+		offered = sender_offer(x, v);
+		pass = dut_loss_pct(d, offered) <= tolerance_pct;
+		if (log)
+			printf("  asked %.0f offered %.0f %s\n", v, offered,
+			       pass ? "pass" : "fail");
+		pb_search_record_at(s, offered, pass);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The tbf of net/test_rfc2544_hosts (20 Mbit/s of 60-byte frames: 41667 pps) as a cliff,
+ * searched with o through a sender like x: the answer is the device's rate, or the most
+ * the sender offers paced if that is less (a maximum just above it), within the
+ * resolution, with no untried gap, in trials that grow only with the retries and the
+ * held-back share. Within rfc2544's default of 30 trials, a search that cannot finish says
+ * so (exhausted) and keeps a rate that passed.
+ */
+static void ndr_case(struct pb_search_opts o, const struct sender *sx, unsigned int xi,
+		     uint64_t seed, unsigned int *worst, unsigned int *exhausted)
+{
+	const double cap = 20e6 / 8 / 60, want = fmin(cap, o.max * (1 - sx->shortfall));
+	unsigned int n, lim, hold = sx->hold_every;
+	struct pb_search s;
+	double pass, fail;
+	int budget;
+
+	/* each fail tried 1 + retries times, held-back trials lost */
+	lim = (1 + o.retries) * (pb_search_bound(&o, want) + 2) * (hold ? hold : 1) /
+	      (hold ? hold - 1 : 1);
+	for (budget = 0; budget < 2; budget++) {
+		struct sender x = *sx;
+		struct dut d = { .cap = cap, .trial_s = 1 };
+
+		x.max = o.max;
+		o.max_trials = budget ? 30 : PB_SEARCH_MAX_TRIALS;
+		rng_state = seed;
+		CHECK(!pb_search_init(&s, &o), "init");
+		n = drive_sender(&s, &d, &x, 0, false);
+		if (budget) {
+			*exhausted += s.state == PB_SEARCH_EXHAUSTED;
+			CHECK(n <= 30 && pb_search_result(&s) <= cap &&
+				      (s.state == PB_SEARCH_EXHAUSTED ||
+				       (s.state == PB_SEARCH_DONE &&
+					pb_search_result(&s) >= want * (1 - o.precision))),
+			      "ndr in 30 trials, max %.0f start %.0f, precision %.0f %%, retries "
+			      "%u, "
+			      "sender %u: %.0f in %u trials (state %d)",
+			      o.max, o.start, 100 * o.precision, o.retries, xi,
+			      pb_search_result(&s), n, s.state);
+			break;
+		}
+		*worst = n > *worst ? n : *worst;
+		CHECK(s.state == PB_SEARCH_DONE && pb_search_result(&s) <= cap &&
+			      pb_search_result(&s) >= want * (1 - o.precision) && n <= lim,
+		      "ndr, max %.0f start %.0f, precision %.0f %%, retries %u, sender %u: found "
+		      "%.0f of %.0f in %u trials (at most %u, state %d)",
+		      o.max, o.start, 100 * o.precision, o.retries, xi, pb_search_result(&s), want,
+		      n, lim, s.state);
+		CHECK(untried_within(&s, sender_reach(&x), &pass, &fail),
+		      "ndr, max %.0f start %.0f, precision %.0f %%, retries %u, sender %u: untried "
+		      "%.0f..%.0f",
+		      o.max, o.start, 100 * o.precision, o.retries, xi, pass, fail);
+	}
+}
+
+/*
+ * ndr_case from every start and every maximum, with a sender that falls a little short,
+ * jitters and is held back now and then. The real run that went 211k -> 110k -> 55k ->
+ * 27k and stopped is the 211k maximum with a sender 1.3 % short: the 27k pass fell short
+ * of its ask, and the ask became the lowest "fail".
+ */
+static void test_ndr_any_start(void)
+{
+	static const double maxima[] = { 211e3, 1e6, 50e3, 42e3 };
+	static const double starts[] = { 211e3, 50e3, 42e3, 10e3, 41667 };
+	static const struct sender senders[] = {
+		{ 0 },
+		{ .shortfall = 0.013 },
+		{ .shortfall = 0.013, .jitter = 0.004 },
+		{ .shortfall = 0.02, .hold_every = 3, .hold_share = 0.5 },
+		{ .shortfall = 0.013, .hold_every = 4, .hold_share = 0.5 },
+		{ .hold_every = 2, .hold_share = 0.8 },
+	};
+	const double cap = 20e6 / 8 / 60;
+	unsigned int i, xi, runs = 0, worst = 0, exhausted = 0;
+	double pass, fail;
+	struct pb_search s;
+	unsigned int n;
+
+	for (i = 0; i < 2 * 2 * 9; i++) {
+		struct pb_search_opts o = rate_opts;
+
+		o.precision = i / 18 ? 0.02 : 0.01;
+		o.retries = i / 9 % 2 ? 2 : 0;
+		if (i % 9 < 4) {
+			o.max = maxima[i % 9]; /* the unpaced trial first */
+			o.min = fmax(1, o.max * 1e-4);
+		} else {
+			o.start = starts[i % 9 - 4];
+		}
+		for (xi = 0; xi < sizeof(senders) / sizeof(senders[0]); xi++)
+			ndr_case(o, &senders[xi], xi, 0x2545f4914f6cdd1dull + 977 * runs++, &worst,
+				 &exhausted);
+	}
+	printf("ndr from every start: %u searches, at most %u trials; in 30 trials, %u "
+	       "exhausted\n",
+	       runs, worst, exhausted);
+
+	/* the real run's figures, each trial printed */
+	{
+		struct pb_search_opts o = rate_opts;
+		struct sender x = { .max = 211e3, .shortfall = 0.013 };
+		struct dut d = { .cap = cap, .trial_s = 1 };
+
+		o.max = 211e3;
+		o.min = 21.1;
+		o.precision = 0.02;
+		o.retries = 2;
+		o.max_trials = 30;
+		pb_search_init(&s, &o);
+		printf("the 211k case (a sender 1.3 %% short):\n");
+		n = drive_sender(&s, &d, &x, 0, true);
+		CHECK(s.state == PB_SEARCH_DONE &&
+			      pb_search_result(&s) >= cap * (1 - o.precision) &&
+			      pb_search_result(&s) <= cap,
+		      "211k case: NDR %.0f of %.0f in %u trials (state %d)", pb_search_result(&s),
+		      cap, n, s.state);
+		CHECK(untried_within(&s, sender_reach(&x), &pass, &fail),
+		      "211k case: untried %.0f..%.0f", pass, fail);
+	}
+}
+
+/*
+ * PDR: a tbf with a bucket and queue (absorbing frames above its rate within a trial) and a
+ * tolerance of 0.5 %: the answer is where the loss reaches the tolerance, within the
+ * resolution, from every start, through the same short and held-back sender.
+ */
+static void test_pdr_any_start(void)
+{
+	static const double starts[] = { 0, 211e3, 50e3, 45e3, 10e3 };
+	const double cap = 20e6 / 8 / 60, allowance = 48e3 / 60, tol = 0.5;
+	/* (r t - cap t - allowance) / (r t) = tol / 100, for t = 1 */
+	const double want = (cap + allowance) / (1 - tol / 100);
+	unsigned int i, k;
+	double pass, fail;
+	struct pb_search s;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+			struct pb_search_opts o = rate_opts;
+			struct sender x = { .max = o.max,
+					    .shortfall = 0.015 * k,
+					    .hold_every = k ? 5 : 0,
+					    .hold_share = 0.6 };
+			struct dut d = { .cap = cap, .allowance = allowance, .trial_s = 1 };
+
+			o.start = starts[i];
+			rng_state = 77 + i;
+			pb_search_init(&s, &o);
+			drive_sender(&s, &d, &x, tol, false);
+			CHECK(pb_search_result(&s) <= want &&
+				      pb_search_result(&s) >= want * (1 - o.precision),
+			      "pdr, start %.0f, sender %u: found %.0f, want %.0f", o.start, k,
+			      pb_search_result(&s), want);
+			CHECK(untried_within(&s, sender_reach(&x), &pass, &fail),
+			      "pdr, start %.0f, sender %u: untried %.0f..%.0f", o.start, k, pass,
+			      fail);
+		}
+}
+
+/*
+ * Back-to-back against a queue: a burst at rate r into a device forwarding cap frames/s
+ * with a queue of q frames loses nothing up to q / (1 - cap / r) frames. From several
+ * starts (the first search, and repetitions widening from a start near or far from it).
+ */
+static void test_b2b_any_start(void)
+{
+	static const double starts[] = { 0, 1, 50, 900, 964, 5000, 299999 };
+	const double q = (16384 + 32768) / 60.0, cap = 20e6 / 8 / 60, r = 277688;
+	const double limit = floor(q / (1 - cap / r));
+	double v, pass, fail;
+	struct pb_search s;
+	unsigned int i, e;
+
+	for (e = 0; e < 2; e++)
+		for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+			struct pb_search_opts o = {
+				.min = 1,
+				.max = 300000,
+				.start = starts[i],
+				.precision = 0.01,
+				.max_trials = 40,
+				.integer = true,
+				.expand = e && starts[i] > 0,
+			};
+
+			pb_search_init(&s, &o);
+			while (pb_search_next(&s, &v))
+				pb_search_record(&s, v <= limit);
+			CHECK(s.state == PB_SEARCH_DONE && pb_search_result(&s) <= limit &&
+				      pb_search_result(&s) >= floor(limit * (1 - o.precision)),
+			      "b2b, start %.0f%s: found %.0f of %.0f", o.start,
+			      o.expand ? " widening" : "", pb_search_result(&s), limit);
+			CHECK(untried_within(&s, INFINITY, &pass, &fail),
+			      "b2b, start %.0f%s: untried %.0f..%.0f", o.start,
+			      o.expand ? " widening" : "", pass, fail);
+		}
 }
 
 /* The trial bound: a search that cannot converge in time says so and keeps its best. */
@@ -475,6 +750,9 @@ int main(void)
 	test_spurious_losses();
 	test_lucky_pass();
 	test_short_offers();
+	test_ndr_any_start();
+	test_pdr_any_start();
+	test_b2b_any_start();
 	test_exhausted();
 	test_bursts();
 	test_bad_opts();
