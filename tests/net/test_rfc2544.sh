@@ -26,40 +26,66 @@ tc qdisc add dev "\$PB_DUT_OUT" root tbf rate $B2B_RATE burst $B2B_BURST limit $
 EOF
 COMMON="--lab router --trial 1 --trial-gap 0.2 --precision 2 --retries 1 -q --format json"
 
+# run NAME ARGS...: one rfc2544 run into $T/NAME.N.json (N = 1, 2, ... for each run of NAME),
+# its exit status in NAME.N.rc, its stderr in NAME.N.err; RUN is N
+run() {
+	local name=$1
+	shift
+	RUN=1
+	while [ -e "$T/$name.$RUN.err" ]; do RUN=$((RUN + 1)); done
+	"$PB" rfc2544 $COMMON "$@" --output "$T/$name.$RUN.json" 2>"$T/$name.$RUN.err"
+	echo $? >"$T/$name.$RUN.rc"
+}
+
 # 26.1: NDR within 5 % of the tbf's rate, at two frame sizes; 26.2 at that rate. Above it is
 # the tbf's answer on any machine; below it, also the machine's (a DUT without its CPU forwards
-# less than the tbf lets through): check_unless_busy.
-busy_mark
-"$PB" rfc2544 $COMMON --lab-dut-setup "$T/tbf.sh" --method udp_sendto --tests throughput,latency \
-	--frame-sizes 64,512 --output "$T/tput.json" 2>"$T/tput.err"
-rc=$?
-check "throughput: exit 0 (got $rc: $(tail -1 "$T/tput.err"))" [ $rc = 0 ]
+# less than the tbf lets through): a timing answer, measured afresh by each attempt. The
+# checks after it read the first run.
+tput_attempt() {
+	run tput --lab-dut-setup "$T/tbf.sh" --method udp_sendto --tests throughput,latency \
+		--frame-sizes 64,512
+	py "$T/tput.$RUN.json" "
+ok=True
+for size in (64, 512):
+	s=[r for r in summ('throughput') if r['frame_size']==size]
+	want=$TBF_RATE/8/(size-4)
+	print('  run $RUN, %d B: NDR %s, tbf %.0f'%(size, s and round(s[0]['throughput_pps']), want))
+	ok&=bool(s) and s[0]['throughput_pps']/want>=0.95
+sys.exit(0 if ok else 1)"
+}
+attempts 3 "throughput 64 and 512 B: NDR at least 95 % of the tbf's rate" tput_attempt
+rc=$(cat "$T/tput.1.rc")
+check "throughput: exit 0 (got $rc: $(tail -1 "$T/tput.1.err"))" [ "$rc" = 0 ]
 for size in 64 512; do
 	check "throughput $size B: NDR at most 5 % above $TBF_RATE bit/s / 8 / $((size - 4))" \
-		py "$T/tput.json" "
+		py "$T/tput.1.json" "
 s=[r for r in summ('throughput') if r['frame_size']==$size]
 want=$TBF_RATE/8/($size-4)
 print('  $size B: NDR', s and s[0]['throughput_pps'], 'tbf', round(want))
 sys.exit(0 if len(s)==1 and s[0]['status']=='ok' and s[0]['throughput_pps']/want<=1.05 else 1)"
-	check_unless_busy "throughput $size B: NDR at least 95 % of it" py "$T/tput.json" "
-s=[r for r in summ('throughput') if r['frame_size']==$size]
-sys.exit(0 if s and s[0]['throughput_pps']/($TBF_RATE/8/($size-4))>=0.95 else 1)"
 	check "throughput $size B: the DUT is the limit, and the wire rate follows the frame" \
-		py "$T/tput.json" "
+		py "$T/tput.1.json" "
 s=[r for r in summ('throughput') if r['frame_size']==$size][0]
 sys.exit(0 if not s['sender_limited'] and s['search']=='found' and
 	abs(s['throughput_wire_gbps']-s['throughput_pps']*($size+20)*8/1e9)<1e-6 else 1)"
 done
+# a trial passes when every frame offered was delivered: a frame the path refused and the
+# sender retried (frames_retried) was offered too (suites/rfc2544.c)
 check "throughput: every trial is a full run row, accounted 100 % with the DUT's drops" \
-	py "$T/tput.json" "
+	py "$T/tput.1.json" "
 t=trials('throughput')
-sys.exit(0 if len(t)>=8 and all(r['frames_sent']>0 and r['frames_delivered'] is not None and
-	abs(r['accounted_pct']-100)<0.01 and r['passed']==(r['frames_delivered']==r['frames_sent'])
-	for r in t) else 1)"
-check "throughput: summary rows count nothing twice (run fields null)" py "$T/tput.json" "
+bad=[r for r in t if not (r['frames_sent']>0 and r['frames_delivered'] is not None and
+	abs(r['accounted_pct']-100)<0.01 and
+	r['passed']==(r['frames_delivered']>=r['frames_sent']+(r['frames_retried'] or 0)))]
+for r in bad:
+	print('  trial', r['frame_size'], r['trial'], 'sent', r['frames_sent'], 'retried',
+		r['frames_retried'], 'delivered', r['frames_delivered'], 'accounted', r['accounted_pct'],
+		'passed', r['passed'])
+sys.exit(0 if len(t)>=8 and not bad else 1)"
+check "throughput: summary rows count nothing twice (run fields null)" py "$T/tput.1.json" "
 sys.exit(0 if all(r['frames_sent'] is None and r['pps'] is None for r in summ('throughput'))
 	else 1)"
-check "throughput: the parameters are in the set" py "$T/tput.json" "
+check "throughput: the parameters are in the set" py "$T/tput.1.json" "
 p=d['rfc2544']
 sys.exit(0 if p['tests']==['throughput','latency'] and p['frame_sizes']==[64,512] and
 	p['rate']=='NDR' and p['trial_s']==1 and d['lab_kind']=='router' else 1)"
@@ -67,7 +93,7 @@ sys.exit(0 if p['tests']==['throughput','latency'] and p['frame_sizes']==[64,512
 # p99 must stay within it (with slack); the max is one probe, which a descheduled DUT can hold
 # longer (27 ms in a fresh CI run, p99 14 ms), so it is printed and ordered, not bounded
 check "latency: at the throughput rate, p50 <= p99 <= max, p99 within the tbf's queue" \
-	py "$T/tput.json" "
+	py "$T/tput.1.json" "
 ok=len(summ('latency'))==2
 for s in summ('latency'):
 	t=[r for r in summ('throughput') if r['frame_size']==s['frame_size']][0]
@@ -79,7 +105,7 @@ sys.exit(0 if ok else 1)"
 # The trial runs at the rate the search passed, within 1.5 % of what the tbf's rate, bucket and
 # queue let through in 1 s: a DUT descheduled there overflows the queue (5 of 491 probes lost
 # in a fresh CI run), so a few may go
-check "latency: its trial carried probes, and (at the edge of loss) lost at most 3 %" py "$T/tput.json" "
+check "latency: its trial carried probes, and (at the edge of loss) lost at most 3 %" py "$T/tput.1.json" "
 t=trials('latency')
 print('  probes', [(r['latency']['probes_sent'], r['latency']['probes_received']) for r in t])
 sys.exit(0 if len(t)==2 and all(r['latency']['probes_sent']>0 and
@@ -94,13 +120,37 @@ sys.exit(0 if len(t)==2 and all(r['latency']['probes_sent']>0 and
 # those rates test no loss); walking down in steps of 5 % (--loss-step 5) to 5 % crosses it for any
 # maximum from 44k to 833k pps. Trials of 0.5 s keep the 20 steps within CI's budget.
 LOSS_RATE=$TBF_RATE
-busy_mark
-"$PB" rfc2544 $COMMON --lab-dut-setup "$T/tbf.sh" --method af_packet --tests loss \
-	--frame-sizes 64 --loss-step 5 --trial 0.5 --trial-gap 0.1 --output "$T/loss.json" \
-	2>"$T/loss.err"
-check "loss: exit 0 ($(tail -1 "$T/loss.err"))" [ $? = 0 ]
+# what gets through a trial of d seconds is R d, and what the bucket (16 KB) and the queue
+# (32 KB) held at its start and its end: B = 48 KB / 60 bytes (4 % of a 0.5 s trial's R d).
+# Above R it loses at least 1 - (R d + B)/(offered d), less 3 points, on any machine. A DUT
+# without its CPU (beside a busy neighbour) forwards less than that, so losing at most 3
+# points more, nothing below R, and the step before the first lossless one at 95 % of R or
+# more (the curve crosses zero there) are timing answers: each attempt walks afresh, its
+# trials printed. The checks after it read the first walk.
+LOSS_PY="
+R=$LOSS_RATE/8/60
+B=(16384+32768)/60
+t=trials('loss')
+def want(r): return max(0,100*(1-(R*r['duration_s']+B)/(r['pps']*r['duration_s'])))"
+loss_attempt() {
+	run loss --lab-dut-setup "$T/tbf.sh" --method af_packet --tests loss --frame-sizes 64 \
+		--loss-step 5 --trial 0.5 --trial-gap 0.1
+	py "$T/loss.$RUN.json" "$LOSS_PY
+ok=bool(t)
+for r in t:
+	print('  run $RUN, load %.0f %%: offered %.0f, loss %.3f %%, want %.3f %%'%(r['load_pct'],
+		r['pps'],r['loss_pct'],want(r)))
+	if r['pps']>1.05*R: ok&=r['loss_pct']<=want(r)+3
+	if r['pps']<0.95*R: ok&=r['loss_pct']==0
+z=[i for i,r in enumerate(t) if r['loss_pct']==0]
+ok&=bool(z) and z[0]>0 and t[z[0]-1]['pps']>=0.95*R
+sys.exit(0 if ok else 1)"
+}
+attempts 3 "loss: at most 3 points above the tbf's, nothing below R, the step before the first lossless one at 95 % of R or more" \
+	loss_attempt
+check "loss: exit 0 ($(tail -1 "$T/loss.1.err"))" [ "$(cat "$T/loss.1.rc")" = 0 ]
 check "loss: 100 %, 95 %, ... until two steps lose nothing (or 5 %), one summary each" \
-	py "$T/loss.json" "
+	py "$T/loss.1.json" "
 s=summ('loss')
 loads=[r['load_pct'] for r in s]
 z=[r['loss_pct']==0 for r in s]
@@ -108,36 +158,12 @@ print('  loads', loads, 'loss', [round(r['loss_pct'],3) for r in s])
 sys.exit(0 if loads==[100-5*i for i in range(len(loads))] and len(s)>=3 and s[0]['loss_pct']>0
 	and (z[-2:]==[True,True] and not any(z[:-2]) or loads[-1]==5 and z[-1] and not any(z[:-1]))
 	else 1)"
-# what gets through a trial of d seconds is R d, and what the bucket (16 KB) and the queue
-# (32 KB) held at its start and its end: B = 48 KB / 60 bytes (4 % of a 0.5 s trial's R d).
-# Above R it loses at least 1 - (R d + B)/(offered d), less 3 points, on any machine; a DUT
-# without its CPU (beside a busy neighbour) forwards less than that, so losing at most 3
-# points more, and nothing below R, is the answer only on a machine that had its CPUs. One
-# reading of the trials, printed, gives both verdicts.
-loss=$(py "$T/loss.json" "
-R=$LOSS_RATE/8/60
-B=(16384+32768)/60
-low=high=True
-for r in trials('loss'):
-	off=r['pps']; d=r['duration_s']; want=max(0,100*(1-(R*d+B)/(off*d)))
-	if off>1.05*R: low&=r['loss_pct']>=want-3; high&=r['loss_pct']<=want+3
-	if off<0.95*R: high&=r['loss_pct']==0
-	print('  load %.0f %%: offered %.0f, loss %.3f %%, want %.3f %%'%(r['load_pct'],off,r['loss_pct'],want))
-print(low, high)")
-echo "$loss" | sed '$d'
-read -r loss_low loss_high <<<"$(echo "$loss" | tail -n 1)"
-check "loss: above R it loses at least 1 - (R d + B)/(offered d) (-3 points)" [ "$loss_low" = True ]
-check_unless_busy "loss: ... and at most 3 points more, below R nothing" [ "$loss_high" = True ]
-check "loss: the first step that loses nothing is at most 5 % above R" py "$T/loss.json" "
-R=$LOSS_RATE/8/60
-z=[r for r in trials('loss') if r['loss_pct']==0]
+check "loss: above R it loses at least 1 - (R d + B)/(offered d) (-3 points)" \
+	py "$T/loss.1.json" "$LOSS_PY
+sys.exit(0 if t and all(r['pps']<=1.05*R or r['loss_pct']>=want(r)-3 for r in t) else 1)"
+check "loss: the first step that loses nothing is at most 5 % above R" py "$T/loss.1.json" "$LOSS_PY
+z=[r for r in t if r['loss_pct']==0]
 sys.exit(0 if z and z[0]['pps']<=1.05*R else 1)"
-check_unless_busy "loss: ... and the step before it at least 95 % of R (it crosses zero there)" \
-	py "$T/loss.json" "
-R=$LOSS_RATE/8/60
-t=trials('loss')
-z=[i for i,r in enumerate(t) if r['loss_pct']==0][0]
-sys.exit(0 if z>0 and t[z-1]['pps']>=0.95*R else 1)"
 
 # one maximum: the loss table's 100 % is the throughput table's Max pps; its 100 % step is
 # unpaced, as the search's maximum is, and its other steps are paced at their share of it
@@ -156,25 +182,27 @@ sys.exit(0 if ls and all(r['max_pps']==tp['max_pps'] for r in ls) and full and
 	all(abs(r['offered_pps']/(tp['max_pps']*r['load_pct']/100)-1)<=0.05 for r in low) else 1)"
 
 # 26.4: the longest lossless burst is what the bucket and the one-frame queue hold, plus
-# what the rate refills while the burst arrives
-busy_mark
-"$PB" rfc2544 $COMMON --lab-dut-setup "$T/b2b.sh" --method udp_sendto --tests back-to-back \
-	--frame-sizes 64 --b2b-repeat 3 --trial 0.5 --trial-gap 0.3 --output "$T/b2b.json" \
-	2>"$T/b2b.err"
-check "back-to-back: exit 0 ($(tail -1 "$T/b2b.err"))" [ $? = 0 ]
+# what the rate refills while the burst arrives. At most 10 % above it on any machine; a DUT
+# without its CPU loses some of a burst the bucket would hold, so at least 90 % of it is a
+# timing answer: each attempt runs the repetitions afresh. The checks after it read the first.
 B2B_PY="
 s=summ('back-to-back')[0]
 r_fps=$B2B_RATE/8/60
 want=($B2B_BURST+$B2B_LIMIT)/60/(1-r_fps/s['max_pps'])"
-# a DUT without its CPU loses some of a burst the bucket would hold: the floor is the machine's
-check "back-to-back: at most 10 % above what the burst allows" py "$T/b2b.json" "$B2B_PY
-print('  burst', s['burst_frames'], 'min', s['burst_frames_min'], 'max', s['burst_frames_max'],
-	'want %.0f at %.0f pps'%(want, s['max_pps']))
+b2b_attempt() {
+	run b2b --lab-dut-setup "$T/b2b.sh" --method udp_sendto --tests back-to-back \
+		--frame-sizes 64 --b2b-repeat 3 --trial 0.5 --trial-gap 0.3
+	py "$T/b2b.$RUN.json" "$B2B_PY
+print('  run $RUN: burst', s['burst_frames'], 'min', s['burst_frames_min'], 'max',
+	s['burst_frames_max'], 'want %.0f at %.0f pps'%(want, s['max_pps']))
+sys.exit(0 if s['burst_frames']/want>=0.90 else 1)"
+}
+attempts 3 "back-to-back: at least 90 % of what the burst allows" b2b_attempt
+check "back-to-back: exit 0 ($(tail -1 "$T/b2b.1.err"))" [ "$(cat "$T/b2b.1.rc")" = 0 ]
+check "back-to-back: at most 10 % above what the burst allows" py "$T/b2b.1.json" "$B2B_PY
 sys.exit(0 if s['repetitions']==3 and s['burst_frames']/want<=1.10 and
 	s['burst_frames_min']<=s['burst_frames']<=s['burst_frames_max'] else 1)"
-check_unless_busy "back-to-back: ... and at least 90 % of it" py "$T/b2b.json" "$B2B_PY
-sys.exit(0 if s['burst_frames']/want>=0.90 else 1)"
-check "back-to-back: every burst trial sent exactly its burst, unpaced" py "$T/b2b.json" "
+check "back-to-back: every burst trial sent exactly its burst, unpaced" py "$T/b2b.1.json" "
 t=[r for r in trials('back-to-back') if r['burst_frames']]
 sys.exit(0 if t and all(r['frames_sent']==r['burst_frames'] and r['target_pps'] is None and
 	1<=r['repetition']<=3 for r in t) else 1)"

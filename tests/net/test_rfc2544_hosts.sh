@@ -62,29 +62,63 @@ done
 check "the agent answers across the router" \
 	ip netns exec "$H1" python3 -c "import urllib.request; urllib.request.urlopen('$URL/v1/info', timeout=2)"
 
-busy_mark
-ip netns exec "$H1" "$PB" rfc2544 --iface "$A1" --srcip 198.18.99.1 --dstip 198.19.99.2 \
-	--receiver "$URL" --dstmac "$DUT_MAC" --cpus 0 --method af_packet,udp_sendto \
-	--tests throughput --frame-sizes 64 --trial 1 --trial-gap 0.2 --precision 2 --retries 2 \
-	-q --format json --output "$T/hosts.json" 2>"$T/hosts.err"
-rc=$?
-check "rfc2544 --iface --receiver --dstmac: exit 0 ($rc: $(tail -1 "$T/hosts.err"))" [ $rc = 0 ]
+# hosts_attempt M: method M's NDR across the router ($T/M.N.json for its Nth run, RUN = N),
+# at least 95 % of the tbf's rate: a router without its CPU (a busy neighbour) loses below
+# it, so a timing answer, measured afresh by each attempt, its trials printed
+hosts_attempt() {
+	local m=$1
+	RUN=1
+	while [ -e "$T/$m.$RUN.err" ]; do RUN=$((RUN + 1)); done
+	ip netns exec "$H1" "$PB" rfc2544 --iface "$A1" --srcip 198.18.99.1 --dstip 198.19.99.2 \
+		--receiver "$URL" --dstmac "$DUT_MAC" --cpus 0 --method "$m" --tests throughput \
+		--frame-sizes 64 --trial 1 --trial-gap 0.2 --precision 2 --retries 2 -q --format json \
+		--output "$T/$m.$RUN.json" 2>"$T/$m.$RUN.err"
+	echo $? >"$T/$m.$RUN.rc"
+	json "$T/$m.$RUN.json" "print('  $m run $RUN: NDR', [round(r['throughput_pps']) for r in d['results']
+		if r['summary']], 'trials (offered, loss %):', [(round(r['offered_pps']),
+		round(r['loss_pct'], 3)) for r in d['results'] if not r['summary']]) or True"
+	json "$T/$m.$RUN.json" "[r for r in d['results'] if r['summary']
+		and r['throughput_pps']/($RATE/8/60)>=0.95]"
+}
 for m in af_packet udp_sendto; do
-	ndr=$(json "$T/hosts.json" "print([(round(r['throughput_pps']), r['sender_limited']) for r in d['results'] if r['summary'] and r['method']=='$m']) or True")
-	json "$T/hosts.json" "print('  $m trials (offered, loss %):', [(round(r['offered_pps']), round(r['loss_pct'], 3)) for r in d['results'] if not r['summary'] and r['method']=='$m']) or True"
-	check "$m: NDR at most 5 % above the router's tbf ($RATE bit/s of 60-byte frames; NDR, sender limited: $ndr)" \
-		json "$T/hosts.json" "[r for r in d['results'] if r['summary'] and r['method']=='$m'
+	attempts 3 "$m: NDR at least 95 % of the router's tbf ($RATE bit/s of 60-byte frames)" \
+		hosts_attempt $m
+	# the checks below read each method's first run
+	rc=$(cat "$T/$m.1.rc")
+	check "$m: rfc2544 --iface --receiver --dstmac: exit 0 ($rc: $(tail -1 "$T/$m.1.err"))" \
+		[ "$rc" = 0 ]
+	ndr=$(json "$T/$m.1.json" "print([(round(r['throughput_pps']), r['sender_limited']) for r in d['results'] if r['summary']]) or True")
+	check "$m: NDR at most 5 % above the router's tbf (NDR, sender limited: $ndr)" \
+		json "$T/$m.1.json" "[r for r in d['results'] if r['summary']
 			and r['throughput_pps']/($RATE/8/60)<=1.05 and not r['sender_limited']]"
-	# a router without its CPU (a busy neighbour) loses below the tbf's rate
-	check_unless_busy "$m: ... and at least 95 % of it" json "$T/hosts.json" \
-		"[r for r in d['results'] if r['summary'] and r['method']=='$m'
-			and r['throughput_pps']/($RATE/8/60)>=0.95]"
 done
-check "the trials were counted by the agent, on a shared interface, with no DUT counters" \
-	json "$T/hosts.json" "d['lab'] is False and all(r['has_receiver'] and r['shared_iface'] and
-		r['dut_qdisc_drops'] is None and r['frames_delivered'] is not None
-		for r in d['results'] if not r['summary'])"
-check "a lossy trial's loss is sent - delivered, as the agent counted it" json "$T/hosts.json" "
-	any(not r['passed'] and r['loss_pct']>0 and abs(r['loss_pct']-100*(r['frames_sent']-r['frames_delivered'])/r['frames_sent'])<1e-9
-		for r in d['results'] if not r['summary'])"
+# Whatever the machine did, a search that found its answer left nothing untried between it and
+# the lowest fail above it wider than --precision (2 %): every run of each method, printed.
+# (A search that skipped an interval once answered 27239 pps with 55k the lowest fail.)
+for m in af_packet udp_sendto; do
+	check "$m: every found NDR within 2 % of the lowest fail above it, in every run" \
+		python3 -c "import json,sys
+ok=True
+for f in sys.argv[1:]:
+	rows=json.load(open(f))['results']
+	s=[r for r in rows if r['summary']][0]
+	fails=[r['offered_pps'] for r in rows if not r['summary'] and not r['passed'] and
+		r['offered_pps']>s['throughput_pps']]
+	print('  %s: %s, NDR %.0f, lowest fail above %s'%(f.split('/')[-1], s['search'],
+		s['throughput_pps'], fails and round(min(fails))))
+	ok&=s['search']!='found' or not fails or min(fails)-s['throughput_pps']<=0.02*min(fails)+1e-6
+sys.exit(0 if ok else 1)" "$T/$m".*.json
+done
+for m in af_packet udp_sendto; do
+	check "$m: the trials were counted by the agent, on a shared interface, with no DUT counters" \
+		json "$T/$m.1.json" "d['lab'] is False and all(r['has_receiver'] and r['shared_iface'] and
+			r['dut_qdisc_drops'] is None and r['frames_delivered'] is not None
+			for r in d['results'] if not r['summary'])"
+done
+check "a lossy trial's loss is sent - delivered, as the agent counted it" \
+	python3 -c "import json,sys
+rows=[r for f in sys.argv[1:] for r in json.load(open(f))['results'] if not r['summary']]
+sys.exit(0 if any(not r['passed'] and r['loss_pct']>0 and
+	abs(r['loss_pct']-100*(r['frames_sent']-r['frames_delivered'])/r['frames_sent'])<1e-9
+	for r in rows) else 1)" "$T/af_packet.1.json" "$T/udp_sendto.1.json"
 finish
