@@ -149,14 +149,17 @@ sys.exit(0 if ok else 1)"
 attempts 3 "loss: at most 3 points above the tbf's, nothing below R, the step before the first lossless one at 95 % of R or more" \
 	loss_attempt
 check "loss: exit 0 ($(tail -1 "$T/loss.1.err"))" [ "$(cat "$T/loss.1.rc")" = 0 ]
-check "loss: 100 %, 95 %, ... until two steps lose nothing (or 5 %), one summary each" \
+# the steps stop at the first two lossless ones in a row (a lone lossless step may come
+# earlier: beside a busy neighbour, a paced step's catch-up after a stall overflows the tbf)
+check "loss: 100 %, 95 %, ... until two steps in a row lose nothing (or 5 %), one summary each" \
 	py "$T/loss.1.json" "
 s=summ('loss')
 loads=[r['load_pct'] for r in s]
 z=[r['loss_pct']==0 for r in s]
+two=[i for i in range(len(z)-1) if z[i] and z[i+1]]
 print('  loads', loads, 'loss', [round(r['loss_pct'],3) for r in s])
 sys.exit(0 if loads==[100-5*i for i in range(len(loads))] and len(s)>=3 and s[0]['loss_pct']>0
-	and (z[-2:]==[True,True] and not any(z[:-2]) or loads[-1]==5 and z[-1] and not any(z[:-1]))
+	and (two==[len(z)-2] or loads[-1]==5 and not two)
 	else 1)"
 check "loss: above R it loses at least 1 - (R d + B)/(offered d) (-3 points)" \
 	py "$T/loss.1.json" "$LOSS_PY
@@ -168,10 +171,12 @@ sys.exit(0 if z and z[0]['pps']<=1.05*R else 1)"
 # one maximum: the loss table's 100 % is the throughput table's Max pps; its 100 % step is
 # unpaced, as the search's maximum is, and its other steps are paced at their share of it
 # (those at or below half of it, which any sender here reaches, offered that share)
-"$PB" rfc2544 $COMMON --lab-dut-setup "$T/tbf.sh" --method udp_sendto --tests throughput,loss \
-	--frame-sizes 64 --trial 0.5 --trial-gap 0.1 --output "$T/max.json" 2>"$T/max.err"
-check "one maximum: exit 0 ($(tail -1 "$T/max.err"))" [ $? = 0 ]
-check "one maximum: the loss summaries' max_pps is the throughput's, 100 % unpaced, <= 50 % at their share" \
+# The shares at or below half are offered within 5 %: a timing answer (a sender without its
+# CPU offers less), so the run is re-made up to 3 times; the rest is the code's own rule.
+max_run() {
+	"$PB" rfc2544 $COMMON --lab-dut-setup "$T/tbf.sh" --method udp_sendto --tests throughput,loss \
+		--frame-sizes 64 --trial 0.5 --trial-gap 0.1 --output "$T/max.json" 2>"$T/max.err" ||
+		{ echo "  one maximum: exit $? ($(tail -1 "$T/max.err"))"; return 1; }
 	py "$T/max.json" "
 tp=summ('throughput')[0]; ls=summ('loss'); t=trials('loss')
 full=[r for r in t if r['load_pct']==100]; low=[r for r in t if r['load_pct']<=50]
@@ -180,6 +185,8 @@ print('  max', tp['max_pps'], 'loss max', [r['max_pps'] for r in ls][:1], '100 %
 sys.exit(0 if ls and all(r['max_pps']==tp['max_pps'] for r in ls) and full and
 	not full[0].get('target_pps') and low and
 	all(abs(r['offered_pps']/(tp['max_pps']*r['load_pct']/100)-1)<=0.05 for r in low) else 1)"
+}
+attempts 3 "one maximum: exit 0, the loss summaries' max_pps is the throughput's, 100 % unpaced, <= 50 % at their share" max_run
 
 # 26.4: the longest lossless burst is what the bucket and the one-frame queue hold, plus
 # what the rate refills while the burst arrives. At most 10 % above it on any machine; a DUT
