@@ -271,7 +271,7 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 {
 	char *field = (char *)dst + o->off;
 	uint64_t v;
-	double d;
+	double d, max_s;
 	int i;
 
 	switch (o->type) {
@@ -293,11 +293,11 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 			return -EINVAL;
 		}
 		/* a table's max (whole seconds) or a year: past it, ns no longer fit 64 bits */
-		if (d > (o->max ? (double)o->max : 86400.0 * 365)) {
+		max_s = o->max ? (double)o->max : 86400.0 * 365;
+		if (d > max_s) {
 			snprintf(err, errlen,
 				 "--%s %s s is more than any run lasts: at most %.0f s (%.0f days)",
-				 o->name, arg, o->max ? (double)o->max : 86400.0 * 365,
-				 (o->max ? (double)o->max : 86400.0 * 365) / 86400);
+				 o->name, arg, max_s, max_s / 86400);
 			return -EINVAL;
 		}
 		*(double *)field = d;

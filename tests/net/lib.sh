@@ -56,7 +56,7 @@ check() { # check "what" command...
 # times, ok at the first pass, a failure only when every attempt missed. Load only ever makes
 # a sender later or slower, so a fault in the code misses every attempt and a neighbour's
 # burst rarely does. The command prints its own figure, so every attempt's is in the log.
-# Never a skip: a busy machine gets more attempts, not a pass.
+# The number of attempts is fixed: whatever the machine is doing, a miss in all of them fails.
 attempts() {
 	local n=$1 what=$2 i
 	shift 2
