@@ -681,7 +681,7 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 
 	install_signals();
 	if (pb_options_parse_cmd(cmd, &s.cfg, argc, argv, &action, err, sizeof(err))) {
-		fprintf(stderr, "pktbench%s%s: %s\n", rfc ? " " : "", rfc ? cmd->name : "", err);
+		pb_log_say(rfc ? "pktbench rfc2544" : "pktbench", err);
 		return EXIT_BADINPUT;
 	}
 	if (action == PB_OPT_HELP) {
@@ -695,7 +695,7 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 	pb_log_set_level(PB_LOG_WARN + (s.cfg.verbose > 2 ? 2 : s.cfg.verbose));
 	pb_log_route_libbpf();
 	if (lab_opts_check(&s.cfg, err, sizeof(err))) {
-		fprintf(stderr, "pktbench: %s\n", err);
+		pb_log_say("pktbench", err);
 		return EXIT_BADINPUT;
 	}
 
@@ -740,7 +740,7 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 	ret = session_prepare(&s, need_wire, err, sizeof(err));
 	if (ret) {
 		if (err[0])
-			fprintf(stderr, "pktbench: %s\n", err);
+			pb_log_say("pktbench", err);
 		else
 			fprintf(stderr, "pktbench: cannot set up %s: %s\n",
 				s.cfg.iface[0] ? s.cfg.iface : "the namespace lab", strerror(-ret));

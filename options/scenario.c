@@ -569,11 +569,14 @@ static int sc_read(struct sc *s, unsigned char **out, size_t *outlen)
 	return 0;
 }
 
-/* Messages are one line, whatever the file or its name holds. */
+/*
+ * Messages are one line, whatever the file or its name holds; the other bytes a terminal
+ * would act on are escaped where the message is written (pb_log_write).
+ */
 static void sc_one_line(char *t)
 {
 	for (; *t; t++)
-		if ((unsigned char)*t < ' ' || *t == 0x7f)
+		if (*t == '\n')
 			*t = ' ';
 }
 

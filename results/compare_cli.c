@@ -11,6 +11,7 @@
 
 #include "box.h"
 #include "compare.h"
+#include "log.h"
 #include "options.h"
 
 #define OFF(field) offsetof(struct pb_compare_opts, field)
@@ -115,7 +116,7 @@ void pb_compare_opts_init(struct pb_compare_opts *o)
 
 	/* the rows' defaults are constants: a failure here is a bug the unit test shows */
 	if (pb_cmd_defaults(&pb_cmd_compare, o, err, sizeof(err)))
-		fprintf(stderr, "pktbench compare: %s\n", err);
+		pb_log_say("pktbench compare", err);
 }
 
 int pb_compare_main(int argc, char **argv)
@@ -128,7 +129,7 @@ int pb_compare_main(int argc, char **argv)
 	int ret, status = PB_CMP_EXIT_BADINPUT;
 
 	if (pb_cmd_parse(&pb_cmd_compare, &o, argc, argv, &action, files, err, sizeof(err))) {
-		fprintf(stderr, "pktbench compare: %s\n", err);
+		pb_log_say("pktbench compare", err);
 		return PB_CMP_EXIT_BADINPUT;
 	}
 	if (action == PB_OPT_HELP) {
@@ -140,12 +141,12 @@ int pb_compare_main(int argc, char **argv)
 	if (!ret)
 		ret = pb_compare_load(files[1], &new_, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "pktbench compare: %s\n", err);
+		pb_log_say("pktbench compare", err);
 		goto out;
 	}
 	ret = pb_compare(&base, &new_, &o, &res);
 	if (ret) {
-		fprintf(stderr, "pktbench compare: %s\n", res.err);
+		pb_log_say("pktbench compare", res.err);
 		goto out;
 	}
 	ret = o.format == PB_CMP_FORMAT_JSON ? pb_compare_write_json(stdout, &res)

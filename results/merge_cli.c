@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "box.h"
+#include "log.h"
 #include "merge.h"
 #include "readfile.h"
 
@@ -374,7 +375,7 @@ int pb_merge_main(int argc, char **argv)
 	int ret, status = 2;
 
 	if (pb_cmd_parse(&pb_cmd_merge, &o, argc, argv, &action, files, err, sizeof(err))) {
-		fprintf(stderr, "pktbench merge: %s\n", err);
+		pb_log_say("pktbench merge", err);
 		return 2;
 	}
 	if (action == PB_OPT_HELP) {
@@ -391,13 +392,13 @@ int pb_merge_main(int argc, char **argv)
 			free(text);
 		}
 		if (ret) {
-			fprintf(stderr, "pktbench merge: %s\n", err);
+			pb_log_say("pktbench merge", err);
 			goto out;
 		}
 	}
 	ret = pb_merge_finish(&res, o.partial, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "pktbench merge: %s\n", err);
+		pb_log_say("pktbench merge", err);
 		goto out;
 	}
 	o.width = pb_box_out_width(STDOUT_FILENO, o.wide);

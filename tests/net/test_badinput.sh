@@ -76,4 +76,15 @@ if command -v setpriv >/dev/null; then
 else
 	echo "skip: no capabilities check: setpriv not found (Debian package util-linux)"
 fi
+# what a message quotes from a file or a flag reaches the terminal escaped, never as a control
+# sequence: ESC and 0x01 (YAML's own escapes make them), a C1 CSI and a right-to-left override
+no_raw_controls() { ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]\|\xc2[\x80-\x9f]\|\xe2\x80\xae' "$T/err"; }
+printf 'method: "\\e[31mred\\x01"\n' >"$T/esc.yaml"
+expect_bad "YAML value with ESC" "unknown method '\\\\x1b\\[31mred\\\\x01'" --config "$T/esc.yaml"
+check "YAML value with ESC: no raw control byte on stderr" no_raw_controls
+printf 'methods: ["\\x9b2J\\u202ex"]\n' >"$T/c1.yaml"
+expect_bad "YAML value with C1 CSI and RLO" "unknown method '\\\\u009b2J\\\\u202ex'" --config "$T/c1.yaml"
+check "YAML value with C1 CSI and RLO: no raw control byte on stderr" no_raw_controls
+expect_bad "flag with ESC" "unknown method '\\\\x1b\\[2Jx'" --method $'\e[2Jx'
+check "flag with ESC: no raw control byte on stderr" no_raw_controls
 finish
