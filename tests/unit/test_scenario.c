@@ -380,7 +380,11 @@ static void test_bad(void)
 	BAD("methods: [sendmmsg]\nmethods: [udp_sendto]\n",
 	    "2:1: 'methods' is given twice (first at line 1)");
 	BAD("help: true\n", "1:1: unknown key 'help'");
-	BAD("\"dur\\x01ation\": 1\n", "1:1: unknown key 'dur ation'");
+	/* one line: a line end in a value is a space; other control bytes stay for the printer,
+	 * which escapes them (pb_log_write, unit/test_log) */
+	BAD("\"dur\\nation\": 1\n", "1:1: unknown key 'dur ation'");
+	BAD("\"dur\\x01ation\": 1\n", "1:1: unknown key 'dur\x01"
+				      "ation'");
 
 	/* types */
 	BAD("dstport: {a: 1}\n", "1:10: dstport: expected a whole number, not a mapping");
