@@ -35,7 +35,7 @@ for lab in router bridge; do
 			"d['lab_kind'] == '$lab' and d['lab_dut_cpu'] is not None"
 		check "$lab $m: ok, exactly $N sent" row "$out" \
 			"r['status'] == 'ok' and r['frames_sent'] == $N"
-		figs=$(row "$out" "print('delivered %d, dropped %s, retried %d, accounted %s, dut_qdisc_drops %s, dut_rx_dropped %s, tx_dropped %s' % (r['frames_delivered'], r['frames_dropped'], r['frames_retried'], r['accounted_pct'], r.get('dut_qdisc_drops'), r.get('dut_rx_dropped'), r.get('tx_dropped'))) or True")
+		figs=$(row "$out" "print('delivered %d, dropped %s, retried %d, accounted %s, foreign %s; drop counters: %s' % (r['frames_delivered'], r['frames_dropped'], r['frames_retried'], r['accounted_pct'], r.get('frames_foreign'), {k: v for k, v in r.items() if ('drop' in k or k.endswith('_errors')) and k != 'frames_dropped' and v})) or True")
 		echo "  $lab $m ${pace:-unpaced}: $figs"
 		check "$lab $m: accounted 100 %, the DUT's qdisc dropped none" row "$out" \
 			"abs(r['accounted_pct'] - 100) < 1e-9 and r['dut_qdisc_drops'] == 0"
