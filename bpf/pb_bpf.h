@@ -47,7 +47,16 @@
 struct pb_rx_meta {
 	__u8 test[16];
 	__u32 shard_index, shard_count;
+	__u32 flags; /* PB_RX_META_*: what became of the run's counts since it announced */
 };
+
+/*
+ * The run's counts got an entry in the runs map (COUNTED); a second entry was made for it
+ * later, so the first had been pushed out with its counts (EVICTED). Set by the program when
+ * it makes an entry, and by the reader when it moves a run into or out of the kept map.
+ */
+#define PB_RX_META_COUNTED 1u
+#define PB_RX_META_EVICTED 2u
 
 /*
  * xdp_live --replay: the frames of a stream, in order, one map entry each (a frame is at most
@@ -62,6 +71,21 @@ struct pb_xdp_replay_frame {
 
 #define PB_BPF_MAX_QUEUES 64
 #define PB_BPF_MAX_RUNS	  1024 /* run ids the receiver keeps at once (LRU beyond) */
+
+/*
+ * Runs a reader asked for (a sender reads its run before its window and every second), kept
+ * apart from the LRU in a map of their own that nothing evicts: a flood of run ids nobody
+ * asked about churns the LRU only. The program looks a run up here first. The reader puts a
+ * run in (zero, or the LRU's counts moved over) and takes it out once nobody reads it and no
+ * frame of it arrives for a while (receiver/rx.c); when this map is full, a run stays in the
+ * LRU, where it can be pushed out.
+ */
+#define PB_BPF_MAX_KEPT 256
+
+/* What the program tells of the runs map, per CPU: entries it made (the LRU evicts beyond). */
+struct pb_rx_table {
+	__u64 inserts;
+};
 
 /*
  * The receiver's "seen" bitmaps are 64-bit words keyed by { run id, word }: words

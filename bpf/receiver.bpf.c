@@ -45,6 +45,22 @@ struct {
 	__type(value, struct pb_rx_val);
 } runs SEC(".maps");
 
+/* Runs a reader asked for, which nothing evicts (PB_BPF_MAX_KEPT in pb_bpf.h): looked up first. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, PB_BPF_MAX_KEPT);
+	__type(key, __u32); /* run id */
+	__type(value, struct pb_rx_val);
+} kept SEC(".maps");
+
+/* Entries the program made in runs, per CPU: the reader tells evictions from it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pb_rx_table);
+} table SEC(".maps");
+
 /* The run each CPU counts without a lookup (struct pb_rx_slot in pb_bpf.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -212,10 +228,35 @@ static __always_inline void *udp_payload(void *data, void *end, __u16 *sport, __
 #define SIG_FRAME bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_FRAME << 8)
 #define SIG_ANNOUNCE bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_ANNOUNCE << 8)
 
-/* This CPU's counters of run in the runs map, created at its first frame; NULL: no room. */
+/*
+ * This CPU's counters of run: in the kept map when a reader asked for it, else in the runs
+ * map, created at its first frame; NULL: no room. Making an entry is counted, and marked in
+ * the run's announcement: a second one means the first was pushed out, counts and all.
+ */
 static __always_inline struct pb_rx_val *run_entry(__u32 run)
 {
-	return entry(&runs, &run, &rx_zero_val);
+	struct pb_rx_val *v = bpf_map_lookup_elem(&kept, &run);
+	struct pb_rx_table *t;
+	struct pb_rx_meta *m;
+	__u32 zero = 0;
+
+	if (v)
+		return v;
+	v = bpf_map_lookup_elem(&runs, &run);
+	if (v)
+		return v;
+	/* another CPU may insert it at the same time: either way, look it up again */
+	if (!bpf_map_update_elem(&runs, &run, &rx_zero_val, BPF_NOEXIST)) {
+		t = bpf_map_lookup_elem(&table, &zero);
+		if (t)
+			t->inserts++;
+		m = bpf_map_lookup_elem(&meta, &run);
+		if (m)
+			__sync_fetch_and_or(&m->flags, m->flags & PB_RX_META_COUNTED
+							       ? PB_RX_META_EVICTED
+							       : PB_RX_META_COUNTED);
+	}
+	return bpf_map_lookup_elem(&runs, &run);
 }
 
 /*
@@ -342,12 +383,13 @@ static __noinline int pb_special(__u8 *pl, void *end, __u32 run, __u32 kind, __u
 }
 
 /*
- * A run's announcement: its test and shard, kept by run id. It is not one of the run's frames:
- * counted with the foreign ones (the interface counters see it) and dropped.
+ * A run's announcement: its test and shard, kept by run id (an impossible shard is not). It is
+ * not one of the run's frames: counted with the foreign ones (the interface counters see it)
+ * and dropped.
  */
 static __noinline int announce(__be32 *sig, void *end)
 {
-	struct pb_rx_meta m;
+	struct pb_rx_meta m, *old;
 	__u32 run;
 
 	if ((void *)sig + PB_ANNOUNCE_LEN > end)
@@ -356,6 +398,12 @@ static __noinline int announce(__be32 *sig, void *end)
 	__builtin_memcpy(m.test, (__u8 *)sig + 8, 16);
 	m.shard_index = bpf_ntohl(sig[6]);
 	m.shard_count = bpf_ntohl(sig[7]);
+	/* a shard no sender can be (7/3, or an index without a count): not kept */
+	if (m.shard_count ? m.shard_index >= m.shard_count : m.shard_index)
+		return 0;
+	/* announced again: what became of its counts stays said */
+	old = bpf_map_lookup_elem(&meta, &run);
+	m.flags = old ? old->flags : 0;
 	bpf_map_update_elem(&meta, &run, &m, BPF_ANY);
 	return 0;
 }

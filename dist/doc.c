@@ -68,6 +68,9 @@ static const struct {
 	{ "results[]", "receiver_error",
 	  "why the receiver could not be read; null when it answered" },
 	{ "results[]", "frames_foreign", "frames the receiver saw without this run's signature" },
+	{ "results[]", "frames_extra",
+	  "delivered above sent: frames with this run's signature it did not send (forged, "
+	  "replayed or counted twice); above 0 the row is an error; null without a receiver" },
 	{ "results[]", "flows_seen", "distinct UDP source ports the receiver saw" },
 	{ "results[]", "rx_queue_cv",
 	  "spread of delivered frames over the RX queues (stddev / mean); null with one queue" },

@@ -99,3 +99,32 @@ uint64_t pb_pacer_behind(const struct pb_pacer *p, double t, uint64_t done)
 	owed = due > (double)done ? due - (double)done : 0;
 	return (uint64_t)(p->forgiven + owed);
 }
+
+void pb_stall_init(struct pb_stall *st, double t)
+{
+	st->sent = 0;
+	st->last = t;
+	st->from = t;
+	st->quiet = 0;
+}
+
+double pb_stall_look(struct pb_stall *st, double t, uint64_t sent, bool watch)
+{
+	double dt = t - st->last;
+
+	st->last = t;
+	if (sent != st->sent || !watch) {
+		st->sent = sent;
+		st->from = t;
+		st->quiet = 0;
+		return 0;
+	}
+	if (dt > 0 && dt <= PB_STALL_GAP_S)
+		st->quiet += dt;
+	return st->quiet;
+}
+
+double pb_stall_after(double rate)
+{
+	return rate > 0 ? fmax(PB_STALL_S, PB_STALL_FRAMES / rate) : PB_STALL_S;
+}

@@ -14,6 +14,7 @@
 #ifndef PB_PACER_H
 #define PB_PACER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "clock.h"
@@ -45,5 +46,30 @@ uint64_t pb_pacer_allowance(struct pb_pacer *p, double t, uint64_t done);
 uint64_t pb_pacer_behind(const struct pb_pacer *p, double t, uint64_t done);
 /* When the next frame may go, given done handed over so far. */
 double pb_pacer_next(const struct pb_pacer *p, uint64_t done);
+
+/*
+ * A stalled sender: one whose count stood still for PB_STALL_S of watched time, or for
+ * PB_STALL_FRAMES of its frames' time when it is paced slower than that (a run at 1 pps is
+ * quiet for a second between frames, and not stalled). Time is watched only while the sender
+ * could send (its link up, its window open) and between looks at most PB_STALL_GAP_S apart:
+ * a look that came late (the watcher itself was stopped or starved) does not count the gap.
+ */
+#define PB_STALL_S	2.0
+#define PB_STALL_FRAMES 4.0
+#define PB_STALL_GAP_S	0.25
+
+struct pb_stall {
+	uint64_t sent; /* the count at the last look */
+	double last;   /* when the last look was */
+	double from;   /* when the count last moved, or watching began again */
+	double quiet;  /* watched time since then */
+};
+
+/* Watching starts at t with nothing sent. */
+void pb_stall_init(struct pb_stall *st, double t);
+/* One look at time t: the sender's count and whether it could send. The quiet time so far. */
+double pb_stall_look(struct pb_stall *st, double t, uint64_t sent, bool watch);
+/* How long a sender paced at rate (0: unlimited) may stay quiet before it counts as stalled. */
+double pb_stall_after(double rate);
 
 #endif

@@ -86,10 +86,25 @@ struct run {
 	/* --replay's frames and schedules, or NULL */
 	struct pb_replay *replay;
 	struct pb_slot *slots;
+	/* the stall detector (pacer.h): the longest quiet stretch of a worker, its link up */
+	double stall_s, stall_from;
+	uint32_t stall_worker;
 	/* the receiver that counts this run: who answered first, and whether that changed */
 	uint64_t rx_instance;
 	bool rx_instance_set;
 	bool rx_restarted;
+	/*
+	 * This run's count as the receiver last gave it, and what says part of it was lost: the
+	 * receiver's runs table pushed it out (a count that went back, or "seen" no more, at the
+	 * same instance; or the receiver says so), or could not keep it (its kept table full)
+	 * while the table pushed runs out (rx_evictions, at the first and the last read).
+	 */
+	bool rx_seen;
+	uint64_t rx_last;
+	bool rx_evicted;
+	bool rx_unkept;
+	bool rx_evictions_set;
+	uint64_t rx_evictions0, rx_evictions1;
 };
 
 static double thread_cpu_s(void)
@@ -283,7 +298,7 @@ static void *worker_main(void *arg)
 	struct pb_outcome o;
 	double cpu0, wait = 0;
 	uint64_t budget;
-	bool limited, own_clock;
+	bool limited, own_clock, refused = false;
 	char name[16];
 
 	/* named, so that top -H, perf and strace show which thread sends which stream */
@@ -314,7 +329,14 @@ static void *worker_main(void *arg)
 		budget = limited ? worker_budget(s, &wait) : PB_BUDGET_MAX;
 		if (s->past && !budget)
 			break; /* what is in flight is drained below */
-		if (!budget && !s->ctr.inflight) {
+		/*
+		 * Nothing due, and the last call's frames were all refused and are still in
+		 * flight (ENOBUFS: a link down, a full qdisc): trying them again now would be
+		 * an attempt the schedule did not allow, and each counts against it, so
+		 * retries at the loop's speed would run the schedule ahead until nothing was
+		 * due for the rest of the window. They go again when the next frame is due.
+		 */
+		if (!budget && (!s->ctr.inflight || (refused && wait))) {
 			if (wait)
 				pb_clock_sleep_until(run->clk, wait);
 			continue;
@@ -325,6 +347,7 @@ static void *worker_main(void *arg)
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
+		refused = o.retried && !o.sent;
 		if (s->rs)
 			pb_replay_note(s->rs, s->ctr.sent + s->ctr.inflight);
 		if (s->past)
@@ -512,14 +535,55 @@ static void run_rx_instance(struct run *run, uint64_t instance)
 	}
 }
 
-/* Reads this run's count at the receiver; false (and no count) when it cannot say. */
+/*
+ * A count of this run read from the receiver (after run_rx_instance): one that went back, or
+ * a run no longer seen, at the same instance is a run pushed out of the receiver's table and
+ * counted again from zero, not a restart. An instance of 0 (an agent that predates it) cannot
+ * tell the two apart: a restart, as before.
+ */
+static void run_rx_count(struct run *run, const struct pb_rx_run *c)
+{
+	if (run->rx_seen && (!c->seen || c->frames < run->rx_last)) {
+		if (c->instance && c->instance == run->rx_instance)
+			run->rx_evicted = true;
+		else
+			run->rx_restarted = true;
+	}
+	run->rx_evicted |= c->evicted;
+	run->rx_unkept |= !c->kept;
+	if (!run->rx_evictions_set)
+		run->rx_evictions0 = c->runs_evicted;
+	run->rx_evictions_set = true;
+	run->rx_evictions1 = c->runs_evicted;
+	run->rx_seen |= c->seen;
+	run->rx_last = c->frames;
+}
+
+/*
+ * Reads this run's count at the receiver; false (and no count) when it cannot say. The read
+ * ends by the window's deadline (a receiver that stops answering must not carry the sampler,
+ * which ends the window, past it): one that cannot is a sample without a count.
+ */
 static bool run_rx_read(struct run *run, struct pb_rx_run *c)
 {
 	const struct pb_rx_source *rx = run->env->path ? run->env->path->rx : NULL;
+	double left = run->deadline - pb_clock_now(run->clk);
+	int err;
 
-	if (!rx || rx->read_run(rx->ctx, run->cfg.run_id, c))
+	if (!rx)
+		return false;
+	if (rx->set_timeout) {
+		if (left < 1e-3)
+			return false;
+		rx->set_timeout(rx->ctx, (unsigned int)fmin(left * 1e3, 60e3));
+	}
+	err = rx->read_run(rx->ctx, run->cfg.run_id, c);
+	if (rx->set_timeout)
+		rx->set_timeout(rx->ctx, 0);
+	if (err)
 		return false;
 	run_rx_instance(run, c->instance);
+	run_rx_count(run, c);
 	return true;
 }
 
@@ -544,6 +608,55 @@ static void run_link_update(const struct run *run, struct run_link *lk, int up, 
 	lk->up = up;
 }
 
+/* The stall detector's start: every worker watched from the clock's start, nothing sent. */
+static void run_stall_start(const struct run *run, struct pb_stall *st)
+{
+	uint32_t i;
+
+	for (i = 0; i < run->cfg.streams; i++)
+		pb_stall_init(&st[i], run->t0);
+}
+
+/*
+ * The stall detector's look at the workers at t: a worker is watched while the link is up
+ * and it is still sending (a replay's schedule has pauses of its own: not watched). The
+ * longest quiet stretch any had is kept.
+ */
+static void run_stall_look(struct run *run, struct pb_stall *st, double t, bool up)
+{
+	uint32_t i;
+
+	for (i = 0; i < run->cfg.streams; i++) {
+		const struct pb_slot *s = &run->slots[i];
+		bool watch = up && !s->rs && !__atomic_load_n(&s->done, __ATOMIC_ACQUIRE);
+		double quiet = pb_stall_look(&st[i], t, ctr_get(&s->ctr.sent), watch);
+
+		if (quiet > run->stall_s) {
+			run->stall_s = quiet;
+			run->stall_from = st[i].from - run->t0;
+			run->stall_worker = i;
+		}
+	}
+}
+
+/*
+ * A worker that sent nothing for a long stretch with its link up (a method that never came
+ * back from a flap, a path that stopped taking frames): the row's rate is not the method's,
+ * so it is an error naming the stall, with the partial figures. A slow pace is no stall:
+ * pb_stall_after() gives such a worker the time of a few of its frames.
+ */
+static void run_stalled(const struct run *run, struct pb_result *res)
+{
+	if (res->status != PB_STATUS_OK ||
+	    run->stall_s < pb_stall_after(run->target_pps / run->cfg.streams))
+		return;
+	res->status = PB_STATUS_ERROR;
+	snprintf(res->reason, sizeof(res->reason),
+		 "the sender stalled: stream %u sent nothing for %.1f s with the link up, from "
+		 "%.1f s into the window",
+		 run->stall_worker, run->stall_s, run->stall_from);
+}
+
 /*
  * Waits (in PB_SAMPLE_MS steps, on link events when it can) until the deadline, the quota,
  * the count timeout or a stop; one live line and one sample a second.
@@ -557,8 +670,10 @@ static void run_sample(struct run *run, struct pb_result *res)
 	uint64_t last_sent = 0, last_rx = 0;
 	bool tty = isatty(STDERR_FILENO), drawn = false;
 	struct run_link lk = { .up = 1 };
+	struct pb_stall st[PB_MAX_STREAMS];
 
 	lk.watched = path && path->watch_start && !path->watch_start(path->ctx);
+	run_stall_start(run, st);
 	for (;;) {
 		t = pb_clock_now(run->clk);
 		/* workers that read the clock end at the deadline on their own, done or not */
@@ -579,10 +694,8 @@ static void run_sample(struct run *run, struct pb_result *res)
 			smp.delivered_known = res->has_receiver && run_rx_read(run, &c);
 			if (smp.delivered_known)
 				smp.delivered = c.frames;
-			/* a count that went back is a receiver that started again */
-			d = smp.delivered_known
-				    ? pb_ctr_delta(last_rx, smp.delivered, &run->rx_restarted)
-				    : 0;
+			/* a count that went back: run_rx_count() said whose doing it was */
+			d = smp.delivered_known ? pb_ctr_delta(last_rx, smp.delivered, NULL) : 0;
 			smp.sent = last_sent + pb_ctr_delta(last_sent, smp.sent, NULL);
 			if (!cfg->quiet) {
 				live_line(run, t - t0, t - last_t,
@@ -598,6 +711,7 @@ static void run_sample(struct run *run, struct pb_result *res)
 			last_t = t;
 			next += 1;
 		}
+		run_stall_look(run, st, t, !lk.watched || lk.up);
 		if (lk.watched) {
 			int ms = deadline - t < PB_SAMPLE_MS / 1e3 ? (int)((deadline - t) * 1e3) + 1
 								   : PB_SAMPLE_MS;
@@ -638,10 +752,10 @@ static int run_settle(struct run *run, uint64_t sent, struct pb_rx_run *c)
 	for (;;) {
 		err = rx->read_run(rx->ctx, run->cfg.run_id, c);
 		now = pb_now();
-		if (!err)
+		if (!err) {
 			run_rx_instance(run, c->instance);
-		if (!err && prev != UINT64_MAX && c->frames < prev)
-			run->rx_restarted = true;
+			run_rx_count(run, c);
+		}
 		if (!err && c->frames != prev)
 			moved = now;
 		if (err || c->frames >= sent || now >= until ||
@@ -777,6 +891,41 @@ static void run_counters_end(struct run *run, const struct pb_path *path, struct
 			 "drops are unknown",
 			 tx_back ? "sending interface" : "device under test");
 	}
+}
+
+/*
+ * A run whose counts the receiver's runs table pushed out (a flood of run ids), or may have
+ * (it could not keep the run, and pushed runs out meanwhile, and the count is short): the
+ * row is an error and delivered is unknown, not a count. A restart says more: it goes first.
+ */
+static void run_rx_evicted(struct run *run, struct pb_result *res)
+{
+	const char *what = res->has_receiver ? run->env->path->rx->what : "";
+	uint64_t n = run->rx_evictions1 - run->rx_evictions0;
+	bool maybe = run->rx_unkept && n && res->delivered_known &&
+		     res->frames_delivered < res->frames_sent;
+
+	if (run->rx_restarted || !res->has_receiver || !(run->rx_evicted || maybe))
+		return;
+	res->rx_evicted = true;
+	res->delivered_known = false;
+	res->frames_delivered = 0;
+	res->status = PB_STATUS_ERROR;
+	if (run->rx_evicted) {
+		snprintf(res->rx_error, sizeof(res->rx_error), "%s: run evicted from its table",
+			 what);
+		snprintf(res->reason, sizeof(res->reason),
+			 "receiver_evicted: the receiver's runs table pushed this run out, counts "
+			 "and all: delivered is unknown (%s)",
+			 what);
+		return;
+	}
+	snprintf(res->rx_error, sizeof(res->rx_error), "%s: run not kept, %" PRIu64 " evicted",
+		 what, n);
+	snprintf(res->reason, sizeof(res->reason),
+		 "receiver_evicted: not kept (kept table full) while its runs table pushed %" PRIu64
+		 " runs out: delivered is unknown (%s)",
+		 n, what);
 }
 
 /*
@@ -1145,6 +1294,14 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		run_counters_start(path, &k);
 		if (k.rx_ok)
 			run_rx_instance(run, k.rx0.instance);
+		/*
+		 * the run read once before its window: the receiver keeps a run someone reads,
+		 * so a flood of other run ids cannot push its counts out (pb_rx_keep)
+		 */
+		if (k.rx_ok && !path->rx->read_run(path->rx->ctx, cfg->run_id, &c)) {
+			run_rx_instance(run, c.instance);
+			run_rx_count(run, &c);
+		}
 	}
 	/* a capture streamed from disk: its reader runs beside the senders */
 	if (!run->abort && pb_replay_start(run->replay)) {
@@ -1168,6 +1325,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	}
 
 	run_collect(run, res);
+	run_stalled(run, res);
 	if (run->replay)
 		pb_replay_result(run->replay, res);
 	run_latency(run, res->has_receiver && run_delivered(run, res, &c) ? &c : NULL, res);
@@ -1177,6 +1335,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		pb_replay_gaps(run->replay, res);
 	run_counters_end(run, path, &k, res);
 	run_rx_restarted(run, res);
+	run_rx_evicted(run, res);
+	pb_result_check_extra(res);
 	pb_result_compute(res);
 
 out_free:

@@ -45,8 +45,11 @@ struct pb_rx_stream {
 /* One run id's counts at the receiver, summed over CPUs. */
 struct pb_rx_run {
 	uint32_t run_id;
-	uint64_t instance; /* who counted: an agent's id, random at its start; 0: unknown */
-	bool seen;	   /* any frame with this run id arrived */
+	uint64_t instance;     /* who counted: an agent's id, random at its start; 0: unknown */
+	bool seen;	       /* any frame with this run id arrived */
+	bool kept;	       /* the receiver holds it where new run ids cannot push it out */
+	bool evicted;	       /* the receiver knows counts of it were pushed out of its table */
+	uint64_t runs_evicted; /* runs the receiver's table pushed out since it started */
 	uint64_t frames, bytes;
 	uint32_t nqueues; /* RX queues reported (<= PB_RX_MAX_QUEUES) */
 	uint64_t queue_frames[PB_RX_MAX_QUEUES];
@@ -90,6 +93,12 @@ struct pb_rx_source {
 	 * "" when it has none to add to the -errno. Optional.
 	 */
 	void (*last_error)(void *ctx, char *buf, size_t len);
+	/*
+	 * Bounds the reads that follow to ms milliseconds, connecting included (0: the source's
+	 * own bound again), so a read inside the window ends with it. Optional: NULL, the
+	 * source never blocks (the lab's receiver is read in-process).
+	 */
+	void (*set_timeout)(void *ctx, unsigned int ms);
 	/* Detaches or disconnects, frees ctx. Optional: NULL, the owner of ctx frees it. */
 	void (*close)(void *ctx);
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The derived figures of a run (rates, percentages, CPU cost), computed in this one place. */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "stats.h"
@@ -41,6 +43,21 @@ double pb_spread(const uint64_t *v, uint32_t n)
 	for (i = 0; i < n; i++)
 		var += ((double)v[i] - mean) * ((double)v[i] - mean);
 	return sqrt(var / n) / mean;
+}
+
+void pb_result_check_extra(struct pb_result *r)
+{
+	r->frames_extra = 0;
+	if (!r->has_receiver || !r->delivered_known || r->frames_delivered <= r->frames_sent)
+		return;
+	r->frames_extra = r->frames_delivered - r->frames_sent;
+	if (r->status != PB_STATUS_OK)
+		return;
+	r->status = PB_STATUS_ERROR;
+	snprintf(r->reason, sizeof(r->reason),
+		 "delivered %" PRIu64 " of %" PRIu64 " sent: %" PRIu64
+		 " more frames carried its signature (forged, replayed or counted twice)",
+		 r->frames_delivered, r->frames_sent, r->frames_extra);
 }
 
 bool pb_result_has_delivered(const struct pb_result *r)

@@ -170,12 +170,15 @@ struct pb_result {
 	double send_call_s;	   /* paced: time inside send() calls (a qdisc run by the sending
 				    * thread, its timers: a wait the probes' stamps do not see) */
 	bool rx_restarted;	   /* the receiver restarted inside the window: counts unknown */
+	bool rx_evicted;	   /* the receiver's runs table pushed this run's counts out */
 	uint64_t syscalls;	   /* system calls the method made in the window */
 	bool has_receiver;	   /* a receiver was asked: false on a bare --iface */
 	bool delivered_known;	   /* the receiver answered; false: rx_error says why */
 	char rx_error[96];
 	uint64_t frames_delivered; /* counted by the receiver with this run's signature */
 	uint64_t frames_foreign;   /* frames the receiver saw without a pktbench signature */
+	uint64_t frames_extra;	   /* delivered beyond sent: frames with this run's signature
+				    * that it did not send (pb_result_check_extra) */
 	struct pb_raw_counts raw;
 	bool shared_iface;    /* --iface: raw.tx_packets includes traffic that is not ours */
 	bool veth_pair;	      /* the lab: a refused XDP frame is in both ends' drop counters */
@@ -229,6 +232,13 @@ double pb_spread(const uint64_t *v, uint32_t n);
  *             - frames_retried (reported drops, already not counted as sent)
  */
 void pb_result_compute(struct pb_result *r);
+/*
+ * Delivered above sent is never a result: more frames carried the run's signature than it
+ * sent (forged, replayed, or counted twice), so delivered is not what this run delivered.
+ * Sets frames_extra to the difference and makes the row an error that names it (the first
+ * error's reason stays, where the row was one already). 0 extra: nothing changes.
+ */
+void pb_result_check_extra(struct pb_result *r);
 /* Whether delivered % and accounted % can be shown for r. */
 bool pb_result_has_delivered(const struct pb_result *r);
 bool pb_result_has_accounted(const struct pb_result *r);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Attaching our XDP programs: refuse, or replace and restore with --force (xdp_attach.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -585,9 +586,117 @@ static bool xdp_att_named_ours(uint32_t id)
 	return ours;
 }
 
+/* The process that holds BPF link link_id open (its first), by its fdinfo; 0: none found. */
+static pid_t xdp_link_holder(uint32_t link_id, char *comm, size_t commlen)
+{
+	char path[2 * 256 + 32], line[64], want[32];
+	struct dirent *p, *f;
+	DIR *procs, *fds;
+	pid_t pid = 0;
+	FILE *in;
+
+	snprintf(want, sizeof(want), "link_id:\t%u\n", link_id);
+	procs = opendir("/proc");
+	while (procs && !pid && (p = readdir(procs))) {
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fdinfo", p->d_name);
+		fds = opendir(path);
+		while (fds && !pid && (f = readdir(fds))) {
+			if (f->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", p->d_name, f->d_name);
+			in = fopen(path, "r");
+			while (in && !pid && fgets(line, sizeof(line), in))
+				if (!strcmp(line, want))
+					pid = (pid_t)atoi(p->d_name);
+			if (in)
+				fclose(in);
+		}
+		if (fds)
+			closedir(fds);
+	}
+	if (procs)
+		closedir(procs);
+	comm[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	in = pid ? fopen(path, "r") : NULL;
+	if (in) {
+		if (fgets(comm, (int)commlen, in))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(in);
+	}
+	return pid;
+}
+
+/*
+ * The BPF link that holds program prog_id on ifindex, if one does: its id, 0 when the
+ * program went on over netlink (or the links cannot be listed).
+ */
+static uint32_t xdp_link_of(uint32_t prog_id, int ifindex)
+{
+	struct bpf_link_info info;
+	uint32_t id = 0, len;
+	int fd;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.type == BPF_LINK_TYPE_XDP &&
+		    info.prog_id == prog_id && (int)info.xdp.ifindex == ifindex) {
+			close(fd);
+			return id;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+/*
+ * Who has the interface, for a refusal: a program held by a link belongs to the process that
+ * holds the link (taking it off over netlink fails, and would break that process if it did
+ * not); one of ours over netlink was left by a pktbench that was killed.
+ */
+static void xdp_att_whose(const struct pb_xdp_att *a, char *buf, size_t len)
+{
+	uint32_t link = xdp_link_of(a->old_id, a->ifindex);
+	char comm[32];
+	pid_t pid;
+
+	buf[0] = '\0';
+	if (link) {
+		pid = xdp_link_holder(link, comm, sizeof(comm));
+		if (pid)
+			snprintf(buf, len,
+				 " (it is held by BPF link %u of a running process, %s pid %d%s; "
+				 "stop that process first: --force cannot replace a program "
+				 "held by a link)",
+				 link, comm, (int)pid,
+				 xdp_att_named_ours(a->old_id) ? ", a pktbench on this interface"
+							       : "");
+		else
+			snprintf(buf, len,
+				 " (it is held by BPF link %u, pinned or of a process this one "
+				 "cannot see: `bpftool link show id %u`; --force cannot replace a "
+				 "program held by a link)",
+				 link, link);
+	} else if (xdp_att_named_ours(a->old_id)) {
+		snprintf(buf, len,
+			 " (its name is one of pktbench's and no running process holds it: left "
+			 "by an older pktbench that was killed? `ip link set dev %s xdp off` "
+			 "removes it)",
+			 a->ifname);
+	}
+}
+
 int pb_xdp_att_check(struct pb_xdp_att *a, const char *who, const char *ifname, int ifindex,
 		     bool force)
 {
+	char whose[256];
+
 	int err;
 
 	a->who = who;
@@ -603,14 +712,13 @@ int pb_xdp_att_check(struct pb_xdp_att *a, const char *who, const char *ifname, 
 		return err;
 	}
 	if (a->old_id && !force) {
+		xdp_att_whose(a, whose, sizeof(whose));
 		pr_err("%s: %s already has an XDP program (id %u, %s mode) and pktbench would "
-		       "have to replace it; it is left alone. --force replaces it while pktbench "
-		       "runs and puts it back afterwards%s\n",
-		       who, ifname, a->old_id, pb_xdp_mode_desc(a->old_mode),
-		       xdp_att_named_ours(a->old_id)
-			       ? " (its name is one of pktbench's: left by an older pktbench that "
-				 "was killed? `ip link set dev IFACE xdp off` removes it)"
-			       : "");
+		       "have to replace it; it is left alone%s%s\n",
+		       who, ifname, a->old_id, pb_xdp_mode_desc(a->old_mode), whose,
+		       strstr(whose, "BPF link") ? ""
+						 : ". --force replaces it while pktbench runs and "
+						   "puts it back afterwards");
 		return -EEXIST;
 	}
 	if (a->old_id && a->old_mode == XDP_FLAGS_HW_MODE) {
@@ -693,12 +801,13 @@ static int xdp_att_force(struct pb_xdp_att *a, int prog_fd, uint32_t mode, bool 
 		return err;
 	err = xdp_att_take_off(a->ifindex, a->old_fd, a->old_mode);
 	if (err) {
+		char whose[256];
+
+		xdp_att_whose(a, whose, sizeof(whose));
 		pr_err("%s: --force: cannot take XDP program id %u off %s: %s%s\n", a->who,
-		       a->old_id, a->ifname, strerror(-err),
-		       err == -EBUSY ? " (it is held by a BPF link, which only its owner can "
-				       "replace: another pktbench that runs?)"
-				     : "");
+		       a->old_id, a->ifname, strerror(-err), whose);
 		xdp_own_release(a);
+		a->refused = true;
 		return err;
 	}
 	err = xdp_att_link(a, prog_fd, mode);

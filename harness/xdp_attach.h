@@ -32,6 +32,7 @@ struct pb_xdp_att {
 	bool replaced;		   /* old_fd was taken off for ours */
 	bool netlink;		   /* ours went on over netlink: no XDP links here */
 	bool recorded;		   /* the owner record (and pin) are ours */
+	bool refused;		   /* --force could not take the old one off: no mode helps */
 	char record[64];	   /* the owner record's path, set by pb_xdp_att_check() */
 };
 

@@ -48,6 +48,7 @@ struct af_packet_priv {
 	uint32_t tail;	     /* oldest posted slot */
 	uint32_t inflight;   /* posted, not yet handed back */
 	uint32_t pending;    /* posted since the last successful kick */
+	bool refused;	     /* the last kick's frame was dropped and put back (ENOBUFS) */
 	uint32_t vnet;	     /* sizeof(struct virtio_net_hdr), or 0 */
 	int version;
 	uint32_t seq; /* an ordered pool whose passes do not fill the ring: the next frame */
@@ -282,6 +283,7 @@ static int af_packet_kick(struct af_packet_priv *p, struct pb_outcome *o)
 		 */
 		if (err == -ENOBUFS)
 			o->retried++;
+		p->refused = err == -ENOBUFS;
 		if (err == -EAGAIN || err == -ENOBUFS)
 			return 0;
 		pr_err("af_packet: the kernel refused a ring slot: %s%s\n", strerror(-err),
@@ -293,6 +295,7 @@ static int af_packet_kick(struct af_packet_priv *p, struct pb_outcome *o)
 	 * which is not all of it when the frames before complete late (a device under test on
 	 * another CPU): keep kicking until the last slot posted has left SEND_REQUEST.
 	 */
+	p->refused = false;
 	last = af_packet_status(p, (p->head + p->frame_nr - 1) % p->frame_nr);
 	if (__atomic_load_n(last, __ATOMIC_ACQUIRE) != TP_STATUS_SEND_REQUEST)
 		p->pending = 0;
@@ -301,12 +304,15 @@ static int af_packet_kick(struct af_packet_priv *p, struct pb_outcome *o)
 
 /*
  * Reaps the slots the kernel handed back, posts up to min(budget, batch) more and kicks.
- * With budget 0 (the harness draining) it only kicks what is pending and reaps.
+ * With budget 0 (the harness draining) it only kicks what is pending and reaps. While the
+ * device refuses the ring's next frame (a carrier that is down drops every frame: ENOBUFS),
+ * only that frame is tried again: slots posted meanwhile would all leave at once when the
+ * link comes back, a burst of the whole outage's frames.
  */
 int pb_af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct af_packet_priv *p = w->priv;
-	uint32_t room = budget < w->batch ? budget : w->batch, n = 0;
+	uint32_t room = p->refused ? 0 : budget < w->batch ? budget : w->batch, n = 0;
 	int err = 0;
 
 	o->sent = af_packet_reap(w, p, &err);

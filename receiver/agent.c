@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <ifaddrs.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -36,24 +37,31 @@
 /*
  * The bounds that keep clients from taking the agent from the others. Per address 8 (a
  * sender needs one connection, a host with a few senders and a Prometheus a few more) and
- * 128 in all: 15 addresses at their cap still leave room for a new one, and MHD, never at
- * its limit, accepts and closes what is over an address's cap at once instead of leaving it
- * in the listen queue ahead of new clients; near the 128, the connection that has waited
- * longest for a request is cut for the new one. The queue holds a burst of 512 connects, so
- * none is dropped (a dropped SYN waits 1 s for its retry). A request's headers must be in
- * within AGENT_REQUEST_S of the accept or of the previous answer, however they trickle in
- * (MHD's own timeout, AGENT_IDLE_S, counts from the last byte); they may hold
- * AGENT_MAX_HEADERS bytes, well inside the connection's memory, so MHD has room to say 431.
- * A request with a body is answered at once and its connection closed: the API reads none.
+ * 128 in all, both counting every connection, waiting for a request or mid-answer: 15
+ * addresses at their cap still leave room for a new one, and MHD, never at its limit, accepts
+ * and closes what is over an address's cap at once instead of leaving it in the listen queue
+ * ahead of new clients; near the 128, a connection of the address that holds the most is cut
+ * for the new one (agent_conns_make_room), so a sender's one keep-alive connection is not.
+ * The queue holds a burst of 512 connects, so none is dropped (a dropped SYN waits 1 s for
+ * its retry). A request's headers must be in within AGENT_REQUEST_S of the accept or of the
+ * previous answer, however they trickle in (MHD's own timeout, AGENT_IDLE_S, counts from the
+ * last byte); they may hold AGENT_MAX_HEADERS bytes, well inside the connection's memory, so
+ * MHD has room to say 431. An answer must be drained within AGENT_ANSWER_S of being queued
+ * (/metrics at its largest, about 400 KB, needs 0.7 Mbit/s), and the answers queued at once
+ * hold at most AGENT_ANSWER_BYTES (a reader that reads nothing holds its answer's memory):
+ * past either, the reader is cut and what it did not read is dropped. A request with a body
+ * is answered at once and its connection closed: the API reads none.
  */
-#define AGENT_MAX_CONNS	  128
-#define AGENT_MAX_PER_IP  8
-#define AGENT_BACKLOG	  512
-#define AGENT_REQ_MEMORY  (32 * 1024)
-#define AGENT_MAX_HEADERS (8 * 1024)
-#define AGENT_IDLE_S	  10
-#define AGENT_REQUEST_S	  5.0
-#define AGENT_MAX_RUNS	  (PB_BPF_MAX_RUNS + 256) /* the map's and the slots' */
+#define AGENT_MAX_CONNS	   128
+#define AGENT_MAX_PER_IP   8
+#define AGENT_BACKLOG	   512
+#define AGENT_REQ_MEMORY   (32 * 1024)
+#define AGENT_MAX_HEADERS  (8 * 1024)
+#define AGENT_IDLE_S	   10
+#define AGENT_REQUEST_S	   5.0
+#define AGENT_ANSWER_S	   5.0
+#define AGENT_ANSWER_BYTES (8 * 1024 * 1024)
+#define AGENT_MAX_RUNS	   (PB_BPF_MAX_RUNS + 256) /* the map's and the slots' */
 
 #define OFF(field) offsetof(struct pb_receive_opts, field)
 
@@ -119,9 +127,11 @@ const struct pb_cmd pb_cmd_receive = {
 		"announced that --test-id, summed), GET /v1/runs/RUN_ID (one run's "
 		"counts and the interface's counters), GET /metrics (Prometheus text). Nothing a "
 		"client sends changes what is counted. HTTP/1.1 connections are kept. Connections "
-		"are bounded in all (128) and per address (8); a request's headers must arrive "
-		"within 5 s of the connect or of the previous answer and hold at most 8 KiB, its "
-		"target 1 KiB and 32 query parameters.\n\n"
+		"are bounded in all (128) and per address (8), counting those mid-answer; a "
+		"request's headers must arrive within 5 s of the connect or of the previous answer "
+		"and hold at most 8 KiB, its target 1 KiB and 32 query parameters; an answer must "
+		"be read within 5 s, and while answers held for slow readers fill 8 MiB /metrics "
+		"answers 503.\n\n"
 		"What survives SIGKILL: nothing of pktbench's (its program is attached through a "
 		"BPF link, which the kernel removes with the process). A program already on IFACE "
 		"is refused unless --force, which takes it off, pins it (bpffs, "
@@ -155,41 +165,54 @@ static void agent_on_signal(int sig)
 }
 
 /*
- * /metrics reads every run the receiver holds (a thousand map reads and more): its text is
- * kept this long, so a flood of scrapes costs at most one map walk per format per 5 ms. Not
- * longer: a scrape must read the counters it reports, or a Prometheus scraping every second
- * sees a value twice and rate() swings (the samples carry the scrape's time, not the read's).
+ * /metrics reads every run the receiver holds (a thousand map reads and more, 40 ms here): its
+ * text is kept this long after it was made, or twice as long as it took to make, so a flood
+ * of scrapes leaves the agent's one thread at least two thirds of its time for the rest. Not
+ * much longer: a scrape must read the counters it reports, or a Prometheus scraping every
+ * second sees a value twice and rate() swings (the samples carry the scrape's time, not the
+ * read's).
  */
 #define AGENT_METRICS_KEEP_S 0.005
 
 /*
- * One connection's request deadline. MHD's thread fills it (connect, request, answer, close);
- * the main loop reads it to cut a late one with shutdown(2), after which MHD sees the end of
- * the stream and closes the connection itself: no fd is closed under MHD.
+ * One connection's deadlines. MHD's thread fills it (connect, request, answer, close); the
+ * main loop reads it to cut a late one with shutdown(2), after which MHD sees the end of the
+ * stream and closes the connection itself: no fd is closed under MHD.
  */
 struct agent_conn {
 	bool used;
 	bool waiting;	 /* for a request's headers, until deadline (pb_now()) */
 	bool headers_in; /* the access handler has seen this request */
-	bool answered;	 /* its answer is queued */
+	bool answered;	 /* its answer is made */
+	bool answering;	 /* its answer is queued, not yet all sent, until deadline */
+	bool cut;	 /* shut down by us: MHD closes it next */
 	int fd;
+	double since; /* the wait or the answer began */
 	double deadline;
+	size_t queued; /* the answer's bytes, while answering */
+	int family;    /* the client's address, for the per-address count */
+	uint8_t addr[16];
+	struct MHD_Connection *conn;
 	int target_err; /* pb_api_target() of the request's target */
 	char path[128]; /* its path, decoded */
 };
 
 struct agent {
 	struct pb_rx *rx;
-	pthread_mutex_t conns_mu; /* conns[]: MHD's thread and the main loop's sweep */
+	pthread_mutex_t conns_mu; /* conns[], queued: MHD's thread and the main loop's sweep */
 	struct agent_conn conns[AGENT_MAX_CONNS];
+	/* the bytes of the answers queued, at most AGENT_ANSWER_BYTES */
+	size_t queued;
+	size_t metrics_len;	 /* the last /metrics answer's; MHD's thread only */
 	struct pb_api_info info; /* what does not change; addresses and clock per request */
 	double t0;		 /* attach time, CLOCK_MONOTONIC seconds */
 	bool log_requests;
+	uint8_t label_key[PB_API_KEY_LEN]; /* the runs' labels on /metrics: random, never shown */
 	/* the last /metrics text per format (0: Prometheus, 1: OpenMetrics); MHD's thread only */
 	struct {
 		char *text;
 		size_t len;
-		double at;
+		double at, keep; /* made at, kept for (s) */
 	} metrics[2];
 };
 
@@ -238,6 +261,20 @@ static void agent_addresses(struct pb_api_info *info)
 	freeifaddrs(ifa);
 }
 
+/* The runs table's figures into info (/v1/info, /metrics, a run's "runs_evicted"). */
+static int agent_table(struct agent *ag, struct pb_api_info *info)
+{
+	struct pb_rx_table_stats ts;
+	int err = pb_rx_table_stats(ag->rx, &ts);
+
+	info->runs_capacity = ts.capacity;
+	info->runs_held = ts.held;
+	info->runs_kept = ts.kept;
+	info->runs_kept_capacity = ts.kept_capacity;
+	info->runs_evicted = ts.evicted;
+	return err;
+}
+
 /* Every run the receiver holds, read, with whose test it is; *out and *tags are malloc'd. */
 static int agent_runs(struct agent *ag, struct pb_rx_run **out, struct pb_api_run_tag **tags,
 		      uint32_t *n)
@@ -281,6 +318,36 @@ static int agent_runs(struct agent *ag, struct pb_rx_run **out, struct pb_api_ru
 	return 0;
 }
 
+/*
+ * The test's runs whose counts aged out of the runs table: those whose announcement says a
+ * second entry was made (the first went with its counts), and those counted once and now
+ * held nowhere (runs: the n runs held, read).
+ */
+static int agent_test_evicted(struct agent *ag, struct pb_api_test *t, const struct pb_rx_run *runs,
+			      uint32_t n)
+{
+	uint32_t *ids = calloc(PB_BPF_MAX_RUNS, sizeof(*ids)), nm = 0, i, j;
+	struct pb_rx_meta *metas = calloc(PB_BPF_MAX_RUNS, sizeof(*metas));
+	struct pb_api_run_tag tag;
+	int err =
+		ids && metas ? pb_rx_list_meta(ag->rx, ids, metas, PB_BPF_MAX_RUNS, &nm) : -ENOMEM;
+
+	for (i = 0; !err && i < nm; i++) {
+		if (!(metas[i].flags & (PB_RX_META_COUNTED | PB_RX_META_EVICTED)))
+			continue;
+		pb_api_run_tag(&metas[i], &tag);
+		if (strcmp(tag.test_id, t->test_id))
+			continue;
+		for (j = 0; j < n && runs[j].run_id != ids[i]; j++)
+			;
+		if ((metas[i].flags & PB_RX_META_EVICTED) || j == n)
+			pb_api_test_evicted(t, ids[i]);
+	}
+	free(ids);
+	free(metas);
+	return err;
+}
+
 /* GET /v1/tests/UUID: the runs that announced the test, summed. */
 static char *agent_test(struct agent *ag, const char *path, int *err)
 {
@@ -297,6 +364,8 @@ static char *agent_test(struct agent *ag, const char *path, int *err)
 	for (i = 0; !*err && i < n; i++)
 		if (!strcmp(tags[i].test_id, t->test_id))
 			pb_api_test_add(t, &runs[i], &tags[i]);
+	if (!*err)
+		*err = agent_test_evicted(ag, t, runs, n);
 	if (!*err) {
 		t->now_ns = agent_now_ns();
 		body = pb_api_test_json(t);
@@ -307,18 +376,18 @@ static char *agent_test(struct agent *ag, const char *path, int *err)
 	return body;
 }
 
-/* /metrics text now, or as read less than AGENT_METRICS_KEEP_S ago; a copy to send. */
+/* /metrics text now, or as read less than its keep ago (AGENT_METRICS_KEEP_S); a copy to send. */
 static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 {
 	struct pb_api_info info = ag->info;
-	struct pb_api_metrics m = { .info = &info };
+	struct pb_api_metrics m = { .info = &info, .label_key = ag->label_key };
 	struct pb_api_run_tag *tags = NULL;
 	struct pb_rx_run *runs = NULL;
 	char *text = NULL, *copy;
 	double now = pb_now();
 
 	*err = 0;
-	if (!ag->metrics[om].text || now - ag->metrics[om].at >= AGENT_METRICS_KEEP_S) {
+	if (!ag->metrics[om].text || now - ag->metrics[om].at >= ag->metrics[om].keep) {
 		info.now_ns = agent_now_ns();
 		info.uptime_s = now - ag->t0;
 		*err = pb_rx_ifname(ag->rx, info.ifname); /* the interface label: its name now */
@@ -333,6 +402,8 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 		if (!*err)
 			*err = pb_rx_slot_switches(ag->rx, &m.slot_switches);
 		if (!*err)
+			*err = agent_table(ag, &info);
+		if (!*err)
 			text = pb_api_metrics_text(&m, om, len);
 		free(runs);
 		free(tags);
@@ -341,7 +412,8 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 		free(ag->metrics[om].text);
 		ag->metrics[om].text = text;
 		ag->metrics[om].len = *len;
-		ag->metrics[om].at = now;
+		ag->metrics[om].at = pb_now();
+		ag->metrics[om].keep = fmax(AGENT_METRICS_KEEP_S, 2 * (ag->metrics[om].at - now));
 	}
 	*len = ag->metrics[om].len;
 	copy = malloc(*len + 1);
@@ -370,18 +442,30 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 		if (err)
 			break;
 		agent_addresses(&info);
+		err = agent_table(ag, &info);
+		if (err)
+			break;
 		info.now_ns = agent_now_ns();
 		info.uptime_s = pb_now() - ag->t0;
 		body = pb_api_info_json(&info);
 		break;
 	case PB_API_RUN: {
 		struct pb_api_run r = { 0 };
+		struct pb_api_info t = { 0 };
+		bool kept;
 
-		err = pb_rx_read_run(ag->rx, run_id, &r.run);
+		/* a run someone reads is kept from now on (run 0: the interface counters alone) */
+		err = run_id ? pb_rx_keep(ag->rx, run_id, &kept) : 0;
+		if (!err)
+			err = pb_rx_read_run(ag->rx, run_id, &r.run);
+		if (!err)
+			err = agent_table(ag, &t);
+		r.run.runs_evicted = t.runs_evicted;
 		if (!err)
 			err = pb_rx_read_ifstats(ag->rx, &r.ifs);
 		r.now_ns = agent_now_ns();
 		r.run.instance = ag->info.instance; /* a sender sees a restart by it */
+		pb_api_run_label(ag->label_key, run_id, r.label);
 		if (!err)
 			body = pb_api_run_json(&r);
 		break;
@@ -429,27 +513,107 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 }
 
 /*
- * Near the cap in all (room for one address's 8 left), the connection that has waited
- * longest for a request is cut to make room: however many addresses hold idle or dawdling
- * connections, MHD never reaches its limit and stops accepting, and a new client, the last
- * to be cut, is served. Connections in the middle of a request are not touched.
+ * Cut k, whatever it is doing: MHD sees the end of the stream and closes it. An answer it was
+ * being sent is dropped (SO_LINGER 0: MHD's close resets the connection), so its bytes are
+ * not left in the kernel, pushed for minutes to a reader that reads nothing.
  */
-static void agent_conns_make_room(struct agent *ag)
+static void agent_conn_cut(struct agent *ag, struct agent_conn *k)
 {
-	struct agent_conn *oldest = NULL;
-	uint32_t i, used = 0;
+	static const struct linger reset = { .l_onoff = 1, .l_linger = 0 };
+
+	if (k->answering)
+		setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+	shutdown(k->fd, SHUT_RDWR);
+	ag->queued -= k->queued;
+	k->queued = 0;
+	k->cut = true;
+	k->waiting = k->answering = false;
+}
+
+/* The connections of k's address (k's own too), those cut not counted: they are going. */
+static uint32_t agent_conns_of_addr(const struct agent *ag, const struct agent_conn *k)
+{
+	uint32_t i, n = 0;
 
 	for (i = 0; i < AGENT_MAX_CONNS; i++) {
-		struct agent_conn *k = &ag->conns[i];
+		const struct agent_conn *o = &ag->conns[i];
 
-		used += k->used;
-		if (k->used && k->waiting && (!oldest || k->deadline < oldest->deadline))
-			oldest = k;
+		n += o->used && !o->cut && o->family == k->family &&
+		     !memcmp(o->addr, k->addr, sizeof(o->addr));
 	}
-	if (used >= AGENT_MAX_CONNS - AGENT_MAX_PER_IP && oldest) {
-		shutdown(oldest->fd, SHUT_RDWR);
-		oldest->waiting = false;
+	return n;
+}
+
+/*
+ * Near the cap in all (room for one address's 8 left), one connection is cut to make room for
+ * the newcomer k: however many addresses hold connections, idle, dawdling over a request or
+ * reading an answer slowly, MHD never reaches its limit and stops accepting, and a new client
+ * is served. The one cut is of the address that holds the most connections, and of those the
+ * one waiting for a request, or for its answer to be read, the longest: a sender's one
+ * keep-alive connection is not cut while anybody holds more. The newcomer itself is the one
+ * cut when its address, holding another already, holds the most: an address that keeps
+ * reconnecting cannot cut the others' connections one by one (each a new request to answer,
+ * /metrics taking 40 ms of this thread), while an address's first connection always gets in.
+ * A connection whose request is being answered right now is not touched.
+ */
+static void agent_conns_make_room(struct agent *ag, struct agent_conn *k)
+{
+	struct agent_conn *victim = NULL;
+	uint32_t i, used = 0, n, most = 0;
+
+	for (i = 0; i < AGENT_MAX_CONNS; i++)
+		used += ag->conns[i].used && !ag->conns[i].cut;
+	if (used <= AGENT_MAX_CONNS - AGENT_MAX_PER_IP)
+		return;
+	for (i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct agent_conn *o = &ag->conns[i];
+
+		if (o == k || !o->used || o->cut || !(o->waiting || o->answering))
+			continue;
+		n = agent_conns_of_addr(ag, o);
+		if (!victim || n > most || (n == most && o->since < victim->since)) {
+			victim = o;
+			most = n;
+		}
 	}
+	n = agent_conns_of_addr(ag, k);
+	if (n > 1 && n >= most)
+		victim = k;
+	if (victim)
+		agent_conn_cut(ag, victim);
+}
+
+/*
+ * k's answer of len bytes is queued: its deadline starts, and past AGENT_ANSWER_BYTES queued in
+ * all the readers that have held theirs longest are cut (a reader that keeps up has drained
+ * its answer long before). One answer alone is never cut for its size.
+ */
+static void agent_conn_answering(struct agent *ag, struct agent_conn *k, size_t len)
+{
+	double now = pb_now();
+	uint32_t i;
+
+	pthread_mutex_lock(&ag->conns_mu);
+	k->answering = true;
+	k->since = now;
+	k->deadline = now + AGENT_ANSWER_S;
+	k->queued = len;
+	ag->queued += len;
+	while (ag->queued > AGENT_ANSWER_BYTES) {
+		struct agent_conn *oldest = NULL;
+
+		for (i = 0; i < AGENT_MAX_CONNS; i++) {
+			struct agent_conn *o = &ag->conns[i];
+
+			if (o != k && o->used && o->answering &&
+			    (!oldest || o->since < oldest->since))
+				oldest = o;
+		}
+		if (!oldest)
+			break;
+		agent_conn_cut(ag, oldest);
+	}
+	pthread_mutex_unlock(&ag->conns_mu);
 }
 
 /* MHD_OPTION_NOTIFY_CONNECTION: a connection's slot, from its accept to its close. */
@@ -458,25 +622,38 @@ static void agent_conn_notify(void *cls, struct MHD_Connection *c, void **socket
 {
 	struct agent *ag = cls;
 	struct agent_conn *k = *socket_context;
-	const union MHD_ConnectionInfo *ci;
+	const union MHD_ConnectionInfo *ci, *ca;
+	const struct sockaddr *sa;
 	uint32_t i;
 
 	pthread_mutex_lock(&ag->conns_mu);
 	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-		agent_conns_make_room(ag);
 		ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		ca = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 		for (i = 0; ci && i < AGENT_MAX_CONNS && ag->conns[i].used; i++)
 			;
 		/* MHD holds at most AGENT_MAX_CONNS: a slot is always free */
 		if (ci && i < AGENT_MAX_CONNS) {
 			k = &ag->conns[i];
-			*k = (struct agent_conn){ .used = true,
-						  .waiting = true,
-						  .fd = ci->connect_fd };
-			k->deadline = pb_now() + AGENT_REQUEST_S;
+			*k = (struct agent_conn){
+				.used = true, .waiting = true, .fd = ci->connect_fd, .conn = c
+			};
+			sa = ca ? ca->client_addr : NULL;
+			if (sa && sa->sa_family == AF_INET) {
+				k->family = AF_INET;
+				memcpy(k->addr, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+			} else if (sa && sa->sa_family == AF_INET6) {
+				k->family = AF_INET6;
+				memcpy(k->addr, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+			}
+			k->since = pb_now();
+			k->deadline = k->since + AGENT_REQUEST_S;
 			*socket_context = k;
+			agent_conns_make_room(ag, k);
 		}
 	} else if (k) {
+		ag->queued -= k->queued;
+		k->queued = 0;
 		k->used = false;
 		*socket_context = NULL;
 	}
@@ -484,28 +661,32 @@ static void agent_conn_notify(void *cls, struct MHD_Connection *c, void **socket
 }
 
 /*
- * Connections whose request is late, cut (the main loop, every 100 ms). Slowloris sends a
- * byte every few seconds, each resetting MHD's idle timeout: this deadline does not move.
+ * Connections whose request or whose answer's reading is late, cut (the main loop, every
+ * 100 ms). Slowloris sends a byte every few seconds, each resetting MHD's idle timeout, and a
+ * slow reader reads one: these deadlines do not move.
  */
 static void agent_conns_sweep(struct agent *ag)
 {
 	double now = pb_now();
-	uint32_t i, cut = 0;
+	uint32_t i, requests = 0, answers = 0;
 
 	pthread_mutex_lock(&ag->conns_mu);
 	for (i = 0; i < AGENT_MAX_CONNS; i++) {
 		struct agent_conn *k = &ag->conns[i];
 
-		if (k->used && k->waiting && now > k->deadline) {
-			shutdown(k->fd, SHUT_RDWR);
-			k->waiting = false;
-			cut++;
+		if (k->used && (k->waiting || k->answering) && now > k->deadline) {
+			requests += k->waiting;
+			answers += k->answering;
+			agent_conn_cut(ag, k);
 		}
 	}
 	pthread_mutex_unlock(&ag->conns_mu);
-	if (cut)
-		pr_debug("receive: closed %u connection(s) without a request within %.0f s\n", cut,
-			 AGENT_REQUEST_S);
+	if (requests)
+		pr_debug("receive: closed %u connection(s) without a request within %.0f s\n",
+			 requests, AGENT_REQUEST_S);
+	if (answers)
+		pr_debug("receive: closed %u connection(s) not reading an answer within %.0f s\n",
+			 answers, AGENT_ANSWER_S);
 }
 
 static struct agent_conn *agent_conn_of(struct MHD_Connection *c)
@@ -554,9 +735,12 @@ static void agent_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 	if (!k)
 		return;
 	pthread_mutex_lock(&ag->conns_mu);
-	k->waiting = true;
-	k->headers_in = k->answered = false;
-	k->deadline = pb_now() + AGENT_REQUEST_S;
+	ag->queued -= k->queued;
+	k->queued = 0;
+	k->waiting = !k->cut;
+	k->headers_in = k->answered = k->answering = false;
+	k->since = pb_now();
+	k->deadline = k->since + AGENT_REQUEST_S;
 	pthread_mutex_unlock(&ag->conns_mu);
 	*req_cls = NULL;
 }
@@ -600,7 +784,8 @@ static bool agent_has_body(struct MHD_Connection *c)
 	const char *cl =
 		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 
-	return (cl && strcmp(cl, "0")) ||
+	/* "00" is a zero body too (1*DIGIT); MHD has refused what is not a number */
+	return (cl && cl[strspn(cl, "0")]) ||
 	       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 }
 
@@ -618,6 +803,7 @@ static enum MHD_Result agent_request(void *cls, struct MHD_Connection *c, const 
 	uint32_t run_id = 0;
 	enum MHD_Result ret;
 	int format = 0;
+	bool busy;
 	char *body;
 	size_t len;
 
@@ -647,8 +833,25 @@ static enum MHD_Result agent_request(void *cls, struct MHD_Connection *c, const 
 		if (format < 0)
 			route = PB_API_NOT_ACCEPTABLE;
 	}
-	body = agent_answer(ag, route, run_id, k ? k->path : url, format == 1, &status, &type,
-			    &len);
+	/*
+	 * /metrics (hundreds of KB, 40 ms of this thread to make) only while the answers queued
+	 * have room for another: slow readers holding them get 503 at no cost, not a new answer
+	 * for each one cut, and the sweep frees their room within AGENT_ANSWER_S.
+	 */
+	pthread_mutex_lock(&ag->conns_mu);
+	busy = route == PB_API_METRICS && ag->queued + ag->metrics_len > AGENT_ANSWER_BYTES;
+	pthread_mutex_unlock(&ag->conns_mu);
+	if (busy) {
+		status = MHD_HTTP_SERVICE_UNAVAILABLE;
+		type = "application/json";
+		body = pb_api_error_json("busy: slow readers hold the answers' memory; try again");
+		len = body ? strlen(body) : 0;
+	} else {
+		body = agent_answer(ag, route, run_id, k ? k->path : url, format == 1, &status,
+				    &type, &len);
+		if (body && route == PB_API_METRICS)
+			ag->metrics_len = len;
+	}
 	if (ag->log_requests)
 		pr_info("receive: %s %s: %u\n", method, url, status);
 	if (!body)
@@ -664,18 +867,78 @@ static enum MHD_Result agent_request(void *cls, struct MHD_Connection *c, const 
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	if (busy)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "5");
+	/* before: whatever MHD does with the connection from here, the bytes are counted */
+	if (k)
+		agent_conn_answering(ag, k, len);
 	ret = MHD_queue_response(c, status, resp);
 	MHD_destroy_response(resp);
 	return ret;
+}
+
+/*
+ * libmicrohttpd 0.9.75 answers a Content-Length that is no number (-1: 400) or too large
+ * (413) itself, before any callback of ours, and sends its status line and headers twice: it
+ * builds them for its error, then again when its state machine, not told, goes on to reply.
+ * Its log line, which comes first, is the one hook in between: the connection whose headers
+ * are in (MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE) but that has neither reached our handler
+ * nor an answer queued is that request's. It is answered here, once, and shut for writing,
+ * so MHD's own answer cannot follow and MHD closes it. Anything else (another version's log
+ * text, not exactly one such connection): MHD's answer goes out as it is.
+ */
+static void agent_bad_length(struct agent *ag, bool too_large)
+{
+	static const struct linger reset = { .l_onoff = 1, .l_linger = 0 };
+	struct agent_conn *k = NULL;
+	char *body = NULL, answer[512];
+	uint32_t i, n = 0;
+	int len = 0;
+
+	pthread_mutex_lock(&ag->conns_mu);
+	for (i = 0; i < AGENT_MAX_CONNS; i++) {
+		struct agent_conn *o = &ag->conns[i];
+
+		if (o->used && !o->cut && !o->headers_in &&
+		    MHD_get_connection_info(o->conn, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE) &&
+		    !MHD_get_connection_info(o->conn, MHD_CONNECTION_INFO_HTTP_STATUS)) {
+			k = o;
+			n++;
+		}
+	}
+	if (n == 1)
+		body = pb_api_error_json(
+			too_large ? "Content-Length: too large (the API reads no body)"
+				  : "Content-Length: not a number");
+	if (body)
+		len = snprintf(answer, sizeof(answer),
+			       "HTTP/1.1 %s\r\nContent-Type: application/json\r\nCache-Control: "
+			       "no-store\r\nConnection: close\r\nContent-Length: %zu\r\n\r\n%s",
+			       too_large ? "413 Content Too Large" : "400 Bad Request",
+			       strlen(body), body);
+	if (len > 0 && (size_t)len < sizeof(answer)) {
+		/* a socket buffer too full to take it whole: a reset, not an answer cut short */
+		if (send(k->fd, answer, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) != len)
+			setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+		shutdown(k->fd, SHUT_WR);
+		k->cut = true;
+		k->waiting = false;
+	}
+	pthread_mutex_unlock(&ag->conns_mu);
+	free(body);
 }
 
 static void agent_mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	char line[256];
 
+	if (!fmt)
+		return;
 	vsnprintf(line, sizeof(line), fmt, ap);
 	line[strcspn(line, "\n")] = '\0';
 	pr_debug("receive: http: %s\n", line);
+	if (strstr(fmt, "Content-Length' header"))
+		agent_bad_length(cls, !strncmp(fmt, "Too large", 9));
 }
 
 static struct MHD_Daemon *agent_listen(struct agent *ag, const struct pb_receive_opts *o)
@@ -691,7 +954,7 @@ static struct MHD_Daemon *agent_listen(struct agent *ag, const struct pb_receive
 	/* the logger first, so MHD's messages about the other options come through it too */
 	return MHD_start_daemon(
 		flags, ntohs(((struct sockaddr_in *)&ss)->sin_port), NULL, NULL, agent_request, ag,
-		MHD_OPTION_EXTERNAL_LOGGER, agent_mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
+		MHD_OPTION_EXTERNAL_LOGGER, agent_mhd_log, ag, MHD_OPTION_SOCK_ADDR,
 		(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)AGENT_MAX_CONNS,
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)AGENT_MAX_PER_IP,
 		MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)AGENT_BACKLOG,
@@ -763,7 +1026,7 @@ int pb_receive_main(int argc, char **argv)
 	int ret, sig, gone = 0;
 
 	if (pb_cmd_parse(&pb_cmd_receive, &o, argc, argv, &action, NULL, err, sizeof(err))) {
-		fprintf(stderr, "pktbench receive: %s\n", err);
+		pb_log_say("pktbench receive", err);
 		return EXIT_BADINPUT;
 	}
 	if (action == PB_OPT_HELP) {
@@ -802,6 +1065,12 @@ int pb_receive_main(int argc, char **argv)
 	pthread_mutex_init(&ag.conns_mu, NULL);
 	agent_info(&ag);
 	ag.info.instance = agent_instance();
+	/* no fallback: a key that could be guessed would show the run ids it hides */
+	if (getrandom(ag.label_key, sizeof(ag.label_key), 0) != sizeof(ag.label_key)) {
+		fprintf(stderr, "pktbench receive: no random bytes for the labels' key: %s\n",
+			strerror(errno));
+		goto out;
+	}
 	d = agent_listen(&ag, &o);
 	if (!d) {
 		fprintf(stderr,

@@ -347,6 +347,11 @@ char *pb_api_info_json(const struct pb_api_info *in)
 	ok = ok && api_add_str(o, "clock", "monotonic") && api_add_u64(o, "now_ns", in->now_ns) &&
 	     api_add(o, "uptime_s", json_object_new_double_s(in->uptime_s, a)) &&
 	     api_add_u64(o, "instance", in->instance);
+	ok = ok && api_add_u64(o, "runs_capacity", in->runs_capacity) &&
+	     api_add_u64(o, "runs_held", in->runs_held) &&
+	     api_add_u64(o, "runs_kept", in->runs_kept) &&
+	     api_add_u64(o, "runs_kept_capacity", in->runs_kept_capacity) &&
+	     api_add_u64(o, "runs_evicted", in->runs_evicted);
 	return api_finish(o, ok);
 }
 
@@ -484,7 +489,114 @@ char *pb_api_run_json(const struct pb_api_run *in)
 				  !json_object_object_add(o, "last_ns", NULL)) &&
 	     api_add_u64(o, "now_ns", in->now_ns) && api_add_u64(o, "instance", r->instance) &&
 	     api_add(o, "interface", api_ifstats_json(&in->ifs)) && api_add_streams(o, r);
+	ok = ok && api_add(o, "kept", json_object_new_boolean(r->kept)) &&
+	     api_add(o, "evicted", json_object_new_boolean(r->evicted)) &&
+	     api_add_u64(o, "runs_evicted", r->runs_evicted);
+	/* the run's label on /metrics: its series, found by whoever knows the run id */
+	ok = ok && (!in->label[0] || api_add_str(o, "label", in->label));
 	return api_finish(o, ok);
+}
+
+/* ---- labels: SHA-256 (FIPS 180-4), for the few bytes a label digests --------------------- */
+
+static const uint32_t api_sha_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+	0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+	0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+	0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+	0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+	0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+	0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+	0xc67178f2,
+};
+
+static uint32_t api_ror(uint32_t x, unsigned int n)
+{
+	return x >> n | x << (32 - n);
+}
+
+static void api_sha_block(uint32_t h[8], const uint8_t *p)
+{
+	uint32_t w[64], v[8], t1, t2;
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (; i < 64; i++)
+		w[i] = w[i - 16] +
+		       (api_ror(w[i - 15], 7) ^ api_ror(w[i - 15], 18) ^ w[i - 15] >> 3) +
+		       w[i - 7] + (api_ror(w[i - 2], 17) ^ api_ror(w[i - 2], 19) ^ w[i - 2] >> 10);
+	memcpy(v, h, sizeof(v));
+	for (i = 0; i < 64; i++) {
+		t1 = v[7] + (api_ror(v[4], 6) ^ api_ror(v[4], 11) ^ api_ror(v[4], 25)) +
+		     ((v[4] & v[5]) ^ (~v[4] & v[6])) + api_sha_k[i] + w[i];
+		t2 = (api_ror(v[0], 2) ^ api_ror(v[0], 13) ^ api_ror(v[0], 22)) +
+		     ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+		memmove(v + 1, v, 7 * sizeof(v[0]));
+		v[4] += t1;
+		v[0] = t1 + t2;
+	}
+	for (i = 0; i < 8; i++)
+		h[i] += v[i];
+}
+
+void pb_api_sha256(const void *data, size_t len, uint8_t out[32])
+{
+	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+	const uint8_t *p = data;
+	uint64_t bits = (uint64_t)len * 8;
+	uint8_t last[128] = { 0 };
+	size_t n, i;
+
+	for (; len >= 64; p += 64, len -= 64)
+		api_sha_block(h, p);
+	/* the rest, a 1 bit, zeros, and the length in bits: one block or two */
+	memcpy(last, p, len);
+	last[len] = 0x80;
+	n = len < 56 ? 64 : 128;
+	for (i = 0; i < 8; i++)
+		last[n - 1 - i] = (uint8_t)(bits >> (8 * i));
+	api_sha_block(h, last);
+	if (n == 128)
+		api_sha_block(h, last + 64);
+	for (i = 0; i < 32; i++)
+		out[i] = (uint8_t)(h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+static void api_label_hex(const uint8_t d[32], char out[PB_API_LABEL_LEN])
+{
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+void pb_api_run_label(const uint8_t key[PB_API_KEY_LEN], uint32_t run_id,
+		      char out[PB_API_LABEL_LEN])
+{
+	uint8_t in[PB_API_KEY_LEN + 4], d[32];
+	uint32_t be = htonl(run_id);
+
+	/* a secret prefix and an input of fixed length: a keyed function, no extension */
+	memcpy(in, key, PB_API_KEY_LEN);
+	memcpy(in + PB_API_KEY_LEN, &be, 4);
+	pb_api_sha256(in, sizeof(in), d);
+	api_label_hex(d, out);
+}
+
+void pb_api_test_label(const char *test_id, char out[PB_API_LABEL_LEN])
+{
+	uint8_t d[32];
+
+	out[0] = '\0';
+	if (!test_id[0])
+		return;
+	pb_api_sha256(test_id, strlen(test_id), d);
+	api_label_hex(d, out);
 }
 
 int pb_api_test_id(const char *path, char *out)
@@ -513,6 +625,13 @@ void pb_api_run_tag(const struct pb_rx_meta *meta, struct pb_api_run_tag *tag)
 			 meta->shard_count);
 }
 
+void pb_api_test_evicted(struct pb_api_test *t, uint32_t run_id)
+{
+	t->evicted_runs++;
+	if (t->nevicted_ids < PB_API_MAX_EVICTED_IDS)
+		t->evicted_ids[t->nevicted_ids++] = run_id;
+}
+
 void pb_api_test_add(struct pb_api_test *t, const struct pb_rx_run *r,
 		     const struct pb_api_run_tag *tag)
 {
@@ -536,7 +655,8 @@ void pb_api_test_add(struct pb_api_test *t, const struct pb_rx_run *r,
 
 char *pb_api_test_json(const struct pb_api_test *t)
 {
-	struct json_object *o = json_object_new_object(), *sh = json_object_new_object();
+	struct json_object *o = json_object_new_object(), *sh = json_object_new_object(), *ids;
+	char label[PB_API_LABEL_LEN];
 	bool ok = o && sh;
 	uint32_t i;
 
@@ -551,9 +671,16 @@ char *pb_api_test_json(const struct pb_api_test *t)
 	if (!ok)
 		json_object_put(sh);
 	sh = ok ? sh : NULL;
-	ok = ok && api_add_str(o, "test_id", t->test_id) && api_add_u64(o, "runs", t->runs) &&
-	     api_add_u64(o, "frames", t->frames) && api_add_u64(o, "bytes", t->bytes);
+	pb_api_test_label(t->test_id, label);
+	ok = ok && api_add_str(o, "test_id", t->test_id) && api_add_str(o, "label", label) &&
+	     api_add_u64(o, "runs", t->runs) && api_add_u64(o, "frames", t->frames) &&
+	     api_add_u64(o, "bytes", t->bytes);
 	ok = sh ? api_add_then(ok, o, "shards", sh) : false;
+	ok = ok && api_add_u64(o, "evicted_runs", t->evicted_runs);
+	ids = ok ? json_object_new_array() : NULL;
+	for (i = 0; ids && ok && i < t->nevicted_ids && i < PB_API_MAX_EVICTED_IDS; i++)
+		ok = api_push(ids, json_object_new_uint64(t->evicted_ids[i]));
+	ok = ids ? api_add_then(ok, o, "evicted_run_ids", ids) : false;
 	ok = ok && api_add_u64(o, "now_ns", t->now_ns);
 	return api_finish(o, ok);
 }
@@ -758,6 +885,18 @@ int pb_api_parse_info(const char *text, size_t len, struct pb_api_info *out, cha
 		out->uptime_s = json_object_get_double(v);
 	if (!ret)
 		ret = api_instance(&in, &out->instance);
+	/* the runs table: all of it or none (an agent that predates it) */
+	if (!ret && json_object_object_get_ex(in.root, "runs_capacity", NULL)) {
+		ret = api_u32(&in, in.root, "runs_capacity", &out->runs_capacity);
+		if (!ret)
+			ret = api_u32(&in, in.root, "runs_held", &out->runs_held);
+		if (!ret)
+			ret = api_u32(&in, in.root, "runs_kept", &out->runs_kept);
+		if (!ret)
+			ret = api_u32(&in, in.root, "runs_kept_capacity", &out->runs_kept_capacity);
+		if (!ret)
+			ret = api_u64(&in, in.root, "runs_evicted", UINT64_MAX, &out->runs_evicted);
+	}
 	json_object_put(in.root);
 	return ret;
 }
@@ -821,6 +960,35 @@ static int api_streams(struct api_in *in, struct pb_rx_run *r)
 		r->nstreams++;
 	}
 	return 0;
+}
+
+static int api_bool(struct api_in *in, const char *key, bool *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(in->root, key, &v) ||
+	    !json_object_is_type(v, json_type_boolean))
+		return api_bad(in, "'%s': missing or not true or false", key);
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
+/*
+ * "kept", "evicted" and "runs_evicted" of a run answer: all or none (an agent that predates
+ * them: none, the run neither kept nor known to be evicted).
+ */
+static int api_run_table(struct api_in *in, struct pb_rx_run *r)
+{
+	int ret;
+
+	if (!json_object_object_get_ex(in->root, "kept", NULL))
+		return 0;
+	ret = api_bool(in, "kept", &r->kept);
+	if (!ret)
+		ret = api_bool(in, "evicted", &r->evicted);
+	if (!ret)
+		ret = api_u64(in, in->root, "runs_evicted", UINT64_MAX, &r->runs_evicted);
+	return ret;
 }
 
 /* first_ns / last_ns: a time, or null for a run without frames. */
@@ -893,6 +1061,8 @@ int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_ap
 		ret = api_streams(&in, r);
 	if (!ret)
 		ret = api_instance(&in, &r->instance);
+	if (!ret)
+		ret = api_run_table(&in, r);
 	out->ifs.instance = r->instance;
 	json_object_put(in.root);
 	return ret;
@@ -954,10 +1124,17 @@ int pb_api_parse_hist(const char *text, size_t len, uint32_t run_id, enum pb_rx_
 
 /* ---- metrics text -------------------------------------------------------------------------- */
 
+/* A run's labels on /metrics, digested once a scrape (pb_api_run_label, pb_api_test_label). */
+struct api_run_labels {
+	char run[PB_API_LABEL_LEN];
+	char test[PB_API_LABEL_LEN];
+};
+
 struct api_buf {
 	char *p;
 	size_t len, cap;
 	bool oom;
+	const struct api_run_labels *labels; /* the metrics' runs', one each */
 };
 
 __attribute__((format(printf, 2, 3))) static void api_printf(struct api_buf *b, const char *fmt,
@@ -1060,22 +1237,24 @@ static uint64_t api_run_flows(const struct pb_rx_run *r)
 }
 
 /*
- * NAME{run_id="...",test_id="...",shard="..." of run i: the test and shard where the run
- * announced them (a few labels a run, never one a flow).
+ * NAME{run="...",test="...",shard="..." of run i: its label, and its test's and its shard where
+ * the run announced them (a few labels a run, never one a flow). Never the run id or the test
+ * UUID: those are what a forged frame or announcement would need.
  */
 static void api_run_series(struct api_buf *b, const struct pb_api_metrics *m, const char *name,
 			   uint32_t i)
 {
 	const struct pb_api_run_tag *t = m->tags ? &m->tags[i] : NULL;
+	const struct api_run_labels *l = &b->labels[i];
 
-	api_printf(b, "%s{run_id=\"%" PRIu32 "\"", name, m->runs[i].run_id);
-	if (t && t->test_id[0])
-		api_printf(b, ",test_id=\"%s\"", t->test_id);
+	api_printf(b, "%s{run=\"%s\"", name, l->run);
+	if (l->test[0])
+		api_printf(b, ",test=\"%s\"", l->test);
 	if (t && t->shard[0])
 		api_printf(b, ",shard=\"%s\"", t->shard);
 }
 
-/* One sample of each run, NAME{run_id="..."} value, for a per-run family. */
+/* One sample of each run, NAME{run="..."} value, for a per-run family. */
 static void api_runs(struct api_buf *b, const struct pb_api_metrics *m, const char *name,
 		     uint64_t (*get)(const struct pb_rx_run *r))
 {
@@ -1087,14 +1266,55 @@ static void api_runs(struct api_buf *b, const struct pb_api_metrics *m, const ch
 	}
 }
 
+/* The runs table: what it holds, keeps and pushed out (agent_flood's figures). */
+static void api_table(struct api_buf *b, bool om, const struct pb_api_info *in)
+{
+	const struct {
+		const char *name, *help;
+		enum api_type type;
+		uint64_t v;
+	} rows[] = {
+		{ "pktbench_receiver_runs_capacity",
+		  "run ids the receiver's runs table holds at most (LRU: new ones push old out)",
+		  API_GAUGE, in->runs_capacity },
+		{ "pktbench_receiver_runs_held", "run ids the runs table holds now", API_GAUGE,
+		  in->runs_held },
+		{ "pktbench_receiver_runs_evicted",
+		  "runs pushed out of the runs table by newer run ids, counts and all", API_COUNTER,
+		  in->runs_evicted },
+		{ "pktbench_receiver_runs_kept",
+		  "runs a reader asked for, kept where new run ids cannot push them out", API_GAUGE,
+		  in->runs_kept },
+		{ "pktbench_receiver_runs_kept_capacity", "runs that can be kept at once",
+		  API_GAUGE, in->runs_kept_capacity },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		api_family(b, om, rows[i].name, rows[i].type, rows[i].help);
+		api_printf(b, "%s%s %" PRIu64 "\n", rows[i].name,
+			   rows[i].type == API_COUNTER ? "_total" : "", rows[i].v);
+	}
+}
+
 char *pb_api_metrics_text(const struct pb_api_metrics *m, bool om, size_t *len)
 {
 	const struct pb_api_info *in = m->info;
+	struct api_run_labels *labels;
 	struct api_buf b = { 0 };
 	char mac[18];
 	uint32_t i, q;
 
 	*len = 0;
+	labels = calloc(m->nruns ? m->nruns : 1, sizeof(*labels));
+	if (!labels)
+		return NULL;
+	for (i = 0; i < m->nruns; i++) {
+		pb_api_run_label(m->label_key, m->runs[i].run_id, labels[i].run);
+		if (m->tags)
+			pb_api_test_label(m->tags[i].test_id, labels[i].test);
+	}
+	b.labels = labels;
 	api_mac_str(in->mac, mac);
 	api_family(&b, om, "pktbench_receiver", API_INFO,
 		   "the receive agent: version, interface, driver, MAC, XDP mode");
@@ -1119,6 +1339,7 @@ char *pb_api_metrics_text(const struct pb_api_metrics *m, bool om, size_t *len)
 	api_family(&b, om, "pktbench_receiver_runs", API_GAUGE,
 		   "run ids the receiver holds counts for");
 	api_printf(&b, "pktbench_receiver_runs %" PRIu32 "\n", m->nruns);
+	api_table(&b, om, in);
 	api_counter_if(&b, om, "pktbench_receiver_foreign_frames",
 		       "frames without a pktbench signature, passed to the stack", in->ifname,
 		       m->foreign_frames);
@@ -1182,6 +1403,7 @@ char *pb_api_metrics_text(const struct pb_api_metrics *m, bool om, size_t *len)
 		}
 	if (om)
 		api_printf(&b, "# EOF\n");
+	free(labels);
 	if (b.oom) {
 		free(b.p);
 		return NULL;

@@ -6,13 +6,17 @@
  *
  *   GET /v1/info          what the agent is: version, interface, driver, MAC, addresses,
  *                         RX queues, XDP mode, clock, instance (random at its start; also in
- *                         every run's answer, so a sender sees a restart mid-run)
+ *                         every run's answer, so a sender sees a restart mid-run), the runs
+ *                         table: its size, runs held, kept and evicted ("runs_*")
  *   GET /v1/runs/RUN_ID   one run's counts (RUN_ID decimal, 0 .. 4294967295) and the
  *                         interface's counters; a run never seen: 200, "seen": false, zeros;
- *                         with latency probes or pacing, each stream's counts ("streams")
+ *                         with latency probes or pacing, each stream's counts ("streams");
+ *                         reading a run keeps it from being evicted ("kept"); "evicted": counts
+ *                         of it were pushed out of the table
  *   GET /v1/runs/RUN_ID/hist/lat   the run's probe latency histogram, and .../hist/gap
  *                         the gaps between a paced run's frames: [[upper_bound_ns, count]]
- *   GET /metrics          every run and the interface, as Prometheus text
+ *   GET /metrics          every run and the interface, as Prometheus text; runs and tests
+ *                         by their labels (pb_api_run_label), never by their ids
  * HEAD as GET; paths that are not there 404 (any method), other methods 405, a malformed run
  * id 400; the agent adds 400 (bad target, Host), 414, 431 and 406 (/metrics' Accept).
  */
@@ -66,13 +70,41 @@ struct pb_api_info {
 	uint64_t now_ns; /* the agent's CLOCK_MONOTONIC: what first_ns / last_ns compare with */
 	double uptime_s;
 	uint64_t instance; /* random at the agent's start: a new one is a restarted agent */
+	/*
+	 * The receiver's runs table (struct pb_rx_table_stats): its size and the run ids it
+	 * holds, the kept runs (which new ids cannot push out) and their room, and the runs
+	 * pushed out since the start. An agent that predates them says none: all 0.
+	 */
+	uint32_t runs_capacity, runs_held, runs_kept, runs_kept_capacity;
+	uint64_t runs_evicted;
 };
+
+/*
+ * The labels /metrics shows in place of run ids and test UUIDs. A frame or an announcement
+ * counts for the run id it carries, so a run id shown is a run anyone on the test network can
+ * add frames to, or move into another test. A run's label is a keyed digest: the first 16 hex
+ * digits of SHA-256(the agent's secret, random at its start, then the run id big-endian), which
+ * tells nothing of the run id and changes when the agent restarts; /v1/runs/RUN_ID gives it
+ * ("label"). A test's label is the first 16 hex digits of SHA-256 of its UUID as written, lower
+ * case: the same on every agent, so a fleet's series sum by it, and found from the UUID alone
+ * (`printf %s UUID | sha256sum | cut -c1-16`, or /v1/tests/UUID's "label"); a UUID has far too
+ * many bits to be found from it.
+ */
+#define PB_API_KEY_LEN	 16
+#define PB_API_LABEL_LEN 17 /* 16 hex digits and the NUL */
+
+void pb_api_sha256(const void *data, size_t len, uint8_t out[32]);
+void pb_api_run_label(const uint8_t key[PB_API_KEY_LEN], uint32_t run_id,
+		      char out[PB_API_LABEL_LEN]);
+/* test_id: the UUID as pb_parse_test_id() writes it; "" gives "". */
+void pb_api_test_label(const char *test_id, char out[PB_API_LABEL_LEN]);
 
 /* One run's answer: its counts, the interface's counters now, the agent's clock now. */
 struct pb_api_run {
 	struct pb_rx_run run; /* run.instance and ifs.instance: the agent's instance */
 	struct pb_rx_ifstats ifs;
 	uint64_t now_ns;
+	char label[PB_API_LABEL_LEN]; /* the run's label on /metrics; "": not in the answer */
 };
 
 /* An instance id fits a JSON number exactly (a double's 53 bits); 0 is "unknown". */
@@ -88,7 +120,8 @@ struct pb_api_run_tag {
 struct pb_rx_meta;
 void pb_api_run_tag(const struct pb_rx_meta *meta, struct pb_api_run_tag *tag);
 
-#define PB_API_MAX_SHARDS 256 /* shards /v1/tests/UUID lists one by one; all are summed */
+#define PB_API_MAX_SHARDS      256 /* shards /v1/tests/UUID lists one by one; all are summed */
+#define PB_API_MAX_EVICTED_IDS 64  /* runs of a test that aged out, listed (all are counted) */
 
 /* GET /v1/tests/UUID: the runs that announced the test, summed, and per shard. */
 struct pb_api_test {
@@ -101,12 +134,17 @@ struct pb_api_test {
 		uint64_t frames, bytes;
 	} shards[PB_API_MAX_SHARDS];
 	uint32_t nshards;
+	/* its runs whose counts were pushed out of the runs table: not in the sums above */
+	uint32_t evicted_runs, nevicted_ids;
+	uint32_t evicted_ids[PB_API_MAX_EVICTED_IDS];
 	uint64_t now_ns;
 };
 
 /* Adds a run (its counts and tag) to a test's sums. */
 void pb_api_test_add(struct pb_api_test *t, const struct pb_rx_run *r,
 		     const struct pb_api_run_tag *tag);
+/* Notes a run of the test whose counts aged out of the runs table. */
+void pb_api_test_evicted(struct pb_api_test *t, uint32_t run_id);
 char *pb_api_test_json(const struct pb_api_test *t);
 /* /v1/tests/UUID's UUID into out (lower case), or -EINVAL. */
 int pb_api_test_id(const char *path, char *out);
@@ -114,6 +152,7 @@ int pb_api_test_id(const char *path, char *out);
 /* Everything /metrics shows. */
 struct pb_api_metrics {
 	const struct pb_api_info *info;
+	const uint8_t *label_key; /* PB_API_KEY_LEN bytes: the runs' labels (pb_api_run_label) */
 	struct pb_rx_ifstats ifs;
 	uint64_t foreign_frames, foreign_bytes; /* frames without a signature, passed */
 	uint64_t slot_switches;

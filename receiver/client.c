@@ -258,6 +258,18 @@ static int agent_source_ifstats(void *ctx, struct pb_rx_ifstats *out)
 	return ret;
 }
 
+static void agent_source_set_timeout(void *ctx, unsigned int ms)
+{
+	struct pb_agent *a = ctx;
+	long all = ms ? (long)ms : PB_AGENT_REQUEST_MS;
+
+	pthread_mutex_lock(&a->mu);
+	curl_easy_setopt(a->curl, CURLOPT_TIMEOUT_MS, all);
+	curl_easy_setopt(a->curl, CURLOPT_CONNECTTIMEOUT_MS,
+			 all < PB_AGENT_CONNECT_MS ? all : (long)PB_AGENT_CONNECT_MS);
+	pthread_mutex_unlock(&a->mu);
+}
+
 static void agent_source_last_error(void *ctx, char *buf, size_t len)
 {
 	struct pb_agent *a = ctx;
@@ -277,6 +289,7 @@ void pb_agent_source(struct pb_agent *a, struct pb_rx_source *src)
 		/* another host: its CLOCK_MONOTONIC is not ours (same_clock stays false) */
 		.read_hist = agent_source_hist,
 		.last_error = agent_source_last_error,
+		.set_timeout = agent_source_set_timeout,
 	};
 }
 

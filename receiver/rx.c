@@ -5,15 +5,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <linux/ethtool.h>
 #include <linux/if_link.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "clock.h"
 #include "log.h"
 #include "netif.h"
 #include "pb_bpf.h"
@@ -27,6 +30,18 @@ _Static_assert(PB_RX_HIST_BUCKETS == PB_HIST_BUCKETS, "one histogram on both sid
 _Static_assert(sizeof(struct pb_rx_hist_val) == PB_RX_HIST_BUCKETS * sizeof(uint64_t),
 	       "a histogram's map value is its counts");
 _Static_assert(PB_RX_MAX_STREAMS == PB_BPF_MAX_QUEUES, "a stream id is a byte below 64");
+
+/*
+ * A run in the kept map. Its counts are the kept map's entry, plus base: what its runs map
+ * entry held when it was moved over (the map's entry is then deleted, so it cannot be pushed
+ * out later with them).
+ */
+struct rx_keep {
+	uint32_t run_id;
+	double read_at;		/* the last pb_rx_keep() of it, CLOCK_MONOTONIC seconds */
+	struct pb_rx_val *base; /* one per CPU; NULL: nothing was moved over */
+	bool lost;		/* its runs entry was pushed out before the move: counts lost */
+};
 
 struct pb_rx {
 	struct receiver *skel;
@@ -46,6 +61,17 @@ struct pb_rx {
 	int ethtool_fd;
 	pthread_mutex_t nl_mu; /* a libnl socket is not for two threads at once (the agent) */
 	char what[IF_NAMESIZE + 32];
+	uint64_t instance; /* the lab's reads say who counted, as an agent's do */
+	/*
+	 * The runs in the kept map, which readers asked for (pb_rx_keep), and what the runs map
+	 * saw this side do: entries moved out of it (deletes) and back (inserts), and the most
+	 * evictions told so far (a counter never goes back). keep_mu: the agent's and the lab's
+	 * readers, and a move's steps, one at a time.
+	 */
+	pthread_mutex_t keep_mu;
+	struct rx_keep keep[PB_BPF_MAX_KEPT];
+	uint32_t nkeep;
+	uint64_t lru_deletes, lru_inserts, evicted_told;
 };
 
 static int rx_attach_mode(struct pb_rx *rx, enum pb_xdp_mode mode)
@@ -61,8 +87,8 @@ static int rx_attach_mode(struct pb_rx *rx, enum pb_xdp_mode mode)
 		break;
 	}
 	err = pb_xdp_att_attach(&rx->att, fd, XDP_FLAGS_DRV_MODE, true);
-	if (!err)
-		return 0;
+	if (!err || rx->att.refused)
+		return err; /* refused whatever the mode: said once */
 	pr_info("receiver: no native XDP on %s (%s); attaching in generic mode\n", rx->ifname,
 		strerror(-err));
 	return pb_xdp_att_attach(&rx->att, fd, XDP_FLAGS_SKB_MODE, false);
@@ -80,6 +106,10 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 	rx->att = (struct pb_xdp_att)PB_XDP_ATT_INIT;
 	rx->ethtool_fd = -1;
 	pthread_mutex_init(&rx->nl_mu, NULL);
+	pthread_mutex_init(&rx->keep_mu, NULL);
+	if (getrandom(&rx->instance, sizeof(rx->instance), 0) != sizeof(rx->instance))
+		rx->instance = (uint64_t)getpid() << 20 ^ (uint64_t)time(NULL);
+	rx->instance = rx->instance % ((1ull << 53) - 1) + 1; /* as an agent's: never 0 */
 	if (opts->ifname && opts->ifname[0]) {
 		snprintf(rx->ifname, sizeof(rx->ifname), "%s", opts->ifname);
 	} else if (!if_indextoname((unsigned int)opts->ifindex, rx->ifname)) {
@@ -181,6 +211,12 @@ static int rx_read_vlans(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *ou
 #define PB_RX_READ_TRIES 100
 
 /*
+ * A kept run (pb_rx_keep) nobody read for this long, and without a frame for as long, goes
+ * back to the runs map: a sender reads its run every second until its row is written.
+ */
+#define PB_RX_KEEP_IDLE_S 30.0
+
+/*
  * One slot read: the per-CPU values in order of address, which is how the kernel copies them
  * (and, on x86, how the loads are seen), so a value's seq is read before its counts.
  */
@@ -248,11 +284,76 @@ int pb_rx_read_hist(struct pb_rx *rx, uint32_t run_id, enum pb_rx_hist which, ui
 	return err;
 }
 
+static struct rx_keep *rx_kept(struct pb_rx *rx, uint32_t run_id)
+{
+	uint32_t i;
+
+	for (i = 0; i < rx->nkeep; i++)
+		if (rx->keep[i].run_id == run_id)
+			return &rx->keep[i];
+	return NULL;
+}
+
+/*
+ * A per-CPU map's entry for run_id into vals (ncpus of them): 1 when there is one, 0 when
+ * there is none (vals zeroed), or -errno.
+ */
+static int rx_lookup(struct pb_rx *rx, struct bpf_map *map, uint32_t run_id, struct pb_rx_val *vals)
+{
+	if (!bpf_map_lookup_elem(bpf_map__fd(map), &run_id, vals))
+		return 1;
+	if (errno != ENOENT)
+		return -errno;
+	memset(vals, 0, sizeof(*vals) * (size_t)rx->ncpus);
+	return 0;
+}
+
+/*
+ * The run's per-CPU counts outside the slots: its kept entry, its runs entry and what was
+ * moved over from the latter (k, or NULL), added up into entry. 1 when it has any (a kept
+ * entry holds none until the run's first frame), 0 when none, or -errno. tmp: ncpus values.
+ */
+static int rx_read_entry(struct pb_rx *rx, const struct rx_keep *k, uint32_t run_id,
+			 struct pb_rx_val *entry, struct pb_rx_val *tmp)
+{
+	int c, have = 0, got;
+
+	memset(entry, 0, sizeof(*entry) * (size_t)rx->ncpus);
+	got = k ? rx_lookup(rx, rx->skel->maps.kept, run_id, tmp) : 0;
+	for (c = 0; got > 0 && c < rx->ncpus; c++) {
+		have |= tmp[c].frames > 0;
+		pb_rx_val_merge(&entry[c], &tmp[c]);
+	}
+	if (got >= 0)
+		got = rx_lookup(rx, rx->skel->maps.runs, run_id, tmp);
+	if (got < 0)
+		return got;
+	have |= got;
+	for (c = 0; c < rx->ncpus; c++) {
+		pb_rx_val_merge(&entry[c], &tmp[c]);
+		if (k && k->base) {
+			have |= k->base[c].frames > 0;
+			pb_rx_val_merge(&entry[c], &k->base[c]);
+		}
+	}
+	return have;
+}
+
+/* The run's announcement says its counts were pushed out of the runs map once. */
+static bool rx_meta_evicted(struct pb_rx *rx, uint32_t run_id)
+{
+	struct pb_rx_meta m;
+	bool found;
+
+	return !pb_rx_read_meta(rx, run_id, &m, &found) && found && (m.flags & PB_RX_META_EVICTED);
+}
+
 int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
 {
 	size_t n = (size_t)rx->ncpus;
 	struct pb_rx_slot *before, *after;
-	struct pb_rx_val *entry, *acc;
+	struct pb_rx_val *entry, *acc, *tmp;
+	struct rx_keep *k;
 	bool *done, seen = false;
 	int tries, left = rx->ncpus, err = -ENOMEM;
 
@@ -261,19 +362,22 @@ int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
 	before = calloc(n, sizeof(*before));
 	after = calloc(n, sizeof(*after));
 	entry = calloc(n, sizeof(*entry));
+	tmp = calloc(n, sizeof(*tmp));
 	acc = calloc(n, sizeof(*acc));
 	done = calloc(n, sizeof(*done));
-	if (!before || !after || !entry || !acc || !done)
+	pthread_mutex_lock(&rx->keep_mu);
+	k = rx_kept(rx, run_id);
+	if (!before || !after || !entry || !tmp || !acc || !done)
 		goto out;
 	for (tries = 0; left && tries < PB_RX_READ_TRIES; tries++) {
-		bool have;
+		int have;
 
 		err = rx_read_slot(rx, before);
 		if (err)
 			goto out;
-		have = !bpf_map_lookup_elem(bpf_map__fd(rx->skel->maps.runs), &run_id, entry);
-		if (!have && errno != ENOENT) {
-			err = -errno;
+		have = rx_read_entry(rx, k, run_id, entry, tmp);
+		if (have < 0) {
+			err = have;
 			goto out;
 		}
 		err = rx_read_slot(rx, after);
@@ -287,16 +391,181 @@ int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
 		goto out;
 	}
 	out->seen = seen;
+	out->kept = k != NULL;
+	out->evicted = (k && k->lost) || rx_meta_evicted(rx, run_id);
 	pb_rx_sum_total(acc, rx->ncpus, rx->nqueues, out);
 	err = seen ? rx_read_vlans(rx, run_id, out) : 0;
 	if (!err && seen)
 		err = rx_read_streams(rx, run_id, out);
 out:
+	pthread_mutex_unlock(&rx->keep_mu);
 	free(before);
 	free(after);
 	free(entry);
+	free(tmp);
 	free(acc);
 	free(done);
+	return err;
+}
+
+/* Sets flag in the run's announcement, when it made one. */
+static void rx_meta_flag(struct pb_rx *rx, uint32_t run_id, uint32_t flag)
+{
+	int fd = bpf_map__fd(rx->skel->maps.meta);
+	struct pb_rx_meta m;
+
+	if (!bpf_map_lookup_elem(fd, &run_id, &m) && !(m.flags & flag)) {
+		m.flags |= flag;
+		bpf_map_update_elem(fd, &run_id, &m, BPF_EXIST);
+	}
+}
+
+/*
+ * Kept runs nobody read for PB_RX_KEEP_IDLE_S and that had no frame for as long go back to
+ * the runs map with their counts (a run with none is simply let go), where they age out as
+ * any run does: the kept map is for runs someone is reading. Called with keep_mu held.
+ */
+static void rx_keep_expire(struct pb_rx *rx, double now, struct pb_rx_val *vals)
+{
+	uint32_t i = 0;
+	uint64_t last;
+	bool frames;
+	int c;
+
+	while (i < rx->nkeep) {
+		struct rx_keep *k = &rx->keep[i];
+
+		if (now - k->read_at < PB_RX_KEEP_IDLE_S ||
+		    rx_read_entry(rx, k, k->run_id, vals, vals + rx->ncpus) < 0) {
+			i++;
+			continue;
+		}
+		for (c = 0, last = 0, frames = false; c < rx->ncpus; c++) {
+			frames |= vals[c].frames > 0;
+			if (vals[c].last_ns > last)
+				last = vals[c].last_ns;
+		}
+		/* arrival times are CLOCK_MONOTONIC_COARSE: the same clock as pb_now(), coarser */
+		if (frames && now - (double)last / 1e9 < PB_RX_KEEP_IDLE_S) {
+			i++;
+			continue;
+		}
+		if (frames && !bpf_map_update_elem(bpf_map__fd(rx->skel->maps.runs), &k->run_id,
+						   vals, BPF_ANY)) {
+			rx->lru_inserts++;
+			/* counted: an entry made for it later means this one was pushed out */
+			rx_meta_flag(rx, k->run_id, PB_RX_META_COUNTED);
+		}
+		bpf_map_delete_elem(bpf_map__fd(rx->skel->maps.kept), &k->run_id);
+		free(k->base);
+		*k = rx->keep[--rx->nkeep];
+	}
+}
+
+int pb_rx_keep(struct pb_rx *rx, uint32_t run_id, bool *kept)
+{
+	/* longer than any program run that looked the kept map up before the insert */
+	const struct timespec settle = { 0, 2 * 1000 * 1000 };
+	int kfd = bpf_map__fd(rx->skel->maps.kept), rfd = bpf_map__fd(rx->skel->maps.runs);
+	struct pb_rx_val *vals = calloc((size_t)rx->ncpus * 2, sizeof(*vals));
+	double now = pb_now();
+	struct rx_keep *k;
+	int err = 0, had;
+
+	*kept = false;
+	if (!vals)
+		return -ENOMEM;
+	pthread_mutex_lock(&rx->keep_mu);
+	rx_keep_expire(rx, now, vals);
+	k = rx_kept(rx, run_id);
+	if (k) {
+		k->read_at = now;
+		*kept = true;
+		goto out;
+	}
+	if (rx->nkeep == PB_BPF_MAX_KEPT)
+		goto out; /* full: the run stays in the runs map, where it can be pushed out */
+	memset(vals, 0, sizeof(*vals) * (size_t)rx->ncpus);
+	if (bpf_map_update_elem(kfd, &run_id, vals, BPF_NOEXIST)) {
+		err = errno == E2BIG ? 0 : -errno;
+		goto out;
+	}
+	k = &rx->keep[rx->nkeep++];
+	*k = (struct rx_keep){ .run_id = run_id, .read_at = now };
+	*kept = true;
+	/*
+	 * Its frames are counted in the kept entry from now on. What its runs entry holds is
+	 * moved over once no program is still adding to it, and the entry deleted: it would be
+	 * pushed out later, counts and all.
+	 */
+	had = rx_lookup(rx, rx->skel->maps.runs, run_id, vals);
+	if (had <= 0) {
+		err = had;
+		goto out;
+	}
+	nanosleep(&settle, NULL);
+	had = rx_lookup(rx, rx->skel->maps.runs, run_id, vals);
+	if (had < 0) {
+		err = had;
+	} else if (!had) {
+		k->lost = true; /* pushed out in the meantime */
+	} else {
+		k->base = malloc(sizeof(*vals) * (size_t)rx->ncpus);
+		if (!k->base) {
+			err = -ENOMEM; /* left where it is: the runs entry is read as before */
+			goto out;
+		}
+		memcpy(k->base, vals, sizeof(*vals) * (size_t)rx->ncpus);
+		if (!bpf_map_delete_elem(rfd, &run_id))
+			rx->lru_deletes++;
+		rx_meta_flag(rx, run_id, PB_RX_META_COUNTED);
+	}
+out:
+	pthread_mutex_unlock(&rx->keep_mu);
+	free(vals);
+	return err;
+}
+
+int pb_rx_table_stats(struct pb_rx *rx, struct pb_rx_table_stats *out)
+{
+	int fd = bpf_map__fd(rx->skel->maps.runs), err = 0, c;
+	uint32_t key, next, zero = 0, n = 0;
+	struct pb_rx_table *t = NULL;
+	uint32_t *ids = NULL;
+	void *prev = NULL;
+	uint64_t made = 0;
+	int64_t ev;
+
+	memset(out, 0, sizeof(*out));
+	out->capacity = PB_BPF_MAX_RUNS;
+	out->kept_capacity = PB_BPF_MAX_KEPT;
+	/* the walk starts over when the key it stands on is evicted: bounded, then unique */
+	ids = calloc(2 * PB_BPF_MAX_RUNS, sizeof(*ids));
+	t = rx_percpu(rx, bpf_map__fd(rx->skel->maps.table), &zero, sizeof(*t), &err);
+	if (!ids || !t) {
+		err = err ? err : -ENOMEM;
+		goto out;
+	}
+	for (c = 0; c < rx->ncpus; c++)
+		made += t[c].inserts;
+	while (n < 2 * PB_BPF_MAX_RUNS && !bpf_map_get_next_key(fd, prev, &next)) {
+		ids[n++] = next;
+		key = next;
+		prev = &key;
+	}
+	n = pb_rx_ids_unique(ids, n);
+	pthread_mutex_lock(&rx->keep_mu);
+	out->held = n < PB_BPF_MAX_RUNS ? n : PB_BPF_MAX_RUNS;
+	out->kept = rx->nkeep;
+	/* every entry made is held, deleted by us, or was evicted */
+	ev = (int64_t)(made + rx->lru_inserts - rx->lru_deletes) - (int64_t)out->held;
+	if (ev > 0 && (uint64_t)ev > rx->evicted_told)
+		rx->evicted_told = (uint64_t)ev;
+	out->evicted = rx->evicted_told;
+	pthread_mutex_unlock(&rx->keep_mu);
+out:
+	free(ids);
+	free(t);
 	return err;
 }
 
@@ -340,6 +609,12 @@ int pb_rx_list_runs(struct pb_rx *rx, uint32_t *ids, uint32_t max, uint32_t *n)
 		key = next;
 		prev = &key;
 	}
+	*n = pb_rx_ids_unique(ids, *n);
+	/* the kept runs (those without a frame yet are read as not seen) */
+	pthread_mutex_lock(&rx->keep_mu);
+	for (c = 0; (uint32_t)c < rx->nkeep && *n < max; c++)
+		ids[(*n)++] = rx->keep[c].run_id;
+	pthread_mutex_unlock(&rx->keep_mu);
 	/* a run counted only in a slot so far has no entry yet */
 	slots = calloc((size_t)rx->ncpus, sizeof(*slots));
 	if (!slots)
@@ -455,17 +730,36 @@ void pb_rx_detach(struct pb_rx *rx)
 	if (rx->ethtool_fd >= 0)
 		close(rx->ethtool_fd);
 	pthread_mutex_destroy(&rx->nl_mu);
+	while (rx->nkeep)
+		free(rx->keep[--rx->nkeep].base);
+	pthread_mutex_destroy(&rx->keep_mu);
 	free(rx);
 }
 
+/* As the agent answers a sender: the run kept from its first read, the table's evictions. */
 static int rx_source_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
 {
-	return pb_rx_read_run(ctx, run_id, out);
+	struct pb_rx_table_stats ts = { 0 };
+	struct pb_rx *rx = ctx;
+	bool kept;
+	int err = pb_rx_keep(rx, run_id, &kept);
+
+	if (!err)
+		err = pb_rx_read_run(rx, run_id, out);
+	if (!err)
+		err = pb_rx_table_stats(rx, &ts);
+	out->instance = rx->instance;
+	out->runs_evicted = ts.evicted;
+	return err;
 }
 
 static int rx_source_ifstats(void *ctx, struct pb_rx_ifstats *out)
 {
-	return pb_rx_read_ifstats(ctx, out);
+	struct pb_rx *rx = ctx;
+	int err = pb_rx_read_ifstats(rx, out);
+
+	out->instance = rx->instance;
+	return err;
 }
 
 static int rx_source_hist(void *ctx, uint32_t run_id, enum pb_rx_hist which, uint64_t *counts)
@@ -503,6 +797,24 @@ int pb_rx_source_lab(struct pb_rx_source *src, int ifindex, const char *ifname,
 		return ret;
 	pb_rx_source_init(rx, src);
 	src->close = rx_source_close;
+	return 0;
+}
+
+int pb_rx_list_meta(struct pb_rx *rx, uint32_t *ids, struct pb_rx_meta *metas, uint32_t max,
+		    uint32_t *n)
+{
+	int fd = bpf_map__fd(rx->skel->maps.meta);
+	uint32_t key, next;
+	void *prev = NULL;
+
+	*n = 0;
+	while (*n < max && !bpf_map_get_next_key(fd, prev, &next)) {
+		/* gone between the two calls: the walk goes on from it all the same */
+		if (!bpf_map_lookup_elem(fd, &next, &metas[*n]))
+			ids[(*n)++] = next;
+		key = next;
+		prev = &key;
+	}
 	return 0;
 }
 

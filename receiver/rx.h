@@ -32,8 +32,33 @@ struct pb_rx_opts {
  * XDP program is refused (-EEXIST) unless opts->force. 0 or -errno, with the reason said.
  */
 int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts);
-/* One run id's counts since attach; a run id never seen: 0, seen false, zero counts. */
+/*
+ * One run id's counts since attach; a run id never seen: 0, seen false, zero counts. Says
+ * whether the run is kept (pb_rx_keep) and whether counts of it were pushed out (evicted).
+ */
 int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out);
+/*
+ * Someone reads this run: from now on it is counted where no flood of other run ids can push
+ * it out (the kept map, pb_bpf.h), with what the runs map held of it so far, until nobody has
+ * read it and no frame of it arrived for a while. *kept false: the kept map is full, the run
+ * stays where it was. 0 or -errno.
+ */
+int pb_rx_keep(struct pb_rx *rx, uint32_t run_id, bool *kept);
+
+/* The runs map (an LRU) and the kept map, as /v1/info and /metrics tell them. */
+struct pb_rx_table_stats {
+	uint32_t capacity;	/* run ids the runs map holds (PB_BPF_MAX_RUNS) */
+	uint32_t held;		/* run ids it holds now */
+	uint32_t kept;		/* runs in the kept map */
+	uint32_t kept_capacity; /* PB_BPF_MAX_KEPT */
+	/*
+	 * Runs pushed out of the runs map since attach, counts and all: the entries the program
+	 * made, less those held and those this side moved; never goes back. While new run ids
+	 * arrive the walk that counts those held is not one instant: it can be short for a moment.
+	 */
+	uint64_t evicted;
+};
+int pb_rx_table_stats(struct pb_rx *rx, struct pb_rx_table_stats *out);
 /* One of the run's histograms: PB_RX_HIST_BUCKETS counts (all 0 for a run without it). */
 int pb_rx_read_hist(struct pb_rx *rx, uint32_t run_id, enum pb_rx_hist which, uint64_t *counts);
 /* Frames (and their bytes) without a pktbench signature, passed on since attach. */
@@ -54,6 +79,12 @@ int pb_rx_slot_switches(struct pb_rx *rx, uint64_t *n);
  */
 struct pb_rx_meta;
 int pb_rx_read_meta(struct pb_rx *rx, uint32_t run_id, struct pb_rx_meta *out, bool *found);
+/*
+ * The runs that announced themselves, with their announcements (at most max): what
+ * /v1/tests/UUID looks through for a test's runs that aged out. 0 or -errno.
+ */
+int pb_rx_list_meta(struct pb_rx *rx, uint32_t *ids, struct pb_rx_meta *metas, uint32_t max,
+		    uint32_t *n);
 /* The receiving interface's counters (current values, not deltas), from any namespace. */
 int pb_rx_read_ifstats(struct pb_rx *rx, struct pb_rx_ifstats *out);
 /*

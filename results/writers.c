@@ -163,6 +163,7 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, r->rx_error[0] ? pb_fstr("receiver_error", r->rx_error, sizeof(r->rx_error))
 				  : pb_fnull("receiver_error"));
 	pb_add(fs, rx ? pb_fu64("frames_foreign", r->frames_foreign) : pb_fnull("frames_foreign"));
+	pb_add(fs, rx ? pb_fu64("frames_extra", r->frames_extra) : pb_fnull("frames_extra"));
 	pb_add(fs, rx ? pb_fu64("flows_seen", r->flows_seen) : pb_fnull("flows_seen"));
 	pb_add(fs, rx && r->rx_queues > 1 ? pb_fdbl("rx_queue_cv", r->rx_queue_cv)
 					  : pb_fnull("rx_queue_cv"));
@@ -180,6 +181,7 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 				     : pb_fnull("sender_in_send_s"));
 	pb_add(fs, pb_fbool("pushed_back", r->pushed_back));
 	pb_add(fs, pb_fbool("receiver_restarted", r->rx_restarted));
+	pb_add(fs, pb_fbool("receiver_evicted", r->rx_evicted));
 	/* the raw counter deltas the netting used, as read */
 	pb_add(fs, pb_fstr("netting", pb_netting_name(r->netting), 0));
 	pb_add(fs, pb_fu64("netting_deficit", r->netting_deficit));

@@ -145,6 +145,18 @@ agent_lab() {
 		ip -n "$NRX" addr add "$RX_IP/24" dev "$B" &&
 		ip -n "$NTX" link set "$A" up && ip -n "$NRX" link set "$B" up
 }
+# agent_end: SIGTERM to the agent ($AGENT_PID, its stderr in $T/agent.err), which must exit
+# 0; then the agent lab removed, and checked gone.
+agent_end() {
+	local rc
+	kill -TERM "$AGENT_PID"
+	wait "$AGENT_PID"
+	rc=$?
+	AGENT_PID=
+	check "SIGTERM: the agent exits 0 ($rc; $(tail -1 "$T/agent.err"))" [ $rc = 0 ]
+	agent_lab_del
+	check "test namespaces removed" bash -c "! ip netns list | grep -q -e '$NTX' -e '$NRX'"
+}
 agent_lab_del() {
 	[ -n "${AGENT_PID:-}" ] && kill -KILL "$AGENT_PID" 2>/dev/null
 	ip netns del "$NTX" 2>/dev/null

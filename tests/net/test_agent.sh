@@ -339,7 +339,11 @@ body_of "$om" >"$T/metrics.om"
 python3 "$T/prom.py" om <"$T/metrics.om" >/dev/null 2>"$T/metrics.om.err"
 check "... and parses as OpenMetrics text ($(cat "$T/metrics.om.err"))" [ $? = 0 ]
 id=$(python3 -c "import json; print(json.load(open('$T/two1.json'))['results'][0]['run_id'])")
-check "/metrics: the run's frames, $N" grep -qx "pktbench_run_frames_total{run_id=\"$id\"} $N" "$T/metrics.samples"
+# the run by its label, which /v1/runs/RUN_ID gives: /metrics never shows a run id
+label=$(jget "$(body_of "$(http /v1/runs/$id)")" "d['label']")
+check "/metrics: the run's frames, $N, by its label ${label:-(none)} from /v1/runs/$id" \
+	grep -qx "pktbench_run_frames_total{run=\"$label\"} $N" "$T/metrics.samples"
+check "/metrics: no run id in its labels" bash -c "! grep -q 'run_id=\|=\"$id\"' '$T/metrics.txt'"
 check "/metrics: the interface counters" grep -q "^pktbench_interface_rx_dropped_total{interface=\"$B\"} 0$" "$T/metrics.samples"
 check "/metrics: one run per sender run ($(grep -c '^pktbench_run_frames_total' "$T/metrics.samples") >= $(($(wc -w <<<"$methods") + 3)))" \
 	[ "$(grep -c '^pktbench_run_frames_total' "$T/metrics.samples")" -ge $(($(wc -w <<<"$methods") + 3)) ]

@@ -3,9 +3,11 @@
 # test's own (198.18.89.0/24; clients .1 and .10-.29): every request gets a status (404 for what
 # is not there, 405, 400 for a malformed target or Host, 414 for a long query, 431 for a long
 # header, 406), /metrics follows Accept by RFC 9110, HTTP/1.1 keeps the connection and answers
-# pipelined requests in order, a sender's run uses one TCP connection and an agent's 500 shows
-# its reason; slowloris (64 connections from 8 addresses) is cut at the request deadline and 300
-# idle connections from 9 or 20 addresses lock nobody out. Every loop is bounded in count and time.
+# pipelined requests in order, a bad Content-Length (-1, huge) gets one 400 or 413 and a zero one
+# ("00") keeps the connection and the request after it, a sender's run uses one TCP connection
+# and an agent's 500 shows its reason; slowloris (64 connections from 8 addresses) is cut at the
+# request deadline and 300 idle connections from 9 or 20 addresses lock nobody out. Every loop
+# is bounded in count and time.
 . "$(dirname "$0")/lib.sh"
 
 agent_lab ah 89 &&
@@ -140,6 +142,49 @@ def keepalive():
     check("4 pipelined requests: 4 answers in order (%s, run ids %s)" % (sts, ids),
           sts == [200, 200, 404, 200] and ids == [1, 2])
 
+def content_length():
+    # a bad Content-Length: one answer (400 or 413), its status line and headers once
+    for cl in (b"-1", b"99999999999999999999999", b"18446744073709551616", b"1x"):
+        s = conn(timeout=2)
+        s.sendall(b"GET /v1/info HTTP/1.1\r\nHost: a\r\nContent-Length: " + cl + b"\r\n\r\n")
+        got = b""
+        try:
+            while True:
+                d = s.recv(65536)
+                if not d:
+                    break
+                got += d
+        except (socket.timeout, ConnectionError):
+            pass
+        s.close()
+        lines = got.split(b"\r\n")
+        sts = [l.split()[1].decode() for l in lines if l.startswith(b"HTTP/1.")]
+        check("Content-Length: %s: one answer, 400 or 413 (status lines %s, %d bytes)"
+              % (cl.decode(), sts, len(got)), len(sts) == 1 and sts[0] in ("400", "413"))
+    # a zero body however written: the connection kept, the pipelined next request answered
+    for cl in (b"0", b"00", b"000"):
+        s = conn()
+        s.sendall(b"GET /v1/runs/1 HTTP/1.1\r\nHost: a\r\nContent-Length: " + cl + b"\r\n\r\n"
+                  b"GET /v1/runs/2 HTTP/1.1\r\nHost: a\r\n\r\n")
+        f, got = s.makefile("rb"), []
+        try:
+            for _ in range(2):
+                a = read_response(f)
+                if not a:
+                    break
+                got.append(a)
+            s.sendall(b"GET /v1/runs/3 HTTP/1.1\r\nHost: a\r\n\r\n")
+            a = read_response(f)
+            if a:
+                got.append(a)
+        except (socket.timeout, ConnectionError):
+            pass
+        s.close()
+        ids = [json.loads(a[2]).get("run_id") for a in got if a[0] == 200 and a[2]]
+        closes = [a[1].get("connection") for a in got]
+        check("Content-Length: %s and a pipelined request, then a third: run ids %s, "
+              "Connection %s" % (cl.decode(), ids, closes), ids == [1, 2, 3])
+
 def served(what, timeout=3):
     t0 = time.time()
     try:
@@ -242,6 +287,7 @@ py statuses
 py negotiate
 py oversized
 py keepalive
+py content_length
 
 # a sender's run: one TCP connection (ActiveOpens of its namespace), and the agent's frames
 # outside the row's window are only that connection's opening and closing (the counter is
@@ -305,11 +351,5 @@ check "an agent's 500 reaches the row with its reason ($reason)" \
 kill -KILL "$FAKE" 2>/dev/null
 wait "$FAKE" 2>/dev/null
 
-kill -TERM "$AGENT_PID"
-wait "$AGENT_PID"
-rc=$?
-AGENT_PID=
-check "SIGTERM: the agent exits 0 ($rc; $(tail -1 "$T/agent.err"))" [ $rc = 0 ]
-agent_lab_del
-check "test namespaces removed" bash -c "! ip netns list | grep -q -e '$NTX' -e '$NRX'"
+agent_end
 finish

@@ -4,10 +4,10 @@
 # 1. a steady --pps run: two scrapes 100 ms apart differ (each scrape reads the counters), and
 #    a real Prometheus scraping every 1 s in the agent's namespace gives
 #    rate(pktbench_run_frames_total[5s]) within 2 % of the sender's delivered pps at every
-#    steady point (what was delivered when, by a witness polling /v1/runs: a busy machine's
+#    steady point (what was delivered when, by a witness polling /metrics: a busy machine's
 #    sender is not exactly steady);
 # 2. run-id churn (a new run id every frame, far more than the receiver's LRU holds): every
-#    scrape parses as OpenMetrics (prometheus_client), one series per run id, and
+#    scrape parses as OpenMetrics (prometheus_client), one series per run (by its label), and
 #    pktbench_receiver_runs is the number of distinct runs shown;
 # 3. the interface renamed: the API follows it (name, addresses, counts, /metrics);
 #    deleted: the agent ends with one line that says so and a non-zero exit.
@@ -96,29 +96,31 @@ PY
 fi
 PPS=10000
 # A witness of what arrived when, on the same clock as Prometheus' (wall time): the run's
-# frames from /v1/runs/RUN_ID every 50 ms, each at the middle of its request. The sender's
+# frames from /metrics every 50 ms, each at the middle of its request. The sender's
 # pace is not steady on a busy machine; this is what it was. The sender starts once the
-# witness polls (its "ready"), and the witness finds the run id in /metrics itself: started
+# witness polls (its "ready"), and the witness finds the run in /metrics itself: started
 # after the sender (a CI machine's python took seconds to start), it had nothing at the first
-# steady point.
+# steady point. /metrics shows runs by label, never by run id (which a forger would need), so
+# the witness reads the run's count there, by its label.
 ip netns exec "$NTX" python3 - $RX_IP $PORT >"$T/witness.out" 2>&1 <<'PY' &
 import http.client, json, re, sys, time
 def get(path):
     c = http.client.HTTPConnection(sys.argv[1], int(sys.argv[2]), timeout=5)
     c.request("GET", path)
     return c.getresponse().read().decode()
-def run_id():
-    m = re.search(r'^pktbench_run_frames_total\{run_id="(\d+)"', get("/metrics"), re.M)
+def run_label():
+    m = re.search(r'^pktbench_run_frames_total\{run="([0-9a-f]{16})"', get("/metrics"), re.M)
     return m and m.group(1)
-run = run_id()
+run = run_label()
 print("ready", flush=True)
 while not run:
     time.sleep(0.02)
-    run = run_id()
-print("run_id=" + run, flush=True)
+    run = run_label()
+print("run=" + run, flush=True)
 while True:
     t0 = time.time()
-    frames = json.loads(get("/v1/runs/" + run))["frames"]
+    frames = int(re.search(r'^pktbench_run_frames_total\{run="%s"\} (\d+)$' % run,
+                           get("/metrics"), re.M).group(1))
     print("%.4f %d" % ((t0 + time.time()) / 2, frames), flush=True)
     time.sleep(0.05)
 PY
@@ -130,7 +132,7 @@ for _ in $(seq 200); do grep -q '^ready$' "$T/witness.out" && break; sleep 0.05;
 SENDER=$!
 PIDS+=("$SENDER")
 sleep 1.5
-RUN_ID=$(http /metrics | sed -n 's/^pktbench_run_frames_total{run_id="\([0-9]*\)"}.*/\1/p' | head -1)
+RUN=$(http /metrics | sed -n 's/^pktbench_run_frames_total{run="\([0-9a-f]*\)"}.*/\1/p' | head -1)
 sleep 1.5
 # two scrapes 100 ms apart, three times: the run's frames went up by ~1000 each time
 ip netns exec "$NTX" python3 - $RX_IP $PORT >"$T/pairs.out" 2>&1 <<'PY'
@@ -154,12 +156,12 @@ rc=$?
 check "two scrapes 100 ms apart differ ($(tr '\n' ' ' <"$T/pairs.out"))" [ $rc = 0 ]
 wait "$SENDER"
 rc=$?
-check "the steady sender exits 0 (run $RUN_ID; $(cat "$T/steady.err"))" [ $rc = 0 -a -n "$RUN_ID" ]
+check "the steady sender exits 0 (run $RUN; $(cat "$T/steady.err"))" [ $rc = 0 -a -n "$RUN" ]
 sleep 1.5 # a scrape after the last frame
 kill -KILL "$WITNESS" 2>/dev/null
 wait "$WITNESS" 2>/dev/null
 check "the witness followed that run ($(grep -m1 -v '^ready$' "$T/witness.out" | head -c 200))" \
-	grep -qx "run_id=$RUN_ID" "$T/witness.out"
+	grep -qx "run=$RUN" "$T/witness.out"
 # the sender's pps in steady state, for the record: the median of its per-second counts
 SENDER_PPS=$(python3 -c "
 import json, statistics, sys
@@ -254,7 +256,7 @@ while time.time() < end:
         series = collections.Counter((s.name, tuple(sorted(s.labels.items())))
                                      for f in fams.values() for s in f.samples)
         dups = sum(n - 1 for n in series.values() if n > 1)
-        ids = {s.labels["run_id"] for s in fams["pktbench_run_frames"].samples}
+        ids = {s.labels["run"] for s in fams["pktbench_run_frames"].samples}
         runs = fams["pktbench_receiver_runs"].samples[0].value
         most = max(most, len(ids))
         if dups:

@@ -256,9 +256,11 @@ PY
 attempts 3 "merged pps within 1 % of the test's $RATE" rate_ok
 
 get /metrics >"$T/metrics.txt"
-n=$(grep '^pktbench_run_frames' "$T/metrics.txt" | grep -c "test_id=\"$UUID1\"")
-check "/metrics labels the test's runs with test_id and shard ($n series), no flow labels" \
-	[ "$n" = 3 -a -z "$(grep -E 'port=|flow=' "$T/metrics.txt")" ]
+# by the test's label, never its UUID (which a forged announcement would need)
+label=$(printf %s "$UUID1" | sha256sum | cut -c1-16)
+n=$(grep '^pktbench_run_frames' "$T/metrics.txt" | grep -c "test=\"$label\",shard=")
+check "/metrics labels the test's runs with its label $label and shard ($n series), no flow labels, no UUID" \
+	[ "$n" = 3 -a -z "$(grep -E 'port=|flow=' "$T/metrics.txt")" -a -z "$(grep -i "$UUID1" "$T/metrics.txt")" ]
 kill -TERM "$AGENT_PID"
 wait "$AGENT_PID"
 arc=$?

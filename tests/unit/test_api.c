@@ -612,6 +612,24 @@ static const char golden_prom[] =
 	"# HELP pktbench_receiver_runs run ids the receiver holds counts for\n"
 	"# TYPE pktbench_receiver_runs gauge\n"
 	"pktbench_receiver_runs 1\n"
+	"# HELP pktbench_receiver_runs_capacity run ids the receiver's runs table holds at most "
+	"(LRU: new ones push old out)\n"
+	"# TYPE pktbench_receiver_runs_capacity gauge\n"
+	"pktbench_receiver_runs_capacity 0\n"
+	"# HELP pktbench_receiver_runs_held run ids the runs table holds now\n"
+	"# TYPE pktbench_receiver_runs_held gauge\n"
+	"pktbench_receiver_runs_held 0\n"
+	"# HELP pktbench_receiver_runs_evicted_total runs pushed out of the runs table by newer "
+	"run ids, counts and all\n"
+	"# TYPE pktbench_receiver_runs_evicted_total counter\n"
+	"pktbench_receiver_runs_evicted_total 0\n"
+	"# HELP pktbench_receiver_runs_kept runs a reader asked for, kept where new run ids cannot "
+	"push them out\n"
+	"# TYPE pktbench_receiver_runs_kept gauge\n"
+	"pktbench_receiver_runs_kept 0\n"
+	"# HELP pktbench_receiver_runs_kept_capacity runs that can be kept at once\n"
+	"# TYPE pktbench_receiver_runs_kept_capacity gauge\n"
+	"pktbench_receiver_runs_kept_capacity 0\n"
 	"# HELP pktbench_receiver_foreign_frames_total frames without a pktbench signature, "
 	"passed to the stack\n"
 	"# TYPE pktbench_receiver_foreign_frames_total counter\n"
@@ -644,30 +662,36 @@ static const char golden_prom[] =
 	"pktbench_interface_driver_drops_total{interface=\"eth1\"} 4\n"
 	"# HELP pktbench_run_frames_total frames with this run id's signature\n"
 	"# TYPE pktbench_run_frames_total counter\n"
-	"pktbench_run_frames_total{run_id=\"3617469498\"} 20000\n"
+	"pktbench_run_frames_total{run=\"edcf1584598ef29e\"} 20000\n"
 	"# HELP pktbench_run_bytes_total their bytes, Ethernet header on\n"
 	"# TYPE pktbench_run_bytes_total counter\n"
-	"pktbench_run_bytes_total{run_id=\"3617469498\"} 1200000\n"
+	"pktbench_run_bytes_total{run=\"edcf1584598ef29e\"} 1200000\n"
 	"# HELP pktbench_run_queue_frames_total this run's frames per RX queue (queues that had "
 	"any)\n"
 	"# TYPE pktbench_run_queue_frames_total counter\n"
-	"pktbench_run_queue_frames_total{run_id=\"3617469498\",queue=\"0\"} 12000\n"
-	"pktbench_run_queue_frames_total{run_id=\"3617469498\",queue=\"1\"} 8000\n"
+	"pktbench_run_queue_frames_total{run=\"edcf1584598ef29e\",queue=\"0\"} 12000\n"
+	"pktbench_run_queue_frames_total{run=\"edcf1584598ef29e\",queue=\"1\"} 8000\n"
 	"# HELP pktbench_run_flows_seen distinct UDP source ports\n"
 	"# TYPE pktbench_run_flows_seen gauge\n"
-	"pktbench_run_flows_seen{run_id=\"3617469498\"} 7\n"
+	"pktbench_run_flows_seen{run=\"edcf1584598ef29e\"} 7\n"
 	"# HELP pktbench_run_vlan 1 for each VLAN id this run arrived with (0: untagged)\n"
 	"# TYPE pktbench_run_vlan gauge\n"
-	"pktbench_run_vlan{run_id=\"3617469498\",vlan=\"0\"} 1\n"
-	"pktbench_run_vlan{run_id=\"3617469498\",vlan=\"4094\"} 1\n"
+	"pktbench_run_vlan{run=\"edcf1584598ef29e\",vlan=\"0\"} 1\n"
+	"pktbench_run_vlan{run=\"edcf1584598ef29e\",vlan=\"4094\"} 1\n"
 	"# HELP pktbench_run_first_arrival_seconds CLOCK_MONOTONIC of the run's first frame, exact "
 	"to a scheduler tick\n"
 	"# TYPE pktbench_run_first_arrival_seconds gauge\n"
-	"pktbench_run_first_arrival_seconds{run_id=\"3617469498\"} 5.000\n"
+	"pktbench_run_first_arrival_seconds{run=\"edcf1584598ef29e\"} 5.000\n"
 	"# HELP pktbench_run_last_arrival_seconds CLOCK_MONOTONIC of the run's last frame, exact "
 	"to a scheduler tick\n"
 	"# TYPE pktbench_run_last_arrival_seconds gauge\n"
-	"pktbench_run_last_arrival_seconds{run_id=\"3617469498\"} 5.004\n";
+	"pktbench_run_last_arrival_seconds{run=\"edcf1584598ef29e\"} 5.004\n";
+
+/* The agent's secret in these tests: 00 01 .. 0f. */
+static const uint8_t label_key[PB_API_KEY_LEN] = {
+	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+	0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+};
 
 /* A hand-made agent's metrics: Prometheus text exactly, and what OpenMetrics does apart. */
 static void test_metrics(void)
@@ -675,6 +699,7 @@ static void test_metrics(void)
 	struct pb_api_info in = sample_info();
 	struct pb_api_run r = sample_run();
 	struct pb_api_metrics m = { .info = &in,
+				    .label_key = label_key,
 				    .ifs = r.ifs,
 				    .foreign_frames = 6,
 				    .foreign_bytes = 500,
@@ -697,7 +722,7 @@ static void test_metrics(void)
 		/* OpenMetrics: TYPE before HELP, families without the sample suffix, # EOF last */
 		CHECK(strstr(t, "# TYPE pktbench_run_frames counter\n# HELP pktbench_run_frames "
 				"frames with this run id's signature\n"
-				"pktbench_run_frames_total{run_id=\"3617469498\"} 20000\n"),
+				"pktbench_run_frames_total{run=\"edcf1584598ef29e\"} 20000\n"),
 		      "counter family");
 		CHECK(strstr(t, "# TYPE pktbench_receiver info\n"), "info family");
 		CHECK(strstr(t, "\npktbench_receiver_info{version="), "info sample");
@@ -708,6 +733,25 @@ static void test_metrics(void)
 		CHECK(!strstr(golden_prom, "# EOF"), "Prometheus text has no # EOF");
 	}
 	free(t);
+
+	/* an announced run: its test by label, its shard; neither id anywhere in the text */
+	{
+		struct pb_api_run_tag tag = { .test_id = "6f9619ff-8b86-4011-b42d-00c04fc964ff",
+					      .shard = "2/3" };
+		const char *frames = "\npktbench_run_frames_total{run=\"edcf1584598ef29e\",test=\""
+				     "80e3efa180ebafd5\",shard=\"2/3\"} 20000\n";
+		const char *queue = "{run=\"edcf1584598ef29e\",test=\"80e3efa180ebafd5\",shard=\""
+				    "2/3\",queue=\"1\"} 8000\n";
+
+		m.tags = &tag;
+		t = pb_api_metrics_text(&m, false, &len);
+		CHECK(t && strstr(t, frames) && strstr(t, queue) && !strstr(t, "3617469498") &&
+			      !strstr(t, "6f9619ff") &&
+			      !strstr(t, "d79e343a"), /* the run id in hex */
+		      "a test's run by labels only:\n%s", t ? t : "(null)");
+		free(t);
+		m.tags = NULL;
+	}
 
 	/* no runs: the per-run families are there, empty */
 	m.nruns = 0;
@@ -882,6 +926,69 @@ static void test_run_without_streams(void)
 }
 
 /* /v1/tests/UUID: runs announced for the test summed, per shard; labels from the announcement */
+/* SHA-256 against FIPS 180-4's examples and Python's hashlib; the labels made of it. */
+static void test_labels(void)
+{
+	static const struct {
+		const char *in;
+		size_t n; /* of 'a's, where in is NULL */
+		const char *hex;
+	} v[] = {
+		{ "", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ "abc", 0, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 0,
+		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+		/* either side of the padding's one block or two, and two whole blocks */
+		{ NULL, 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318" },
+		{ NULL, 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a" },
+		{ NULL, 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb" },
+		{ NULL, 119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb" },
+	};
+	uint8_t key2[PB_API_KEY_LEN] = { 0 }, d[32];
+	char in[128], hex[65], a[PB_API_LABEL_LEN], b[PB_API_LABEL_LEN];
+	size_t i, k, n;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		n = v[i].in ? strlen(v[i].in) : v[i].n;
+		if (v[i].in)
+			memcpy(in, v[i].in, n);
+		else
+			memset(in, 'a', n);
+		pb_api_sha256(in, n, d);
+		for (k = 0; k < 32; k++)
+			snprintf(hex + 2 * k, 3, "%02x", d[k]);
+		CHECK(!strcmp(hex, v[i].hex), "SHA-256 of %zu bytes: %s", n, hex);
+	}
+	/* sha256(00 01 .. 0f, then 3617469498 big-endian), as Python's hashlib has it */
+	pb_api_run_label(label_key, 3617469498u, a);
+	CHECK(!strcmp(a, "edcf1584598ef29e"), "a run's label: %s", a);
+	pb_api_run_label(key2, 3617469498u, b);
+	CHECK(strlen(b) == 16 && strcmp(a, b), "another agent's key, another label: %s", b);
+	pb_api_run_label(label_key, 3617469499u, b);
+	CHECK(strcmp(a, b), "another run, another label: %s", b);
+	/* `printf %s UUID | sha256sum | cut -c1-16` */
+	pb_api_test_label("6f9619ff-8b86-4011-b42d-00c04fc964ff", a);
+	CHECK(!strcmp(a, "80e3efa180ebafd5"), "a test's label: %s", a);
+	pb_api_test_label("", a);
+	CHECK(!a[0], "no test, no label");
+}
+
+/* /v1/runs/RUN_ID gives its run's label, so whoever knows the run id finds its series. */
+static void test_run_label(void)
+{
+	struct pb_api_run r = sample_run();
+	char *s;
+
+	s = pb_api_run_json(&r);
+	CHECK(s && !strstr(s, "\"label\""), "no label given: none in the answer");
+	free(s);
+	pb_api_run_label(label_key, r.run.run_id, r.label);
+	s = pb_api_run_json(&r);
+	CHECK(s && strstr(s, "\"label\":\"edcf1584598ef29e\""), "the run's label: %s",
+	      s ? s : "(null)");
+	free(s);
+}
+
 static void test_tests(void)
 {
 	struct pb_rx_meta meta = { .test = { 0x6f, 0x96, 0x19, 0xff, 0x8b, 0x86, 0x40, 0x11, 0xb4,
@@ -911,6 +1018,8 @@ static void test_tests(void)
 	pb_api_test_add(t, &r2, &tag);
 	pb_api_test_add(t, &r2, &none);
 	j = pb_api_test_json(t);
+	CHECK(j && strstr(j, "\"label\":\"80e3efa180ebafd5\""), "the test's label: %s",
+	      j ? j : "(null)");
 	CHECK(j && strstr(j, "\"runs\":3") && strstr(j, "\"frames\":20") &&
 		      strstr(j, "\"2/3\":{\"runs\":2,\"frames\":15,\"bytes\":900}") &&
 		      strstr(j, "\"1/2\":{\"runs\":1,\"frames\":5,\"bytes\":300}"),
@@ -931,6 +1040,8 @@ int main(void)
 	test_hist();
 	test_run_without_streams();
 	test_metrics();
+	test_labels();
+	test_run_label();
 	test_listen();
 	test_url();
 	return check_summary();

@@ -76,7 +76,8 @@ need(svc and svc["spec"]["ports"][0]["port"] == 9310, "the agents' Service")
 pm = by.get(("PodMonitor", "pktbench-agent"))
 need(pm and pm["spec"]["podMetricsEndpoints"][0]["path"] == "/metrics" and pm["apiVersion"].startswith("monitoring.coreos.com/"), "the PodMonitor")
 q = by.get(("ConfigMap", "pktbench-queries"))
-need(q and all('test_id="6F9619FF-8B86-4011-B42D-00C04FC964FF"' in v for k, v in q["data"].items() if "test" in k or "shard" in k), "the queries name the test")
+# the test's label: printf %s 6f9619ff-8b86-4011-b42d-00c04fc964ff | sha256sum | cut -c1-16
+need(q and all('test="80e3efa180ebafd5"' in v for k, v in q["data"].items() if "test" in k or "shard" in k), "the queries name the test by its label")
 for e in errs:
     print("  missing:", e)
 sys.exit(1 if errs else 0)

@@ -131,16 +131,22 @@ static struct {
 	bool fail_rx;		    /* the receiver cannot be read */
 	uint64_t restart_after;	    /* the receiver restarts once this many were sent (0: never) */
 	bool no_instance;	    /* ... and does not say who it is: only its counters go back */
-	bool link_flap;		    /* the carrier goes down 0.3 s into the window for 0.4 s */
-	uint64_t held;		    /* the path holds back the last this many frames ... */
-	double held_s;		    /* ... this long after the last send (a DUT's CPU stolen) */
-	bool sim;		    /* on the simulated clock: each call costs call_s of it */
+	double evict_at;     /* the receiver's table pushes the run out then (0: never) ... */
+	uint64_t evict_base; /* ... losing what it had counted by then */
+	bool evict_said;     /* ... and says so ("evicted") */
+	bool evict_unkept;   /* the run was not kept, and the table evicted runs meanwhile */
+	bool link_flap;	     /* the carrier goes down 0.3 s into the window for 0.4 s */
+	bool refuse_down;    /* async, while down: the next frame is refused and kept */
+	uint64_t held;	     /* the path holds back the last this many frames ... */
+	double held_s;	     /* ... this long after the last send (a DUT's CPU stolen) */
+	bool sim;	     /* on the simulated clock: each call costs call_s of it */
 	double call_s;
 	double dep[4096]; /* sim: when each frame was handed over (the call's start) */
 	/* counted by the fake, summed over workers */
 	pthread_mutex_t mu;
 	uint64_t attempts, sent, retried, lost, delivered;
-	double last_send; /* when the last frame was handed over */
+	uint64_t sent_after_flap; /* refuse_down: completed once the link was back */
+	double last_send;	  /* when the last frame was handed over */
 	uint32_t last_run;
 	uint64_t extra_tx_dropped; /* drops the fake's "device" counted but nobody reported */
 	bool veth_double;	   /* refused XDP frames counted at both ends */
@@ -151,6 +157,8 @@ struct fake_priv {
 	uint64_t inflight;
 	uint64_t attempts;
 };
+
+static double flap_t0; /* when the fake path's watch started: link_flap's times are from it */
 
 static int fake_open(struct pb_worker *w)
 {
@@ -213,7 +221,15 @@ static int fake_send(struct pb_worker *w, unsigned int budget, struct pb_outcome
 		else
 			o->sent++;
 	}
-	if (fk.async) {
+	if (fk.async && fk.refuse_down && pb_now() - flap_t0 >= 0.3 && pb_now() - flap_t0 < 0.7) {
+		/*
+		 * A carrier that is down, as AF_PACKET's ring sees it: the device drops the
+		 * next frame and says so (ENOBUFS), the frame stays in the ring to go again,
+		 * and nothing behind it completes.
+		 */
+		o->retried = p->inflight ? 1 : 0;
+		o->inflight = (uint32_t)p->inflight;
+	} else if (fk.async) {
 		uint64_t can =
 			p->inflight > fk.never_complete ? p->inflight - fk.never_complete : 0;
 
@@ -225,6 +241,8 @@ static int fake_send(struct pb_worker *w, unsigned int budget, struct pb_outcome
 	}
 	pthread_mutex_lock(&fk.mu);
 	fk.retried += o->retried;
+	if (fk.refuse_down && pb_now() - flap_t0 >= 0.7)
+		fk.sent_after_flap += o->sent;
 	pthread_mutex_unlock(&fk.mu);
 	fake_sent(o->sent);
 	if (fk.sim)
@@ -263,8 +281,6 @@ static const struct pb_method fake_async = {
 };
 
 /* ---- the fake path: counters that follow what the fake did */
-
-static double flap_t0;
 
 static int fpath_tx_stats(void *ctx, struct pb_tx_stats *out)
 {
@@ -333,6 +349,15 @@ static int frx_read_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
 		out->frames = fk.delivered;
 	if (fk.held && pb_now() < fk.last_send + fk.held_s)
 		out->frames = out->frames > fk.held ? out->frames - fk.held : 0;
+	if (fk.evict_at && pb_now() >= fk.evict_at) {
+		/* pushed out of the table: counted again from zero by the same receiver */
+		if (!fk.evict_base)
+			fk.evict_base = out->frames ? out->frames : 1;
+		out->frames = out->frames > fk.evict_base ? out->frames - fk.evict_base : 0;
+		out->evicted = fk.evict_said;
+		out->runs_evicted = 1977; /* the table's, since its start: 0 before */
+	}
+	out->kept = !fk.evict_unkept;
 	if (fk_restarted()) {
 		/* a new receiver: it counts from its start only */
 		out->frames = out->frames > fk.restart_after ? out->frames - fk.restart_after : 0;
@@ -724,6 +749,72 @@ static void test_link_flap(void)
 	pb_result_release(&r);
 }
 
+/*
+ * A paced async sender whose device refuses every frame while the carrier is down and keeps
+ * it to send again (af_packet's ring), 0.3 s into the window for 0.4 s: the retries are
+ * attempts on the schedule like any other, so they come at the pace, not at the loop's
+ * speed, and once the link is back the sender goes on at its rate. The loop used to retry
+ * with nothing due, each retry counted against the schedule: 10^5 of them ran it so far
+ * ahead that nothing more was due for the rest of the window (af_packet across a flap).
+ */
+static void test_flap_refused(void)
+{
+	struct pb_config cfg;
+	struct pb_result r;
+
+	fk_reset();
+	fk.async = true;
+	fk.link_flap = true;
+	fk.refuse_down = true;
+	base_cfg(&cfg);
+	cfg.duration_s = 1.0;
+	cfg.pps = 2000;
+	run(&fake_async, &cfg, true, &r);
+	CHECK(r.link_downs == 1, "refused flap: %u downs (want 1)", r.link_downs);
+	CHECK(fk.retried <= 0.4 * 2000 + 50 && fk.attempts + fk.retried <= 2000 + 50,
+	      "refused flap: %llu retries in the 0.4 s down at 2 kpps (at most ~800), %llu "
+	      "attempts in all (at most ~2000)",
+	      (unsigned long long)fk.retried, (unsigned long long)(fk.attempts + fk.retried));
+	CHECK(fk.sent_after_flap >= 300,
+	      "refused flap: %llu frames sent once the link was back (0.3 s at 2 kpps: ~600)",
+	      (unsigned long long)fk.sent_after_flap);
+	CHECK(r.status == PB_STATUS_OK, "refused flap: status %d %s", r.status, r.reason);
+	pb_result_release(&r);
+}
+
+/*
+ * A sender that stops making progress, its link up: past PB_STALL_S the row is an error
+ * naming the stall, with the partial figures. A sender paced so slowly that it is quiet as
+ * long (0.4 pps: its first frame is due at 2.5 s) is no stall.
+ */
+static void test_stalled_sender(void)
+{
+	struct pb_config cfg;
+	struct pb_result r;
+
+	fk_reset();
+	fk.stall_after = 96; /* a multiple of the batch: 48 ms in */
+	base_cfg(&cfg);
+	cfg.duration_s = PB_STALL_S + 0.3;
+	cfg.pps = 2000;
+	run(&fake_method, &cfg, true, &r);
+	CHECK(r.status == PB_STATUS_ERROR && strstr(r.reason, "stalled") && r.measured &&
+		      r.frames_sent == 96,
+	      "stalled: status %d, sent %llu, reason '%s'", r.status,
+	      (unsigned long long)r.frames_sent, r.reason);
+	pb_result_release(&r);
+
+	fk_reset();
+	base_cfg(&cfg);
+	cfg.duration_s = PB_STALL_S + 0.3;
+	cfg.pps = 0.4;
+	run(&fake_method, &cfg, true, &r);
+	CHECK(r.status == PB_STATUS_OK && r.frames_sent == 0,
+	      "0.4 pps, nothing due yet: status %d (want ok), sent %llu, reason '%s'", r.status,
+	      (unsigned long long)r.frames_sent, r.reason);
+	pb_result_release(&r);
+}
+
 /* paced: the allowance counts frames in flight, so an async method never runs ahead */
 static void test_pacing(void)
 {
@@ -818,6 +909,36 @@ static void test_rx_restart(bool instance)
 	CHECK(r.frames_foreign < (1ull << 32) && r.raw.rx_dropped < (1ull << 32),
 	      "restart: foreign %llu rx_dropped %llu: no underflow",
 	      (unsigned long long)r.frames_foreign, (unsigned long long)r.raw.rx_dropped);
+	pb_result_release(&r);
+}
+
+/*
+ * The receiver's runs table pushes the run out mid-run (a flood of run ids): an error naming
+ * the eviction, delivered unknown, and not "restarted" (the receiver is the same instance),
+ * whether the count went back after a read, the receiver said so, or the run was not kept
+ * while runs were evicted and the count came short.
+ */
+static void test_rx_evicted(const char *how)
+{
+	struct pb_config cfg;
+	struct pb_result r;
+
+	fk_reset();
+	base_cfg(&cfg);
+	cfg.duration_s = 1.3; /* one sample, at 1 s, before the eviction */
+	fk.evict_at = pb_now() + 1.15;
+	fk.evict_said = !strcmp(how, "said");
+	fk.evict_unkept = !strcmp(how, "unkept");
+	if (strcmp(how, "back")) {
+		/* no sample: no count read before the eviction, only the one before the window */
+		cfg.duration_s = 0.3;
+		fk.evict_at = pb_now() + 0.1;
+	}
+	run(&fake_method, &cfg, true, &r);
+	CHECK(r.status == PB_STATUS_ERROR && r.rx_evicted && !r.rx_restarted &&
+		      !r.delivered_known && strstr(r.reason, "receiver_evicted"),
+	      "evicted (%s): status %d evicted %d restarted %d delivered_known %d reason '%s'", how,
+	      r.status, r.rx_evicted, r.rx_restarted, r.delivered_known, r.reason);
 	pb_result_release(&r);
 }
 
@@ -1076,11 +1197,16 @@ int main(void)
 	test_cpu_window();
 	test_run_ids();
 	test_link_flap();
+	test_flap_refused();
+	test_stalled_sender();
 	test_pacing();
 	test_paced_attempts();
 	test_pushed_back();
 	test_rx_restart(true);
 	test_rx_restart(false);
+	test_rx_evicted("back");
+	test_rx_evicted("said");
+	test_rx_evicted("unkept");
 	test_stop();
 	sim_tests();
 	return check_summary();

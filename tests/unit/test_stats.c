@@ -282,6 +282,68 @@ static void test_pick(void)
 	CHECK(k == 0 && runs[0].pps_min == 0 && runs[0].pps_max == 0, "one run: no spread");
 }
 
+/* Delivered above sent: never ok; an error naming the extra frames (issue 28's 695 of 195). */
+static void test_extra(void)
+{
+	struct pb_result r = { .status = PB_STATUS_OK,
+			       .measured = true,
+			       .has_receiver = true,
+			       .delivered_known = true,
+			       .frames_sent = 195,
+			       .frames_delivered = 695,
+			       .duration_s = 4 };
+
+	pb_result_check_extra(&r);
+	CHECK(r.status == PB_STATUS_ERROR && r.frames_extra == 500 &&
+		      strstr(r.reason, "delivered 695 of 195 sent: 500 more frames carried"),
+	      "695 of 195: %s, extra %llu: %s", pb_status_name(r.status),
+	      (unsigned long long)r.frames_extra, r.reason);
+	pb_result_compute(&r);
+	CHECK_NEAR(r.delivered_pct, 100.0 * 695 / 195, 1e-9); /* shown, on an error row */
+
+	/* exactly sent, or fewer: nothing changes */
+	r = (struct pb_result){ .status = PB_STATUS_OK,
+				.has_receiver = true,
+				.delivered_known = true,
+				.frames_sent = 195,
+				.frames_delivered = 195,
+				.frames_extra = 7 };
+	pb_result_check_extra(&r);
+	CHECK(r.status == PB_STATUS_OK && !r.frames_extra && !r.reason[0], "195 of 195: ok");
+	r.frames_delivered = 190;
+	pb_result_check_extra(&r);
+	CHECK(r.status == PB_STATUS_OK && !r.frames_extra, "190 of 195: ok");
+
+	/* one frame over is over */
+	r.frames_delivered = 196;
+	pb_result_check_extra(&r);
+	CHECK(r.status == PB_STATUS_ERROR && r.frames_extra == 1, "196 of 195: an error");
+
+	/* an error already: its reason stays, the extras are still counted */
+	r = (struct pb_result){ .status = PB_STATUS_ERROR,
+				.has_receiver = true,
+				.delivered_known = true,
+				.frames_sent = 10,
+				.frames_delivered = 12 };
+	snprintf(r.reason, sizeof(r.reason), "send: No buffer space available");
+	pb_result_check_extra(&r);
+	CHECK(r.status == PB_STATUS_ERROR && r.frames_extra == 2 &&
+		      !strcmp(r.reason, "send: No buffer space available"),
+	      "the first error's reason: %s", r.reason);
+
+	/* delivered unknown, or no receiver: no comparison */
+	r = (struct pb_result){ .status = PB_STATUS_OK,
+				.has_receiver = true,
+				.frames_sent = 10,
+				.frames_delivered = 12 };
+	pb_result_check_extra(&r);
+	CHECK(r.status == PB_STATUS_OK && !r.frames_extra, "delivered unknown");
+	r.delivered_known = true;
+	r.has_receiver = false;
+	pb_result_check_extra(&r);
+	CHECK(r.status == PB_STATUS_OK && !r.frames_extra, "no receiver");
+}
+
 int main(void)
 {
 	test_wire_bytes();
@@ -296,5 +358,6 @@ int main(void)
 	test_ctr_delta();
 	test_offered();
 	test_pick();
+	test_extra();
 	return check_summary();
 }

@@ -195,6 +195,7 @@ static const struct want result_fields[] = {
 	{ "frames_delivered", json_type_int },
 	{ "receiver_error", json_type_null },
 	{ "frames_foreign", json_type_int },
+	{ "frames_extra", json_type_int },
 	{ "flows_seen", json_type_int },
 	{ "rx_queue_cv", json_type_null }, /* one RX queue: no spread to speak of */
 	{ "frames_dropped", json_type_int },
@@ -207,6 +208,7 @@ static const struct want result_fields[] = {
 	{ "sender_in_send_s", json_type_null },
 	{ "pushed_back", json_type_boolean },
 	{ "receiver_restarted", json_type_boolean },
+	{ "receiver_evicted", json_type_boolean },
 	{ "netting", json_type_string },
 	{ "netting_deficit", json_type_int },
 	{ "shared_iface", json_type_boolean },
@@ -263,6 +265,7 @@ static const struct want row1_types[] = {
 	{ "accounted_pct", json_type_null },
 	{ "frames_delivered", json_type_null }, /* it never ran: the receiver was not asked */
 	{ "frames_foreign", json_type_null },
+	{ "frames_extra", json_type_null },
 	{ "flows_seen", json_type_null },
 	{ "syscalls_per_frame", json_type_null },
 	{ "pps_min", json_type_null }, /* one run: no spread */
@@ -274,6 +277,7 @@ static const struct want row1_types[] = {
 static const struct want row2_types[] = {
 	{ "frames_delivered", json_type_null },
 	{ "frames_foreign", json_type_null },
+	{ "frames_extra", json_type_null },
 	{ "flows_seen", json_type_null },
 	{ "delivered_pct", json_type_null },
 	{ "accounted_pct", json_type_null },
