@@ -536,13 +536,14 @@ static void run_rx_instance(struct run *run, uint64_t instance)
 }
 
 /*
- * A count of this run read from the receiver (after run_rx_instance): one that went back, or
- * a run no longer seen, at the same instance is a run pushed out of the receiver's table and
- * counted again from zero, not a restart. An instance of 0 (an agent that predates it) cannot
- * tell the two apart: a restart, as before.
+ * A count of this run read from the receiver, and who answered (run_rx_instance): one that
+ * went back, or a run no longer seen, at the same instance is a run pushed out of the
+ * receiver's table and counted again from zero, not a restart. An instance of 0 (an agent
+ * that predates it) cannot tell the two apart: a restart, as before.
  */
 static void run_rx_count(struct run *run, const struct pb_rx_run *c)
 {
+	run_rx_instance(run, c->instance);
 	if (run->rx_seen && (!c->seen || c->frames < run->rx_last)) {
 		if (c->instance && c->instance == run->rx_instance)
 			run->rx_evicted = true;
@@ -582,7 +583,6 @@ static bool run_rx_read(struct run *run, struct pb_rx_run *c)
 		rx->set_timeout(rx->ctx, 0);
 	if (err)
 		return false;
-	run_rx_instance(run, c->instance);
 	run_rx_count(run, c);
 	return true;
 }
@@ -752,10 +752,8 @@ static int run_settle(struct run *run, uint64_t sent, struct pb_rx_run *c)
 	for (;;) {
 		err = rx->read_run(rx->ctx, run->cfg.run_id, c);
 		now = pb_now();
-		if (!err) {
-			run_rx_instance(run, c->instance);
+		if (!err)
 			run_rx_count(run, c);
-		}
 		if (!err && c->frames != prev)
 			moved = now;
 		if (err || c->frames >= sent || now >= until ||
@@ -1298,10 +1296,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		 * the run read once before its window: the receiver keeps a run someone reads,
 		 * so a flood of other run ids cannot push its counts out (pb_rx_keep)
 		 */
-		if (k.rx_ok && !path->rx->read_run(path->rx->ctx, cfg->run_id, &c)) {
-			run_rx_instance(run, c.instance);
+		if (k.rx_ok && !path->rx->read_run(path->rx->ctx, cfg->run_id, &c))
 			run_rx_count(run, &c);
-		}
 	}
 	/* a capture streamed from disk: its reader runs beside the senders */
 	if (!run->abort && pb_replay_start(run->replay)) {

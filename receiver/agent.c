@@ -451,16 +451,9 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 		break;
 	case PB_API_RUN: {
 		struct pb_api_run r = { 0 };
-		struct pb_api_info t = { 0 };
-		bool kept;
 
 		/* a run someone reads is kept from now on (run 0: the interface counters alone) */
-		err = run_id ? pb_rx_keep(ag->rx, run_id, &kept) : 0;
-		if (!err)
-			err = pb_rx_read_run(ag->rx, run_id, &r.run);
-		if (!err)
-			err = agent_table(ag, &t);
-		r.run.runs_evicted = t.runs_evicted;
+		err = pb_rx_read_asked(ag->rx, run_id, &r.run);
 		if (!err)
 			err = pb_rx_read_ifstats(ag->rx, &r.ifs);
 		r.now_ns = agent_now_ns();
@@ -512,6 +505,16 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
 	return body;
 }
 
+/* SO_LINGER 0: the close resets the connection, dropping what the kernel still holds for it */
+static const struct linger agent_reset = { .l_onoff = 1, .l_linger = 0 };
+
+/* k's answer is all sent or gone: its bytes leave the queued total. */
+static void agent_conn_unqueue(struct agent *ag, struct agent_conn *k)
+{
+	ag->queued -= k->queued;
+	k->queued = 0;
+}
+
 /*
  * Cut k, whatever it is doing: MHD sees the end of the stream and closes it. An answer it was
  * being sent is dropped (SO_LINGER 0: MHD's close resets the connection), so its bytes are
@@ -519,13 +522,10 @@ static char *agent_answer(struct agent *ag, enum pb_api_route route, uint32_t ru
  */
 static void agent_conn_cut(struct agent *ag, struct agent_conn *k)
 {
-	static const struct linger reset = { .l_onoff = 1, .l_linger = 0 };
-
 	if (k->answering)
-		setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+		setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &agent_reset, sizeof(agent_reset));
 	shutdown(k->fd, SHUT_RDWR);
-	ag->queued -= k->queued;
-	k->queued = 0;
+	agent_conn_unqueue(ag, k);
 	k->cut = true;
 	k->waiting = k->answering = false;
 }
@@ -652,8 +652,7 @@ static void agent_conn_notify(void *cls, struct MHD_Connection *c, void **socket
 			agent_conns_make_room(ag, k);
 		}
 	} else if (k) {
-		ag->queued -= k->queued;
-		k->queued = 0;
+		agent_conn_unqueue(ag, k);
 		k->used = false;
 		*socket_context = NULL;
 	}
@@ -735,8 +734,7 @@ static void agent_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 	if (!k)
 		return;
 	pthread_mutex_lock(&ag->conns_mu);
-	ag->queued -= k->queued;
-	k->queued = 0;
+	agent_conn_unqueue(ag, k);
 	k->waiting = !k->cut;
 	k->headers_in = k->answered = k->answering = false;
 	k->since = pb_now();
@@ -889,7 +887,6 @@ static enum MHD_Result agent_request(void *cls, struct MHD_Connection *c, const 
  */
 static void agent_bad_length(struct agent *ag, bool too_large)
 {
-	static const struct linger reset = { .l_onoff = 1, .l_linger = 0 };
 	struct agent_conn *k = NULL;
 	char *body = NULL, answer[512];
 	uint32_t i, n = 0;
@@ -919,7 +916,7 @@ static void agent_bad_length(struct agent *ag, bool too_large)
 	if (len > 0 && (size_t)len < sizeof(answer)) {
 		/* a socket buffer too full to take it whole: a reset, not an answer cut short */
 		if (send(k->fd, answer, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) != len)
-			setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+			setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &agent_reset, sizeof(agent_reset));
 		shutdown(k->fd, SHUT_WR);
 		k->cut = true;
 		k->waiting = false;

@@ -319,6 +319,61 @@ static bool api_push(struct json_object *a, struct json_object *v)
 	return true;
 }
 
+/*
+ * The counters that go into an answer as they are, as one table for the agent's writer and
+ * the sender's parser: a key of "interface" (struct pb_rx_ifstats, all 64-bit), of each
+ * stream after "stream" and "probe_kind" (struct pb_rx_stream), and /v1/info's runs table
+ * (struct pb_api_info), in the answer's order.
+ */
+struct api_field {
+	const char *key;
+	size_t off;
+	bool u32; /* a uint32_t; else a uint64_t */
+};
+
+/* A field's key and offset: the key is the field's name. */
+#define API_IF(f) #f, offsetof(struct pb_rx_ifstats, f)
+#define API_ST(f) #f, offsetof(struct pb_rx_stream, f)
+#define API_TB(f) #f, offsetof(struct pb_api_info, f)
+
+static const struct api_field api_ifstats_fields[] = {
+	{ API_IF(rx_packets) },	    { API_IF(rx_dropped) },   { API_IF(rx_missed_errors) },
+	{ API_IF(rx_fifo_errors) }, { API_IF(driver_drops) }, { API_IF(foreign_frames) },
+};
+
+static const struct api_field api_stream_fields[] = {
+	{ API_ST(probes) },	{ API_ST(late) },	    { API_ST(dup) },
+	{ API_ST(missing) },	{ API_ST(next_seq), true }, { API_ST(lat_n) },
+	{ API_ST(lat_min_ns) }, { API_ST(lat_max_ns) },	    { API_ST(lat_sum_ns) },
+	{ API_ST(lat_bad) },	{ API_ST(jitter_ns) },	    { API_ST(jitter_n) },
+	{ API_ST(gap_frames) }, { API_ST(gap_first_ns) },   { API_ST(gap_last_ns) },
+};
+
+static const struct api_field api_table_fields[] = {
+	{ API_TB(runs_capacity), true }, { API_TB(runs_held), true },
+	{ API_TB(runs_kept), true },	 { API_TB(runs_kept_capacity), true },
+	{ API_TB(runs_evicted) },
+};
+
+static uint64_t api_field_get(const void *s, const struct api_field *f)
+{
+	const char *p = (const char *)s + f->off;
+
+	return f->u32 ? *(const uint32_t *)(const void *)p : *(const uint64_t *)(const void *)p;
+}
+
+/* Adds the fields of s (n of them) to o. */
+static bool api_add_fields(struct json_object *o, const void *s, const struct api_field *f,
+			   size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!api_add_u64(o, f[i].key, api_field_get(s, &f[i])))
+			return false;
+	return true;
+}
+
 char *pb_api_info_json(const struct pb_api_info *in)
 {
 	struct json_object *o = json_object_new_object(), *addrs = json_object_new_array();
@@ -347,59 +402,9 @@ char *pb_api_info_json(const struct pb_api_info *in)
 	ok = ok && api_add_str(o, "clock", "monotonic") && api_add_u64(o, "now_ns", in->now_ns) &&
 	     api_add(o, "uptime_s", json_object_new_double_s(in->uptime_s, a)) &&
 	     api_add_u64(o, "instance", in->instance);
-	ok = ok && api_add_u64(o, "runs_capacity", in->runs_capacity) &&
-	     api_add_u64(o, "runs_held", in->runs_held) &&
-	     api_add_u64(o, "runs_kept", in->runs_kept) &&
-	     api_add_u64(o, "runs_kept_capacity", in->runs_kept_capacity) &&
-	     api_add_u64(o, "runs_evicted", in->runs_evicted);
+	ok = ok && api_add_fields(o, in, api_table_fields,
+				  sizeof(api_table_fields) / sizeof(api_table_fields[0]));
 	return api_finish(o, ok);
-}
-
-/*
- * The counters that go into an answer as they are, as one table for the agent's writer and
- * the sender's parser: a key of "interface" (struct pb_rx_ifstats, all 64-bit), and of
- * each stream after "stream" and "probe_kind" (struct pb_rx_stream), in the answer's order.
- */
-struct api_field {
-	const char *key;
-	size_t off;
-	bool u32; /* a uint32_t; else a uint64_t */
-};
-
-/* A field's key and offset: the key is the field's name. */
-#define API_IF(f) #f, offsetof(struct pb_rx_ifstats, f)
-#define API_ST(f) #f, offsetof(struct pb_rx_stream, f)
-
-static const struct api_field api_ifstats_fields[] = {
-	{ API_IF(rx_packets) },	    { API_IF(rx_dropped) },   { API_IF(rx_missed_errors) },
-	{ API_IF(rx_fifo_errors) }, { API_IF(driver_drops) }, { API_IF(foreign_frames) },
-};
-
-static const struct api_field api_stream_fields[] = {
-	{ API_ST(probes) },	{ API_ST(late) },	    { API_ST(dup) },
-	{ API_ST(missing) },	{ API_ST(next_seq), true }, { API_ST(lat_n) },
-	{ API_ST(lat_min_ns) }, { API_ST(lat_max_ns) },	    { API_ST(lat_sum_ns) },
-	{ API_ST(lat_bad) },	{ API_ST(jitter_ns) },	    { API_ST(jitter_n) },
-	{ API_ST(gap_frames) }, { API_ST(gap_first_ns) },   { API_ST(gap_last_ns) },
-};
-
-static uint64_t api_field_get(const void *s, const struct api_field *f)
-{
-	const char *p = (const char *)s + f->off;
-
-	return f->u32 ? *(const uint32_t *)(const void *)p : *(const uint64_t *)(const void *)p;
-}
-
-/* Adds the fields of s (n of them) to o. */
-static bool api_add_fields(struct json_object *o, const void *s, const struct api_field *f,
-			   size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!api_add_u64(o, f[i].key, api_field_get(s, &f[i])))
-			return false;
-	return true;
 }
 
 static struct json_object *api_ifstats_json(const struct pb_rx_ifstats *s)
@@ -886,17 +891,9 @@ int pb_api_parse_info(const char *text, size_t len, struct pb_api_info *out, cha
 	if (!ret)
 		ret = api_instance(&in, &out->instance);
 	/* the runs table: all of it or none (an agent that predates it) */
-	if (!ret && json_object_object_get_ex(in.root, "runs_capacity", NULL)) {
-		ret = api_u32(&in, in.root, "runs_capacity", &out->runs_capacity);
-		if (!ret)
-			ret = api_u32(&in, in.root, "runs_held", &out->runs_held);
-		if (!ret)
-			ret = api_u32(&in, in.root, "runs_kept", &out->runs_kept);
-		if (!ret)
-			ret = api_u32(&in, in.root, "runs_kept_capacity", &out->runs_kept_capacity);
-		if (!ret)
-			ret = api_u64(&in, in.root, "runs_evicted", UINT64_MAX, &out->runs_evicted);
-	}
+	if (!ret && json_object_object_get_ex(in.root, "runs_capacity", NULL))
+		ret = api_fields(&in, in.root, out, api_table_fields,
+				 sizeof(api_table_fields) / sizeof(api_table_fields[0]));
 	json_object_put(in.root);
 	return ret;
 }

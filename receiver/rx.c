@@ -736,20 +736,27 @@ void pb_rx_detach(struct pb_rx *rx)
 	free(rx);
 }
 
-/* As the agent answers a sender: the run kept from its first read, the table's evictions. */
-static int rx_source_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
+int pb_rx_read_asked(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out)
 {
 	struct pb_rx_table_stats ts = { 0 };
-	struct pb_rx *rx = ctx;
 	bool kept;
-	int err = pb_rx_keep(rx, run_id, &kept);
+	int err = run_id ? pb_rx_keep(rx, run_id, &kept) : 0;
 
 	if (!err)
 		err = pb_rx_read_run(rx, run_id, out);
 	if (!err)
 		err = pb_rx_table_stats(rx, &ts);
-	out->instance = rx->instance;
 	out->runs_evicted = ts.evicted;
+	return err;
+}
+
+/* As the agent answers a sender (pb_rx_read_asked), with the lab's instance. */
+static int rx_source_run(void *ctx, uint32_t run_id, struct pb_rx_run *out)
+{
+	struct pb_rx *rx = ctx;
+	int err = pb_rx_read_asked(rx, run_id, out);
+
+	out->instance = rx->instance;
 	return err;
 }
 

@@ -44,6 +44,12 @@ int pb_rx_read_run(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out);
  * stays where it was. 0 or -errno.
  */
 int pb_rx_keep(struct pb_rx *rx, uint32_t run_id, bool *kept);
+/*
+ * A run as a sender reads it (GET /v1/runs/RUN_ID, the lab's source): kept from this read on
+ * (pb_rx_keep; run 0, no run's id, is only read), its counts (pb_rx_read_run) and the runs
+ * table's evictions so far (runs_evicted). 0 or -errno.
+ */
+int pb_rx_read_asked(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *out);
 
 /* The runs map (an LRU) and the kept map, as /v1/info and /metrics tell them. */
 struct pb_rx_table_stats {
