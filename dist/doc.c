@@ -175,7 +175,14 @@ static const struct {
 	  "their bytes as handed over (a socket method: as the kernel frames them)" },
 	{ "replay", "bytes_delivered", "this run's bytes the receiver counted; null without one" },
 	{ "replay", "loops", "complete passes over the file" },
-	{ "replay", "file_duration_s", "first to last replayed frame by the file's stamps" },
+	{ "replay", "file_duration_s",
+	  "first to last replayed frame by the file's stamps: the sum of the gaps between "
+	  "frames in file order, a stamp that goes back adding none (never negative)" },
+	{ "replay", "backwards",
+	  "stamps that went back in file order: replayed in file order, the gap taken as 0" },
+	{ "replay", "cut_bytes",
+	  "the file's last record was cut short by this many bytes (the frames before it "
+	  "replayed); null when the file ends whole" },
 	{ "replay", "scheduled_duration_s",
 	  "first to last frame sent, as the schedule asked; null with --topspeed" },
 	{ "replay", "run_duration_s", "first to last departure (when the sender handed it over)" },

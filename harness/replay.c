@@ -5,6 +5,7 @@
  * runner.c, which only asks for a stream's allowance and reports what each call handed over.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,7 +249,40 @@ pcap_t *rp_pcap_open(const char *path, char *why, size_t len)
 
 uint64_t rp_stamp(const struct pcap_pkthdr *h)
 {
-	return (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
+	/*
+	 * A pcap record's seconds are 32 bits unsigned, but libpcap reads them as signed: past
+	 * 2^31 (2038, or a 4e9 s gap) they come negative and are taken back to unsigned here.
+	 * pcapng's 64-bit stamps never come negative.
+	 */
+	uint64_t sec = h->ts.tv_sec < 0 ? (uint32_t)h->ts.tv_sec : (uint64_t)h->ts.tv_sec;
+
+	return sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
+}
+
+int rp_end(pcap_t *pc, int ret, const char *path, bool *cut, uint64_t *cut_bytes, char *why,
+	   size_t len)
+{
+	const char *e, *t, *g;
+	unsigned long long want, got;
+
+	if (ret != PCAP_ERROR)
+		return 0;
+	/*
+	 * libpcap says "truncated ... tried to read N ... bytes, only got M" when the file
+	 * ends inside a record (pcap: its header or its data; pcapng: a block): the frames
+	 * before it are whole, and replay.
+	 */
+	e = pcap_geterr(pc);
+	t = strstr(e, "tried to read ");
+	g = strstr(e, "only got ");
+	if (strstr(e, "truncated") && t && g && sscanf(t + 14, "%llu", &want) == 1 &&
+	    sscanf(g + 9, "%llu", &got) == 1 && want > got) {
+		*cut = true;
+		*cut_bytes = want - got;
+		return 0;
+	}
+	snprintf(why, len, "--replay %s: %s", path, e);
+	return -EINVAL;
 }
 
 static int rp_read(const char *path, struct rp_file *f, char *why, size_t len)
@@ -271,10 +305,7 @@ static int rp_read(const char *path, struct rp_file *f, char *why, size_t len)
 		if (skip < PB_RSKIP_N)
 			f->skipped[skip]++;
 	}
-	if (ret == PCAP_ERROR) {
-		snprintf(why, len, "--replay %s: %s", path, pcap_geterr(pc));
-		err = -EINVAL;
-	}
+	err = rp_end(pc, ret, path, &f->cut, &f->cut_bytes, why, len);
 out:
 	pcap_close(pc);
 	if (err == -ENOMEM)
@@ -424,18 +455,24 @@ double rp_offset(const struct pb_replay *rp, struct rp_clock *c, const struct rp
 	uint64_t ts_ns = r->ts_ns;
 	double off;
 
-	if (!c->k)
-		c->t_first = ts_ns;
-	c->t_last = ts_ns;
+	/*
+	 * The file's time runs on by each gap between two frames in file order; a stamp that
+	 * goes back (a merged capture, a clock stepped) adds nothing and is counted. Integer
+	 * nanoseconds: exact over any file, and never negative.
+	 */
+	if (c->k && ts_ns >= c->t_prev)
+		c->acc_ns += ts_ns - c->t_prev;
+	else if (c->k)
+		c->backwards++;
+	c->t_prev = ts_ns;
 	if (!rp->timed)
 		off = 0;
 	else if (cfg->pps)
 		off = (double)c->k / cfg->pps;
 	else if (cfg->rate_gbps)
 		off = c->at;
-	else /* stamps may step back in a merged capture: never before the previous */
-		off = fmax(c->k ? c->prev : 0,
-			   (double)(int64_t)(ts_ns - c->t_first) / 1e9 / rp->multiplier);
+	else
+		off = (double)c->acc_ns / 1e9 / rp->multiplier;
 	if (cfg->rate_gbps) {
 		c->wire = rp_wire(rp, r);
 		c->at += c->wire * 8.0 / (cfg->rate_gbps * 1e9);
@@ -455,7 +492,8 @@ void rp_pass_end(struct pb_replay *rp, const struct rp_clock *c)
 	double gap;
 
 	rp->pass_frames = c->k;
-	rp->file_s = c->k ? (double)(int64_t)(c->t_last - c->t_first) / 1e9 : 0;
+	rp->file_s = (double)c->acc_ns / 1e9;
+	rp->backwards = c->backwards;
 	if (!rp->timed) {
 		rp->period = 0;
 		return;
@@ -523,6 +561,8 @@ static int rp_open_preloaded(struct pb_replay *rp, char *why, size_t len)
 	if (!keep || !goff)
 		goto out;
 	rp->file_frames = f.frames;
+	rp->cut = f.cut;
+	rp->cut_bytes = f.cut_bytes;
 	memcpy(rp->skipped, f.skipped, sizeof(rp->skipped));
 	rp_timing(rp);
 	for (i = 0; i < f.n; i++) {
@@ -601,6 +641,14 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 		pb_replay_free(rp);
 		return err;
 	}
+	if (rp->cut)
+		pr_warn("--replay %s: the last record is cut short (%" PRIu64 " bytes missing): "
+			"the %" PRIu64 " whole frames before it replay\n",
+			cfg->replay, rp->cut_bytes, rp->file_frames);
+	if (rp->backwards)
+		pr_warn("--replay %s: a stamp goes back %" PRIu64 " time(s) in file order: the "
+			"frames replay in file order, each such gap taken as 0\n",
+			cfg->replay, rp->backwards);
 	*out = rp;
 	return 0;
 }
@@ -755,6 +803,9 @@ void pb_replay_result(const struct pb_replay *r, struct pb_result *res)
 	o->pass_frames = r->pass_frames;
 	memcpy(o->skipped, r->skipped, sizeof(o->skipped));
 	o->file_duration_s = r->file_s;
+	o->backwards = r->backwards;
+	o->cut = r->cut;
+	o->cut_bytes = r->cut_bytes;
 	o->streamed = r->streamed;
 	o->reader_failed = r->rd.err != 0;
 	for (i = 0; i < r->streams; i++) {

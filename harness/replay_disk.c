@@ -90,11 +90,9 @@ static int rp_scan(struct pb_replay *rp, char *why, size_t len)
 		if (pb_frame_len(&spec) > s->max_len)
 			s->max_len = pb_frame_len(&spec);
 	}
-	if (ret == PCAP_ERROR) {
-		snprintf(why, len, "--replay %s: %s", cfg->replay, pcap_geterr(pc));
-		err = -EINVAL;
+	err = rp_end(pc, ret, cfg->replay, &rp->cut, &rp->cut_bytes, why, len);
+	if (err)
 		goto out;
-	}
 	rp_pass_end(rp, &c);
 out:
 	pcap_close(pc);
@@ -127,12 +125,17 @@ static int rp_next(struct pb_replay *rp)
 		}
 		ret = pcap_next_ex(rd->pc, &h, &data);
 		if (ret != 1) {
-			if (ret == PCAP_ERROR)
-				pr_err("--replay %s: %s\n", cfg->replay, pcap_geterr(rd->pc));
+			bool cut = false;
+			uint64_t cut_bytes = 0;
+
+			/* a last record cut short ends each pass as the first read found it */
+			err = rp_end(rd->pc, ret, cfg->replay, &cut, &cut_bytes, why, sizeof(why));
 			pcap_close(rd->pc);
 			rd->pc = NULL;
-			if (ret == PCAP_ERROR)
+			if (err) {
+				pr_err("%s\n", why);
 				return -EIO;
+			}
 			/* the schedule and the counts came from the first read */
 			if (rd->clk.k != rp->pass_frames) {
 				pr_err("--replay %s: the file changed while it was replayed (%llu "

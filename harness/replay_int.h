@@ -50,6 +50,8 @@ struct rp_file {
 	size_t used, room;
 	uint64_t frames; /* every frame read */
 	uint64_t skipped[PB_RSKIP_N];
+	uint64_t cut_bytes; /* the last record was cut: this many of its bytes are missing */
+	bool cut;
 	uint32_t flows;
 	/* the flow table: open addressing over 5-tuple keys */
 	struct rp_flow {
@@ -62,11 +64,13 @@ struct rp_file {
 
 /* A pass's schedule as it is read, frame by frame (rp_offset). */
 struct rp_clock {
-	uint64_t k;		  /* frames of the pass so far: the next one's index */
-	uint64_t t_first, t_last; /* the pass's first and latest frames' stamps */
-	double at;		  /* --rate: the wire time so far */
-	double prev;		  /* the latest frame's offset */
-	uint32_t wire;		  /* --rate: the latest frame's wire bytes */
+	uint64_t k;	    /* frames of the pass so far: the next one's index */
+	uint64_t t_prev;    /* the latest frame's stamp */
+	uint64_t acc_ns;    /* the file's time to the latest frame: its gaps, none negative */
+	uint64_t backwards; /* stamps that went back: each gap taken as zero */
+	double at;	    /* --rate: the wire time so far */
+	double prev;	    /* the latest frame's offset */
+	uint32_t wire;	    /* --rate: the latest frame's wire bytes */
 };
 
 struct pb_replay_stream {
@@ -133,6 +137,9 @@ struct pb_replay {
 	bool timed;
 	uint64_t file_frames, pass_frames;
 	uint64_t skipped[PB_RSKIP_N];
+	uint64_t backwards; /* a pass's stamps that went back */
+	uint64_t cut_bytes; /* the file's last record was cut: its missing bytes */
+	bool cut;
 	struct pb_replay_stream *st;
 	uint32_t flows; /* the frames' flows: --flows, or the capture's 5-tuples */
 	/* streamed from disk (--preload never, or a file over --preload-max) */
@@ -162,6 +169,13 @@ int rp_no_flows(const struct pb_replay *rp, uint32_t flows, uint32_t i, char *wh
 #ifdef PB_HAVE_PCAP
 pcap_t *rp_pcap_open(const char *path, char *why, size_t len);
 uint64_t rp_stamp(const struct pcap_pkthdr *h);
+/*
+ * After pcap_next_ex() returned ret != 1: 0 at the file's end, also when its last record
+ * is cut (a capture stopped mid-write: *cut set, *cut_bytes what is missing); -EINVAL on
+ * any other error, why filled.
+ */
+int rp_end(pcap_t *pc, int ret, const char *path, bool *cut, uint64_t *cut_bytes, char *why,
+	   size_t len);
 #endif
 
 /* Streaming (replay_disk.c): the first read, the windows, the first window's worth. */

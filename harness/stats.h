@@ -112,6 +112,9 @@ struct pb_replay_stats {
 	uint64_t rx_bytes;	 /* the bytes of this run's frames the receiver counted */
 	uint64_t loops;		 /* complete passes */
 	double file_duration_s;	 /* first to last replayed frame, as the file times them */
+	uint64_t backwards;	 /* stamps that went back in file order: gaps taken as zero */
+	bool cut;		 /* the file's last record was cut short ... */
+	uint64_t cut_bytes;	 /* ... by this many bytes: the frames before it replayed */
 	double sched_duration_s; /* first to last frame sent, as the schedule asked */
 	double run_duration_s;	 /* first to last departure */
 	double drift_ppm;	 /* (run - scheduled) / scheduled, in ppm */

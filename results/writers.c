@@ -581,6 +581,8 @@ static int pb_json_add_replay(struct json_object *o, const struct pb_result *r)
 	       p->rx_known ? pb_fu64("bytes_delivered", p->rx_bytes) : pb_fnull("bytes_delivered"));
 	pb_add(&fs, pb_fu64("loops", p->loops));
 	pb_add(&fs, pb_fdbl("file_duration_s", p->file_duration_s));
+	pb_add(&fs, pb_fu64("backwards", p->backwards));
+	pb_add(&fs, p->cut ? pb_fu64("cut_bytes", p->cut_bytes) : pb_fnull("cut_bytes"));
 	pb_add(&fs, t ? pb_fdbl("scheduled_duration_s", p->sched_duration_s)
 		      : pb_fnull("scheduled_duration_s"));
 	pb_add(&fs, pb_fdbl("run_duration_s", p->run_duration_s));
@@ -1034,6 +1036,52 @@ static void pb_sort_by_pps(unsigned int *idx, unsigned int n, const struct pb_re
 	}
 }
 
+/*
+ * --replay: the capture's frames a row left out, said under the table (not only in JSON):
+ * how many, by kind. Rows that left out the same are said once, their methods named.
+ */
+static void pb_replay_skips_note(FILE *f, const struct pb_result *res, const unsigned int *idx,
+				 unsigned int n, size_t w)
+{
+	static const char *const what[PB_RSKIP_N] = {
+		"not IP (ARP, LLDP...)", "not UDP (TCP, ICMP...)",    "IP fragments",
+		"captured short",	 "UDP payload under 8 bytes", "over the MTU"
+	};
+	unsigned int i, j, k;
+
+	for (i = 0; i < n; i++) {
+		const struct pb_replay_stats *p = &res[idx[i]].replay;
+		char kinds[512] = "", methods[256] = "";
+		uint64_t out = 0;
+		size_t o = 0, mo = 0;
+		bool said = false;
+
+		for (k = 0; k < PB_RSKIP_N; k++)
+			out += p->skipped[k];
+		if (!p->on || !out)
+			continue;
+		for (j = 0; j < i && !said; j++)
+			said = res[idx[j]].replay.on &&
+			       !memcmp(res[idx[j]].replay.skipped, p->skipped, sizeof(p->skipped));
+		if (said)
+			continue;
+		for (j = i; j < n; j++)
+			if (res[idx[j]].replay.on &&
+			    !memcmp(res[idx[j]].replay.skipped, p->skipped, sizeof(p->skipped)) &&
+			    mo < sizeof(methods))
+				mo += (size_t)snprintf(methods + mo, sizeof(methods) - mo, "%s%s",
+						       mo ? ", " : "", res[idx[j]].method);
+		for (k = 0; k < PB_RSKIP_N; k++)
+			if (p->skipped[k] && o < sizeof(kinds))
+				o += (size_t)snprintf(kinds + o, sizeof(kinds) - o, "%s%s %" PRIu64,
+						      o ? ", " : "", what[k], p->skipped[k]);
+		pb_box_note(f, w,
+			    "  replay (%s): %" PRIu64 " of the file's %" PRIu64
+			    " frames left out: %s (JSON: replay.skipped)",
+			    methods, out, p->file_frames, kinds);
+	}
+}
+
 static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned int *idx,
 			    unsigned int n, size_t w)
 {
@@ -1084,6 +1132,7 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 			    "receiver; probes lost: lost/sent");
 	if (untimed)
 		pb_box_note(f, w, "  n/a latency: see latency.null_reason in JSON");
+	pb_replay_skips_note(f, res, idx, n, w);
 }
 
 int pb_write_table(FILE *f, const struct pb_report *rep)

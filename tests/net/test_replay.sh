@@ -97,6 +97,9 @@ $GEN "$T/n.pcap" --n 100 --kind nonudp >/dev/null
 	2>"$T/err"
 check "skips: 80 UDP frames delivered, 20 TCP counted as not_udp ($(head -c 300 "$T/err"))" \
 	json "$T/n.json" "$(r0 0)['frames_delivered'] == 80 and $(r0 0)['replay']['skipped']['not_udp'] == 20"
+"$PB" --method af_packet --replay "$T/n.pcap" --topspeed >"$T/n.txt" 2>&1
+check "skips: said under the table, not only in JSON" \
+	grep -q "20 of the file's 100 frames left out: not UDP (TCP, ICMP...) 20" "$T/n.txt"
 $GEN "$T/big.pcap" --n 8 --kind mixed --big >/dev/null
 "$PB" --method af_packet,udp_sendto --replay "$T/big.pcap" -q --format json \
 	-o "$T/big.json" 2>"$T/err"

@@ -855,6 +855,184 @@ out:
 	unlink(c.path);
 }
 
+/* A replay's figures, opened with cfg (NULL: it did not open). */
+static struct pb_replay *odd_open(const struct pb_method *m, struct pb_config *cfg,
+				  struct pb_result *res)
+{
+	struct pb_replay *r = open_ok(m, cfg);
+
+	memset(res, 0, sizeof(*res));
+	if (r)
+		pb_replay_result(r, res);
+	return r;
+}
+
+/* Streamed: the reader goes through every pass to the file's cut end without failing. */
+static void odd_stream_all(struct pb_replay *r, uint64_t want, const char *what)
+{
+	struct pb_replay_stream *s = pb_replay_stream(r, 0);
+	struct pb_result res;
+	struct pb_pool pool;
+	uint64_t taken = 0, rounds = 0;
+	double next;
+
+	pb_replay_take_pool(r, 0, &pool);
+	pb_replay_attach(s, &taken);
+	CHECK(pb_replay_start(r) == 0, "%s: the reader starts", what);
+	pb_replay_allowance(s, 0, 0, &next);
+	while (!pb_replay_exhausted(s) && rounds++ < 10000000) {
+		taken += pb_replay_allowance(s, 1e12, 0, &next);
+		pb_replay_note(s, 0);
+	}
+	pb_replay_stop(r);
+	memset(&res, 0, sizeof(res));
+	pb_replay_result(r, &res);
+	CHECK(taken == want && !res.replay.reader_failed,
+	      "%s: streamed, %llu frames taken (want %llu), reader failed %d", what,
+	      (unsigned long long)taken, (unsigned long long)want, res.replay.reader_failed);
+	pb_pool_free(&pool);
+}
+
+/*
+ * A capture whose last record is cut (the capturing process stopped mid-write): its whole
+ * frames replay, preloaded or streamed (every pass ends at the cut), and the row says how
+ * many bytes are missing. Cut in the record's data (40 bytes short, pcap and pcapng) and in
+ * a pcap record's header (5 of its 16 bytes there).
+ */
+static void test_cut(void)
+{
+	static const struct {
+		enum fmt fmt;
+		long cut;      /* bytes taken off the file's end */
+		uint64_t want; /* what libpcap then misses */
+	} cases[] = { { F_PCAP, 40, 40 }, { F_PCAPNG, 40, 40 }, { F_PCAP, 71, 11 } };
+	uint8_t d[2200];
+	unsigned int k, i;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		uint32_t len = mk(d, 18, 17, 0, 1000); /* 60 bytes */
+		struct pb_config cfg;
+		struct pb_replay *r;
+		struct pb_result res;
+		struct cap c;
+		char what[64];
+		FILE *f;
+		long size;
+
+		cap_open(&c, cases[k].fmt);
+		for (i = 0; i < 6; i++)
+			cap_put(&c, 1000000000ull + i * 1000000ull, d, len, len);
+		cap_close(&c);
+		f = fopen(c.path, "rb");
+		fseek(f, 0, SEEK_END);
+		size = ftell(f);
+		fclose(f);
+		CHECK(truncate(c.path, size - cases[k].cut) == 0, "truncate %s", c.path);
+		cfg_init(&cfg);
+		snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
+		cfg.loop = 2;
+		snprintf(what, sizeof(what), "cut %u (%s, %ld bytes off)", k,
+			 cases[k].fmt == F_PCAPNG ? "pcapng" : "pcap", cases[k].cut);
+		cfg.preload = PB_PRELOAD_ALWAYS;
+		r = odd_open(&frame_m, &cfg, &res);
+		CHECK(r && res.replay.file_frames == 5 && res.replay.pass_frames == 5 &&
+			      res.replay.cut && res.replay.cut_bytes == cases[k].want,
+		      "%s, preloaded: %llu frames, %llu replayed (want 5, 5), cut %d by %llu "
+		      "bytes (want %llu)",
+		      what, (unsigned long long)res.replay.file_frames,
+		      (unsigned long long)res.replay.pass_frames, res.replay.cut,
+		      (unsigned long long)res.replay.cut_bytes, (unsigned long long)cases[k].want);
+		pb_replay_free(r);
+		cfg.preload = PB_PRELOAD_NEVER;
+		r = odd_open(&stream_m, &cfg, &res);
+		CHECK(r && res.replay.pass_frames == 5 && res.replay.cut &&
+			      res.replay.cut_bytes == cases[k].want,
+		      "%s, streamed: %llu replayed, cut %d by %llu bytes", what,
+		      (unsigned long long)res.replay.pass_frames, res.replay.cut,
+		      (unsigned long long)res.replay.cut_bytes);
+		if (r)
+			odd_stream_all(r, 10, what);
+		pb_replay_free(r);
+		unlink(c.path);
+	}
+}
+
+/*
+ * Stamps that go back replay in file order, the gap taken as zero and counted; the file's
+ * duration is the sum of its gaps, never negative. 1, 2, 0 s: 1 s (it was -1.0); 1, 5, 2,
+ * 3 s: due at 0, 4, 4, 5 s. A pcap record's 32-bit seconds past 2^31 (libpcap reads them
+ * signed) and a 4e9 s gap keep their 64-bit value (it was -294967296).
+ */
+static void test_stamps(void)
+{
+	static const struct {
+		enum fmt fmt;
+		uint64_t ts[4]; /* s */
+		unsigned int n;
+		double file_s;
+		uint64_t back;
+	} cases[] = {
+		{ F_NSEC, { 1, 2, 0 }, 3, 1.0, 1 },
+		{ F_NSEC, { 1, 5, 2, 3 }, 4, 5.0, 1 },
+		{ F_PCAP, { 0, 4000000000ull }, 2, 4e9, 0 },
+		{ F_PCAP, { 2147483647ull, 2147483649ull, 2147483650ull }, 3, 3.0, 0 },
+		{ F_PCAPNG, { 1, 8589934593ull }, 2, 8589934592.0, 0 },
+	};
+	uint8_t d[2200];
+	unsigned int k, i;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		uint32_t len = mk(d, 18, 17, 0, 1000);
+		struct pb_config cfg;
+		struct pb_replay *r;
+		struct pb_result res;
+		struct cap c;
+
+		cap_open(&c, cases[k].fmt);
+		for (i = 0; i < cases[k].n; i++)
+			cap_put(&c, cases[k].ts[i] * 1000000000ull, d, len, len);
+		cap_close(&c);
+		cfg_init(&cfg);
+		snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
+		r = odd_open(&frame_m, &cfg, &res);
+		CHECK(r && res.replay.file_duration_s == cases[k].file_s &&
+			      res.replay.backwards == cases[k].back &&
+			      res.status != PB_STATUS_ERROR,
+		      "stamps %u: file duration %.9f s (want %.1f), %llu went back (want %llu)", k,
+		      res.replay.file_duration_s, cases[k].file_s,
+		      (unsigned long long)res.replay.backwards, (unsigned long long)cases[k].back);
+		if (r && k == 1) {
+			struct pb_replay_stream *s = pb_replay_stream(r, 0);
+			double next = 0;
+			uint64_t a, b, e;
+
+			/* from an origin at 10 s: frame 0 at once, 1 and 2 at 14 s, 3 at 15 s */
+			a = pb_replay_allowance(s, 10.0, 0, &next);
+			pb_replay_note(s, a);
+			b = pb_replay_allowance(s, 10.0, 1, &next);
+			CHECK(a == 1 && b == 0 && next == 14.0,
+			      "back: frame 0 at once (%llu), frame 1 due at +%.9f s (want 4)",
+			      (unsigned long long)a, next - 10.0);
+			b = pb_replay_allowance(s, 14.0, 1, &next);
+			pb_replay_note(s, 1 + b);
+			e = pb_replay_allowance(s, 14.0, 1 + b, &next);
+			CHECK(b == 2 && e == 0 && next == 15.0,
+			      "back: frames 1 and 2 both at +4 s (%llu due), frame 3 at +%.9f s "
+			      "(want 5)",
+			      (unsigned long long)b, next - 10.0);
+		}
+		pb_replay_free(r);
+		cfg.preload = PB_PRELOAD_NEVER;
+		r = odd_open(&stream_m, &cfg, &res);
+		CHECK(r && res.replay.file_duration_s == cases[k].file_s &&
+			      res.replay.backwards == cases[k].back,
+		      "stamps %u, streamed: file duration %.9f s, %llu went back", k,
+		      res.replay.file_duration_s, (unsigned long long)res.replay.backwards);
+		pb_replay_free(r);
+		unlink(c.path);
+	}
+}
+
 int main(void)
 {
 #ifndef PB_HAVE_PCAP
@@ -871,5 +1049,7 @@ int main(void)
 	test_validate();
 	test_preload();
 	test_stream();
+	test_cut();
+	test_stamps();
 	return check_summary();
 }

@@ -851,6 +851,51 @@ static void test_table_only_skipped(void)
 	free(t);
 }
 
+/*
+ * --replay's frames left out are said under the table, by kind, once for rows that left out
+ * the same (their methods named), not only in JSON.
+ */
+static void test_table_replay_skips(void)
+{
+	struct pb_report rep = make_report(3);
+	char *t;
+
+	rep.width = 400;
+	results[0].replay.on = results[2].replay.on = true;
+	results[0].replay.file_frames = results[2].replay.file_frames = 50000;
+	results[0].replay.skipped[PB_RSKIP_NOT_UDP] = 29984;
+	results[0].replay.skipped[PB_RSKIP_NOT_IP] = 2423;
+	memcpy(results[2].replay.skipped, results[0].replay.skipped,
+	       sizeof(results[0].replay.skipped));
+	t = table(&rep);
+	if (t) {
+		const char *a = strstr(t, "32407 of the file's 50000 frames left out: not IP (ARP, "
+					  "LLDP...) 2423, not UDP (TCP, ICMP...) 29984");
+
+		CHECK(a && !strstr(a + 41, "frames left out") &&
+			      (strstr(t, "af_packet, udp_sendto") ||
+			       strstr(t, "udp_sendto, af_packet")),
+		      "one line for both rows' frames left out:\n%s", t);
+		free(t);
+	}
+	results[2].replay.skipped[PB_RSKIP_FRAGMENT] = 474;
+	t = table(&rep);
+	if (t) {
+		const char *a = strstr(t, "32881 of the file's 50000 frames left out");
+
+		CHECK(a && strstr(t, "IP fragments 474") && strstr(t, "32407 of the file's"),
+		      "a line each for rows that left out different frames:\n%s", t);
+		free(t);
+	}
+	memset(&results[0].replay, 0, sizeof(results[0].replay));
+	memset(&results[2].replay, 0, sizeof(results[2].replay));
+	t = table(&rep);
+	if (t) {
+		CHECK(!strstr(t, "left out"), "no replay, no line:\n%s", t);
+		free(t);
+	}
+}
+
 /* ---- atomic writes */
 
 static void test_atomic_failures(void)
@@ -1270,6 +1315,7 @@ int main(void)
 	test_table();
 	test_table_nowire();
 	test_table_only_skipped();
+	test_table_replay_skips();
 	test_table_counters();
 	test_table_width();
 	test_atomic_failures();
