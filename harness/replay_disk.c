@@ -15,8 +15,8 @@
 #include <time.h>
 
 #include "log.h"
-#include "replay.h"
-#include "replay_int.h"
+#include "replay_disk.h"
+#include "replay_file.h"
 
 /* A gap of the schedule between two of a stream's frames, for the streamed file's gaps. */
 static void rp_gap_add(struct pb_replay *rp, double gap)
@@ -309,7 +309,7 @@ int rp_open_streamed(struct pb_replay *rp, const struct pb_method *m, char *why,
 	return 0;
 }
 
-int pb_replay_start(struct pb_replay *r)
+int rp_disk_start(struct pb_replay *r)
 {
 	int err;
 
@@ -322,7 +322,7 @@ int pb_replay_start(struct pb_replay *r)
 	return 0;
 }
 
-void pb_replay_stop(struct pb_replay *r)
+void rp_disk_stop(struct pb_replay *r)
 {
 	if (!r || !r->rd.running)
 		return;
@@ -331,12 +331,12 @@ void pb_replay_stop(struct pb_replay *r)
 	r->rd.running = false;
 }
 
-void pb_replay_attach(struct pb_replay_stream *s, const uint64_t *taken)
+void rp_disk_attach(struct pb_replay_stream *s, const uint64_t *taken)
 {
 	s->taken = taken;
 }
 
-bool pb_replay_exhausted(const struct pb_replay_stream *s)
+bool rp_disk_exhausted(const struct pb_replay_stream *s)
 {
 	return s->exhausted;
 }

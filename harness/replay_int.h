@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --replay's insides, shared by replay.c (the capture's frames, the schedule, the figures)
- * and replay_disk.c (streaming a capture from disk through each stream's window). Nothing
- * outside these two includes it.
+ * --replay's insides: the structures that replay.c (the engine's door: the schedule, the
+ * figures), replay_file.c (the capture's frames) and replay_disk.c (streaming a capture from
+ * disk through each stream's window) share. Nothing outside them includes it.
  */
 #ifndef PB_REPLAY_INT_H
 #define PB_REPLAY_INT_H
@@ -151,34 +151,5 @@ struct pb_replay {
 	uint64_t *gap_hist; /* the schedule's gaps, RP_GAP_BUCKETS + 1 */
 	double gap_max;
 };
-
-/* The capture's frames (replay.c) */
-int rp_classify(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
-		uint64_t ts_ns, struct rp_rec *out, int *skip);
-bool rp_fits(const struct pb_config *cfg, const struct rp_rec *r);
-void rp_spec(const struct pb_replay *rp, const struct rp_rec *r, struct pb_frame_spec *spec);
-/* A kept frame's flow: the capture's 5-tuple's, or with --flows the kept-th in turn. */
-uint32_t rp_flow_of(const struct pb_config *cfg, const struct rp_rec *r, uint64_t kept);
-int rp_build_one(struct pb_frame *fr, const struct pb_replay *rp, uint32_t stream,
-		 const struct rp_rec *r, const uint8_t *payload);
-void rp_timing(struct pb_replay *rp);
-double rp_offset(const struct pb_replay *rp, struct rp_clock *c, const struct rp_rec *r);
-void rp_pass_end(struct pb_replay *rp, const struct rp_clock *c);
-int rp_none(const struct pb_replay *rp, char *why, size_t len);
-int rp_no_flows(const struct pb_replay *rp, uint32_t flows, uint32_t i, char *why, size_t len);
-#ifdef PB_HAVE_PCAP
-pcap_t *rp_pcap_open(const char *path, char *why, size_t len);
-uint64_t rp_stamp(const struct pcap_pkthdr *h);
-/*
- * After pcap_next_ex() returned ret != 1: 0 at the file's end, also when its last record
- * is cut (a capture stopped mid-write: *cut set, *cut_bytes what is missing); -EINVAL on
- * any other error, why filled.
- */
-int rp_end(pcap_t *pc, int ret, const char *path, bool *cut, uint64_t *cut_bytes, char *why,
-	   size_t len);
-#endif
-
-/* Streaming (replay_disk.c): the first read, the windows, the first window's worth. */
-int rp_open_streamed(struct pb_replay *rp, const struct pb_method *m, char *why, size_t len);
 
 #endif
