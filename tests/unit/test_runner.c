@@ -932,7 +932,8 @@ static void test_stop(void)
  * ---- on the simulated clock: a --pps run whose calls cost 1 us. Frame n (from 1) is due at
  * t0 + n / rate, and the window holds what was due by the deadline, a frame due on it too.
  */
-static void sim_run_fk(struct pb_config *cfg, double pps, double duration_s, struct pb_result *r)
+static void sim_run_fk(const struct pb_method *m, struct pb_config *cfg, double pps,
+		       double duration_s, struct pb_result *r)
 {
 	fk.sim = true;
 	fk.call_s = 1e-6;
@@ -940,7 +941,7 @@ static void sim_run_fk(struct pb_config *cfg, double pps, double duration_s, str
 	cfg->pps = pps;
 	cfg->duration_s = duration_s;
 	run_clock = &sim_clock;
-	run(&fake_method, cfg, true, r);
+	run(m, cfg, true, r);
 	run_clock = NULL;
 }
 
@@ -948,7 +949,7 @@ static void sim_run_fk(struct pb_config *cfg, double pps, double duration_s, str
 static void sim_run(struct pb_config *cfg, double pps, double duration_s, struct pb_result *r)
 {
 	fk_reset();
-	sim_run_fk(cfg, pps, duration_s, r);
+	sim_run_fk(&fake_method, cfg, pps, duration_s, r);
 }
 
 /* How many frames left at the times want(n) says (n from 1), or the first that did not. */
@@ -1022,16 +1023,9 @@ static void test_sim_pacing_async(void)
 
 	sim_reset();
 	fk_reset();
-	fk.sim = true;
-	fk.call_s = 1e-6;
 	fk.async = true;
 	fk.complete_per_call = 1;
-	base_cfg(&cfg);
-	cfg.pps = 2000;
-	cfg.duration_s = 0.5;
-	run_clock = &sim_clock;
-	run(&fake_async, &cfg, true, &r);
-	run_clock = NULL;
+	sim_run_fk(&fake_async, &cfg, 2000, 0.5, &r);
 	bad = sim_check_departures(1000, want_nominal, &(struct sched){ SIM_T0, 2000 }, &got,
 				   &want);
 	CHECK(fk.attempts == 1000 && r.frames_sent == 1000 && !bad,
@@ -1057,7 +1051,7 @@ static void test_sim_paced_attempts(void)
 	sim_reset();
 	fk_reset();
 	fk.retry_every = 2;
-	sim_run_fk(&cfg, 2000, 0.5, &r);
+	sim_run_fk(&fake_method, &cfg, 2000, 0.5, &r);
 	bad = sim_check_departures(1000, want_nominal, &(struct sched){ SIM_T0, 2000 }, &got,
 				   &want);
 	CHECK(fk.attempts == 1000 && r.frames_sent == 500 && r.frames_retried == 500 && !bad,
@@ -1085,7 +1079,7 @@ static void test_sim_pushed_back(void)
 	sim_reset();
 	fk_reset();
 	fk.stall_after = 96; /* a multiple of the batch */
-	sim_run_fk(&cfg, 2000, 0.4, &r);
+	sim_run_fk(&fake_method, &cfg, 2000, 0.4, &r);
 	CHECK(r.status == PB_STATUS_OK && r.frames_sent == 96 && fk.attempts == 96,
 	      "sim pushed back: status %d, %llu sent (want 96)", r.status,
 	      (unsigned long long)r.frames_sent);
