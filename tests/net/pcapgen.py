@@ -118,9 +118,11 @@ def main():
 
 
 def big(a):
-    """The N frames (const, pcap or nsec) repeated until the file holds --size-mib MiB."""
+    """The N frames (const or mixed, pcap or nsec) repeated until the file holds --size-mib
+    MiB."""
     nsec = a.format == "nsec"
-    base = [frame(i, a.payload, flow=i % a.flows) for i in range(a.n)]
+    sizes = (18, 554, 1472, 100) if a.kind == "mixed" else (a.payload,)
+    base = [frame(i, sizes[i % len(sizes)], flow=i % a.flows) for i in range(a.n)]
     gap, t0, want = 1e9 / a.pps, 1_700_000_000 * 10**9, a.size_mib << 20
     k = size = nbytes = 0
     with open(a.out, "wb") as out:
