@@ -62,6 +62,7 @@
 #define AGENT_ANSWER_S	   5.0
 #define AGENT_ANSWER_BYTES (8 * 1024 * 1024)
 #define AGENT_MAX_RUNS	   (PB_BPF_MAX_RUNS + 256) /* the map's and the slots' */
+#define AGENT_TABLE_KEEP_S 0.1 /* the runs table's figures on /v1/info: at most this old */
 
 #define OFF(field) offsetof(struct pb_receive_opts, field)
 
@@ -203,9 +204,11 @@ struct agent {
 	struct agent_conn conns[AGENT_MAX_CONNS];
 	/* the bytes of the answers queued, at most AGENT_ANSWER_BYTES */
 	size_t queued;
-	size_t metrics_len;	 /* the last /metrics answer's; MHD's thread only */
-	struct pb_api_info info; /* what does not change; addresses and clock per request */
-	double t0;		 /* attach time, CLOCK_MONOTONIC seconds */
+	size_t metrics_len;		/* the last /metrics answer's; MHD's thread only */
+	struct pb_api_info info;	/* what does not change; addresses and clock per request */
+	struct pb_rx_table_stats table; /* the runs table's figures, read at table_at ... */
+	double table_at;		/* ... by MHD's thread (agent_table) */
+	double t0;			/* attach time, CLOCK_MONOTONIC seconds */
 	bool log_requests;
 	uint8_t label_key[PB_API_KEY_LEN]; /* the runs' labels on /metrics: random, never shown */
 	/* the last /metrics text per format (0: Prometheus, 1: OpenMetrics); MHD's thread only */
@@ -261,18 +264,31 @@ static void agent_addresses(struct pb_api_info *info)
 	freeifaddrs(ifa);
 }
 
-/* The runs table's figures into info (/v1/info, /metrics, a run's "runs_evicted"). */
+/*
+ * The runs table's figures into info (/v1/info, /metrics), at most AGENT_TABLE_KEEP_S old:
+ * reading them walks the table's 2048 entries, a syscall each, which made every /v1/info
+ * cost milliseconds; readers pipelining /v1/info then held the agent's thread long enough
+ * that a new client waited 2 s. The runs kept are read now; a sender's read of its run reads
+ * them all afresh (pb_rx_read_asked).
+ */
 static int agent_table(struct agent *ag, struct pb_api_info *info)
 {
-	struct pb_rx_table_stats ts;
-	int err = pb_rx_table_stats(ag->rx, &ts);
+	const struct pb_rx_table_stats *ts = &ag->table;
+	double now = pb_now();
+	int err;
 
-	info->runs_capacity = ts.capacity;
-	info->runs_held = ts.held;
-	info->runs_kept = ts.kept;
-	info->runs_kept_capacity = ts.kept_capacity;
-	info->runs_evicted = ts.evicted;
-	return err;
+	if (!ag->table_at || now - ag->table_at >= AGENT_TABLE_KEEP_S) {
+		err = pb_rx_table_stats(ag->rx, &ag->table);
+		if (err)
+			return err;
+		ag->table_at = now;
+	}
+	info->runs_capacity = ts->capacity;
+	info->runs_held = ts->held;
+	info->runs_kept = pb_rx_kept(ag->rx); /* cheap: always now */
+	info->runs_kept_capacity = ts->kept_capacity;
+	info->runs_evicted = ts->evicted;
+	return 0;
 }
 
 /* Every run the receiver holds, read, with whose test it is; *out and *tags are malloc'd. */

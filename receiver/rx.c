@@ -526,6 +526,16 @@ out:
 	return err;
 }
 
+uint32_t pb_rx_kept(struct pb_rx *rx)
+{
+	uint32_t n;
+
+	pthread_mutex_lock(&rx->keep_mu);
+	n = rx->nkeep;
+	pthread_mutex_unlock(&rx->keep_mu);
+	return n;
+}
+
 int pb_rx_table_stats(struct pb_rx *rx, struct pb_rx_table_stats *out)
 {
 	int fd = bpf_map__fd(rx->skel->maps.runs), err = 0, c;

@@ -65,6 +65,8 @@ struct pb_rx_table_stats {
 	uint64_t evicted;
 };
 int pb_rx_table_stats(struct pb_rx *rx, struct pb_rx_table_stats *out);
+/* Runs kept out of the LRU now (the table stats' kept), without walking the table. */
+uint32_t pb_rx_kept(struct pb_rx *rx);
 /* One of the run's histograms: PB_RX_HIST_BUCKETS counts (all 0 for a run without it). */
 int pb_rx_read_hist(struct pb_rx *rx, uint32_t run_id, enum pb_rx_hist which, uint64_t *counts);
 /* Frames (and their bytes) without a pktbench signature, passed on since attach. */
