@@ -294,37 +294,68 @@ static double pb_cmp_cpu_raw(const struct pb_compare_line *l)
 	return l->new_->cpu_ns_per_pkt / l->base->cpu_ns_per_pkt;
 }
 
-/* The median CPU/frame ratio over the rows that have one (compare.h); NAN: too few, -ENOMEM. */
-static int pb_cmp_cpu_centre(const struct pb_compare_result *out, double *centre)
+/* Whether the row's BASE makes a system call per frame or more (compare.h: its CPU class). */
+static bool pb_cmp_call_per_frame(const struct pb_compare_line *l)
 {
-	unsigned int i, n = 0;
-	double *v;
+	return l->base && isfinite(l->base->syscalls_per_frame) &&
+	       l->base->syscalls_per_frame >= PB_CMP_CALL_ROW;
+}
 
-	*centre = NAN;
+/*
+ * The median CPU/frame ratio over the rows that have one (compare.h), over all of them
+ * (centre) and over each class: rows that make a system call per frame, and the rest. NAN:
+ * too few rows; -ENOMEM.
+ */
+static int pb_cmp_cpu_centre(const struct pb_compare_result *out, double *centre,
+			     double class_centre[2])
+{
+	unsigned int i, n = 0, nc[2] = { 0, 0 }, c;
+	double *v, *vc[2];
+	int err = 0;
+
+	*centre = class_centre[0] = class_centre[1] = NAN;
 	v = calloc(out->n ? out->n : 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
+	vc[0] = calloc(out->n ? out->n : 1, sizeof(*v));
+	vc[1] = calloc(out->n ? out->n : 1, sizeof(*v));
+	if (!v || !vc[0] || !vc[1]) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < out->n; i++) {
 		double r = pb_cmp_cpu_raw(&out->lines[i]);
 
-		if (isfinite(r))
-			v[n++] = r;
+		if (!isfinite(r))
+			continue;
+		v[n++] = r;
+		c = pb_cmp_call_per_frame(&out->lines[i]);
+		vc[c][nc[c]++] = r;
 	}
 	if (n >= PB_CMP_NOISE_MIN_ROWS)
 		*centre = pb_cmp_median(v, n);
+	for (c = 0; c < 2; c++)
+		if (nc[c] >= PB_CMP_CPU_CLASS_MIN)
+			class_centre[c] = pb_cmp_median(vc[c], nc[c]);
+out:
 	free(v);
-	return 0;
+	free(vc[0]);
+	free(vc[1]);
+	return err;
 }
 
 /*
  * What the sending threads cost per frame and how many calls they made: CPU/frame centred by
  * the rows' median may rise cpu_tol_pct, syscalls/frame syscalls_tol_pct (each 0: off).
  */
-static void pb_cmp_cost(const struct pb_compare_opts *o, double centre, struct pb_compare_line *l)
+static void pb_cmp_cost(const struct pb_compare_opts *o, const struct pb_compare_result *out,
+			struct pb_compare_line *l)
 {
 	const struct pb_compare_row *b = l->base, *n = l->new_;
+	double centre = out->cpu_centre, own = out->cpu_class_centre[pb_cmp_call_per_frame(l)];
 	unsigned int why = 0;
 
+	/* the row's class's centre where the class has rows enough, else all rows' */
+	if (isfinite(centre) && isfinite(own))
+		centre = own;
 	if (o->cpu_tol_pct > 0 && isfinite(centre) && centre > 0) {
 		l->cpu_ratio = pb_cmp_cpu_raw(l) / centre;
 		if (l->cpu_ratio > 1.0 + o->cpu_tol_pct / 100.0 + PB_CMP_EPSILON)
@@ -465,9 +496,9 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 			goto fail;
 		}
 	}
-	out->cpu_centre = NAN;
+	out->cpu_centre = out->cpu_class_centre[0] = out->cpu_class_centre[1] = NAN;
 	if (o->cpu_tol_pct > 0) {
-		err = pb_cmp_cpu_centre(out, &out->cpu_centre);
+		err = pb_cmp_cpu_centre(out, &out->cpu_centre, out->cpu_class_centre);
 		if (err) {
 			pb_cmp_err(out->err, sizeof(out->err), "%s", strerror(-err));
 			goto fail;
@@ -482,7 +513,7 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 			pb_cmp_judge(l, out->allowance_pct);
 			if (l->verdict != PB_CMP_NO_BASE_RATE) {
 				pb_cmp_delivery(o, l);
-				pb_cmp_cost(o, out->cpu_centre, l);
+				pb_cmp_cost(o, out, l);
 			}
 			/* a partial run is no measurement to regress from or to */
 			if ((l->base->interrupted || l->base->timed_out || l->new_->interrupted ||

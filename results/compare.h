@@ -37,7 +37,12 @@
  *   moves a thread's CPU time per frame far less than its rate, and what it does move (caches,
  *   a slower machine) moves every row alike, so the centre takes it out; one method whose
  *   loop costs more stands out. A rate normalised by one reference row inherits that row's
- *   noise; a median over all rows does not. Fewer rows: not judged (cpu_ratio NAN).
+ *   noise; a median over all rows does not. Fewer rows: not judged (cpu_ratio NAN). What
+ *   makes system calls dearer (a kernel, the host's mitigations) moves the rows that make one
+ *   per frame (BASE syscalls/frame >= PB_CMP_CALL_ROW) apart from the batched ones: on one VM
+ *   udp_sendto's CPU/frame went from 3248 to 4691 ns between two quiet runs while the batched
+ *   rows held. So each class has its own centre, the median over its rows, where it has at
+ *   least PB_CMP_CPU_CLASS_MIN of them (else all rows' serves).
  * - Syscalls per frame are counted, not timed: where syscalls_tol_pct > 0 and both rows have
  *   them, NEW may exceed BASE by that fraction plus PB_CMP_SYSCALLS_FLOOR.
  * - A row's own noise: where both rows are medians of --repeat runs (pps_min, pps_max), a
@@ -69,6 +74,8 @@
 
 #define PB_CMP_LATENCY_TOL_MAX 100000 /* --latency-tolerance: a p99 1000 times BASE's */
 #define PB_CMP_NOISE_MIN_ROWS  5      /* fewer rows say nothing about the noise */
+#define PB_CMP_CALL_ROW	       0.5    /* BASE syscalls/frame from which a row is per-call */
+#define PB_CMP_CPU_CLASS_MIN   4      /* rows a CPU class needs for its own centre */
 #define PB_CMP_NOISE_SIGMAS    3
 /* syscalls/frame: fewer than one call more per this many frames is no batch that changed (a
  * method that makes a handful of calls a run: xdp_live's 2.4e-5 a frame, not exactly 0) */
@@ -198,7 +205,10 @@ struct pb_compare_result {
 	double noise_pct;     /* the rows' own scatter (see above); NAN when not estimated */
 	double allowance_pct; /* max(tolerance, noise): the packets/s gate */
 	double cpu_centre;    /* median NEW/BASE CPU per frame over the rows; NAN: not judged */
-	char err[320];	      /* why pb_compare failed, one line */
+	/* the same over the rows of each CPU class: [0] batched, [1] a syscall per frame; NAN:
+	 * fewer than PB_CMP_CPU_CLASS_MIN rows, all rows' centre serves */
+	double cpu_class_centre[2];
+	char err[320]; /* why pb_compare failed, one line */
 };
 
 /*

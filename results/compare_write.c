@@ -483,9 +483,10 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 			    res->opts.latency_tol_pct);
 	if (res->opts.cpu_tol_pct > 0)
 		pb_box_note(f, w,
-			    "  also when CPU/frame rose more than %g %% against the rows' median "
-			    "(x%.2f)%s",
-			    res->opts.cpu_tol_pct, res->cpu_centre,
+			    "  also when CPU/frame rose more than %g %% against its class's median "
+			    "(all rows x%.2f; batched x%.2f, a syscall per frame x%.2f)%s",
+			    res->opts.cpu_tol_pct, res->cpu_centre, res->cpu_class_centre[0],
+			    res->cpu_class_centre[1],
 			    isfinite(res->cpu_centre) ? "" : ": too few rows, not judged");
 	if (res->opts.syscalls_tol_pct > 0)
 		pb_box_note(f, w, "  also when syscalls/frame rose more than %g %%",
@@ -607,6 +608,8 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 	pb_add(&fs, pb_fdbl("cpu_tolerance_pct", op->cpu_tol_pct));
 	pb_add(&fs, pb_fdbl("syscalls_tolerance_pct", op->syscalls_tol_pct));
 	pb_add(&fs, pb_fdbl("cpu_centre", res->cpu_centre));
+	pb_add(&fs, pb_fdbl("cpu_centre_batched", res->cpu_class_centre[0]));
+	pb_add(&fs, pb_fdbl("cpu_centre_per_call", res->cpu_class_centre[1]));
 	pb_add(&fs, pb_fbool("allow_interrupted", op->allow_interrupted));
 	pb_add(&fs, pb_fbool("fixed_tolerance", op->fixed_tolerance));
 	pb_add(&fs, pb_fdbl("noise_pct", res->noise_pct)); /* null when not estimated */

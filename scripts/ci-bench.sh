@@ -27,7 +27,7 @@ PB=$BUILD/pktbench
 BASE=results/baseline-ci.json
 OUT=$BUILD/ci-bench.json
 TOL=${PB_CI_TOLERANCE:-45}
-CPU_TOL=${PB_CI_CPU_TOLERANCE:-35}
+CPU_TOL=${PB_CI_CPU_TOLERANCE:-50}
 SYS_TOL=${PB_CI_SYSCALLS_TOLERANCE:-10}
 DUR=${PB_CI_DURATION:-0.4}
 # the baseline is the median of more rounds: its own scatter adds to every comparison's
@@ -46,7 +46,8 @@ for r in $(seq "$ROUNDS"); do
 	rounds+=("$f")
 done
 
-# One result set from the rounds: each ok row the median of its rounds (the rate of each
+# One result set from the rounds: each ok row the median of its rounds (CPU/frame: the least;
+# the rate of each
 # round taken over udp_sendto's of the same round, times udp_sendto's median rate, so compare's
 # --normalize sees the median of the per-round ratios). A row not ok in any round is that
 # round's row: a method that failed once fails the comparison.
@@ -80,8 +81,13 @@ for first in sets[0]['results']:
                                        for r, b in zip(runs, byname)) * ref_pps
     else:
         row['pps'] = med(runs, 'pps')
-    for key in ('cpu_ns_per_pkt', 'syscalls_per_frame', 'delivered_pct', 'accounted_pct'):
+    for key in ('syscalls_per_frame', 'delivered_pct', 'accounted_pct'):
         row[key] = med(runs, key)
+    # CPU/frame: the cheapest round, not the median. A row can land in one of two costs run
+    # by run (gso here: 617 or 869 ns a frame, issue 30); the cheapest of 7 is its lower
+    # mode almost always, and a slower loop raises every round, the cheapest too.
+    cpu = [r['cpu_ns_per_pkt'] for r in runs if isinstance(r.get('cpu_ns_per_pkt'), (int, float))]
+    row['cpu_ns_per_pkt'] = min(cpu) if len(cpu) == len(runs) else None
     row['interrupted'] = any(r['interrupted'] for r in runs)
     row['timed_out'] = any(r['timed_out'] for r in runs)
     row['runs'] = len(runs)
@@ -103,7 +109,19 @@ if [ ! -f "$BASE" ]; then
 	echo "ci-bench: no $BASE yet: run scripts/ci-bench.sh --refresh on a quiet machine"
 	exit 1
 fi
-"$PB" compare "$BASE" "$OUT" --normalize udp_sendto --tolerance "$TOL" \
+# A baseline from another kernel: a kernel moves each path's cost its own way (on this VM,
+# from 6.18.44-fc-v1147 to -v1252, socket paths' CPU/frame x2.4 while af_packet's and af_xdp's
+# rates rose a third), which no normalisation cancels. Then only what is counted is judged:
+# syscalls/frame, delivery, accounting; it says so, and how to judge the rest.
+bk=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("kernel", ""))' "$BASE")
+if [ "$bk" != "$(uname -r)" ]; then
+	echo "ci-bench: the baseline was measured on kernel $bk, this machine runs $(uname -r):" \
+		"CPU/frame and the rate are NOT judged (another kernel's are not this one's); only" \
+		"syscalls/frame, delivery and accounting are. To judge them, store a baseline made" \
+		"on this kernel: scripts/ci-bench.sh --refresh"
+	TOL=100 CPU_TOL=0 fixed=--fixed-tolerance
+fi
+"$PB" compare "$BASE" "$OUT" --normalize udp_sendto --tolerance "$TOL" ${fixed:-} \
 	--cpu-tolerance "$CPU_TOL" --syscalls-tolerance "$SYS_TOL" || exit
 [ "${PB_CI_CEILING:-1}" = 0 ] && exit 0
 # The reference loops beside pktbench's two fastest paths, one short round (about 25 s):

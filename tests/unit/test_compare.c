@@ -1604,6 +1604,67 @@ static void test_latency_gate(void)
 }
 
 /*
+ * CPU classes: what makes system calls dearer moves the rows that make one per frame apart
+ * from the batched ones. 12 batched rows as BASE, 5 per-call rows (1 syscall a frame) all at
+ * 1.45 x: none regresses at 35 % (against all rows' median, 1.0, all five would). One
+ * per-call row at 2 x its class (2.9) regresses, and so does one batched row at 1.5 x. With
+ * only 3 per-call rows their class has no centre of its own: all rows' serves, and they
+ * regress.
+ */
+static void test_cost_classes(void)
+{
+	struct pb_compare_row b[17], n[17];
+	struct pb_compare_input bi, ni;
+	struct pb_compare_opts o;
+	struct pb_compare_result res;
+	const struct pb_compare_line *l;
+	char name[16];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < 17; i++) {
+		bool call = i >= 12;
+
+		snprintf(name, sizeof(name), "m%u", i);
+		b[i] = ok_row(name, "", 1000);
+		n[i] = ok_row(name, "", 1000);
+		b[i].cpu_ns_per_pkt = 500 + 10 * i;
+		n[i].cpu_ns_per_pkt = b[i].cpu_ns_per_pkt * (call ? 1.45 : 1.0);
+		b[i].syscalls_per_frame = n[i].syscalls_per_frame = call ? 1.0 : 1.0 / 64;
+	}
+	bi = input("b", b, 17);
+	ni = input("n", n, 17);
+	pb_compare_opts_init(&o);
+	o.cpu_tol_pct = 35;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!ret && res.regressed == 0 && NEAR(res.cpu_class_centre[1], 1.45) &&
+		      NEAR(res.cpu_class_centre[0], 1.0) && NEAR(res.cpu_centre, 1.0),
+	      "per-call rows all 1.45 x: none regressed (%u); centres all %g, batched %g, "
+	      "per call %g",
+	      res.regressed, res.cpu_centre, res.cpu_class_centre[0], res.cpu_class_centre[1]);
+	pb_compare_result_free(&res);
+
+	n[14].cpu_ns_per_pkt = b[14].cpu_ns_per_pkt * 2.9;
+	n[5].cpu_ns_per_pkt = b[5].cpu_ns_per_pkt * 1.5;
+	ret = pb_compare(&bi, &ni, &o, &res);
+	l = ret ? NULL : line(&res, "m14", "");
+	CHECK(l && l->verdict == PB_CMP_REGRESSED && NEAR(l->cpu_ratio, 2.0) && res.regressed == 2,
+	      "a per-call row at 2 x its class regresses (ratio %g), and a batched one at 1.5 x "
+	      "(%u in all)",
+	      l ? l->cpu_ratio : NAN, res.regressed);
+	pb_compare_result_free(&res);
+
+	n[14].cpu_ns_per_pkt = b[14].cpu_ns_per_pkt * 1.45;
+	n[5].cpu_ns_per_pkt = b[5].cpu_ns_per_pkt;
+	bi.n = ni.n = 15; /* 3 per-call rows */
+	ret = pb_compare(&bi, &ni, &o, &res);
+	CHECK(!ret && isnan(res.cpu_class_centre[1]) && res.regressed == 3,
+	      "3 per-call rows: no class centre (%g), judged by all rows': %u regressed",
+	      res.cpu_class_centre[1], res.regressed);
+	pb_compare_result_free(&res);
+}
+
+/*
  * CPU per frame, centred by the rows' median: a busy machine that makes every row cost 40 %
  * more is no regression, one row at 1.5 x that is; exactly at the edge passes; fewer than 5
  * rows with CPU/frame are not judged. Syscalls per frame are counted: twice BASE's fails at
@@ -1780,6 +1841,7 @@ int main(void)
 	test_noise_from_rows();
 	test_runs_spread();
 	test_cost_gates();
+	test_cost_classes();
 	test_real_sets();
 
 	remove_tmpdir();
