@@ -325,7 +325,7 @@ int pb_pool_build(struct pb_pool *pool, const struct pb_frame_spec *base, const 
 		if (pb_frame_len(&spec) > stride)
 			stride = pb_frame_len(&spec);
 	}
-	stride = (stride + 63) & ~63u; /* each frame on its own cache lines */
+	stride = pb_cache_align(stride); /* each frame on its own cache lines */
 
 	order = malloc(sizeof(*order) * n);
 	pool->frames = calloc(n, sizeof(*pool->frames));

@@ -19,6 +19,12 @@
 #define PB_VLAN_HLEN	 4
 #define PB_FRAME_MAX	 9216
 
+/* A frame's place in a buffer: its length rounded up to whole cache lines (64 bytes). */
+static inline uint32_t pb_cache_align(uint32_t len)
+{
+	return (len + 63) & ~63u;
+}
+
 /*
  * The signature at the start of every UDP payload (layout in pb_bpf.h): "pb", the kind, the
  * stream id, the run id (big-endian). The receiver counts a frame as ours by it.

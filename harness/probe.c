@@ -26,7 +26,7 @@ int pb_probe_init(struct pb_probe *p, const struct pb_config *cfg, bool on, bool
 	p->clock = cfg->synced_clocks ? CLOCK_TAI : CLOCK_MONOTONIC;
 	/* --latency-pps over all streams; each stream's first frame is a probe */
 	p->interval = cfg->streams / (cfg->latency_pps > 0 ? cfg->latency_pps : PB_LATENCY_PPS);
-	p->stride = (max_len + 63) & ~63u;
+	p->stride = pb_cache_align(max_len);
 	p->copies = aligned_alloc(64, (size_t)p->stride * PB_PROBE_COPIES);
 	return p->copies ? 0 : -ENOMEM;
 }

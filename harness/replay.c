@@ -48,7 +48,6 @@ static bool rp_streams(const struct pb_config *cfg)
 }
 
 /* Stream i's frames of a preloaded file, rebuilt, in file order. */
-#define RP_PACK(len) (((size_t)(len) + 63) & ~(size_t)63)
 static int rp_build(struct pb_replay_stream *s, const struct pb_replay *rp, const struct rp_file *f,
 		    const uint8_t *keep, uint32_t stream)
 {
@@ -66,7 +65,7 @@ static int rp_build(struct pb_replay_stream *s, const struct pb_replay *rp, cons
 		if (!keep[i] || f->rec[i].flow % cfg->streams != stream)
 			continue;
 		rp_spec(rp, &f->rec[i], &spec);
-		bytes += RP_PACK(pb_frame_len(&spec));
+		bytes += pb_cache_align(pb_frame_len(&spec));
 		s->n++;
 	}
 	if (!s->n)
@@ -88,7 +87,7 @@ static int rp_build(struct pb_replay_stream *s, const struct pb_replay *rp, cons
 		err = rp_build_one(fr, rp, stream, r, f->buf + r->data);
 		if (err)
 			return err;
-		at += RP_PACK(fr->len);
+		at += pb_cache_align(fr->len);
 		if (fr->len > s->pool.max_len)
 			s->pool.max_len = fr->len;
 		s->len[j] = rp->frames ? fr->len : fr->unpadded;
@@ -575,10 +574,11 @@ void pb_replay_stop(struct pb_replay *r)
 
 void pb_replay_attach(struct pb_replay_stream *s, const uint64_t *taken)
 {
-	rp_disk_attach(s, taken);
+	s->taken = taken;
 }
 
+/* Asked in the send loop: a read of the stream's flag (set in its allowance), no call deeper. */
 bool pb_replay_exhausted(const struct pb_replay_stream *s)
 {
-	return rp_disk_exhausted(s);
+	return s->exhausted;
 }

@@ -125,11 +125,8 @@ static int rp_next(struct pb_replay *rp)
 		}
 		ret = pcap_next_ex(rd->pc, &h, &data);
 		if (ret != 1) {
-			bool cut = false;
-			uint64_t cut_bytes = 0;
-
 			/* a last record cut short ends each pass as the first read found it */
-			err = rp_end(rd->pc, ret, cfg->replay, &cut, &cut_bytes, why, sizeof(why));
+			err = rp_end(rd->pc, ret, cfg->replay, NULL, NULL, why, sizeof(why));
 			pcap_close(rd->pc);
 			rd->pc = NULL;
 			if (err) {
@@ -233,7 +230,7 @@ static void *rp_reader_main(void *arg)
 /* A stream's window: at most RP_WIN_FRAMES frames, all streams' at most RP_WIN_BYTES. */
 static int rp_window(struct pb_replay_stream *s, uint32_t streams)
 {
-	uint32_t stride = (s->max_len + 63) & ~63u, w = RP_WIN_FRAMES, j;
+	uint32_t stride = pb_cache_align(s->max_len), w = RP_WIN_FRAMES, j;
 
 	while (w > RP_WIN_MIN && (uint64_t)w * stride * streams > RP_WIN_BYTES)
 		w >>= 1;
@@ -329,14 +326,4 @@ void rp_disk_stop(struct pb_replay *r)
 	__atomic_store_n(&r->rd.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(r->rd.th, NULL);
 	r->rd.running = false;
-}
-
-void rp_disk_attach(struct pb_replay_stream *s, const uint64_t *taken)
-{
-	s->taken = taken;
-}
-
-bool rp_disk_exhausted(const struct pb_replay_stream *s)
-{
-	return s->exhausted;
 }

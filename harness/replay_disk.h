@@ -15,7 +15,5 @@ int rp_open_streamed(struct pb_replay *rp, const struct pb_method *m, char *why,
 int rp_disk_start(struct pb_replay *r);
 /* Stops the reader thread, if any, and waits for it. */
 void rp_disk_stop(struct pb_replay *r);
-void rp_disk_attach(struct pb_replay_stream *s, const uint64_t *taken);
-bool rp_disk_exhausted(const struct pb_replay_stream *s);
 
 #endif

@@ -255,8 +255,10 @@ int rp_end(pcap_t *pc, int ret, const char *path, bool *cut, uint64_t *cut_bytes
 	g = strstr(e, "only got ");
 	if (strstr(e, "truncated") && t && g && sscanf(t + 14, "%llu", &want) == 1 &&
 	    sscanf(g + 9, "%llu", &got) == 1 && want > got) {
-		*cut = true;
-		*cut_bytes = want - got;
+		if (cut)
+			*cut = true;
+		if (cut_bytes)
+			*cut_bytes = want - got;
 		return 0;
 	}
 	snprintf(why, len, "--replay %s: %s", path, e);

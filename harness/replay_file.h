@@ -30,8 +30,8 @@ pcap_t *rp_pcap_open(const char *path, char *why, size_t len);
 uint64_t rp_stamp(const struct pcap_pkthdr *h);
 /*
  * After pcap_next_ex() returned ret != 1: 0 at the file's end, also when its last record
- * is cut (a capture stopped mid-write: *cut set, *cut_bytes what is missing); -EINVAL on
- * any other error, why filled.
+ * is cut (a capture stopped mid-write: *cut set, *cut_bytes what is missing, each unless
+ * NULL); -EINVAL on any other error, why filled.
  */
 int rp_end(pcap_t *pc, int ret, const char *path, bool *cut, uint64_t *cut_bytes, char *why,
 	   size_t len);

@@ -309,18 +309,15 @@ static bool pb_cmp_call_per_frame(const struct pb_compare_line *l)
 static int pb_cmp_cpu_centre(const struct pb_compare_result *out, double *centre,
 			     double class_centre[2])
 {
-	unsigned int i, n = 0, nc[2] = { 0, 0 }, c;
-	double *v, *vc[2];
-	int err = 0;
+	unsigned int i, n = 0, nc[2] = { 0, 0 }, c, rows = out->n ? out->n : 1;
+	/* all rows' ratios, then each class's, in one array */
+	double *v = calloc(3 * (size_t)rows, sizeof(*v)), *vc[2];
 
 	*centre = class_centre[0] = class_centre[1] = NAN;
-	v = calloc(out->n ? out->n : 1, sizeof(*v));
-	vc[0] = calloc(out->n ? out->n : 1, sizeof(*v));
-	vc[1] = calloc(out->n ? out->n : 1, sizeof(*v));
-	if (!v || !vc[0] || !vc[1]) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!v)
+		return -ENOMEM;
+	vc[0] = v + rows;
+	vc[1] = v + 2 * rows;
 	for (i = 0; i < out->n; i++) {
 		double r = pb_cmp_cpu_raw(&out->lines[i]);
 
@@ -335,11 +332,8 @@ static int pb_cmp_cpu_centre(const struct pb_compare_result *out, double *centre
 	for (c = 0; c < 2; c++)
 		if (nc[c] >= PB_CMP_CPU_CLASS_MIN)
 			class_centre[c] = pb_cmp_median(vc[c], nc[c]);
-out:
 	free(v);
-	free(vc[0]);
-	free(vc[1]);
-	return err;
+	return 0;
 }
 
 /*

@@ -1036,6 +1036,12 @@ static void pb_sort_by_pps(unsigned int *idx, unsigned int n, const struct pb_re
 	}
 }
 
+/* Two rows that replayed and left out the same frames, kind by kind. */
+static bool pb_same_skips(const struct pb_replay_stats *a, const struct pb_replay_stats *b)
+{
+	return a->on && b->on && !memcmp(a->skipped, b->skipped, sizeof(a->skipped));
+}
+
 /*
  * --replay: the capture's frames a row left out, said under the table (not only in JSON):
  * how many, by kind. Rows that left out the same are said once, their methods named.
@@ -1061,14 +1067,11 @@ static void pb_replay_skips_note(FILE *f, const struct pb_result *res, const uns
 		if (!p->on || !out)
 			continue;
 		for (j = 0; j < i && !said; j++)
-			said = res[idx[j]].replay.on &&
-			       !memcmp(res[idx[j]].replay.skipped, p->skipped, sizeof(p->skipped));
+			said = pb_same_skips(&res[idx[j]].replay, p);
 		if (said)
 			continue;
 		for (j = i; j < n; j++)
-			if (res[idx[j]].replay.on &&
-			    !memcmp(res[idx[j]].replay.skipped, p->skipped, sizeof(p->skipped)) &&
-			    mo < sizeof(methods))
+			if (pb_same_skips(&res[idx[j]].replay, p) && mo < sizeof(methods))
 				mo += (size_t)snprintf(methods + mo, sizeof(methods) - mo, "%s%s",
 						       mo ? ", " : "", res[idx[j]].method);
 		for (k = 0; k < PB_RSKIP_N; k++)
