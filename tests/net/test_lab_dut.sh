@@ -24,9 +24,20 @@ for lab in router bridge; do
 		# by a busy neighbour, so every frame arrives however loaded the machine is
 		pace=""
 		case $m in xdp_live | gso_mmsg | gso | io_uring_gso | gso_zerocopy | pcap) pace="--pps $UNTOLD_PPS" ;; esac
-		"$PB" --lab $lab --method "$m" --count $N $pace --format json --output "$out" -q \
-			2>"$T/$lab-$m.err"
-		rc=$?
+		# A drop the DUT's counters told of (accounted 100 %) that the sender could not be
+		# told of is the machine's, not the code's: a stall of the DUT's CPU longer than its
+		# backlog (CI, 1 run in ~40 on a loaded machine: bridge gso_mmsg 20000 paced). Such a
+		# run is made again, at most 3 times in all, each printed; a count short in all three,
+		# or short with the accounting not whole, fails below.
+		for i in 1 2 3; do
+			"$PB" --lab $lab --method "$m" --count $N $pace --format json --output "$out" \
+				-q 2>"$T/$lab-$m.err"
+			rc=$?
+			[ $rc = 0 ] || break
+			row "$out" "r['frames_delivered'] < $N and r['frames_dropped'] > 0 and \
+				r['frames_delivered'] + r['frames_dropped'] == $N" 2>/dev/null || break
+			[ $i = 3 ] || echo "  miss: $lab $m attempt $i of 3: $(row "$out" "print('delivered %d, the DUT dropped %d' % (r['frames_delivered'], r['frames_dropped'])) or True")"
+		done
 		if [ $rc != 0 ]; then
 			fail "$lab $m: exit $rc: $(cat "$T/$lab-$m.err")"
 			continue
