@@ -2,7 +2,7 @@
 # pktbench rfc2544 against known answers: the router lab with a tbf on the DUT's egress.
 # tbf counts a frame as skb->len at the DUT's egress, the Ethernet frame without FCS,
 # preamble or gap: an RFC frame of S bytes costs it S - 4, so rate R bit/s lets through
-# R / 8 / (S - 4) frames/s. Trials are kept short (1 s) so this stays within CI's budget.
+# R / 8 / (S - 4) frames/s. Trials are kept short (0.5 s) so this stays within CI's budget.
 . "$(dirname "$0")/lib.sh"
 TBF_RATE=20000000 # bit/s
 B2B_RATE=2000000
@@ -24,7 +24,7 @@ EOF
 cat >"$T/b2b.sh" <<EOF
 tc qdisc add dev "\$PB_DUT_OUT" root tbf rate $B2B_RATE burst $B2B_BURST limit $B2B_LIMIT
 EOF
-COMMON="--lab router --trial 1 --trial-gap 0.2 --precision 2 --retries 1 -q --format json"
+COMMON="--lab router --trial 0.5 --trial-gap 0.1 --precision 2 --retries 1 -q --format json"
 
 # run NAME ARGS...: one rfc2544 run into $T/NAME.N.json (N = 1, 2, ... for each run of NAME),
 # its exit status in NAME.N.rc, its stderr in NAME.N.err; RUN is N
@@ -89,7 +89,7 @@ sys.exit(0 if all(r['frames_sent'] is None and r['pps'] is None for r in summ('t
 check "throughput: the parameters are in the set" py "$T/tput.$TP.json" "
 p=d['rfc2544']
 sys.exit(0 if p['tests']==['throughput','latency'] and p['frame_sizes']==[64,512] and
-	p['rate']=='NDR' and p['trial_s']==1 and d['lab_kind']=='router' else 1)"
+	p['rate']=='NDR' and p['trial_s']==0.5 and d['lab_kind']=='router' else 1)"
 # the tbf's queue (32 KB at 20 Mbit/s: 13 ms) is the most a frame can wait in this DUT, and
 # p99 must stay within it (with slack); the max is one probe, which a descheduled DUT can hold
 # longer (27 ms in a fresh CI run, p99 14 ms), so it is printed and ordered, not bounded
@@ -103,8 +103,8 @@ for s in summ('latency'):
 	ok&=s['status']=='ok' and 0<s['p50_us']<=s['p99_us']<=s['max_us'] and s['p99_us']<=20000
 	ok&=abs(s['latency_rate_pps']/t['throughput_pps']-1)<=0.05
 sys.exit(0 if ok else 1)"
-# The trial runs at the rate the search passed, within 1.5 % of what the tbf's rate, bucket and
-# queue let through in 1 s: a DUT descheduled there overflows the queue (5 of 491 probes lost
+# The trial runs at the rate the search passed, within 4 % of what the tbf's rate, bucket and
+# queue let through in 0.5 s: a DUT descheduled there overflows the queue (5 of 491 probes lost
 # in a fresh CI run), so a few may go
 check "latency: its trial carried probes, and (at the edge of loss) lost at most 3 %" py "$T/tput.$TP.json" "
 t=trials('latency')

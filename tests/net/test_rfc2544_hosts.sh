@@ -71,7 +71,7 @@ hosts_attempt() {
 	while [ -e "$T/$m.$RUN.err" ]; do RUN=$((RUN + 1)); done
 	ip netns exec "$H1" "$PB" rfc2544 --iface "$A1" --srcip 198.18.99.1 --dstip 198.19.99.2 \
 		--receiver "$URL" --dstmac "$DUT_MAC" --cpus 0 --method "$m" --tests throughput \
-		--frame-sizes 64 --trial 1 --trial-gap 0.2 --precision 2 --retries 2 -q --format json \
+		--frame-sizes 64 --trial 0.5 --trial-gap 0.1 --precision 2 --retries 2 -q --format json \
 		--output "$T/$m.$RUN.json" 2>"$T/$m.$RUN.err"
 	echo $? >"$T/$m.$RUN.rc"
 	json "$T/$m.$RUN.json" "print('  $m run $RUN: NDR', [round(r['throughput_pps']) for r in d['results']
