@@ -4,6 +4,7 @@
 # program already on the interface is refused without --force and put back with it; nothing
 # (namespace, veth, XDP program) is left after a normal end, Ctrl-C or a failed open.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/wait.sh"
 N=20000
 OBJ=$(dirname "$PB")/bpf/xdp_pass.bpf.o
 
@@ -134,6 +135,10 @@ import json, sys
 x = json.load(sys.stdin)[0].get("xdp")
 print("%s %s" % (x["mode"], x["prog"]["id"]) if x else "none")'
 }
+# xdp_is STATE / xdp_not STATE: $TA's program is (is not) STATE: waited for with a bound
+# (wait_until), not a fixed sleep that a slow attach on a loaded machine outlasts
+xdp_is() { [ "$(iface_xdp)" = "$1" ]; }
+xdp_not() { [ "$(iface_xdp)" != "$1" ]; }
 
 # back to back on one interface: the second socket binds the queue the first just released
 for i in 1 2 3; do
@@ -148,7 +153,7 @@ check "$TA: nothing attached after the runs" [ "$(iface_xdp)" = none ]
 "${PBI[@]}" --duration 0.6 -q >/dev/null 2>&1 &
 pid=$!
 PIDS+=($pid)
-sleep 0.3
+wait_until 10 xdp_not none
 "${PBI[@]}" --count 2000 -q >/dev/null 2>"$T/busy.err"
 rc=$?
 wait $pid
@@ -166,7 +171,7 @@ check "$TA: nothing attached after the failed open" [ "$(iface_xdp)" = none ]
 	2>"$T/iint.err" &
 pid=$!
 PIDS+=($pid)
-sleep 2
+wait_until 10 xdp_not none
 during=$(iface_xdp)
 kill -INT $pid
 wait $pid
@@ -203,7 +208,7 @@ for old in xdpgeneric xdpdrv; do
 		--output "$T/force.json" -q 2>"$T/force.err" &
 	pid=$!
 	PIDS+=($pid)
-	sleep 1.5
+	wait_until 10 xdp_not "$before"
 	during=$(iface_xdp)
 	wait $pid
 	rc=$?
@@ -218,7 +223,7 @@ for old in xdpgeneric xdpdrv; do
 	"${PBI[@]}" --xdp-mode native --force --duration 30 -q >/dev/null 2>&1 &
 	pid=$!
 	PIDS+=($pid)
-	sleep 2
+	wait_until 10 xdp_not "$before"
 	kill -INT $pid
 	wait $pid
 	rc=$?

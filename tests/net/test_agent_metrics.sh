@@ -12,6 +12,7 @@
 # 3. the interface renamed: the API follows it (name, addresses, counts, /metrics);
 #    deleted: the agent ends with one line that says so and a non-zero exit.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/wait.sh"
 PROBE=$(dirname "$PB")/rx_probe
 
 # the senders' end A in $NTX, the agent's end B in $NRX
@@ -131,8 +132,9 @@ for _ in $(seq 200); do grep -q '^ready$' "$T/witness.out" && break; sleep 0.05;
 	--output "$T/steady.json" -q 2>"$T/steady.err" &
 SENDER=$!
 PIDS+=("$SENDER")
-sleep 1.5
-RUN=$(http /metrics | sed -n 's/^pktbench_run_frames_total{run="\([0-9a-f]*\)"}.*/\1/p' | head -1)
+# the run's id, as soon as the agent shows it (bounded, not a fixed sleep)
+run_id() { RUN=$(http /metrics | sed -n 's/^pktbench_run_frames_total{run="\([0-9a-f]*\)"}.*/\1/p' | head -1); [ -n "$RUN" ]; }
+wait_until 10 run_id
 sleep 1.5
 # two scrapes 100 ms apart, three times: the run's frames went up by ~1000 each time
 ip netns exec "$NTX" python3 - $RX_IP $PORT >"$T/pairs.out" 2>&1 <<'PY'
