@@ -26,6 +26,7 @@
 #include "rfc2544.h"
 #include "runner.h"
 #include "rx_source.h"
+#include "stream.h"
 #include "tune.h"
 #include "writers.h"
 
@@ -105,7 +106,10 @@ struct pb_session {
 	uint32_t rx_queues;
 	struct pb_result *results;
 	unsigned int n;
-	char link_err[160]; /* --iface cannot send (down): the one line, before any method */
+	char link_err[160];	 /* --iface cannot send (down): the one line, before any method */
+	struct pb_stream stream; /* --stream */
+	const char *cur_method;	 /* the run under way, for --stream's intervals */
+	const char *cur_point;
 };
 
 /*
@@ -510,6 +514,14 @@ static int run_repeated(struct pb_session *s, const struct pb_config *cfg,
 	return ret;
 }
 
+/* --stream: a second of the run under way (pb_env.on_sample). */
+static void session_sample(void *ctx, uint32_t run_id, const struct pb_sample *smp, bool link_up)
+{
+	struct pb_session *s = ctx;
+
+	pb_stream_interval(&s->stream, s->cur_method, s->cur_point, run_id, smp, link_up);
+}
+
 /* Runs one method at one point (cfg already holds the point's values) into the next row. */
 static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 			   const struct pb_selected *sel, const char *point, unsigned int k,
@@ -522,6 +534,8 @@ static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 
 	snprintf(label, sizeof(label), "%s%s%s", m->name, point[0] ? " " : "", point);
 	s->env.label = label;
+	s->cur_method = m->name;
+	s->cur_point = point;
 	if (total > 1 && !cfg->quiet)
 		fprintf(stderr, "pktbench: [%u/%u] %s\n", k, total, label);
 	ret = run_repeated(s, cfg, sel, r);
@@ -531,6 +545,7 @@ static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 		pb_link_reason(r->reason, sizeof(r->reason), cfg->ifname, true, 0);
 	snprintf(r->point, sizeof(r->point), "%s", point);
 	s->n++;
+	pb_stream_row(&s->stream, r);
 	if (r->status == PB_STATUS_SKIPPED && !cfg->quiet)
 		fprintf(stderr, "pktbench: %s skipped: %s\n", label, r->reason);
 	if (r->status == PB_STATUS_ERROR)
@@ -550,10 +565,12 @@ static int tune_trial(void *ctx, const struct pb_method *m, const struct pb_conf
 {
 	struct pb_session *s = ctx;
 	struct pb_config t = *cfg;
+	struct pb_env env = s->env;
 	int ret;
 
 	t.quiet = true;
-	ret = pb_run_method(m, 0, &t, &s->env, res);
+	env.on_sample = NULL; /* a trial is not a row: --stream leaves it out */
+	ret = pb_run_method(m, 0, &t, &env, res);
 	return ret == -EINTR || pb_stopped() ? -EINTR : ret;
 }
 
@@ -732,10 +749,18 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 		fprintf(stderr, "pktbench: --output %s\n", err);
 		return EXIT_BADINPUT;
 	}
+	if (s.cfg.stream[0] && pb_stream_open(&s.stream, s.cfg.stream, err, sizeof(err))) {
+		pb_log_say("pktbench", err);
+		return EXIT_BADINPUT;
+	}
+	s.env.on_sample = s.stream.f ? session_sample : NULL;
+	s.env.sample_ctx = &s;
 	s.results =
 		rfc ? NULL : calloc(n * (s.cfg.sweep.kind ? s.cfg.sweep.n : 1), sizeof(*s.results));
-	if (!rfc && !s.results)
+	if (!rfc && !s.results) {
+		pb_stream_close(&s.stream);
 		return 1;
+	}
 	err[0] = '\0';
 	ret = session_prepare(&s, need_wire, err, sizeof(err));
 	if (ret) {
@@ -746,12 +771,14 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 				s.cfg.iface[0] ? s.cfg.iface : "the namespace lab", strerror(-ret));
 		session_teardown(&s);
 		free(s.results);
+		pb_stream_close(&s.stream);
 		return ret == -EINVAL ? EXIT_BADINPUT : 1;
 	}
 	if (s.link_err[0] && (rfc || s.cfg.tune)) {
 		pr_err("%s\n", s.link_err);
 		session_teardown(&s);
 		free(s.results);
+		pb_stream_close(&s.stream);
 		return 1;
 	}
 	if (rfc && !s.path.rx) {
@@ -807,6 +834,11 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 			status = 1;
 	if (ret && ret != -EINTR)
 		status = 1;
+	if (pb_stream_close(&s.stream)) {
+		fprintf(stderr, "pktbench: cannot write --stream %s: %s\n", s.cfg.stream,
+			strerror(-s.stream.error));
+		status = 1;
+	}
 	if (pb_stopped())
 		status = EXIT_INTERRUPTED;
 	/* rfc2544's rows are s.results now, released like any run's */

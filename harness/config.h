@@ -62,6 +62,7 @@ enum pb_sweep_kind {
 	PB_SWEEP_BATCH,	   /* as --batch */
 	PB_SWEEP_SEGMENTS, /* as --segments */
 	PB_SWEEP_RING,	   /* as --ring */
+	PB_SWEEP_PPS,	   /* as --pps: one run per rate */
 };
 
 struct pb_sweep {
@@ -180,6 +181,7 @@ struct pb_config {
 	/* output */
 	enum pb_format format;
 	char output[256];
+	char stream[256]; /* --stream: NDJSON intervals and rows as they happen ("-": stdout) */
 	bool quiet;
 	bool show_counters; /* the table adds the three-point accounting */
 	bool wide;	    /* --wide: the table's every column, whatever the terminal's width */

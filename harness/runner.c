@@ -705,6 +705,8 @@ static void run_sample(struct run *run, struct pb_result *res)
 				drawn = true;
 			}
 			run_keep_sample(res, &smp);
+			if (run->env->on_sample)
+				run->env->on_sample(run->env->sample_ctx, cfg->run_id, &smp, lk.up);
 			last_sent = smp.sent;
 			if (smp.delivered_known)
 				last_rx = smp.delivered;

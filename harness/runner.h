@@ -28,6 +28,12 @@ struct pb_env {
 	 * wait on the machine's clock whatever this is: they wait for the kernel.
 	 */
 	const struct pb_clock *clock;
+	/*
+	 * Called with each second's sample (cumulative since the window's start) of run run_id,
+	 * and whether the link was up; NULL: nobody listens (--stream's writer does).
+	 */
+	void (*on_sample)(void *ctx, uint32_t run_id, const struct pb_sample *smp, bool link_up);
+	void *sample_ctx;
 };
 
 /*

@@ -109,6 +109,9 @@ int pb_parse_u32_list(const char *s, uint64_t min, uint64_t max, uint32_t *out, 
 	return 0;
 }
 
+static int opt_parse_rate_list(const struct pb_opt *row, const char *list, uint32_t *out,
+			       uint32_t *n, char *err, size_t errlen);
+
 /*
  * NAME=64,128,256: NAME is one of the rows o->names lists, and each value must be one that
  * row takes, within its range.
@@ -136,7 +139,11 @@ static int opt_parse_sweep(const struct pb_cmd *cmd, const struct pb_opt *o, str
 					o->names[k]);
 		return -EINVAL;
 	}
-	if (pb_parse_u32_list(eq + 1, row->min, row->max, sw->values, PB_MAX_SWEEP, &sw->n)) {
+	if (row->type == OPT_RATE) {
+		if (opt_parse_rate_list(row, eq + 1, sw->values, &sw->n, err, errlen))
+			return -EINVAL;
+	} else if (pb_parse_u32_list(eq + 1, row->min, row->max, sw->values, PB_MAX_SWEEP,
+				     &sw->n)) {
 		snprintf(err, errlen, "--%s: %s takes up to %d values from %llu to %llu: '%s'",
 			 o->name, row->name, PB_MAX_SWEEP, (unsigned long long)row->min,
 			 (unsigned long long)row->max, arg);
@@ -245,6 +252,40 @@ static int opt_parse_rate(const struct pb_opt *o, double *field, const char *arg
 	}
 	*field = d * mult;
 	return 0;
+}
+
+/*
+ * --sweep pps=10k,20k,1.5M: each a rate as --pps takes it (suffixes k, M, G), whole packets a
+ * second from 1 to 2^32 - 1 (a sweep's values are whole numbers).
+ */
+static int opt_parse_rate_list(const struct pb_opt *row, const char *list, uint32_t *out,
+			       uint32_t *n, char *err, size_t errlen)
+{
+	const char *p = list;
+	char one[64];
+	double d;
+
+	*n = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len >= sizeof(one) || *n == PB_MAX_SWEEP)
+			goto bad;
+		snprintf(one, sizeof(one), "%.*s", (int)len, p);
+		if (opt_parse_rate(row, &d, one, err, errlen) || d < 1 || d > UINT32_MAX)
+			goto bad;
+		out[(*n)++] = (uint32_t)(d + 0.5);
+		p += len;
+		if (*p == ',' && *++p == '\0')
+			goto bad;
+	}
+	return 0;
+bad:
+	snprintf(
+		err, errlen,
+		"--sweep: %s takes up to %d rates from 1 to %u packets/s (e.g. 10k,20k,1.5M): '%s'",
+		row->name, PB_MAX_SWEEP, UINT32_MAX, list);
+	return -EINVAL;
 }
 
 static int opt_parse_pct(const struct pb_opt *o, double *field, const char *arg, char *err,

@@ -21,14 +21,14 @@ static const char *const pb_lab_names[] = { "direct", "router", "bridge", NULL }
 static const char *const pb_timing_names[] = { "original", "topspeed", NULL };
 static const char *const pb_preload_names[] = { "auto", "always", "never", NULL };
 /* The rows --sweep may sweep, in enum pb_sweep_kind order from PB_SWEEP_FRAME_SIZE. */
-static const char *const pb_sweep_names[] = { "frame-size", "streams", "batch",
-					      "segments",   "ring",    NULL };
+static const char *const pb_sweep_names[] = { "frame-size", "streams", "batch", "segments",
+					      "ring",	    "pps",     NULL };
 
 #define OFF(field) offsetof(struct pb_config, field)
 
 const char *pb_sweep_name(enum pb_sweep_kind kind)
 {
-	return kind > PB_SWEEP_NONE && kind <= PB_SWEEP_RING ? pb_sweep_names[kind - 1] : "";
+	return kind > PB_SWEEP_NONE && kind <= PB_SWEEP_PPS ? pb_sweep_names[kind - 1] : "";
 }
 
 static const struct pb_opt pb_opts[] = {
@@ -83,7 +83,7 @@ static const struct pb_opt pb_opts[] = {
 	  "frame bytes without FCS, instead of --payloadsize (60 .. the MTU's frame)" },
 	{ "sweep", 0, OPT_SWEEP, OFF(sweep), 0, NULL, 0, 0, "NAME=V1,V2,..",
 	  "one run per value: frame-size=64,128,..., streams=1,2, batch=32,64,..., "
-	  "segments=8,16,... or ring=256,1024,...",
+	  "segments=8,16,..., ring=256,1024,... or pps=10k,20k,... (a rate each, as --pps)",
 	  pb_sweep_names },
 	{ "config", 'C', OPT_CONFIG, OFF(config), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->config), "FILE",
@@ -194,6 +194,11 @@ static const struct pb_opt pb_opts[] = {
 	{ "output", 'o', OPT_STR, OFF(output), 0, NULL, 0, sizeof(((struct pb_config *)0)->output),
 	  "FILE", "write the results to FILE (atomically) instead of stdout",
 	  .flags = PB_OPTF_FILE },
+	{ "stream", 0, OPT_STR, OFF(stream), 0, NULL, 0, sizeof(((struct pb_config *)0)->stream),
+	  "FILE",
+	  "the results as they happen, one JSON object a line (NDJSON) into FILE (- : stdout): "
+	  "an interval each second of every run (frames sent and delivered in it, their rates, "
+	  "the link), then the run's row as --format json writes it" },
 	{ "quiet", 'q', OPT_FLAG, OFF(quiet), 0, NULL, 0, 0, NULL, "no live per-second lines" },
 	{ "show-counters", 0, OPT_FLAG, OFF(show_counters), 0, NULL, 0, 0, NULL,
 	  "the table adds the three-point accounting of each row: sent, what left the sending "
@@ -345,6 +350,11 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	}
 	if (cfg->tune && cfg->sweep.kind) {
 		snprintf(err, errlen, "--tune and --sweep both choose the settings: give one");
+		return -EINVAL;
+	}
+	if (cfg->sweep.kind == PB_SWEEP_PPS && (cfg->pps || cfg->rate_gbps)) {
+		snprintf(err, errlen, "--sweep pps= sets each run's rate: give no --%s beside it",
+			 cfg->pps ? "pps" : "rate");
 		return -EINVAL;
 	}
 	if (cfg->pps && cfg->rate_gbps) {

@@ -685,6 +685,32 @@ static int pb_json_add_rfc2544(struct json_object *root, const struct pb_rfc2544
 	return pb_json_add_fields(obj, &fs);
 }
 
+/* One result row as --format json writes it under "results"; NULL on a lack of memory. */
+struct json_object *pb_json_row(const struct pb_result *r, bool rfc)
+{
+	struct json_object *o = json_object_new_object();
+	struct pb_fields fs = { .n = 0 };
+	int err;
+
+	if (!o)
+		return NULL;
+	pb_result_fields(r, &fs, rfc);
+	err = pb_json_add_fields(o, &fs);
+	if (!err)
+		err = pb_json_add_samples(o, r);
+	if (!err)
+		err = pb_json_add_receiver(o, r);
+	if (!err)
+		err = pb_json_add_latency(o, r);
+	if (!err)
+		err = pb_json_add_replay(o, r);
+	if (err) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 int pb_write_json(FILE *f, const struct pb_report *rep)
 {
 	struct json_object *root, *arr, *o;
@@ -711,22 +737,9 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 		goto out;
 	/* Given order: JSON is data, and sorting is the table's business. */
 	for (i = 0; i < rep->n; i++) {
-		o = json_object_new_object();
-		if (pb_json_push(arr, o))
+		o = pb_json_row(&rep->results[i], rep->rfc2544 != NULL);
+		if (!o || pb_json_push(arr, o))
 			goto out;
-		pb_result_fields(&rep->results[i], &fs, rep->rfc2544 != NULL);
-		err = pb_json_add_fields(o, &fs);
-		if (!err)
-			err = pb_json_add_samples(o, &rep->results[i]);
-		if (!err)
-			err = pb_json_add_receiver(o, &rep->results[i]);
-		if (!err)
-			err = pb_json_add_latency(o, &rep->results[i]);
-		if (!err)
-			err = pb_json_add_replay(o, &rep->results[i]);
-		if (err)
-			goto out;
-		err = -ENOMEM;
 	}
 
 	err = pb_json_print(f, root);

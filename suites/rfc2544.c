@@ -31,8 +31,8 @@
 /* pktbench's rows a trial sets itself (and --tune, whose search would move them), so rfc2544
  * does not take them. */
 static const char *const rfc_not_rows[] = {
-	"duration",   "count",	     "count-timeout", "repeat", "pps",	"rate",
-	"frame-size", "payloadsize", "sweep",	      "imix",	"tune", NULL,
+	"duration",    "count", "count-timeout", "repeat", "pps",    "rate", "frame-size",
+	"payloadsize", "sweep", "imix",		 "tune",   "stream", NULL,
 };
 
 /* What the rows a trial sets are called here. */

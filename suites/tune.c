@@ -42,6 +42,10 @@ void pb_knob_set(struct pb_config *cfg, enum pb_sweep_kind kind, uint32_t v)
 	case PB_SWEEP_RING:
 		cfg->ring = v;
 		break;
+	case PB_SWEEP_PPS:
+		cfg->pps = v;
+		cfg->rate_gbps = 0;
+		break;
 	case PB_SWEEP_NONE:
 		break;
 	}

@@ -33,7 +33,7 @@ check "enum values" "$(complete_words pktbench --format '')" "csv json table"
 check "--opt=value" "$(complete_words pktbench --xdp-mode = n)" "native"
 check "a value with nothing to offer" "$(complete_words pktbench --duration '')" ""
 check "interfaces" "$(complete_words pktbench --iface lo)" "$(ls /sys/class/net | grep '^lo' | sort | paste -sd' ' -)"
-check "sweep kinds" "$(complete_words pktbench --sweep '')" "batch= frame-size= ring= segments= streams="
+check "sweep kinds" "$(complete_words pktbench --sweep '')" "batch= frame-size= pps= ring= segments= streams="
 mkdir -p "$T/dir/sub"
 touch "$T/dir/a.yaml" "$T/dir/b.json" "$T/dir/c.txt"
 check "--config: YAML files and directories" "$(complete_words pktbench --config "$T/dir/")" \

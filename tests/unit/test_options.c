@@ -232,6 +232,17 @@ int main(void)
 	CHECK(PARSE("--sweep", "ring=64,4096") == 0 && cfg.sweep.kind == PB_SWEEP_RING &&
 		      !strcmp(pb_sweep_name(cfg.sweep.kind), "ring"),
 	      "--sweep ring");
+	CHECK(PARSE("--sweep", "pps=10k,20000,1.5M") == 0 && cfg.sweep.kind == PB_SWEEP_PPS &&
+		      cfg.sweep.n == 3 && cfg.sweep.values[0] == 10000 &&
+		      cfg.sweep.values[1] == 20000 && cfg.sweep.values[2] == 1500000 &&
+		      !strcmp(pb_sweep_name(cfg.sweep.kind), "pps"),
+	      "--sweep pps: rates as --pps takes them");
+	CHECK(PARSE("--pps", "10k", "--sweep", "pps=1k,2k") == -EINVAL &&
+		      strstr(err, "give no --pps beside it"),
+	      "--sweep pps= beside --pps: refused (%s)", err);
+	CHECK(PARSE("--rate", "1", "--sweep", "pps=1k,2k") == -EINVAL &&
+		      strstr(err, "give no --rate beside it"),
+	      "--sweep pps= beside --rate: refused (%s)", err);
 	CHECK(PARSE("--segments", "64", "--ring", "512") == 0 && cfg.segments == 64 &&
 		      cfg.ring == 512,
 	      "--segments 64 (UDP_MAX_SEGMENTS), --ring");
@@ -269,6 +280,10 @@ int main(void)
 	bad("--sweep", "streams=", "no values");
 	bad("--sweep", "segments=8,65", "segments takes up to 32 values from 1 to 64");
 	bad("--sweep", "batch=0", "batch takes");
+	bad("--sweep", "pps=10k,,20k", "pps takes up to 32 rates");
+	bad("--sweep", "pps=10k,", "pps takes up to 32 rates");
+	bad("--sweep", "pps=0.4", "pps takes up to 32 rates");
+	bad("--sweep", "pps=5G", "pps takes up to 32 rates");
 	bad("--segments", "65", "--segments: '65' is not a whole number from 1 to 64");
 	bad("--segments", "128", "from 1 to 64");
 	bad("--ring", "8", "--ring");

@@ -210,6 +210,10 @@ static void test_every_key(void)
 		      !strcmp(cfg.method, "udp_sendto,af_packet"),
 	      "methods as a block list: %s", err);
 	CHECK(load("pps: 50000\n", &cfg) == 0 && cfg.pps == 50000, "pps as a number: %s", err);
+	CHECK(load("sweep:\n  pps: [10k, 20000]\n", &cfg) == 0 && cfg.sweep.kind == PB_SWEEP_PPS &&
+		      cfg.sweep.n == 2 && cfg.sweep.values[0] == 10000 &&
+		      cfg.sweep.values[1] == 20000,
+	      "sweep: {pps: [10k, 20000]}, rates as --pps takes them: %s", err);
 	CHECK(load("method: [udp_sendto, af_packet]\n", &cfg) == 0 &&
 		      !strcmp(cfg.method, "udp_sendto,af_packet"),
 	      "method as a list: %s", err);
@@ -393,7 +397,7 @@ static void test_bad(void)
 	BAD("sweep: [64]\n", "1:8: sweep: expected a mapping, not a list");
 	BAD("sweep: 64\n",
 	    "1:8: sweep: '64' is not frame-size=V1,V2,.. or streams=V1,V2,.. or batch=V1,V2,.. or "
-	    "segments=V1,V2,.. or ring=V1,V2,..");
+	    "segments=V1,V2,.. or ring=V1,V2,.. or pps=V1,V2,..");
 	BAD("\n\ndstport: abc\n", "3:10: dstport: 'abc' is not a whole number from 1 to 65535");
 	BAD("# one\n# two\n# three\nduration: abc\n",
 	    "4:11: duration: 'abc' is not a positive number of seconds");
@@ -442,9 +446,9 @@ static void test_bad(void)
 	BAD("method: af_packet\nmethods: [sendmmsg]\n",
 	    "2:1: give 'method' or 'methods', not both");
 	BAD("sweep: {frame-size: [64], streams: [1]}\n",
-	    "1:27: sweep: give frame-size, streams, batch, segments or ring, only one");
-	BAD("sweep: {}\n", "1:8: sweep: expected frame-size, streams, batch, segments or ring with "
-			   "a list of values");
+	    "1:27: sweep: give frame-size, streams, batch, segments, ring or pps, only one");
+	BAD("sweep: {}\n", "1:8: sweep: expected frame-size, streams, batch, segments, ring or pps "
+			   "with a list of values");
 	BAD("sweep: {frame-size: {a: 1}}\n",
 	    "1:21: sweep: frame-size: expected a list, not a mapping");
 	BAD("sweep: {frame-size: }\n", "1:21: sweep: frame-size: no value given");
