@@ -50,6 +50,13 @@ run() { # run "what" json
 }
 run "bar chart of a benchmark" "$top/tests/unit/data/base.json"
 run "bar chart and latency CDF" "$top/tests/unit/data/latency.json"
+run "time series of a --stream file" "$top/tests/unit/data/stream.ndjson"
+if "$top/scripts/plot" "$top/tests/unit/data/stream.ndjson" -o "$T/st.png" |
+	grep -q "a time series of 2 runs"; then
+	pass=$((pass + 1)); echo "ok: a --stream file draws a line for each of its 2 runs"
+else
+	fail=$((fail + 1)); echo "FAIL: the --stream file's runs"
+fi
 if "$top/scripts/plot" "$top/tests/unit/data/latency.json" -o "$T/lat.png" |
 	grep -q "with a latency CDF of 2 methods"; then
 	pass=$((pass + 1)); echo "ok: the CDF draws the two methods whose probes were timed"
