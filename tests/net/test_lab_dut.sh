@@ -21,8 +21,8 @@ methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}
 untold=$(grep -x 'xdp_live\|gso_mmsg\|gso\|io_uring_gso\|gso_zerocopy\|pcap' <<<"$methods")
 told=$(grep -vx 'xdp_live\|gso_mmsg\|gso\|io_uring_gso\|gso_zerocopy\|pcap' <<<"$methods")
 declare -A OUT PACE
-# lab_runs LAB PACE METHODS...: the methods in one lab, a row each (a lab per method was most
-# of this test's time: 60 labs, 3-4 s each on a CI machine). A method whose only miss is a drop
+# lab_runs LAB PACE METHODS...: the methods in one lab, a row each (not 30 labs of one method
+# each, which took longer for nothing the test checks). A method whose only miss is a drop
 # the DUT's counters told of (accounted 100 %) that the sender could not be told of is the
 # machine's, not the code's: a stall of the DUT's CPU longer than its backlog, or a paced
 # sender's catch-up burst after a stall of its own (CI: bridge gso_mmsg; here, quiet, bridge
