@@ -14,8 +14,10 @@
 N=20000
 NTH=10
 # what the kernel is not told of at the DUT's input (see test_lab_dut) is paced well below
-# what the DUT forwards, so every frame reaches the classifier, however loaded the machine
-UNTOLD_PPS=20000
+# what the DUT forwards, so every frame reaches the classifier (at 20 kpps io_uring_gso's
+# bursts overflowed the DUT's 1000-frame backlog in 1 run of 2 here, 1003-2004 frames; at
+# 10 kpps in none of 2)
+UNTOLD_PPS=10000
 need clang clang
 # the setup runs in a mount namespace of its own, whose /sys has no BPF file system for tc's
 # loader: one of its own
@@ -35,9 +37,17 @@ for m in $(pb_methods | grep -v '^null$'); do
 	out=$T/$m.json
 	pace=""
 	case $m in xdp_live | gso_mmsg | gso | io_uring_gso | gso_zerocopy | pcap) pace="--pps $UNTOLD_PPS" ;; esac
-	"$PB" --lab router --lab-dut-setup "$T/drop.sh" --method $m --count $N $pace \
-		--format json --output "$out" -q 2>"$T/$m.err"
-	rc=$?
+	# The DUT's input dropping frames (a stall of its CPU, or a paced sender's catch-up
+	# burst, over its 1000-frame backlog) is the machine's, not the code's, and the DUT's
+	# counters tell of it (dut_rx_dropped); the classifier then sees fewer than N frames and
+	# the premise cannot hold. Such a run is made again, at most 3 times in all, each printed.
+	for i in 1 2 3; do
+		"$PB" --lab router --lab-dut-setup "$T/drop.sh" --method $m --count $N $pace \
+			--format json --output "$out" -q 2>"$T/$m.err"
+		rc=$?
+		[ $rc = 0 ] && row "$out" "(r.get('dut_rx_dropped') or 0) > 0" 2>/dev/null || break
+		[ $i = 3 ] || echo "  miss: $m attempt $i of 3: the DUT's input dropped $(row "$out" "print(r['dut_rx_dropped']) or True")"
+	done
 	if [ $rc != 0 ] && [ -s "$out" ] && json "$out" "d['results'][0]['status'] == 'skipped'"; then
 		echo "skip: $m: $(row "$out" "print(r['reason']) or True")"
 		continue
