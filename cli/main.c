@@ -468,6 +468,7 @@ static void session_teardown(struct pb_session *s)
 		if (pb_methods[i]->finish)
 			pb_methods[i]->finish();
 	pb_rx_source_close(&s->rxsrc);
+	pb_stream_close(&s->stream); /* its first error stays in s->stream.error */
 	if (s->have_lab)
 		pb_lab_destroy(&s->lab);
 	s->have_lab = false;
@@ -515,11 +516,12 @@ static int run_repeated(struct pb_session *s, const struct pb_config *cfg,
 }
 
 /* --stream: a second of the run under way (pb_env.on_sample). */
-static void session_sample(void *ctx, uint32_t run_id, const struct pb_sample *smp, bool link_up)
+static void session_sample(void *ctx, uint32_t run_id, const struct pb_sample *prev,
+			   const struct pb_sample *smp, bool link_up)
 {
 	struct pb_session *s = ctx;
 
-	pb_stream_interval(&s->stream, s->cur_method, s->cur_point, run_id, smp, link_up);
+	pb_stream_interval(&s->stream, s->cur_method, s->cur_point, run_id, prev, smp, link_up);
 }
 
 /* Runs one method at one point (cfg already holds the point's values) into the next row. */
@@ -749,18 +751,18 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 		fprintf(stderr, "pktbench: --output %s\n", err);
 		return EXIT_BADINPUT;
 	}
+	s.results =
+		rfc ? NULL : calloc(n * (s.cfg.sweep.kind ? s.cfg.sweep.n : 1), sizeof(*s.results));
+	if (!rfc && !s.results)
+		return 1;
+	/* from here every way out goes through session_teardown(), which closes it */
 	if (s.cfg.stream[0] && pb_stream_open(&s.stream, s.cfg.stream, err, sizeof(err))) {
 		pb_log_say("pktbench", err);
+		free(s.results);
 		return EXIT_BADINPUT;
 	}
 	s.env.on_sample = s.stream.f ? session_sample : NULL;
 	s.env.sample_ctx = &s;
-	s.results =
-		rfc ? NULL : calloc(n * (s.cfg.sweep.kind ? s.cfg.sweep.n : 1), sizeof(*s.results));
-	if (!rfc && !s.results) {
-		pb_stream_close(&s.stream);
-		return 1;
-	}
 	err[0] = '\0';
 	ret = session_prepare(&s, need_wire, err, sizeof(err));
 	if (ret) {
@@ -771,14 +773,12 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 				s.cfg.iface[0] ? s.cfg.iface : "the namespace lab", strerror(-ret));
 		session_teardown(&s);
 		free(s.results);
-		pb_stream_close(&s.stream);
 		return ret == -EINVAL ? EXIT_BADINPUT : 1;
 	}
 	if (s.link_err[0] && (rfc || s.cfg.tune)) {
 		pr_err("%s\n", s.link_err);
 		session_teardown(&s);
 		free(s.results);
-		pb_stream_close(&s.stream);
 		return 1;
 	}
 	if (rfc && !s.path.rx) {
@@ -834,7 +834,7 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 			status = 1;
 	if (ret && ret != -EINTR)
 		status = 1;
-	if (pb_stream_close(&s.stream)) {
+	if (s.stream.error) {
 		fprintf(stderr, "pktbench: cannot write --stream %s: %s\n", s.cfg.stream,
 			strerror(-s.stream.error));
 		status = 1;

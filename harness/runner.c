@@ -666,8 +666,9 @@ static void run_sample(struct run *run, struct pb_result *res)
 	const struct pb_config *cfg = &run->cfg;
 	const struct pb_path *path = run->env->path;
 	double t0 = run->t0, t, deadline = run->deadline;
-	double next = t0 + 1, last_t = t0;
-	uint64_t last_sent = 0, last_rx = 0;
+	double next = t0 + 1;
+	uint64_t last_rx = 0;
+	struct pb_sample prev = { 0 }; /* the second before: its time, what was sent by then */
 	bool tty = isatty(STDERR_FILENO), drawn = false;
 	struct run_link lk = { .up = 1 };
 	struct pb_stall st[PB_MAX_STREAMS];
@@ -696,21 +697,20 @@ static void run_sample(struct run *run, struct pb_result *res)
 				smp.delivered = c.frames;
 			/* a count that went back: run_rx_count() said whose doing it was */
 			d = smp.delivered_known ? pb_ctr_delta(last_rx, smp.delivered, NULL) : 0;
-			smp.sent = last_sent + pb_ctr_delta(last_sent, smp.sent, NULL);
+			smp.sent = prev.sent + pb_ctr_delta(prev.sent, smp.sent, NULL);
 			if (!cfg->quiet) {
-				live_line(run, t - t0, t - last_t,
-					  pb_ctr_delta(last_sent, smp.sent, NULL),
+				live_line(run, smp.t, smp.t - prev.t, smp.sent - prev.sent,
 					  smp.delivered_known ? &d : NULL, res->frame_bytes, !lk.up,
 					  tty);
 				drawn = true;
 			}
 			run_keep_sample(res, &smp);
 			if (run->env->on_sample)
-				run->env->on_sample(run->env->sample_ctx, cfg->run_id, &smp, lk.up);
-			last_sent = smp.sent;
+				run->env->on_sample(run->env->sample_ctx, cfg->run_id, &prev, &smp,
+						    lk.up);
 			if (smp.delivered_known)
 				last_rx = smp.delivered;
-			last_t = t;
+			prev = smp;
 			next += 1;
 		}
 		run_stall_look(run, st, t, !lk.watched || lk.up);

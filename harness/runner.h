@@ -29,10 +29,12 @@ struct pb_env {
 	 */
 	const struct pb_clock *clock;
 	/*
-	 * Called with each second's sample (cumulative since the window's start) of run run_id,
-	 * and whether the link was up; NULL: nobody listens (--stream's writer does).
+	 * Called with each second's sample of run run_id (cumulative since the window's start),
+	 * the one before it (all zero for the first) and whether the link was up; NULL: nobody
+	 * listens (--stream's writer does).
 	 */
-	void (*on_sample)(void *ctx, uint32_t run_id, const struct pb_sample *smp, bool link_up);
+	void (*on_sample)(void *ctx, uint32_t run_id, const struct pb_sample *prev,
+			  const struct pb_sample *smp, bool link_up);
 	void *sample_ctx;
 };
 

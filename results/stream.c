@@ -5,6 +5,7 @@
 
 #include <json-c/json.h>
 
+#include "box.h"
 #include "stream.h"
 #include "writers.h"
 
@@ -45,8 +46,13 @@ static void stream_put(struct pb_stream *s, struct json_object *o)
 		goto out;
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 							 JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text || fputs(text, s->f) == EOF || fputc('\n', s->f) == EOF || fflush(s->f))
-		s->error = text ? -errno : -ENOMEM;
+	if (!text) {
+		s->error = -ENOMEM;
+		goto out;
+	}
+	fputs(text, s->f);
+	fputc('\n', s->f);
+	s->error = pb_stream_status(s->f);
 out:
 	json_object_put(o);
 }
@@ -85,21 +91,16 @@ static struct json_object *stream_interval_obj(const char *method, const char *p
 }
 
 void pb_stream_interval(struct pb_stream *s, const char *method, const char *point, uint32_t run_id,
-			const struct pb_sample *now, bool link_up)
+			const struct pb_sample *prev, const struct pb_sample *now, bool link_up)
 {
 	struct json_object *o;
 
 	if (!s->f)
 		return;
-	if (run_id != s->run_id) {
-		memset(&s->last, 0, sizeof(s->last));
-		s->run_id = run_id;
-	}
-	o = stream_interval_obj(method, point, run_id, &s->last, now, false);
+	o = stream_interval_obj(method, point, run_id, prev, now, false);
 	if (o)
 		stream_add(o, "link_up", json_object_new_boolean(link_up));
 	stream_put(s, o);
-	s->last = *now;
 }
 
 void pb_stream_row(struct pb_stream *s, const struct pb_result *r)
@@ -128,6 +129,4 @@ void pb_stream_row(struct pb_stream *s, const struct pb_result *r)
 	}
 	json_object_put(row);
 	stream_put(s, o);
-	memset(&s->last, 0, sizeof(s->last));
-	s->run_id = 0;
 }

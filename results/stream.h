@@ -17,9 +17,6 @@ struct pb_stream {
 	FILE *f;   /* NULL: no --stream */
 	bool own;  /* opened here (not stdout): closed by pb_stream_close */
 	int error; /* the first write's -errno: once it failed, nothing more is written */
-	/* the run under way: what its last interval ended at */
-	uint32_t run_id;
-	struct pb_sample last;
 };
 
 /* Opens path ("-": stdout) for writing, truncated; 0 or -errno with err filled. */
@@ -28,12 +25,11 @@ int pb_stream_open(struct pb_stream *s, const char *path, char *err, size_t errl
 int pb_stream_close(struct pb_stream *s);
 
 /*
- * One interval of run run_id (method, point: "" for none), from the previous interval's end
- * (the window's start for the first) to now: frames sent and delivered in it, their rates,
- * the link. A new run_id starts a new run.
+ * One interval of run run_id (method, point: "" for none), from the runner's sample prev (all
+ * zero: the window's start) to now: frames sent and delivered in it, their rates, the link.
  */
 void pb_stream_interval(struct pb_stream *s, const char *method, const char *point, uint32_t run_id,
-			const struct pb_sample *now, bool link_up);
+			const struct pb_sample *prev, const struct pb_sample *now, bool link_up);
 
 /*
  * A run's end: the rest since its last interval (the window's last part and the drain), so

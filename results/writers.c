@@ -713,7 +713,7 @@ struct json_object *pb_json_row(const struct pb_result *r, bool rfc)
 
 int pb_write_json(FILE *f, const struct pb_report *rep)
 {
-	struct json_object *root, *arr, *o;
+	struct json_object *root, *arr;
 	struct pb_fields fs = { .n = 0 };
 	unsigned int i;
 	int err = -ENOMEM;
@@ -737,8 +737,7 @@ int pb_write_json(FILE *f, const struct pb_report *rep)
 		goto out;
 	/* Given order: JSON is data, and sorting is the table's business. */
 	for (i = 0; i < rep->n; i++) {
-		o = pb_json_row(&rep->results[i], rep->rfc2544 != NULL);
-		if (!o || pb_json_push(arr, o))
+		if (pb_json_push(arr, pb_json_row(&rep->results[i], rep->rfc2544 != NULL)))
 			goto out;
 	}
 

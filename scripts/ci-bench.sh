@@ -54,8 +54,8 @@ done
 
 # One result set from the rounds: each ok row the median of its rounds (CPU/frame: the least;
 # the rate of each round taken over udp_sendto's of the same round, times udp_sendto's median
-# rate, so compare's --normalize sees the median of the per-round ratios). A row not ok in any round is that
-# round's row: a method that failed once fails the comparison.
+# rate, so compare's --normalize sees the median of the per-round ratios). A row not ok in
+# any round is that round's row: a method that failed once fails the comparison.
 python3 - "$OUT" "${rounds[@]}" <<'EOF' || exit 1
 import json, statistics, sys
 

@@ -13,11 +13,6 @@
 . "$(dirname "$0")/wait.sh"
 N=20000
 NTH=10
-# what the kernel is not told of at the DUT's input (see test_lab_dut) is paced well below
-# what the DUT forwards, so every frame reaches the classifier (at 20 kpps io_uring_gso's
-# bursts overflowed the DUT's 1000-frame backlog in 1 run of 2 here, 1003-2004 frames; at
-# 10 kpps in none of 2)
-UNTOLD_PPS=10000
 need clang clang
 # the setup runs in a mount namespace of its own, whose /sys has no BPF file system for tc's
 # loader: one of its own
@@ -35,8 +30,9 @@ figs() { row "$1" "print('sent %s, delivered %s, dropped %s, dut_qdisc_drops %s,
 
 for m in $(pb_methods | grep -v '^null$'); do
 	out=$T/$m.json
+	# what the DUT's input drops untold is paced (lib.sh), so every frame reaches the classifier
 	pace=""
-	case $m in xdp_live | gso_mmsg | gso | io_uring_gso | gso_zerocopy | pcap) pace="--pps $UNTOLD_PPS" ;; esac
+	untold $m && pace="--pps $UNTOLD_PPS"
 	# The DUT's input dropping frames (a stall of its CPU, or a paced sender's catch-up
 	# burst, over its 1000-frame backlog) is the machine's, not the code's, and the DUT's
 	# counters tell of it (dut_rx_dropped); the classifier then sees fewer than N frames and

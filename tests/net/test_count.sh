@@ -21,25 +21,23 @@ check "JSON top-level fields" json "$T/all.json" \
 	"all(k in d for k in ('schema','pktbench_version','command','kernel','interface','lab','results'))"
 
 for m in $methods; do
-	# row FILE PYTHON-EXPR-ON-r: method m's row
-	row() { json "$1" "(lambda r: $2)(next(x for x in d['results'] if x['method'] == '$m'))"; }
 	# one python for all the fields: 15 per method, 20 methods, was 300 interpreters
 	lacks=$(python3 -c "import json,sys; r=[x for x in json.load(open(sys.argv[1]))['results'] if x['method'] == sys.argv[2]]
 print(' '.join(f for f in sys.argv[3:] if f not in r[0]) if r else 'its row')" "$T/all.json" "$m" $FIELDS)
 	check "$m: the result has every field of the list${lacks:+; lacks $lacks}" [ -z "$lacks" ]
-	check "$m: status ok" row "$T/all.json" "r['status'] == 'ok'"
-	check "$m: exactly $N sent" row "$T/all.json" "r['frames_sent'] == $N"
+	check "$m: status ok" mrow "$T/all.json" "$m" "r['status'] == 'ok'"
+	check "$m: exactly $N sent" mrow "$T/all.json" "$m" "r['frames_sent'] == $N"
 	if [ "$m" = null ]; then
-		check "null: delivered is null (no wire), not 0" row "$T/all.json" \
+		check "null: delivered is null (no wire), not 0" mrow "$T/all.json" "$m" \
 			"r['frames_delivered'] is None"
 		continue
 	fi
-	check "$m: exactly $N delivered" row "$T/all.json" "r['frames_delivered'] == $N"
-	check "$m: accounted 100 %" row "$T/all.json" "abs(r['accounted_pct'] - 100) < 1e-9"
+	check "$m: exactly $N delivered" mrow "$T/all.json" "$m" "r['frames_delivered'] == $N"
+	check "$m: accounted 100 %" mrow "$T/all.json" "$m" "abs(r['accounted_pct'] - 100) < 1e-9"
 	# a second point of view: the kernel's own count of what left the sending veth
-	check "$m: the sending veth's tx_packets is $N too" row "$T/all.json" "r['tx_packets'] == $N"
+	check "$m: the sending veth's tx_packets is $N too" mrow "$T/all.json" "$m" "r['tx_packets'] == $N"
 	# paced: still exact, and nothing lost at a rate every path sustains
-	check "$m --pps 50k: exactly 5000 sent, delivered, accounted 100 %" row "$T/paced.json" \
+	check "$m --pps 50k: exactly 5000 sent, delivered, accounted 100 %" mrow "$T/paced.json" "$m" \
 		"r['frames_sent'] == 5000 and r['frames_delivered'] == 5000 and abs(r['accounted_pct'] - 100) < 1e-9"
 done
 # go-pktgen's pkt_conn is its batch sender: sendmmsg, 128 datagrams a call
