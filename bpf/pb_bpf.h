@@ -33,6 +33,18 @@
 #define PB_PROBE_LEN	  18
 
 /*
+ * A replayed capture's frames go as captured, with no signature to carry: a frame method
+ * gives each the run's source MAC instead, which the receiver counts them by, whatever their
+ * protocol:
+ *   byte  0    PB_RUN_MAC0: locally administered, unicast
+ *   byte  1    PB_RUN_MAC_MARK | PB_RUN_MAC_PACED (a timed replay) | the stream id (0 .. 63)
+ *   bytes 2-5  the run id, big-endian
+ */
+#define PB_RUN_MAC0	 0x72
+#define PB_RUN_MAC_MARK	 0x80
+#define PB_RUN_MAC_PACED 0x40
+
+/*
  * A sender of a named test (--test-id, --shard) announces its run before the window, a few
  * times: kind PB_SIG_KIND_ANNOUNCE, stream 0, its run id, then
  *   bytes 8-23   the test's UUID, 16 bytes as written

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The receiver: counts every frame with a pktbench signature (pb_bpf.h) by the run id in it,
+ * or a replayed frame by the run id in its source MAC (any protocol),
  * with bytes, first and last arrival, frames per RX queue, distinct source ports and VLAN
  * ids, and drops it; every other frame is counted apart and passed (XDP_PASS), so the host's
  * own traffic (ARP, ICMP, SSH, the agent's API) keeps working on the same interface. It is
@@ -408,6 +409,24 @@ static __noinline int announce(__be32 *sig, void *end)
 	return 0;
 }
 
+/*
+ * A replayed frame (any protocol, no signature): the run's source MAC (pb_bpf.h) gives its
+ * run id, stream and whether it was timed. 1 when it is one.
+ */
+static __always_inline int run_mac(void *data, void *end, __u32 *run, __u32 *kind,
+				   __u32 *stream)
+{
+	struct ethhdr *eth = data;
+	__u8 *m = eth->h_source;
+
+	if ((void *)(eth + 1) > end || m[0] != PB_RUN_MAC0 || !(m[1] & PB_RUN_MAC_MARK))
+		return 0;
+	*run = (__u32)m[2] << 24 | (__u32)m[3] << 16 | (__u32)m[4] << 8 | m[5];
+	*kind = PB_SIG_KIND_FRAME | (m[1] & PB_RUN_MAC_PACED ? PB_SIG_PACED : 0);
+	*stream = m[1] & 0x3f;
+	return 1;
+}
+
 /* "pb" and a probe's or a paced run's kind: what pb_special() takes. */
 static __always_inline int special_kind(__u32 word, __u32 *kind)
 {
@@ -438,11 +457,18 @@ int pb_receiver(struct xdp_md *ctx)
 	struct pb_rx_slot *s;
 	struct pb_rx_val *v;
 	__u16 sport = 0, vlan = 0;
-	__u32 kind = 0;
+	__u32 kind = 0, stream = 0;
 	__be32 *sig;
+	void *pl;
 	int ordinary;
 
 	sig = udp_payload(data, end, &sport, &vlan);
+	/* a replay's frame, counted by its source MAC: whatever it carries is the capture's */
+	if (run_mac(data, end, &run, &kind, &stream)) {
+		ordinary = kind == PB_SIG_KIND_FRAME;
+		pl = data + sizeof(struct ethhdr); /* only paced timing: never read */
+		goto count;
+	}
 	if (!sig || (void *)(sig + 2) > end)
 		goto foreign;
 	ordinary = (sig[0] & SIG_MASK) == SIG_FRAME;
@@ -458,7 +484,10 @@ int pb_receiver(struct xdp_md *ctx)
 	if (!ordinary && !special_kind(sig[0], &kind))
 		goto foreign;
 	run = bpf_ntohl(sig[1]);
+	stream = bpf_ntohl(sig[0]) & 0xff;
+	pl = sig;
 
+count:
 	s = bpf_map_lookup_elem(&slot, &zero);
 	if (!s)
 		return XDP_DROP;
@@ -483,7 +512,7 @@ int pb_receiver(struct xdp_md *ctx)
 	v->flows += seen(run, sport / 64, sport % 64);
 	seen(run, PB_BPF_PORT_WORDS + vlan / 64, vlan % 64);
 	if (!ordinary)
-		pb_special((__u8 *)sig, end, run, kind, bpf_ntohl(sig[0]) & 0xff);
+		pb_special(pl, end, run, kind, stream);
 	return XDP_DROP;
 
 foreign:

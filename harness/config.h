@@ -169,7 +169,10 @@ struct pb_config {
 	uint32_t loop;	     /* passes over the file; 0: until --duration */
 	double loop_delay_s; /* added to the gap at each wrap */
 	enum pb_replay_preload preload;
-	uint32_t preload_max_mib; /* --preload auto: the largest file read into memory */
+	uint32_t preload_max_mib; /* --preload auto: the most memory a preloaded file may take */
+	char rewrite_ip[256];	  /* --rewrite-ip: "run", or FROM/LEN=TO/LEN[,...] */
+	char rewrite_port[128];	  /* --rewrite-port: FROM=TO[,...] */
+	bool vlan_strip;	  /* --vlan-strip: a frame method sends the capture's frames untagged */
 
 	/* latency probes (probe.h) */
 	bool latency;	    /* one frame in N of each stream is a probe */

@@ -55,6 +55,16 @@ uint32_t pb_frame_overhead(int family)
 	return PB_ETH_HLEN + ip + sizeof(struct udphdr);
 }
 
+void pb_run_mac(uint8_t mac[6], uint32_t run_id, uint8_t stream, bool paced)
+{
+	mac[0] = PB_RUN_MAC0;
+	mac[1] = (uint8_t)(PB_RUN_MAC_MARK | (paced ? PB_RUN_MAC_PACED : 0) | (stream & 0x3f));
+	mac[2] = (uint8_t)(run_id >> 24);
+	mac[3] = (uint8_t)(run_id >> 16);
+	mac[4] = (uint8_t)(run_id >> 8);
+	mac[5] = (uint8_t)run_id;
+}
+
 void pb_payload_fill(uint8_t *payload, uint32_t len, uint32_t run_id, uint8_t stream_id)
 {
 	uint32_t be = htonl(run_id);

@@ -86,6 +86,11 @@ struct pb_pool {
 /* The run's base frame as the configuration describes it; tagged: with --vlan's tag. */
 void pb_frame_spec_from_config(const struct pb_config *cfg, bool tagged,
 			       struct pb_frame_spec *spec);
+/*
+ * A replayed frame's source MAC (pb_bpf.h: PB_RUN_MAC0): the receiver counts the run's frames
+ * by it, whatever they carry.
+ */
+void pb_run_mac(uint8_t mac[6], uint32_t run_id, uint8_t stream, bool paced);
 /* Bytes a frame of this spec takes, padding included. */
 uint32_t pb_frame_len(const struct pb_frame_spec *spec);
 /* Fills the payload: the signature (kind 'N'), then a fixed pattern. len >= PB_SIG_LEN. */

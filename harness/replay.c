@@ -47,9 +47,15 @@ static bool rp_streams(const struct pb_config *cfg)
 	return (uint64_t)st.st_size > (uint64_t)cfg->preload_max_mib << 20;
 }
 
-/* Stream i's frames of a preloaded file, rebuilt, in file order. */
-static int rp_build(struct pb_replay_stream *s, const struct pb_replay *rp, const struct rp_file *f,
-		    const uint8_t *keep, uint32_t stream)
+#define RP_DROPPED UINT32_MAX /* a frame of the file not replayed: its rec's flow */
+
+/*
+ * Stream i's frames of a preloaded file, in file order: a frame method's written in place in
+ * the file's buffer (which rp->held then owns: the file's bytes are held once), the others'
+ * rebuilt, packed.
+ */
+static int rp_build(struct pb_replay_stream *s, const struct pb_replay *rp, struct rp_file *f,
+		    uint32_t stream)
 {
 	const struct pb_config *cfg = &rp->cfg;
 	struct pb_frame_spec spec;
@@ -57,37 +63,44 @@ static int rp_build(struct pb_replay_stream *s, const struct pb_replay *rp, cons
 	uint32_t i, j;
 
 	/*
-	 * Packed: each frame takes its own length, rounded up to a cache line, not the
-	 * longest one's: a capture of mixed sizes held at the longest took several times
-	 * the file (issue 29: 6.6 GiB for 986 MiB).
+	 * Rebuilt frames are packed: each takes its own length, rounded up to a cache line,
+	 * not the longest one's: a capture of mixed sizes held at the longest took several
+	 * times the file (issue 29: 6.6 GiB for 986 MiB).
 	 */
 	for (i = 0; i < f->n; i++) {
-		if (!keep[i] || f->rec[i].flow % cfg->streams != stream)
+		if (f->rec[i].flow == RP_DROPPED || f->rec[i].flow % cfg->streams != stream)
 			continue;
-		rp_spec(rp, &f->rec[i], &spec);
-		bytes += pb_cache_align(pb_frame_len(&spec));
+		if (!rp->frames) {
+			rp_spec(rp, &f->rec[i], &spec);
+			bytes += pb_cache_align(pb_frame_len(&spec));
+		}
 		s->n++;
 	}
 	if (!s->n)
 		return -ENOENT;
 	s->pool.frames = calloc(s->n, sizeof(*s->pool.frames));
-	s->pool.buf = aligned_alloc(64, bytes);
+	if (!rp->frames)
+		s->pool.buf = aligned_alloc(64, bytes);
 	s->off = calloc(s->n, sizeof(*s->off));
 	s->len = calloc(s->n, sizeof(*s->len));
-	if (!s->pool.frames || !s->pool.buf || !s->off || !s->len)
+	if (!s->pool.frames || (!rp->frames && !s->pool.buf) || !s->off || !s->len)
 		return -ENOMEM;
 	for (i = 0, j = 0; i < f->n; i++) {
 		const struct rp_rec *r = &f->rec[i];
 		struct pb_frame *fr = &s->pool.frames[j];
 		int err;
 
-		if (!keep[i] || r->flow % cfg->streams != stream)
+		if (r->flow == RP_DROPPED || r->flow % cfg->streams != stream)
 			continue;
-		fr->data = s->pool.buf + at;
-		err = rp_build_one(fr, rp, stream, r, f->buf + r->data);
+		if (rp->frames) {
+			err = rp_build_whole(fr, NULL, f->buf + r->data, rp, stream, r);
+		} else {
+			fr->data = s->pool.buf + at;
+			err = rp_build_one(fr, rp, stream, r, f->buf + r->data);
+			at += pb_cache_align(fr->len);
+		}
 		if (err)
 			return err;
-		at += pb_cache_align(fr->len);
 		if (fr->len > s->pool.max_len)
 			s->pool.max_len = fr->len;
 		s->len[j] = rp->frames ? fr->len : fr->unpadded;
@@ -114,25 +127,20 @@ static double rp_due(const struct pb_replay_stream *s, uint64_t k)
 
 /*
  * Preloaded: the whole file read into memory, its pass scheduled in file order, then every
- * stream's frames rebuilt.
+ * stream's frames built. -E2BIG: --preload auto, and it would take more than --preload-max.
  */
 static int rp_open_preloaded(struct pb_replay *rp, char *why, size_t len)
 {
 	const struct pb_config *cfg = &rp->cfg;
 	struct rp_clock c = { 0 };
-	struct rp_file f = { 0 };
-	uint8_t *keep = NULL;
-	double *goff = NULL;
-	uint32_t i;
+	struct rp_file f = { .whole = rp->frames };
+	uint32_t i, *k = NULL;
 	int err;
 
+	if (cfg->preload == PB_PRELOAD_AUTO)
+		f.budget = (uint64_t)cfg->preload_max_mib << 20;
 	err = rp_read(cfg->replay, &f, why, len);
 	if (err)
-		goto out;
-	err = -ENOMEM;
-	keep = calloc(f.n + 1, 1);
-	goff = calloc(f.n + 1, sizeof(*goff));
-	if (!keep || !goff)
 		goto out;
 	rp->file_frames = f.frames;
 	rp->cut = f.cut;
@@ -140,43 +148,72 @@ static int rp_open_preloaded(struct pb_replay *rp, char *why, size_t len)
 	memcpy(rp->skipped, f.skipped, sizeof(rp->skipped));
 	rp_timing(rp);
 	for (i = 0; i < f.n; i++) {
-		keep[i] = rp_fits(cfg, &f.rec[i]);
-		if (!keep[i]) {
+		if (!rp_fits(rp, &f.rec[i])) {
 			rp->skipped[PB_RSKIP_TOO_BIG]++;
+			f.rec[i].flow = RP_DROPPED;
 			continue;
 		}
-		f.rec[i].flow = rp_flow_of(cfg, &f.rec[i], c.k);
-		goff[i] = rp_offset(rp, &c, &f.rec[i]);
+		f.rec[i].flow = rp_flow_of(cfg, &f.rec[i], c.k++);
 	}
-	rp_pass_end(rp, &c);
 	rp->flows = cfg->flows > 1 ? cfg->flows : f.flows;
-	if (!rp->pass_frames) {
+	if (!c.k) {
 		err = rp_none(rp, why, len);
 		goto out;
 	}
 	for (i = 0; i < cfg->streams; i++) {
-		struct pb_replay_stream *s = &rp->st[i];
-		uint32_t j, k = 0;
-
-		err = rp_build(s, rp, &f, keep, i);
+		err = rp_build(&rp->st[i], rp, &f, i);
 		if (err == -ENOENT)
 			err = rp_no_flows(rp, rp->flows, i, why, len);
 		else if (err && err != -ENOMEM)
 			snprintf(why, len, "--replay: building the frames: %s", strerror(-err));
 		if (err)
 			goto out;
-		for (j = 0; j < f.n; j++)
-			if (keep[j] && f.rec[j].flow % cfg->streams == i)
-				s->off[k++] = goff[j];
-		s->period = rp->period;
-		s->timed = rp->timed;
-		s->first_due = s->off[0];
 	}
+	/* the schedule, in file order: each frame's offset into its own stream's */
+	err = -ENOMEM;
+	k = calloc(cfg->streams, sizeof(*k));
+	if (!k)
+		goto out;
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < f.n; i++) {
+		struct pb_replay_stream *s;
+
+		if (f.rec[i].flow == RP_DROPPED)
+			continue;
+		s = &rp->st[f.rec[i].flow % cfg->streams];
+		s->off[k[s - rp->st]++] = rp_offset(rp, &c, &f.rec[i]);
+	}
+	rp_pass_end(rp, &c);
+	for (i = 0; i < cfg->streams; i++) {
+		rp->st[i].period = rp->period;
+		rp->st[i].timed = rp->timed;
+		rp->st[i].first_due = rp->st[i].off[0];
+	}
+	if (rp->frames) { /* the pools' frames are the file's bytes, held once */
+		rp->held = f.buf;
+		f.buf = NULL;
+	}
+	err = 0;
 out:
-	free(keep);
-	free(goff);
+	free(k);
 	rp_file_free(&f);
 	return err;
+}
+
+/*
+ * Frames left out, said at run time where no table will say it under itself (JSON, CSV, or a
+ * table into a file), and why: a socket method sends UDP payloads alone.
+ */
+static void rp_said_skips(const struct pb_replay *rp, const struct pb_method *m)
+{
+	char kinds[512];
+	uint64_t out = pb_replay_skips_str(rp->skipped, kinds, sizeof(kinds));
+
+	if (!out || (rp->cfg.format == PB_FORMAT_TABLE && !rp->cfg.output[0]))
+		return;
+	pr_warn("--replay %s: %s leaves out %" PRIu64 " of the file's %" PRIu64 " frames: %s%s\n",
+		rp->cfg.replay, m->name, out, rp->file_frames, kinds,
+		rp->frames ? "" : " (it sends UDP payloads only; frame methods send every frame)");
 }
 
 int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const struct pb_config *cfg,
@@ -201,20 +238,36 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 	rp->streams = cfg->streams;
 	rp->loops = cfg->loop;
 	rp->frames = m->flags & PB_M_FRAME;
+	rp->file.whole = rp->frames;
 	rp->st = calloc(cfg->streams, sizeof(*rp->st));
 	rp->streamed = rp_streams(cfg);
-	if (!rp->st)
+	err = rp_rewrite_parse(cfg, &rp->rw, why, len);
+	if (!err && rp->frames && cfg->flows > 1) {
+		snprintf(why, len,
+			 "--flows: %s replays the capture's own frames and flows (--rewrite-ip "
+			 "and --rewrite-port change them)",
+			 m->name);
+		err = -EINVAL;
+	}
+	if (err)
+		;
+	else if (!rp->st)
 		err = -ENOMEM;
 	else if (rp->streamed)
 		err = rp_open_streamed(rp, m, why, len);
 	else
 		err = rp_open_preloaded(rp, why, len);
+	if (err == -E2BIG) { /* --preload auto: it would take more than the bound */
+		rp->streamed = true;
+		err = rp_open_streamed(rp, m, why, len);
+	}
 	if (err == -ENOMEM)
 		snprintf(why, len, "--replay %s: out of memory", cfg->replay);
 	if (err) {
 		pb_replay_free(rp);
 		return err;
 	}
+	rp_said_skips(rp, m);
 	if (rp->cut)
 		pr_warn("--replay %s: the last record is cut short (%" PRIu64 " bytes missing): "
 			"the %" PRIu64 " whole frames before it replay\n",
@@ -246,6 +299,7 @@ void pb_replay_free(struct pb_replay *r)
 		free(r->st[i].due);
 	}
 	free(r->gap_hist);
+	free(r->held);
 	rp_file_free(&r->file);
 	free(r->st);
 	free(r);

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --replay: a capture's UDP frames become the run's frames. The file (pcap, nanosecond pcap or
- * pcapng, read with libpcap) is preloaded when --preload allows (auto: at most --preload-max
- * MiB), else streamed from disk: read once for its schedule, then pass by pass by a reader
- * thread into each stream's window of at most 2048 frames, which the method copies out as it
- * sends (PB_M_STREAM methods only: the others take their frames once at open, and skip).
- * Every UDP frame is rebuilt with this run's
- * addresses, ports and signature (so only the run's --dstip is ever sent to, and the receiver
- * counts the frames), keeping its payload, its size and its place in time. Flows (the
- * capture's 5-tuples) are hashed to streams so each flow keeps its order.
+ * --replay: a capture's frames become the run's frames. The file (pcap, nanosecond pcap or
+ * pcapng, read with libpcap) is preloaded when --preload allows (auto: when that takes at most
+ * --preload-max MiB), else streamed from disk: read once for its schedule, then pass by pass by
+ * a reader thread into each stream's window of at most 2048 frames, which the method copies
+ * out as it sends (PB_M_STREAM methods only: the others take their frames once at open, and
+ * skip). A frame method sends every frame whole, as captured, from the run's source MAC (the
+ * receiver counts by it; pb_bpf.h), rewritten only where --rewrite-ip, --rewrite-port and the
+ * VLAN options ask; a socket method's UDP frames are rebuilt with this run's addresses, ports
+ * and signature, the others left out and counted. Each keeps its size and its place in time.
+ * Flows (the capture's 5-tuples) are hashed to streams so each flow keeps its order.
  *
  * The schedule: frame k of a stream is due at t0 + (k / n) * period + off[k % n], an absolute
  * deadline on CLOCK_MONOTONIC from t0, when the stream first asks to send (just after the

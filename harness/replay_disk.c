@@ -39,7 +39,7 @@ static int rp_take(struct pb_replay *rp, struct rp_clock *c, const struct pcap_p
 
 	if (err || *skip != PB_RSKIP_N)
 		return err;
-	if (!rp_fits(&rp->cfg, r)) {
+	if (!rp_fits(rp, r)) {
 		*skip = PB_RSKIP_TOO_BIG;
 		return 0;
 	}
@@ -67,7 +67,6 @@ static int rp_scan(struct pb_replay *rp, char *why, size_t len)
 		return -EINVAL;
 	while ((ret = pcap_next_ex(pc, &h, &data)) == 1) {
 		struct pb_replay_stream *s;
-		struct pb_frame_spec spec;
 		struct rp_rec r;
 		double off;
 
@@ -86,9 +85,8 @@ static int rp_scan(struct pb_replay *rp, char *why, size_t len)
 			s->first_due = off;
 		s->scan_off = off;
 		s->n++;
-		rp_spec(rp, &r, &spec);
-		if (pb_frame_len(&spec) > s->max_len)
-			s->max_len = pb_frame_len(&spec);
+		if (rp_out_len(rp, &r) > s->max_len)
+			s->max_len = rp_out_len(rp, &r);
 	}
 	err = rp_end(pc, ret, cfg->replay, &rp->cut, &rp->cut_bytes, why, len);
 	if (err)

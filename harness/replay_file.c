@@ -71,8 +71,75 @@ static int rp_flow_index(struct rp_file *f, const uint8_t *key, uint32_t *idx)
 }
 
 /*
- * One captured frame: its UDP payload (r->data: its offset in p) and flow, or why it is not
- * replayed. 0 with *skip set to PB_RSKIP_N when kept, -ENOMEM.
+ * A whole frame's flow key, as far as its headers go: IP addresses, protocol and ports (TCP,
+ * UDP, and not a later fragment), else its MACs and EtherType. Frames of one key keep their
+ * order: they go to one stream.
+ */
+static void rp_whole_key(const uint8_t *p, uint32_t caplen, uint32_t off, uint16_t type,
+			 uint8_t key[37])
+{
+	uint32_t l4 = 0;
+	uint8_t proto = 0;
+
+	if (type == ETH_P_IP && caplen >= off + 20 && (p[off] >> 4) == 4) {
+		key[0] = 4;
+		memcpy(key + 1, p + off + 12, 8);
+		proto = p[off + 9];
+		if (!((p[off + 6] << 8 | p[off + 7]) & 0x1fff))
+			l4 = off + (p[off] & 15u) * 4;
+	} else if (type == ETH_P_IPV6 && caplen >= off + 40 && (p[off] >> 4) == 6) {
+		key[0] = 6;
+		memcpy(key + 1, p + off + 8, 32);
+		proto = p[off + 6];
+		l4 = off + 40;
+	} else {
+		key[0] = 1;
+		memcpy(key + 1, p, 12);
+		key[13] = (uint8_t)(type >> 8);
+		key[14] = (uint8_t)type;
+		return;
+	}
+	key[36] = proto;
+	if (l4 && (proto == IPPROTO_TCP || proto == IPPROTO_UDP) && caplen >= l4 + 4)
+		memcpy(key + 33, p + l4, 3); /* the source port and the destination's high byte */
+}
+
+/*
+ * A frame method's: the frame kept whole, as captured, unless it was captured short of what
+ * it was on the wire (a snap length): what was not captured cannot be sent.
+ */
+static int rp_classify_whole(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
+			     struct rp_rec *r, int *skip)
+{
+	uint32_t off = PB_ETH_HLEN;
+	uint8_t key[37] = { 0 };
+	uint16_t type;
+	int err;
+
+	*skip = PB_RSKIP_TRUNCATED;
+	if (caplen < wirelen || caplen < PB_ETH_HLEN)
+		return 0;
+	type = (uint16_t)(p[12] << 8 | p[13]);
+	if (type == ETH_P_8021Q && caplen >= off + 4) {
+		r->tagged = true;
+		r->tci = (uint16_t)(p[14] << 8 | p[15]);
+		type = (uint16_t)(p[16] << 8 | p[17]);
+		off += 4;
+	}
+	rp_whole_key(p, caplen, off, type, key);
+	err = rp_flow_index(f, key, &r->flow);
+	if (err)
+		return err;
+	r->data = 0;
+	r->len = caplen;
+	*skip = PB_RSKIP_N;
+	return 0;
+}
+
+/*
+ * One captured frame: what of it replays (whole: the frame; else its UDP payload; r->data:
+ * its offset in p) and its flow, or why it is not replayed. 0 with *skip set to PB_RSKIP_N
+ * when kept, -ENOMEM.
  */
 int rp_classify(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
 		uint64_t ts_ns, struct rp_rec *out, int *skip)
@@ -83,6 +150,11 @@ int rp_classify(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t w
 	uint16_t type;
 	int err;
 
+	if (f->whole) {
+		err = rp_classify_whole(f, p, caplen, wirelen, &r, skip);
+		*out = r;
+		return err;
+	}
 	*skip = PB_RSKIP_TRUNCATED;
 	if (caplen < wirelen || caplen < PB_ETH_HLEN)
 		return 0;
@@ -167,6 +239,10 @@ static int rp_parse(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32
 	if (err || *skip != PB_RSKIP_N)
 		return err;
 	plen = r.len;
+	if (f->whole) /* room for a tag to go in by moving the MACs alone */
+		f->used += RP_HEADROOM;
+	if (f->budget && f->used + plen + (f->n + 1ull) * RP_FRAME_COST > f->budget)
+		return -E2BIG;
 	if (f->used + plen > f->room) {
 		size_t room = f->room ? f->room * 2 : 1 << 20;
 		uint8_t *buf;
@@ -189,7 +265,7 @@ static int rp_parse(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32
 		f->cap = cap;
 	}
 	memcpy(f->buf + f->used, p + r.data, plen);
-	r.data = (uint32_t)f->used;
+	r.data = f->used;
 	f->used += plen;
 	f->rec[f->n++] = r;
 	return 0;
@@ -313,13 +389,78 @@ void rp_spec(const struct pb_replay *rp, const struct rp_rec *r, struct pb_frame
 	}
 }
 
+/* Whether a whole frame goes out tagged: --vlan's tag, or its own unless --vlan-strip. */
+static bool rp_tag_out(const struct pb_replay *rp, const struct rp_rec *r)
+{
+	return rp->cfg.vlan || (r->tagged && !rp->cfg.vlan_strip);
+}
+
+uint32_t rp_out_len(const struct pb_replay *rp, const struct rp_rec *r)
+{
+	struct pb_frame_spec spec;
+
+	if (rp->frames)
+		return r->len - (r->tagged ? PB_VLAN_HLEN : 0) +
+		       (rp_tag_out(rp, r) ? PB_VLAN_HLEN : 0);
+	rp_spec(rp, r, &spec);
+	return pb_frame_len(&spec);
+}
+
 /* Its bytes on the wire, for --rate. */
 static uint32_t rp_wire(const struct pb_replay *rp, const struct rp_rec *r)
 {
 	struct pb_frame_spec spec;
 
+	if (rp->frames) /* a NIC pads a short one all the same: pb_wire_bytes counts that */
+		return pb_wire_bytes(rp_out_len(rp, r), rp_tag_out(rp, r));
 	rp_spec(rp, r, &spec);
 	return pb_wire_bytes(pb_frame_len(&spec), spec.vlan_id != 0);
+}
+
+/*
+ * A whole frame as it goes out, written at out from its captured bytes at src (out may be
+ * src less RP_HEADROOM, src, or src plus it: in place, the bytes after the MACs and the tag
+ * never move): the path's destination MAC, the run's source MAC (pb_bpf.h: the receiver
+ * counts the frame by it), the tag as asked, then the frame as captured, rewritten where
+ * --rewrite-ip or --rewrite-port ask. Its length.
+ */
+static uint32_t rp_whole(uint8_t *out, const uint8_t *src, const struct pb_replay *rp,
+			 uint32_t stream, const struct rp_rec *r)
+{
+	uint32_t hin = 12 + (r->tagged ? PB_VLAN_HLEN : 0);
+	uint32_t hout = 12 + (rp_tag_out(rp, r) ? PB_VLAN_HLEN : 0);
+	uint16_t tci = r->tci;
+
+	if (out + hout != src + hin)
+		memmove(out + hout, src + hin, r->len - hin);
+	memcpy(out, rp->base.dstmac, 6);
+	pb_run_mac(out + 6, rp->base.run_id, (uint8_t)stream, rp->timed);
+	if (hout > 12) {
+		if (rp->cfg.vlan)
+			tci = (uint16_t)(rp->cfg.vlan_prio << 13 | rp->cfg.vlan);
+		out[12] = ETH_P_8021Q >> 8;
+		out[13] = ETH_P_8021Q & 0xff;
+		out[14] = (uint8_t)(tci >> 8);
+		out[15] = (uint8_t)tci;
+	}
+	rp_rewrite(out + hout, r->len - hin, &rp->rw);
+	return r->len - hin + hout;
+}
+
+int rp_build_whole(struct pb_frame *fr, uint8_t *out, const uint8_t *src,
+		   const struct pb_replay *rp, uint32_t stream, const struct rp_rec *r)
+{
+	uint32_t hin = 12 + (r->tagged ? PB_VLAN_HLEN : 0);
+	uint32_t hout = 12 + (rp_tag_out(rp, r) ? PB_VLAN_HLEN : 0);
+
+	if (!out) /* in place: what follows the MACs and the tag stays where it is */
+		out = (uint8_t *)src + hin - hout;
+	memset(fr, 0, sizeof(*fr));
+	fr->data = out;
+	fr->len = rp_whole(out, src, rp, stream, r);
+	fr->unpadded = fr->len;
+	fr->l3_off = hout + 2;
+	return 0;
 }
 
 uint32_t rp_flow_of(const struct pb_config *cfg, const struct rp_rec *r, uint64_t kept)
@@ -338,6 +479,9 @@ int rp_build_one(struct pb_frame *fr, const struct pb_replay *rp, uint32_t strea
 {
 	struct pb_frame_spec spec, base;
 
+	if (rp->frames)
+		return rp_build_whole(fr, fr->data, payload, rp, stream, r);
+
 	rp_spec(rp, r, &spec);
 	base = spec;
 	spec.stream_id = (uint8_t)stream;
@@ -350,9 +494,17 @@ int rp_build_one(struct pb_frame *fr, const struct pb_replay *rp, uint32_t strea
 }
 
 /* Whether a frame fits the MTU as m hands it over; the kernel would refuse or fragment it. */
-bool rp_fits(const struct pb_config *cfg, const struct rp_rec *r)
+bool rp_fits(const struct pb_replay *rp, const struct rp_rec *r)
 {
+	const struct pb_config *cfg = &rp->cfg;
 	uint32_t ip = pb_frame_overhead(cfg->srcip.family) - PB_ETH_HLEN;
+
+	if (rp->frames) {
+		uint32_t len = rp_out_len(rp, r);
+		uint32_t l2 = PB_ETH_HLEN + (rp_tag_out(rp, r) ? PB_VLAN_HLEN : 0);
+
+		return len <= PB_FRAME_MAX && (!cfg->mtu || len <= l2 + cfg->mtu);
+	}
 
 	if (r->len + pb_frame_overhead(cfg->srcip.family) + PB_VLAN_HLEN > PB_FRAME_MAX)
 		return false;

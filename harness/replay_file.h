@@ -14,7 +14,15 @@ int rp_read(const char *path, struct rp_file *f, char *why, size_t len);
 void rp_file_free(struct rp_file *f);
 int rp_classify(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t wirelen,
 		uint64_t ts_ns, struct rp_rec *out, int *skip);
-bool rp_fits(const struct pb_config *cfg, const struct rp_rec *r);
+bool rp_fits(const struct pb_replay *rp, const struct rp_rec *r);
+/* The bytes a kept frame goes out as. */
+uint32_t rp_out_len(const struct pb_replay *rp, const struct rp_rec *r);
+/*
+ * A frame method's frame: the captured frame at src written as it goes out at out (NULL: in
+ * place, which takes RP_HEADROOM bytes free before src), described in fr.
+ */
+int rp_build_whole(struct pb_frame *fr, uint8_t *out, const uint8_t *src,
+		   const struct pb_replay *rp, uint32_t stream, const struct rp_rec *r);
 void rp_spec(const struct pb_replay *rp, const struct rp_rec *r, struct pb_frame_spec *spec);
 /* A kept frame's flow: the capture's 5-tuple's, or with --flows the kept-th in turn. */
 uint32_t rp_flow_of(const struct pb_config *cfg, const struct rp_rec *r, uint64_t kept);

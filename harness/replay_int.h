@@ -18,6 +18,7 @@
 #include "config.h"
 #include "frame.h"
 #include "method.h"
+#include "replay_rewrite.h"
 #include "stats.h"
 
 #define RP_HIST_US   10000 /* 1 us buckets of departure error up to 10 ms; later in the last */
@@ -33,17 +34,30 @@
 #define RP_NAP_NS      20000L
 #define RP_GAP_BUCKETS (1u << 17) /* streamed: the schedule's gaps in 100 ns buckets, 13 ms */
 
-/* One replayable frame of the file, before it is rebuilt. */
+/*
+ * One replayable frame of the file, before it is rebuilt (UDP) or rewritten (whole). Whole
+ * frames are held with RP_HEADROOM bytes free before each, so that a tag goes in, or out,
+ * by moving the two MACs alone.
+ */
 struct rp_rec {
 	uint64_t ts_ns;
-	uint32_t data; /* offset of its UDP payload in rp_file.buf */
-	uint32_t len;  /* UDP payload bytes */
-	uint32_t flow; /* index of its 5-tuple, in order of first appearance */
+	uint64_t data; /* offset in rp_file.buf of the whole frame, or of its UDP payload */
+	uint32_t len;  /* the frame's captured bytes, or its UDP payload's */
+	uint32_t flow; /* index of its 5-tuple (or MACs and EtherType), by first appearance */
 	uint16_t tci;  /* its 802.1Q tag, when tagged */
 	bool tagged;
 };
 
+#define RP_HEADROOM 4u
+/*
+ * What a preloaded frame takes beside its bytes: its record, its pool frame, its offset and
+ * length in the stream's schedule (--preload auto's bound counts it).
+ */
+#define RP_FRAME_COST (sizeof(struct rp_rec) + sizeof(struct pb_frame) + sizeof(double) + 4)
+
 struct rp_file {
+	bool whole;	 /* a frame method's: every frame kept whole, not UDP payloads */
+	uint64_t budget; /* the most a preload may take (RP_FRAME_COST a frame): 0, no bound */
 	struct rp_rec *rec;
 	uint32_t n, cap;
 	uint8_t *buf;
@@ -144,9 +158,13 @@ struct pb_replay {
 	uint32_t flows; /* the frames' flows: --flows, or the capture's 5-tuples */
 	/* streamed from disk (--preload never, or a file over --preload-max) */
 	bool streamed, frames;
+	/* preloaded whole frames: rewritten in place in the file's buffer, which pools point into
+	 */
+	uint8_t *held;
 	struct pb_config cfg;	   /* the run's, for the reader */
 	struct pb_frame_spec base; /* the run's frame, from cfg, before a capture's frame's */
 	struct rp_file file;	   /* its flow table, kept for the passes */
+	struct rp_rw rw;	   /* --rewrite-ip, --rewrite-port: a frame method's rewrites */
 	struct rp_reader rd;
 	uint64_t *gap_hist; /* the schedule's gaps, RP_GAP_BUCKETS + 1 */
 	double gap_max;

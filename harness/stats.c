@@ -10,6 +10,27 @@
 #define PB_ETH_MIN	60 /* shortest Ethernet frame without FCS */
 #define PB_ETH_MIN_VLAN 64 /* the same with an 802.1Q tag: the tag does not count as payload */
 
+uint64_t pb_replay_skips_str(const uint64_t skipped[PB_RSKIP_N], char *buf, size_t len)
+{
+	static const char *const what[PB_RSKIP_N] = {
+		"not IP (ARP, LLDP...)", "not UDP (TCP, ICMP...)",    "IP fragments",
+		"captured short",	 "UDP payload under 8 bytes", "over the MTU"
+	};
+	uint64_t out = 0;
+	size_t o = 0;
+	int k;
+
+	if (len)
+		buf[0] = '\0';
+	for (k = 0; k < PB_RSKIP_N; k++) {
+		out += skipped[k];
+		if (skipped[k] && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s %" PRIu64, o ? ", " : "",
+					      what[k], skipped[k]);
+	}
+	return out;
+}
+
 uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan)
 {
 	uint32_t min = vlan ? PB_ETH_MIN_VLAN : PB_ETH_MIN;

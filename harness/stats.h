@@ -89,7 +89,7 @@ struct pb_rfc_row {
 /* Why frames of a --replay capture were not sent (replay.c). */
 enum pb_replay_skip {
 	PB_RSKIP_NOT_IP,	/* not IPv4 or IPv6 over Ethernet (ARP, LLDP, ...) */
-	PB_RSKIP_NOT_UDP,	/* TCP, ICMP, ...: only UDP is rewritten safely */
+	PB_RSKIP_NOT_UDP,	/* TCP, ICMP, ...: a socket method sends UDP payloads only */
 	PB_RSKIP_FRAGMENT,	/* an IP fragment, or IPv6 with extension headers */
 	PB_RSKIP_TRUNCATED,	/* captured shorter than it was, or a malformed header */
 	PB_RSKIP_SHORT_PAYLOAD, /* under the 8 bytes the signature needs */
@@ -220,6 +220,11 @@ struct pb_result {
 #define PB_PUSHBACK_SHARE 0.05
 
 /* Wire (L1) bytes of one frame: max(frame, 60 or 64 tagged) + 24. */
+/*
+ * A replay's frames left out, kind by kind ("not UDP (TCP, ICMP...) 20, IP fragments 3"), into
+ * buf: how many in all (0: none, buf empty).
+ */
+uint64_t pb_replay_skips_str(const uint64_t skipped[PB_RSKIP_N], char *buf, size_t len);
 uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan);
 /* pps x bytes x 8 in Gb/s: the L1 rate of a given packet rate. */
 double pb_wire_gbps(double pps, uint32_t frame_bytes, bool vlan);

@@ -122,11 +122,24 @@ static const struct pb_opt pb_opts[] = {
 	  "aggregate rate as wire (L1) Gb/s instead of --pps" },
 	{ "replay", 0, OPT_STR, OFF(replay), 0, NULL, 0, sizeof(((struct pb_config *)0)->replay),
 	  "FILE",
-	  "send a capture's UDP frames (pcap, nanosecond pcap, pcapng) instead of built ones: "
-	  "rebuilt with this run's MACs, --srcip, --dstip, --dstport and signature, source port "
-	  "--srcport + the frame's flow, payload and size kept; other frames are skipped and "
-	  "counted; each frame is due at its own deadline (--timing)",
+	  "send a capture (pcap, nanosecond pcap, pcapng) instead of built frames, each due at "
+	  "its own deadline (--timing). Frame methods send every frame as captured (any "
+	  "protocol), with the path's destination MAC and the run's source MAC, which the "
+	  "receiver counts them by; socket methods and raw_socket send its UDP frames only, "
+	  "rebuilt with this run's addresses and signature, and say what they left out",
 	  .flags = PB_OPTF_FILE },
+	{ "rewrite-ip", 0, OPT_STR, OFF(rewrite_ip), 0, NULL, 0,
+	  sizeof(((struct pb_config *)0)->rewrite_ip), "MAP",
+	  "--replay, frame methods: rewrite IP addresses (also in ARP): 'run' (sources to "
+	  "--srcip, destinations to --dstip) or FROM/LEN=TO/LEN[,...] (an address in FROM takes "
+	  "TO's first LEN bits), IPv4/TCP/UDP/ICMPv6 checksums brought along" },
+	{ "rewrite-port", 0, OPT_STR, OFF(rewrite_port), 0, NULL, 0,
+	  sizeof(((struct pb_config *)0)->rewrite_port), "MAP",
+	  "--replay, frame methods: rewrite TCP and UDP ports, source and destination: "
+	  "FROM=TO[,...], checksums brought along" },
+	{ "vlan-strip", 0, OPT_FLAG, OFF(vlan_strip), 0, NULL, 0, 0, NULL,
+	  "--replay, frame methods: send the capture's tagged frames untagged (--vlan ID sets "
+	  "or adds a tag instead)" },
 	{ "timing", 0, OPT_ENUM, OFF(replay_timing), 0, "original", 0, 0, "original|topspeed",
 	  "--replay: the file's own gaps (original; --pps or --rate space the frames evenly "
 	  "instead) or no schedule at all (topspeed)",
@@ -141,13 +154,14 @@ static const struct pb_opt pb_opts[] = {
 	  "--replay: added to the gap at each wrap, which is otherwise what one more frame "
 	  "would take (the file's mean gap, 1 / --pps, or the last frame's wire time at --rate)" },
 	{ "preload", 0, OPT_ENUM, OFF(preload), 0, "auto", 0, 0, "auto|always|never",
-	  "--replay: read the whole file into memory when it is at most --preload-max (auto), "
+	  "--replay: read the whole file into memory when that takes at most --preload-max (auto), "
 	  "whatever its size (always), or never: stream it from disk through a window of 2048 "
 	  "frames a stream (also auto over the bound; af_packet*, af_xdp, raw_socket, pcap)",
 	  pb_preload_names },
 	{ "preload-max", 0, OPT_U32, OFF(preload_max_mib), 0, "1024", 1, 1048576, "MIB",
-	  "--replay --preload auto: the largest capture file read into memory, in MiB; a "
-	  "larger one is streamed from disk" },
+	  "--replay --preload auto: the most memory a preloaded capture may take, in MiB (its "
+	  "frames once, and about 100 bytes a frame); one that would take more is streamed "
+	  "from disk" },
 	{ "latency", 0, OPT_FLAG, OFF(latency), 0, NULL, 0, 0, NULL,
 	  "latency probes: one frame in N of each stream carries a sequence number and its "
 	  "transmit time; the receiver reports one-way latency, jitter, loss and order" },

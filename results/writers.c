@@ -1061,21 +1061,15 @@ static bool pb_same_skips(const struct pb_replay_stats *a, const struct pb_repla
 static void pb_replay_skips_note(FILE *f, const struct pb_result *res, const unsigned int *idx,
 				 unsigned int n, size_t w)
 {
-	static const char *const what[PB_RSKIP_N] = {
-		"not IP (ARP, LLDP...)", "not UDP (TCP, ICMP...)",    "IP fragments",
-		"captured short",	 "UDP payload under 8 bytes", "over the MTU"
-	};
-	unsigned int i, j, k;
+	unsigned int i, j;
 
 	for (i = 0; i < n; i++) {
 		const struct pb_replay_stats *p = &res[idx[i]].replay;
 		char kinds[512] = "", methods[256] = "";
-		uint64_t out = 0;
-		size_t o = 0, mo = 0;
+		uint64_t out = pb_replay_skips_str(p->skipped, kinds, sizeof(kinds));
+		size_t mo = 0;
 		bool said = false;
 
-		for (k = 0; k < PB_RSKIP_N; k++)
-			out += p->skipped[k];
 		if (!p->on || !out)
 			continue;
 		for (j = 0; j < i && !said; j++)
@@ -1086,10 +1080,6 @@ static void pb_replay_skips_note(FILE *f, const struct pb_result *res, const uns
 			if (pb_same_skips(&res[idx[j]].replay, p) && mo < sizeof(methods))
 				mo += (size_t)snprintf(methods + mo, sizeof(methods) - mo, "%s%s",
 						       mo ? ", " : "", res[idx[j]].method);
-		for (k = 0; k < PB_RSKIP_N; k++)
-			if (p->skipped[k] && o < sizeof(kinds))
-				o += (size_t)snprintf(kinds + o, sizeof(kinds) - o, "%s%s %" PRIu64,
-						      o ? ", " : "", what[k], p->skipped[k]);
 		pb_box_note(f, w,
 			    "  replay (%s): %" PRIu64 " of the file's %" PRIu64
 			    " frames left out: %s (JSON: replay.skipped)",

@@ -91,13 +91,16 @@ attempts 3 "bursts: the run no longer than the file's (+0.1 %)" burst_run
 check "bursts: 10000 delivered, run no shorter than the file's 0.499509 s (-0.1 %) ($(json "$T/b.json" "print($(r0 0)['replay']['run_duration_s']) or True") s; $(head -c 300 "$T/err"))" \
 	json "$T/b.json" "$(r0 0)['frames_delivered'] == 10000 and abs($(r0 0)['replay']['file_duration_s'] - 0.499509) < 1e-9 and $(r0 0)['replay']['run_duration_s'] / $(r0 0)['replay']['file_duration_s'] - 1 > -1e-3"
 
-# what cannot be replayed is counted, not sent: 1 in 5 frames is TCP, one payload > the MTU
+# 1 in 5 frames is TCP: a frame method sends them all (counted by the run's MAC); a socket
+# method only the UDP ones, the others counted, not sent, and said
 $GEN "$T/n.pcap" --n 100 --kind nonudp >/dev/null
-"$PB" --method af_packet --replay "$T/n.pcap" --topspeed -q --format json -o "$T/n.json" \
-	2>"$T/err"
-check "skips: 80 UDP frames delivered, 20 TCP counted as not_udp ($(head -c 300 "$T/err"))" \
-	json "$T/n.json" "$(r0 0)['frames_delivered'] == 80 and $(r0 0)['replay']['skipped']['not_udp'] == 20"
-"$PB" --method af_packet --replay "$T/n.pcap" --topspeed >"$T/n.txt" 2>&1
+"$PB" --method af_packet,udp_sendto --replay "$T/n.pcap" --topspeed -q --format json \
+	-o "$T/n.json" 2>"$T/err"
+check "skips: af_packet delivers all 100 frames, TCP too ($(head -c 300 "$T/err"))" \
+	mrow "$T/n.json" af_packet "r['frames_delivered'] == 100 and not any(r['replay']['skipped'].values())"
+check "skips: udp_sendto delivers the 80 UDP frames, 20 TCP counted as not_udp" \
+	mrow "$T/n.json" udp_sendto "r['frames_delivered'] == 80 and r['replay']['skipped']['not_udp'] == 20"
+"$PB" --method udp_sendto --replay "$T/n.pcap" --topspeed >"$T/n.txt" 2>&1
 check "skips: said under the table, not only in JSON" \
 	grep -q "20 of the file's 100 frames left out: not UDP (TCP, ICMP...) 20" "$T/n.txt"
 $GEN "$T/big.pcap" --n 8 --kind mixed --big >/dev/null
@@ -123,10 +126,13 @@ check "IPv6, 2 streams: 400 delivered per row, 4 flows seen ($(head -c 300 "$T/e
 	json "$T/6.json" "all(r['frames_delivered'] == 400 and r['flows_seen'] == 4 and r['replay']['timing'] == 'pps' for r in d['results'])"
 
 # --flows 50: one flow in the file, 50 on the wire, frame i on flow i % 50, as built frames are
-"$PB" --method af_packet,udp_sendto --replay "$T/c.pcap" --flows 50 --streams 2 --loop 2 -q \
+# (a socket method, which rebuilds; a frame method sends the capture's own flows, and says so)
+"$PB" --method udp_sendto --replay "$T/c.pcap" --flows 50 --streams 2 --loop 2 -q \
 	--format json -o "$T/f.json" 2>"$T/err"
-check "--flows 50: 4000 delivered per row, the receiver sees 50 flows ($(head -c 300 "$T/err"))" \
+check "--flows 50: 4000 delivered, the receiver sees 50 flows ($(head -c 300 "$T/err"))" \
 	json "$T/f.json" "all(r['frames_delivered'] == 4000 and r['flows_seen'] == 50 for r in d['results'])"
+check "--flows 50 on af_packet: refused, saying why" \
+	sh -c '! "$1" --method af_packet --replay "$2" --flows 50 -q >/dev/null 2>"$3" && grep -q "replays the capture.s own frames and flows" "$3"' _ "$PB" "$T/c.pcap" "$T/ferr"
 
 # every other method: 3 x the file exactly, or (GSO's equal segments) a skipped row that
 # says why

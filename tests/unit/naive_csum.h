@@ -42,8 +42,12 @@ static inline const uint8_t *naive_udp(const uint8_t *ip, int family, size_t *le
 	return ip + 40;
 }
 
-/* The UDP checksum holds over its pseudo-header, header and payload (IPv4 or IPv6). */
-static inline bool naive_udp_ok(const uint8_t *ip, int family)
+/*
+ * The checksum of the L4 header after the IP header at ip (20 bytes, or 40: no options or
+ * extension headers) holds over its pseudo-header (protocol proto), header and payload: UDP,
+ * TCP or ICMPv6.
+ */
+static inline bool naive_l4_ok(const uint8_t *ip, int family, uint8_t proto)
 {
 	static uint8_t pseudo[40 + 65536];
 	size_t len, n;
@@ -52,7 +56,7 @@ static inline bool naive_udp_ok(const uint8_t *ip, int family)
 	if (family == AF_INET) {
 		memcpy(pseudo, ip + 12, 8);
 		pseudo[8] = 0;
-		pseudo[9] = 17;
+		pseudo[9] = proto;
 		pseudo[10] = len >> 8;
 		pseudo[11] = len & 0xff;
 		n = 12;
@@ -61,11 +65,17 @@ static inline bool naive_udp_ok(const uint8_t *ip, int family)
 		memset(pseudo + 32, 0, 8);
 		pseudo[34] = len >> 8;
 		pseudo[35] = len & 0xff;
-		pseudo[39] = 17;
+		pseudo[39] = proto;
 		n = 40;
 	}
 	memcpy(pseudo + n, udp, len);
 	return naive_sum(pseudo, n + len) == 0xffff;
+}
+
+/* The UDP checksum holds over its pseudo-header, header and payload (IPv4 or IPv6). */
+static inline bool naive_udp_ok(const uint8_t *ip, int family)
+{
+	return naive_l4_ok(ip, family, 17);
 }
 
 /* A UDP checksum of 0 means "none" (and is invalid in IPv6): ours never send it. */

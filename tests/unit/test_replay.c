@@ -293,7 +293,21 @@ static void test_skips(void)
 
 	cfg_init(&cfg);
 	snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
+	/* a frame method sends every frame whole: all but the one captured short and the big */
 	r = open_ok(&frame_m, &cfg);
+	if (r) {
+		memset(&res, 0, sizeof(res));
+		pb_replay_result(r, &res);
+		CHECK(res.replay.file_frames == 9 && res.replay.pass_frames == 7 &&
+			      res.replay.skipped[PB_RSKIP_TRUNCATED] == 1 &&
+			      res.replay.skipped[PB_RSKIP_TOO_BIG] == 1,
+		      "frame method: 9 frames, 7 replayed (TCP, fragments, IPv6 with an "
+		      "extension header, a short payload, ARP too): %llu",
+		      (unsigned long long)res.replay.pass_frames);
+		pb_replay_free(r);
+	}
+	/* a socket method sends UDP payloads only: each other frame counted under its reason */
+	r = open_ok(&sock_m, &cfg);
 	if (r) {
 		memset(&res, 0, sizeof(res));
 		pb_replay_result(r, &res);
@@ -319,7 +333,7 @@ static void test_skips(void)
 	}
 	/* a 9000-byte MTU takes the big one */
 	cfg.mtu = 9000;
-	r = open_ok(&frame_m, &cfg);
+	r = open_ok(&sock_m, &cfg);
 	if (r) {
 		memset(&res, 0, sizeof(res));
 		pb_replay_result(r, &res);
@@ -378,16 +392,23 @@ static void test_rewrite(void)
 			pb_replay_take_pool(r, 0, &pool);
 			f = &pool.frames[0];
 			p = f->data;
+			if (!m) {
+				/* as captured, but for the path's MAC and the run's (timed: 0xc0)
+				 */
+				CHECK(f->len == len && !memcmp(p, cfg.dstmac, 6) &&
+					      !memcmp(p + 6, "\x72\xc0\x01\x02\x03\x04", 6) &&
+					      !memcmp(p + 12, d + 12, len - 12),
+				      "kind %u: a frame method sends the frame whole, its MACs the "
+				      "path's and the run's",
+				      k);
+				pb_pool_free(&pool);
+				pb_replay_free(r);
+				goto vlan;
+			}
 			CHECK(!memcmp(p, cfg.dstmac, 6) && !memcmp(p + 6, cfg.srcmac, 6),
 			      "kind %u: this run's MACs", k);
-			/* a frame method keeps the capture's tag; a socket's kernel builds no tag
-			 */
-			if ((kinds[k] & K_VLAN) && !m)
-				CHECK(f->l3_off == 18 && p[12] == 0x81 && p[14] == 0x60 &&
-					      p[15] == 0x2a,
-				      "kind %u: the tag (prio 3, vid 42) kept", k);
-			else
-				CHECK(f->l3_off == 14, "kind %u method %u: untagged", k, m);
+			/* a socket's kernel builds no tag */
+			CHECK(f->l3_off == 14, "kind %u method %u: untagged", k, m);
 			if (v6) {
 				CHECK(!memcmp(p + f->l3_off + 24, &cfg.dstip.v6, 16),
 				      "kind %u: --dstip", k);
@@ -412,9 +433,9 @@ static void test_rewrite(void)
 			CHECK(ok && f->payload_len == 100, "kind %u: the capture's payload", k);
 			pb_pool_free(&pool);
 			pb_replay_free(r);
-			if (m || !(kinds[k] & K_VLAN))
-				continue;
-			/* --vlan overrides the capture's tag on frame methods */
+			continue;
+		vlan:
+			/* --vlan sets the tag on frame methods: over the capture's, or added */
 			cfg.vlan = 100;
 			cap_open(&c, F_PCAP);
 			cap_put(&c, 0, d, len, len);
@@ -426,8 +447,30 @@ static void test_rewrite(void)
 				continue;
 			pb_replay_take_pool(r, 0, &pool);
 			p = pool.frames[0].data;
-			CHECK(p[12] == 0x81 && p[14] == 0 && p[15] == 100,
+			i = kinds[k] & K_VLAN ? 16 : 12; /* where the capture's EtherType is */
+			CHECK(p[12] == 0x81 && p[14] == 0 && p[15] == 100 &&
+				      !memcmp(p + 16, d + i, len - i) &&
+				      pool.frames[0].len == len - i + 16,
 			      "kind %u: --vlan 100 wins", k);
+			pb_pool_free(&pool);
+			pb_replay_free(r);
+			cfg.vlan = 0;
+			if (!(kinds[k] & K_VLAN))
+				continue;
+			/* --vlan-strip: the capture's tag taken out */
+			cfg.vlan_strip = true;
+			cap_open(&c, F_PCAP);
+			cap_put(&c, 0, d, len, len);
+			cap_close(&c);
+			snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
+			r = open_ok(&frame_m, &cfg);
+			unlink(c.path);
+			if (!r)
+				continue;
+			pb_replay_take_pool(r, 0, &pool);
+			p = pool.frames[0].data;
+			CHECK(pool.frames[0].len == len - 4 && !memcmp(p + 12, d + 16, len - 16),
+			      "kind %u: --vlan-strip", k);
 			pb_pool_free(&pool);
 			pb_replay_free(r);
 		}
@@ -484,7 +527,14 @@ static void test_streams(void)
 	 */
 	cfg.flows = 6;
 	cfg.flows_src_ip = true;
-	r = open_ok(&frame_m, &cfg);
+	{
+		char why[256] = "";
+
+		CHECK(pb_replay_open(&r, &frame_m, &cfg, why, sizeof(why)) == -EINVAL &&
+			      strstr(why, "--flows"),
+		      "--flows on a frame method, which sends the capture's own: %s", why);
+	}
+	r = open_ok(&sock_m, &cfg);
 	if (r) {
 		for (s = 0; s < 2; s++) {
 			bool ok = true;
