@@ -102,13 +102,15 @@ static void af_packet_slot_init(struct af_packet_priv *p, int version, uint32_t 
 
 /*
  * --ring slots (at least one per pool frame), or AF_PACKET_RING_BYTES of them, in whole
- * blocks: how many blocks that is.
+ * blocks: how many blocks that is. A replay's pool is not held whole: its slots are written
+ * in order as they are posted (af_packet_refill), so a capture of 900k frames does not take
+ * 900k slots of the longest frame's size (1.8 GiB for a 500 MiB file).
  */
 static unsigned int af_packet_blocks(const struct pb_worker *w, uint32_t frame_size)
 {
 	size_t ring = w->cfg->ring ? (size_t)w->cfg->ring * frame_size : AF_PACKET_RING_BYTES;
 
-	if (ring < (size_t)frame_size * w->pool->n)
+	if (!w->pool->ordered && ring < (size_t)frame_size * w->pool->n)
 		ring = (size_t)frame_size * w->pool->n;
 	return (unsigned int)((ring + AF_PACKET_BLOCK - 1) / AF_PACKET_BLOCK);
 }

@@ -4,7 +4,8 @@
 # --preload never through af_packet delivers every frame and byte at the file's own 250 kpps,
 # while pktbench's resident memory (GNU time's maximum RSS) stays under 64 MiB. --preload auto
 # streams a file over --preload-max; a method that cannot stream says so in a skipped row.
-# PB_STREAM_MIB sets the big file's size (2048).
+# Preloaded, a 512 MiB capture of mixed kinds and sizes peaks at most at 1.25 x the file.
+# PB_STREAM_MIB sets the big file's size (2048), PB_PRELOAD_MIB the preloaded one's (512).
 . "$(dirname "$0")/lib.sh"
 GEN="python3 $(dirname "$0")/pcapgen.py"
 MIB=${PB_STREAM_MIB:-2048}
@@ -41,6 +42,21 @@ print("info: reader waits %s, departures late p50 %s p99 %s us, drift %s ppm" % 
     p['drift_ppm']))
 PY
 rm -f "$T/big.pcap"
+
+# preloaded, a capture's bytes are held once: a 512 MiB mix of real kinds (60 % TCP, ARP, ICMP,
+# fragments, 42 to 1514 bytes) takes at most 1.25 x the file at its peak, every frame delivered
+PMIB=${PB_PRELOAD_MIB:-512}
+$GEN "$T/real.pcap" --n 2000 --kind real --size-mib "$PMIB" >"$T/real.json"
+frames=$(python3 -c "import json; print(json.load(open('$T/real.json'))['frames'])")
+fsize=$(stat -c %s "$T/real.pcap")
+/usr/bin/time -f %M -o "$T/rss" "$PB" --method af_packet --replay "$T/real.pcap" --preload always \
+	--topspeed -q --format json -o "$T/p.json" 2>"$T/err"
+check "preloaded: all $frames frames of the real mix sent and delivered ($(head -c 300 "$T/err"))" \
+	json "$T/p.json" "$(r0 0)['status'] == 'ok' and $(r0 0)['frames_delivered'] == $frames and $(r0 0)['replay']['source'] == 'memory'"
+rss=$(tail -1 "$T/rss")
+check "preloaded: maximum RSS $((rss / 1024)) MiB, at most 1.25 x the file's $((fsize >> 20)) MiB" \
+	test $((rss * 1024 * 100)) -le $((fsize * 125))
+rm -f "$T/real.pcap"
 
 # --preload auto: a 28 MiB file over --preload-max 8 is streamed; udp_sendto cannot stream
 $GEN "$T/m.pcap" --n 20000 --payload 1472 --pps 100000 >/dev/null

@@ -799,6 +799,35 @@ static void test_preload(void)
 	CHECK(r && res.replay.streamed, "never: streamed, however small");
 	pb_replay_free(r);
 	unlink(c.path);
+
+	/*
+	 * auto bounds the memory, not the file: 0.85 MiB of 60-byte frames is under 1 MiB, but
+	 * preloaded its 11,700 frames take about 100 bytes each beside their own: streamed
+	 */
+	len = mk(d, 18, 17, 0, 1000);
+	cap_open(&c, F_PCAP);
+	for (i = 0; i < 11700; i++)
+		cap_put(&c, 1700000000ull * 1000000000ull + i * 50000, d, len, len);
+	cap_close(&c);
+	snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
+	cfg.preload = PB_PRELOAD_AUTO;
+	cfg.preload_max_mib = 1;
+	r = open_ok(&stream_m, &cfg);
+	memset(&res, 0, sizeof(res));
+	if (r)
+		pb_replay_result(r, &res);
+	CHECK(r && res.replay.streamed && res.replay.pass_frames == 11700,
+	      "auto, a file under the bound whose preload is over it: streamed");
+	pb_replay_free(r);
+	cfg.preload_max_mib = 3;
+	r = open_ok(&stream_m, &cfg);
+	memset(&res, 0, sizeof(res));
+	if (r)
+		pb_replay_result(r, &res);
+	CHECK(r && !res.replay.streamed && res.replay.pass_frames == 11700,
+	      "auto, its preload under a 3 MiB bound: read into memory");
+	pb_replay_free(r);
+	unlink(c.path);
 }
 
 /*
