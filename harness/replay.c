@@ -133,7 +133,7 @@ static int rp_open_preloaded(struct pb_replay *rp, char *why, size_t len)
 {
 	const struct pb_config *cfg = &rp->cfg;
 	struct rp_clock c = { 0 };
-	struct rp_file f = { .whole = rp->frames };
+	struct rp_file f = { .whole = rp->frames, .family = rp->frames ? 0 : cfg->srcip.family };
 	uint32_t i, *k = NULL;
 	int err;
 
@@ -239,6 +239,7 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 	rp->loops = cfg->loop;
 	rp->frames = m->flags & PB_M_FRAME;
 	rp->file.whole = rp->frames;
+	rp->file.family = rp->frames ? 0 : cfg->srcip.family;
 	rp->st = calloc(cfg->streams, sizeof(*rp->st));
 	rp->streamed = rp_streams(cfg);
 	err = rp_rewrite_parse(cfg, &rp->rw, why, len);

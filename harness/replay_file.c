@@ -216,6 +216,10 @@ int rp_classify(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t w
 	*skip = PB_RSKIP_SHORT_PAYLOAD;
 	if (plen < PB_SIG_LEN)
 		return 0;
+	/* an IPv6 datagram stays IPv6: a socket of the run's family cannot send it */
+	*skip = PB_RSKIP_FAMILY;
+	if (f->family && f->family != (key[0] == 4 ? AF_INET : AF_INET6))
+		return 0;
 	memcpy(key + 33, p + l4, 4); /* both ports */
 	err = rp_flow_index(f, key, &r.flow);
 	if (err)

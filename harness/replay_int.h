@@ -58,6 +58,7 @@ struct rp_rec {
 struct rp_file {
 	bool whole;	 /* a frame method's: every frame kept whole, not UDP payloads */
 	uint64_t budget; /* the most a preload may take (RP_FRAME_COST a frame): 0, no bound */
+	int family;	 /* not whole: the run's address family, the only one its socket sends */
 	struct rp_rec *rec;
 	uint32_t n, cap;
 	uint8_t *buf;

@@ -12,10 +12,13 @@
 
 uint64_t pb_replay_skips_str(const uint64_t skipped[PB_RSKIP_N], char *buf, size_t len)
 {
-	static const char *const what[PB_RSKIP_N] = {
-		"not IP (ARP, LLDP...)", "not UDP (TCP, ICMP...)",    "IP fragments",
-		"captured short",	 "UDP payload under 8 bytes", "over the MTU"
-	};
+	static const char *const what[PB_RSKIP_N] = { "not IP (ARP, LLDP...)",
+						      "not UDP (TCP, ICMP...)",
+						      "IP fragments",
+						      "captured short",
+						      "UDP payload under 8 bytes",
+						      "over the MTU",
+						      "UDP of the other address family" };
 	uint64_t out = 0;
 	size_t o = 0;
 	int k;

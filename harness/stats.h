@@ -94,6 +94,7 @@ enum pb_replay_skip {
 	PB_RSKIP_TRUNCATED,	/* captured shorter than it was, or a malformed header */
 	PB_RSKIP_SHORT_PAYLOAD, /* under the 8 bytes the signature needs */
 	PB_RSKIP_TOO_BIG,	/* more than the interface's MTU: reported, never cut */
+	PB_RSKIP_FAMILY,	/* UDP of the other address family than the run's socket's */
 	PB_RSKIP_N,
 };
 

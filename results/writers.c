@@ -558,8 +558,9 @@ static int pb_json_add_latency(struct json_object *o, const struct pb_result *r)
  */
 static int pb_json_add_replay(struct json_object *o, const struct pb_result *r)
 {
-	static const char *const skip[PB_RSKIP_N] = { "not_ip",	   "not_udp",	    "fragment",
-						      "truncated", "short_payload", "too_big" };
+	static const char *const skip[PB_RSKIP_N] = { "not_ip",	     "not_udp",	      "fragment",
+						      "truncated",   "short_payload", "too_big",
+						      "other_family" };
 	const struct pb_replay_stats *p = &r->replay;
 	struct json_object *c, *d;
 	struct pb_fields fs = { .n = 0 };

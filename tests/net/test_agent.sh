@@ -9,7 +9,8 @@
 # time; an unreachable agent is exit 2 at once; a program already on the interface is
 # refused without --force and is the same program (id) after a --force run; the lab and
 # the agent give the same fields; latency probes and a paced run's gaps come through it (latency
-# null without --synced-clocks, timed with it).
+# null without --synced-clocks, timed with it); a replayed capture of every kind (TCP, ARP,
+# IPv6...) is counted by the run's source MAC, every frame.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/wait.sh"
 OBJ=$(dirname "$PB")/bpf/xdp_pass.bpf.o
@@ -207,6 +208,14 @@ for m in $methods; do
 	check "$m: the agent's /v1/runs/$id says $N too" \
 		[ "$(jget "$(body_of "$(http /v1/runs/"$id")")" "d['seen'] and d['frames']")" = $N ]
 done
+
+# --- a replayed capture of every kind, counted by the run's source MAC ---------------------------
+# TCP, ARP, ICMP, IPv6, VLAN, fragments, another EtherType, all in 198.18.0.0/15 and 2001:2::/48
+python3 "$(dirname "$0")/pcapgen.py" "$T/real.pcap" --n 500 --kind real >/dev/null
+"${SEND[@]}" --method af_packet,af_xdp,pcap --replay "$T/real.pcap" --format json \
+	--output "$T/real.json" -q 2>"$T/real.err"
+check "--replay of a real mix through the agent: every frame delivered, whatever its kind ($(head -c 300 "$T/real.err"))" \
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['results']; sys.exit(0 if len(d) == 3 and all(r['status'] == 'ok' and r['frames_sent'] == 500 and r['frames_delivered'] == 500 for r in d) else 1)" "$T/real.json"
 
 # --- latency probes and a paced run's gaps, through the agent ------------------------------------
 "${SEND[@]}" --method af_packet --latency --count $N --format json --output "$T/lat.json" -q

@@ -311,8 +311,10 @@ static void test_skips(void)
 	if (r) {
 		memset(&res, 0, sizeof(res));
 		pb_replay_result(r, &res);
-		CHECK(res.replay.file_frames == 9 && res.replay.pass_frames == 2,
-		      "9 frames, 2 replayable: %llu %llu",
+		/* the IPv6 one stays IPv6: an IPv4 run's socket cannot send it */
+		CHECK(res.replay.file_frames == 9 && res.replay.pass_frames == 1 &&
+			      res.replay.skipped[PB_RSKIP_FAMILY] == 1,
+		      "9 frames, 1 replayable, 1 of the other family: %llu %llu",
 		      (unsigned long long)res.replay.file_frames,
 		      (unsigned long long)res.replay.pass_frames);
 		CHECK(res.replay.skipped[PB_RSKIP_NOT_UDP] == 1 &&
@@ -337,7 +339,7 @@ static void test_skips(void)
 	if (r) {
 		memset(&res, 0, sizeof(res));
 		pb_replay_result(r, &res);
-		CHECK(res.replay.pass_frames == 3 && !res.replay.skipped[PB_RSKIP_TOO_BIG],
+		CHECK(res.replay.pass_frames == 2 && !res.replay.skipped[PB_RSKIP_TOO_BIG],
 		      "MTU 9000: the 2000-byte payload goes");
 		pb_replay_free(r);
 	}
