@@ -213,7 +213,10 @@ static void rp_said_skips(const struct pb_replay *rp, const struct pb_method *m)
 		return;
 	pr_warn("--replay %s: %s leaves out %" PRIu64 " of the file's %" PRIu64 " frames: %s%s\n",
 		rp->cfg.replay, m->name, out, rp->file_frames, kinds,
-		rp->frames ? "" : " (it sends UDP payloads only; frame methods send every frame)");
+		rp->frames
+			? ""
+			: " (it cannot write the Ethernet header, so it sends UDP only, rebuilt; "
+			  "frame methods send every frame)");
 }
 
 int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const struct pb_config *cfg,
