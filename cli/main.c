@@ -602,6 +602,37 @@ static int session_tune(struct pb_session *s, const struct pb_selected *list, un
 	return 0;
 }
 
+/*
+ * A --pps profile: each method through every step back to back, a row a step (each step a
+ * run of its own, with its own run id: its counts and latency are its own, exactly).
+ */
+static int session_profile(struct pb_session *s, const struct pb_selected *list, unsigned int n)
+{
+	const struct pb_sweep *sw = &s->cfg.sweep;
+	static struct pb_config pcfg;
+	unsigned int p, i, k = 0;
+	char point[32];
+	int ret = 0;
+
+	for (i = 0; i < n && !pb_stopped() && !ret; i++) {
+		for (p = 0; p < sw->n && !pb_stopped(); p++) {
+			pcfg = s->cfg;
+			pcfg.duration_s = sw->secs[p];
+			pb_knob_set(&pcfg, PB_SWEEP_PPS, sw->values[p]);
+			snprintf(point, sizeof(point), "step %u: pps=%u %.3gs", p + 1,
+				 sw->values[p], sw->secs[p]);
+			ret = session_run_one(s, &pcfg, &list[i], point, ++k, n * sw->n);
+			if (ret || (s->n && s->results[s->n - 1].link_failed))
+				break;
+		}
+		if (list[i].m->finish)
+			list[i].m->finish();
+		if (s->n && s->results[s->n - 1].link_failed)
+			return 0;
+	}
+	return ret;
+}
+
 /* Every method at every sweep point (or just once): one row each, in that order. */
 static int session_run(struct pb_session *s, const struct pb_selected *list, unsigned int n)
 {
@@ -625,6 +656,8 @@ static int session_run(struct pb_session *s, const struct pb_selected *list, uns
 		pr_err("%s\n", s->link_err);
 		return 0;
 	}
+	if (sw->profile)
+		return session_profile(s, list, n);
 	for (p = 0; p < npoints && !pb_stopped(); p++) {
 		pcfg = s->cfg;
 		if (sw->kind) {

@@ -69,6 +69,9 @@ struct pb_sweep {
 	enum pb_sweep_kind kind;
 	uint32_t values[PB_MAX_SWEEP];
 	uint32_t n;
+	/* a --pps profile: each value a step of secs[i] seconds, one method's steps in a row */
+	bool profile;
+	double secs[PB_MAX_SWEEP];
 };
 
 /* --timing: how a --replay capture is scheduled (--pps or --rate space it evenly instead). */
@@ -82,6 +85,13 @@ enum pb_replay_preload {
 	PB_PRELOAD_AUTO,   /* into memory when the file is at most --preload-max, else streamed */
 	PB_PRELOAD_ALWAYS, /* into memory whatever its size */
 	PB_PRELOAD_NEVER,  /* streamed from disk through a bounded window */
+};
+
+/* --pace: how a paced sender waits for its next frame. */
+enum pb_pace {
+	PB_PACE_AUTO,  /* sleep for --pps and --rate; spin for a --replay's schedule */
+	PB_PACE_SLEEP, /* slept to the instant (1 ns timer slack); what fell due goes at once */
+	PB_PACE_SPIN,  /* the last 100 us of every wait spun: exact gaps, a CPU busy */
 };
 
 /* pktbench rfc2544: which tests (--tests), as bits. */
@@ -168,11 +178,12 @@ struct pb_config {
 	double multiplier;   /* --multiplier: original gaps divided by it; 0: 1 */
 	uint32_t loop;	     /* passes over the file; 0: until --duration */
 	double loop_delay_s; /* added to the gap at each wrap */
+	enum pb_pace pace;
 	enum pb_replay_preload preload;
 	uint32_t preload_max_mib; /* --preload auto: the most memory a preloaded file may take */
 	char rewrite_ip[256];	  /* --rewrite-ip: "run", or FROM/LEN=TO/LEN[,...] */
 	char rewrite_port[128];	  /* --rewrite-port: FROM=TO[,...] */
-	bool vlan_strip;	  /* --vlan-strip: a frame method sends the capture's frames untagged */
+	bool vlan_strip; /* --vlan-strip: a frame method sends the capture's frames untagged */
 
 	/* latency probes (probe.h) */
 	bool latency;	    /* one frame in N of each stream is a probe */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Absolute-deadline pacing with a smooth, bounded catch-up; the arithmetic is pure and tested. */
 #include <math.h>
+#include <string.h>
 
 #include "pacer.h"
 
@@ -15,6 +16,47 @@ void pb_pacer_init(struct pb_pacer *p, double rate, double t0, double burst_s)
 	p->pk_n = 0;
 	p->call_s = 0;
 	p->last_t = 0;
+	p->wake_s = 0;
+	p->batch = 0;
+	memset(p->hist, 0, sizeof(p->hist));
+	p->departed = 0;
+	p->err_max = 0;
+}
+
+void pb_pacer_sleeps(struct pb_pacer *p)
+{
+	p->wake_s = PB_PACE_WAKE_S;
+	p->batch = floor(p->rate * PB_PACE_SLEEP_MIN_S);
+}
+
+void pb_pacer_depart(struct pb_pacer *p, double t, uint64_t from, uint64_t to)
+{
+	uint64_t i;
+
+	if (!p->rate)
+		return;
+	for (i = from; i < to; i++) {
+		/* frame i's nominal deadline, with the debt forgiven so far */
+		double err = t - (p->t0 + ((double)i + 1 + p->forgiven) / p->rate);
+		double us = err > 0 ? err * 1e6 : 0;
+
+		p->hist[us < PB_PACE_HIST ? (uint32_t)us : PB_PACE_HIST]++;
+		p->err_max = fmax(p->err_max, us);
+	}
+	p->departed += to > from ? to - from : 0;
+}
+
+double pb_pacer_quantile(const uint64_t *h, uint64_t n, double q, double max_us)
+{
+	uint64_t want = (uint64_t)ceil(q * (double)n), seen = 0;
+	uint32_t i;
+
+	for (i = 0; i <= PB_PACE_HIST && n; i++) {
+		seen += h[i];
+		if (seen >= want && seen)
+			return i < PB_PACE_HIST ? fmin(i + 1.0, max_us) : max_us;
+	}
+	return max_us;
 }
 
 /* When frame done may go by the peak rule. */
@@ -65,7 +107,7 @@ uint64_t pb_pacer_allowance(struct pb_pacer *p, double t, uint64_t done)
 	 * calls take longer than a gap keeps its rate. A schedule that fell further behind than
 	 * that (a stall, a long sleep) starts again from now.
 	 */
-	d = fmin(d, PB_PACE_BUNCH * p->call_s);
+	d = fmax(fmin(d, PB_PACE_BUNCH * p->call_s), p->wake_s);
 	ncall = fmax(1.0, ceil(d / p->peak_gap - 1e-9));
 	if (pacer_peak_due(p, done) < t - (ncall - 1) * p->peak_gap) {
 		p->pk_t = t - (ncall - 1) * p->peak_gap;
@@ -85,7 +127,7 @@ double pb_pacer_next(const struct pb_pacer *p, uint64_t done)
 
 	if (!p->rate)
 		return p->t0;
-	nominal = p->t0 + ((double)done + 1 + p->forgiven) / p->rate;
+	nominal = p->t0 + ((double)done + 1 + p->batch + p->forgiven) / p->rate;
 	return fmax(nominal, pacer_peak_due(p, done));
 }
 

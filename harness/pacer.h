@@ -22,6 +22,19 @@
 #define PB_PACE_PEAK  2.0 /* a late worker sends at most this much faster than its rate */
 #define PB_PACE_BUNCH 4.0 /* frames bunched into a call: what at most this many calls last */
 #define PB_PACE_STALL 8.0 /* a call this much longer than usual was a stall, not a call */
+/*
+ * A sleeping pacer wakes late (here p50 40-45 us, p99 90 us with 1 ns timer slack): what fell
+ * due in that time goes in the call after the wake, as if the wait had been a call that long.
+ */
+#define PB_PACE_WAKE_S 200e-6
+/*
+ * A sleeper wakes for at least this much of the schedule at a time (the frames due in it go
+ * in one call): at 30 kpps each wake and call would otherwise cost a CPU's 15 us a frame.
+ */
+#ifndef PB_PACE_SLEEP_MIN_S
+#define PB_PACE_SLEEP_MIN_S 70e-6
+#endif
+#define PB_PACE_HIST 1000 /* departure error: 1 us buckets, then one for later */
 
 struct pb_pacer {
 	double rate;	 /* frames per second; 0: unlimited */
@@ -33,6 +46,12 @@ struct pb_pacer {
 	uint64_t pk_n;
 	double call_s; /* how long a send() call usually takes (stalls left out); 0: unknown */
 	double last_t; /* when the last allowance let frames go; 0: it let none */
+	double wake_s; /* a sleeper's lateness bunched like a call's length; 0: it spins */
+	double batch;  /* a sleeper waits until this many more frames than one are due */
+	/* the departures: how late each frame was handed over against its nominal deadline */
+	uint64_t hist[PB_PACE_HIST + 1];
+	uint64_t departed;
+	double err_max;
 };
 
 /* rate 0 means unlimited; burst_s: the catch-up allowed, in seconds of the rate (>= 1 frame). */
@@ -46,6 +65,15 @@ uint64_t pb_pacer_allowance(struct pb_pacer *p, double t, uint64_t done);
 uint64_t pb_pacer_behind(const struct pb_pacer *p, double t, uint64_t done);
 /* When the next frame may go, given done handed over so far. */
 double pb_pacer_next(const struct pb_pacer *p, uint64_t done);
+/* The worker sleeps its waits (a late wake is bunched, PB_PACE_WAKE_S) rather than spins. */
+void pb_pacer_sleeps(struct pb_pacer *p);
+/*
+ * Frames from .. to - 1 (in the allowance's count) were handed over by a call asked for at t:
+ * each one's lateness against its nominal deadline goes into the departures.
+ */
+void pb_pacer_depart(struct pb_pacer *p, double t, uint64_t from, uint64_t to);
+/* The departures' q-th quantile over several pacers' histograms, summed into h, in us. */
+double pb_pacer_quantile(const uint64_t *h, uint64_t n, double q, double max_us);
 
 /*
  * A stalled sender: one whose count stood still for PB_STALL_S of watched time, or for

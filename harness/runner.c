@@ -83,6 +83,7 @@ struct run {
 	double t0;		    /* the clock start, set before go */
 	double deadline;	    /* the stop (--duration, or --count's bound), set before go */
 	double target_pps;	    /* aggregate; 0: unlimited */
+	bool sleeps;		    /* --pace: waits are slept to the instant, none spun */
 	/* --replay's frames and schedules, or NULL */
 	struct pb_replay *replay;
 	struct pb_slot *slots;
@@ -297,7 +298,7 @@ static void *worker_main(void *arg)
 	bool async = m->flags & PB_M_ASYNC;
 	struct pb_outcome o;
 	double cpu0, wait = 0;
-	uint64_t budget;
+	uint64_t budget, tried;
 	bool limited, own_clock, refused = false;
 	char name[16];
 
@@ -316,6 +317,8 @@ static void *worker_main(void *arg)
 		goto out;
 	cpu0 = thread_cpu_s() + (m->helper_cpu_s ? m->helper_cpu_s(&s->w) : 0);
 	pb_pacer_init(&s->pacer, run->target_pps / run->cfg.streams, run->t0, PB_BURST_S);
+	if (run->sleeps)
+		pb_pacer_sleeps(&s->pacer);
 	if (run->target_pps || s->rs)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* paced sleeps end when asked, not 50 us later */
 
@@ -337,16 +340,23 @@ static void *worker_main(void *arg)
 		 * due for the rest of the window. They go again when the next frame is due.
 		 */
 		if (!budget && (!s->ctr.inflight || (refused && wait))) {
-			if (wait)
+			/* --pace: slept to the instant, or its last stretch spun */
+			if (wait && run->sleeps)
+				pb_clock_nap_until(run->clk, wait);
+			else if (wait)
 				pb_clock_sleep_until(run->clk, wait);
 			continue;
 		}
 		/* a zero budget with frames in flight only reaps them */
 		s->call_t = s->pacer.rate ? s->budget_t : 0;
+		tried = s->ctr.sent + s->ctr.inflight + s->ctr.retried;
 		if (!worker_call(s, m, (unsigned int)budget, async, &o)) {
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
+		if (s->pacer.rate)
+			pb_pacer_depart(&s->pacer, s->budget_t, tried,
+					s->ctr.sent + s->ctr.inflight + s->ctr.retried);
 		refused = o.retried && !o.sent;
 		if (s->rs)
 			pb_replay_note(s->rs, s->ctr.sent + s->ctr.inflight);
@@ -1126,8 +1136,9 @@ static void run_stopped_early(const struct pb_env *env, struct pb_result *res)
 static void run_collect(struct run *run, struct pb_result *res)
 {
 	const struct pb_config *cfg = &run->cfg;
+	uint64_t hist[PB_PACE_HIST + 1] = { 0 }, departed = 0;
 	double t1 = run->t0;
-	uint32_t i;
+	uint32_t i, j;
 
 	for (i = 0; i < cfg->streams; i++) {
 		const struct pb_slot *s = &run->slots[i];
@@ -1140,11 +1151,20 @@ static void run_collect(struct run *run, struct pb_result *res)
 		res->send_eagain += s->ctr.eagain;
 		res->send_blocked_s += s->ctr.blocked_s / cfg->streams; /* the workers' mean */
 		res->paced_behind += s->behind;
+		for (j = 0; j <= PB_PACE_HIST; j++)
+			hist[j] += s->pacer.hist[j];
+		departed += s->pacer.departed;
+		res->pace_max_us = fmax(res->pace_max_us, s->pacer.err_max);
 		res->send_call_s += s->ctr.send_s / cfg->streams;
 		res->syscalls += s->ctr.calls;
 		res->cpu_s += s->cpu_s;
 		if (s->send_err && res->status == PB_STATUS_OK)
 			res_error(res, "send", s->send_err);
+	}
+	if (run->target_pps && departed) {
+		res->pacing = run->sleeps ? "sleep" : "spin";
+		res->pace_p50_us = pb_pacer_quantile(hist, departed, 0.50, res->pace_max_us);
+		res->pace_p99_us = pb_pacer_quantile(hist, departed, 0.99, res->pace_max_us);
 	}
 	res->duration_s = t1 - run->t0;
 	res->measured = true;
@@ -1274,6 +1294,11 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 			  : cfg->rate_gbps ? cfg->rate_gbps * 1e9 / (8.0 * res->wire_avg)
 					   : 0;
 	res->target_pps = run->target_pps;
+	/*
+	 * --pace auto sleeps a --pps or --rate schedule, whose gaps are its own rule, and spins a
+	 * --replay's, whose gaps are the capture's content
+	 */
+	run->sleeps = cfg->pace == PB_PACE_SLEEP || (cfg->pace == PB_PACE_AUTO && !cfg->replay[0]);
 
 	run_open(run, res);
 	run_wait_link(run, res);

@@ -124,6 +124,11 @@ static int opt_parse_sweep(const struct pb_cmd *cmd, const struct pb_opt *o, str
 	unsigned int k;
 	int off;
 
+	if (sw->profile) {
+		snprintf(err, errlen, "--%s: a --pps profile is a sweep of its own: give one",
+			 o->name);
+		return -EINVAL;
+	}
 	memset(sw, 0, sizeof(*sw));
 	for (k = 0; eq && o->names[k]; k++) {
 		if (strlen(o->names[k]) == (size_t)(eq - arg) &&
@@ -288,6 +293,79 @@ bad:
 	return -EINVAL;
 }
 
+/*
+ * --pps RATE:SECS[,RATE:SECS...], a step each, and FROM-TO:SECS, a linear ramp of a step a
+ * second (at least 2): the rates into sw as a pps sweep whose points last their own seconds.
+ */
+static int opt_parse_profile(const struct pb_opt *o, double *pps, struct pb_sweep *sw,
+			     const char *arg, char *err, size_t errlen)
+{
+	const char *p = arg;
+	char one[96], *colon, *dash, *end;
+
+	if (sw->kind && !sw->profile) {
+		snprintf(err, errlen, "--%s: a profile is a sweep of its own: not with --sweep",
+			 o->name);
+		return -EINVAL;
+	}
+	memset(sw, 0, sizeof(*sw));
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		double a, b, secs;
+		uint32_t steps, i;
+
+		if (len >= sizeof(one))
+			goto bad;
+		snprintf(one, sizeof(one), "%.*s", (int)len, p);
+		colon = strchr(one, ':');
+		if (!colon)
+			goto bad;
+		*colon = '\0';
+		errno = 0;
+		secs = strtod(colon + 1, &end);
+		if (end != colon + 1 && *end == 's' && !end[1])
+			end++;
+		if (errno || end == colon + 1 || *end || !(secs >= 0.001) || secs > 86400)
+			goto bad;
+		dash = strchr(one, '-');
+		if (dash)
+			*dash = '\0';
+		if (opt_parse_rate(o, &a, one, err, errlen) || a < 1 || a > UINT32_MAX)
+			goto bad;
+		b = a;
+		if (dash &&
+		    (opt_parse_rate(o, &b, dash + 1, err, errlen) || b < 1 || b > UINT32_MAX))
+			goto bad;
+		/* a ramp: a step a second, its ends included */
+		steps = dash ? (uint32_t)fmax(2, round(secs)) : 1;
+		if (sw->n + steps > PB_MAX_SWEEP)
+			goto bad;
+		for (i = 0; i < steps; i++) {
+			double r = steps > 1 ? a + (b - a) * i / (steps - 1) : a;
+
+			sw->values[sw->n] = (uint32_t)(r + 0.5);
+			sw->secs[sw->n++] = secs / steps;
+		}
+		p += len;
+		if (*p == ',' && *++p == '\0')
+			goto bad;
+	}
+	if (!sw->n)
+		goto bad;
+	sw->kind = PB_SWEEP_PPS;
+	sw->profile = true;
+	*pps = 0; /* each step's rate is its point's */
+	return 0;
+bad:
+	memset(sw, 0, sizeof(*sw));
+	snprintf(err, errlen,
+		 "--%s: '%s' is not a rate or a profile: RATE:SECS[,RATE:SECS...] steps (100k:10s,"
+		 "200k:10s) or FROM-TO:SECS, a linear ramp of a step a second; %d steps at most, "
+		 "rates 1 to %u",
+		 o->name, arg, PB_MAX_SWEEP, UINT32_MAX);
+	return -EINVAL;
+}
+
 static int opt_parse_pct(const struct pb_opt *o, double *field, const char *arg, char *err,
 			 size_t errlen)
 {
@@ -389,6 +467,10 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 		snprintf(err, errlen, "--%s: '%s' is not one of %s", o->name, arg, o->metavar);
 		return -EINVAL;
 	case OPT_RATE:
+		if ((o->flags & PB_OPTF_PROFILE) && strchr(arg, ':'))
+			return opt_parse_profile(o, (double *)field,
+						 (struct pb_sweep *)((char *)dst + o->flag_off),
+						 arg, err, errlen);
 		return opt_parse_rate(o, (double *)field, arg, err, errlen);
 	case OPT_PCT:
 		return opt_parse_pct(o, (double *)field, arg, err, errlen);

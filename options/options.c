@@ -20,6 +20,7 @@ static const char *const pb_tristate_names[] = { "auto", "on", "off", NULL };
 static const char *const pb_lab_names[] = { "direct", "router", "bridge", NULL };
 static const char *const pb_timing_names[] = { "original", "topspeed", NULL };
 static const char *const pb_preload_names[] = { "auto", "always", "never", NULL };
+static const char *const pb_pace_names[] = { "auto", "sleep", "spin", NULL };
 /* The rows --sweep may sweep, in enum pb_sweep_kind order from PB_SWEEP_FRAME_SIZE. */
 static const char *const pb_sweep_names[] = { "frame-size", "streams", "batch", "segments",
 					      "ring",	    "pps",     NULL };
@@ -115,11 +116,19 @@ static const struct pb_opt pb_opts[] = {
 	{ "tune", 0, OPT_FLAG, OFF(tune), 0, NULL, 0, 0, NULL,
 	  "first search each method's own knobs (batch, segments, ring) in short trials, then "
 	  "run it at its best setting (the Mode column shows it)" },
-	{ "pps", 0, OPT_RATE, OFF(pps), 0, NULL, 0, 0, "RATE",
+	{ "pps", 0, OPT_RATE, OFF(pps), OFF(sweep), NULL, 0, 0, "RATE",
 	  "aggregate packets/s over all streams, e.g. 50k or 1.5M, at most 10G (default: as fast "
-	  "as it goes)" },
+	  "as it goes); or a profile: steps RATE:SECS[,...] (100k:10s,200k:10s) and ramps "
+	  "FROM-TO:SECS (a step a second), one row a step, each method's steps back to back",
+	  .flags = PB_OPTF_PROFILE },
 	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",
 	  "aggregate rate as wire (L1) Gb/s instead of --pps" },
+	{ "pace", 0, OPT_ENUM, OFF(pace), 0, "auto", 0, 0, "auto|sleep|spin",
+	  "how a paced sender waits: sleep (slept to the instant, what fell due meanwhile goes in "
+	  "one call: its CPU follows the rate, departures late by tens of us), spin (the last "
+	  "100 us of each wait spun: gaps exact to the us, a CPU busy at any rate); auto sleeps "
+	  "--pps and --rate, spins a --replay's schedule",
+	  pb_pace_names },
 	{ "replay", 0, OPT_STR, OFF(replay), 0, NULL, 0, sizeof(((struct pb_config *)0)->replay),
 	  "FILE",
 	  "send a capture (pcap, nanosecond pcap, pcapng) instead of built frames, each due at "

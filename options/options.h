@@ -55,6 +55,7 @@ enum pb_opt_type {
 #define PB_OPTF_LIST	(1u << 2) /* a comma list: a scenario may give a YAML list instead */
 #define PB_OPTF_NO_YAML (1u << 3) /* not a scenario key (implied for config, help, version) */
 #define PB_OPTF_IFACE	(1u << 4) /* the value names a network interface: completed with them */
+#define PB_OPTF_PROFILE (1u << 5) /* a rate, or a profile of steps into the sweep at flag_off */
 
 struct pb_opt {
 	const char *name;

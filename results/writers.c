@@ -179,6 +179,14 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 				     : pb_fnull("paced_behind"));
 	pb_add(fs, r->target_pps > 0 ? pb_fdbl("sender_in_send_s", r->send_call_s)
 				     : pb_fnull("sender_in_send_s"));
+	/* how the paced sender waited (--pace), and how late its frames went against the rate */
+	pb_add(fs, r->pacing ? pb_fstr("pacing", r->pacing, 0) : pb_fnull("pacing"));
+	pb_add(fs, r->pacing ? pb_fdbl("pace_error_p50_us", r->pace_p50_us)
+			     : pb_fnull("pace_error_p50_us"));
+	pb_add(fs, r->pacing ? pb_fdbl("pace_error_p99_us", r->pace_p99_us)
+			     : pb_fnull("pace_error_p99_us"));
+	pb_add(fs, r->pacing ? pb_fdbl("pace_error_max_us", r->pace_max_us)
+			     : pb_fnull("pace_error_max_us"));
 	pb_add(fs, pb_fbool("pushed_back", r->pushed_back));
 	pb_add(fs, pb_fbool("receiver_restarted", r->rx_restarted));
 	pb_add(fs, pb_fbool("receiver_evicted", r->rx_evicted));
@@ -1094,7 +1102,8 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 	uint32_t lo = UINT32_MAX, hi = 0;
 	bool vlan = false, padded = false, partial = false, down = false, negative = false;
 	bool lat = false, untimed = false;
-	const struct pb_result *r;
+	const struct pb_result *r, *paced = NULL;
+	double p99 = 0;
 	char frame[96];
 	unsigned int i;
 
@@ -1109,6 +1118,11 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 		negative |= r->netting == PB_NET_NEGATIVE;
 		lat |= r->latency.on;
 		untimed |= r->latency.on && !(r->latency.measured && r->latency.timed);
+		/* the paced row whose departures kept worst to the rate speaks for the table */
+		if (r->pacing && (!paced || r->pace_p99_us > p99)) {
+			paced = r;
+			p99 = r->pace_p99_us;
+		}
 	}
 	if (lo == hi)
 		snprintf(frame, sizeof(frame), "frame %" PRIu32 " bytes without FCS", lo);
@@ -1138,6 +1152,11 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 			    "receiver; probes lost: lost/sent");
 	if (untimed)
 		pb_box_note(f, w, "  n/a latency: see latency.null_reason in JSON");
+	if (paced)
+		pb_box_note(f, w,
+			    "  paced by %s (--pace): frames left late by p50 %.0f us, p99 %.0f us "
+			    "(%s, worst row)",
+			    paced->pacing, paced->pace_p50_us, paced->pace_p99_us, paced->method);
 	pb_replay_skips_note(f, res, idx, n, w);
 }
 

@@ -243,6 +243,33 @@ int main(void)
 	CHECK(PARSE("--rate", "1", "--sweep", "pps=1k,2k") == -EINVAL &&
 		      strstr(err, "give no --rate beside it"),
 	      "--sweep pps= beside --rate: refused (%s)", err);
+	/* a --pps profile: steps, and a ramp of a step a second, its ends included */
+	CHECK(PARSE("--pps", "100k:10s,200k:2.5") == 0 && cfg.sweep.kind == PB_SWEEP_PPS &&
+		      cfg.sweep.profile && cfg.sweep.n == 2 && cfg.sweep.values[0] == 100000 &&
+		      cfg.sweep.values[1] == 200000 && cfg.sweep.secs[0] == 10 &&
+		      cfg.sweep.secs[1] == 2.5 && cfg.pps == 0,
+	      "--pps 100k:10s,200k:2.5: two steps");
+	CHECK(PARSE("--pps", "10k-50k:5s") == 0 && cfg.sweep.n == 5 &&
+		      cfg.sweep.values[0] == 10000 && cfg.sweep.values[1] == 20000 &&
+		      cfg.sweep.values[4] == 50000 && cfg.sweep.secs[4] == 1,
+	      "--pps 10k-50k:5s: a ramp of 5 steps of 1 s, 10k to 50k");
+	CHECK(PARSE("--pps", "1k:1s,90k-10k:0.5s") == 0 && cfg.sweep.n == 3 &&
+		      cfg.sweep.values[1] == 90000 && cfg.sweep.values[2] == 10000 &&
+		      cfg.sweep.secs[2] == 0.25,
+	      "a step, then a ramp down of at least 2 steps");
+	CHECK(PARSE("--pps", "100k") == 0 && cfg.pps == 100000 && !cfg.sweep.kind,
+	      "--pps 100k: a rate, no profile");
+	bad("--pps", "100k:", "profile");
+	bad("--pps", "100k:10s,", "profile");
+	bad("--pps", "100k:0", "profile");
+	bad("--pps", "0:10s", "profile");
+	bad("--pps", "100k:10x", "profile");
+	bad("--pps", "1k-2k-3k:2s", "profile");
+	bad("--pps", "1k-100k:100s", "profile"); /* 100 steps: more than a sweep holds */
+	CHECK(PARSE("--pps", "1k:1s", "--sweep", "batch=1,2") == -EINVAL && strstr(err, "profile"),
+	      "a profile and --sweep: refused (%s)", err);
+	CHECK(PARSE("--sweep", "batch=1,2", "--pps", "1k:1s") == -EINVAL && strstr(err, "profile"),
+	      "--sweep and a profile: refused (%s)", err);
 	CHECK(PARSE("--segments", "64", "--ring", "512") == 0 && cfg.segments == 64 &&
 		      cfg.ring == 512,
 	      "--segments 64 (UDP_MAX_SEGMENTS), --ring");

@@ -41,6 +41,80 @@ static void simulate(struct pb_pacer *p, struct sim *s, double until, double cal
 	}
 }
 
+/*
+ * A sleeping worker (pb_pacer_sleeps) on a simulated clock: each sleep to pb_pacer_next()
+ * ends late by late_s (every late_every-th one by late2_s), each call takes call_s, its
+ * departures recorded. Returns the wakes that sent.
+ */
+static uint64_t simulate_sleeper(struct pb_pacer *p, struct sim *s, double until, double late_s,
+				 double late2_s, unsigned int late_every, double call_s)
+{
+	uint64_t wakes = 0, n = 0;
+
+	while (s->t < until) {
+		uint64_t k = pb_pacer_allowance(p, s->t, s->done);
+
+		if (!k) {
+			double next = pb_pacer_next(p, s->done);
+
+			n++;
+			s->t = (next > s->t ? next : s->t) + (n % late_every ? late_s : late2_s);
+			continue;
+		}
+		wakes++;
+		s->max_k = k > s->max_k ? k : s->max_k;
+		pb_pacer_depart(p, s->t, s->done, s->done + k);
+		s->done += k;
+		s->t += call_s;
+	}
+	return wakes;
+}
+
+/*
+ * --pace sleep: a sleep ends 40 us late (one in 100 by 90 us, as measured here), and the
+ * sleeper waits for PB_PACE_SLEEP_MIN_S of the schedule at a time: at 30 kpps it still sends
+ * exactly the rate, in calls of a few frames (a wake per 3 to 5 frames, not per frame), its
+ * departures late by the wake and the frames it waited for, and none forgiven.
+ */
+static void test_sleeper(void)
+{
+	struct pb_pacer p;
+	struct sim s = { .t = 0, .min_gap = 1 };
+	double b, gap = 1.0 / 30000, h50, h99;
+	uint64_t wakes;
+
+	pb_pacer_init(&p, 30000, 0, 0.01);
+	pb_pacer_sleeps(&p);
+	b = floor(30000 * PB_PACE_SLEEP_MIN_S);
+	CHECK(b == 2, "30 kpps: a sleeper waits for 2 more frames than one, got %g", b);
+	wakes = simulate_sleeper(&p, &s, 1.0, 40e-6, 90e-6, 100, 5e-6);
+	CHECK(s.done >= 29997 && s.done <= 30000 && p.forgiven == 0,
+	      "1 s at 30 kpps asleep: %llu frames, none forgiven (%g)", (unsigned long long)s.done,
+	      p.forgiven);
+	/* 3 frames waited for, and the 1.2 that fell due while the wake was late */
+	CHECK(wakes >= 6000 && wakes <= 10000,
+	      "a wake per 3 to 5 frames: %llu wakes for %llu frames", (unsigned long long)wakes,
+	      (unsigned long long)s.done);
+	h50 = pb_pacer_quantile(p.hist, p.departed, 0.5, p.err_max);
+	h99 = pb_pacer_quantile(p.hist, p.departed, 0.99, p.err_max);
+	/* the first of three waits two gaps and the wake: 66.7 + 40 us; a late wake 90 */
+	CHECK(p.departed == s.done && h50 >= 40 && h99 <= 2 * gap * 1e6 + 90 + 1 &&
+		      p.err_max < 2 * gap * 1e6 + 90 + 6,
+	      "departures: p50 %g us, p99 %g us, max %g us", h50, h99, p.err_max);
+
+	/* 2 kpps: a gap is longer than the least sleep: a wake per frame, late by the wake */
+	pb_pacer_init(&p, 2000, 0, 0.01);
+	pb_pacer_sleeps(&p);
+	s = (struct sim){ .t = 0, .min_gap = 1 };
+	wakes = simulate_sleeper(&p, &s, 1.0, 40e-6, 90e-6, 100, 5e-6);
+	CHECK(s.done >= 1999 && s.done <= 2000 && wakes == s.done,
+	      "2 kpps asleep: %llu frames in %llu wakes", (unsigned long long)s.done,
+	      (unsigned long long)wakes);
+	h50 = pb_pacer_quantile(p.hist, p.departed, 0.5, p.err_max);
+	CHECK(h50 == 41 && p.err_max < 91, "2 kpps: late by the wake alone: p50 %g, max %g us", h50,
+	      p.err_max);
+}
+
 int main(void)
 {
 	struct pb_pacer p;
@@ -151,5 +225,6 @@ int main(void)
 	CHECK(pb_pacer_allowance(&p, 3.0, 0) == 1 && p.forgiven == 997,
 	      "a late start is capped at the burst too, and caught up one by one");
 
+	test_sleeper();
 	return check_summary();
 }

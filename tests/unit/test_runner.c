@@ -932,6 +932,8 @@ static void test_stop(void)
  * ---- on the simulated clock: a --pps run whose calls cost 1 us. Frame n (from 1) is due at
  * t0 + n / rate, and the window holds what was due by the deadline, a frame due on it too.
  */
+static enum pb_pace sim_pace; /* --pace of the next sim_run_fk (auto: sleep) */
+
 static void sim_run_fk(const struct pb_method *m, struct pb_config *cfg, double pps,
 		       double duration_s, struct pb_result *r)
 {
@@ -939,6 +941,7 @@ static void sim_run_fk(const struct pb_method *m, struct pb_config *cfg, double 
 	fk.call_s = 1e-6;
 	base_cfg(cfg);
 	cfg->pps = pps;
+	cfg->pace = sim_pace;
 	cfg->duration_s = duration_s;
 	run_clock = &sim_clock;
 	run(m, cfg, true, r);
@@ -979,7 +982,22 @@ static double want_nominal(uint64_t n, const void *arg)
 	return w->t0 + (double)n / w->pps;
 }
 
-/* the schedule exactly: 370 frames of 0.3 s at 1234 pps, each on its due time, none behind */
+/*
+ * --pace sleep: a sleeper waits for PB_PACE_SLEEP_MIN_S of the schedule (b frames more than
+ * one), then sends them together: frame n at the last of its group's deadlines
+ */
+static double want_slept(uint64_t n, const void *arg)
+{
+	const struct sched *w = arg;
+	double g = floor(w->pps * PB_PACE_SLEEP_MIN_S) + 1;
+
+	return w->t0 + ceil((double)n / g) * g / w->pps;
+}
+
+/*
+ * the schedule exactly: 370 frames of 0.3 s at 1234 pps, each on its due time, none behind
+ * (--pace spin); slept, frames go in the groups the least sleep waits for (at 20 kpps, pairs)
+ */
 static void test_sim_schedule(void)
 {
 	static const double rates[] = { 1234, 1000, 20000 };
@@ -987,21 +1005,28 @@ static void test_sim_schedule(void)
 	struct pb_result r;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
-		double pps = rates[i], got = 0, want = 0;
+	for (i = 0; i < 2 * sizeof(rates) / sizeof(rates[0]); i++) {
+		double pps = rates[i / 2], got = 0, want = 0;
 		uint64_t frames = (uint64_t)floor(0.3 * pps + 1e-6), bad;
 
 		sim_reset();
+		sim_pace = i % 2 ? PB_PACE_SLEEP : PB_PACE_SPIN;
 		sim_run(&cfg, pps, 0.3, &r);
-		bad = sim_check_departures(frames, want_nominal, &(struct sched){ SIM_T0, pps },
-					   &got, &want);
+		sim_pace = PB_PACE_AUTO;
+		bad = sim_check_departures(frames, i % 2 ? want_slept : want_nominal,
+					   &(struct sched){ SIM_T0, pps }, &got, &want);
 		CHECK(r.status == PB_STATUS_OK && r.frames_sent == frames &&
 			      fk.attempts == frames && r.frames_delivered == frames,
 		      "sim %.0f pps, 0.3 s: %llu frames sent, %llu delivered (want %llu) %s", pps,
 		      (unsigned long long)r.frames_sent, (unsigned long long)r.frames_delivered,
 		      (unsigned long long)frames, r.reason);
-		CHECK(!bad, "sim %.0f pps: frame %llu left at +%.9f s, due at +%.9f s", pps,
-		      (unsigned long long)bad, got - SIM_T0, want - SIM_T0);
+		CHECK(!bad, "sim %.0f pps, --pace %s: frame %llu left at +%.9f s, due at +%.9f s",
+		      pps, i % 2 ? "sleep" : "spin", (unsigned long long)bad, got - SIM_T0,
+		      want - SIM_T0);
+		CHECK(!strcmp(r.pacing, i % 2 ? "sleep" : "spin") &&
+			      r.pace_max_us < (i % 2 ? 1e6 / pps + 0.5 : 0.5),
+		      "sim %.0f pps: paced by %s, late at most %g us", pps, r.pacing,
+		      r.pace_max_us);
 		CHECK(r.paced_behind == 0 && fabs(r.duration_s - 0.3) < 2e-6,
 		      "sim %.0f pps: %llu behind, window %.9f s (want 0, 0.3)", pps,
 		      (unsigned long long)r.paced_behind, r.duration_s);

@@ -206,6 +206,10 @@ static const struct want result_fields[] = {
 	{ "sender_blocked_s", json_type_double },
 	{ "paced_behind", json_type_null }, /* not paced */
 	{ "sender_in_send_s", json_type_null },
+	{ "pacing", json_type_null },
+	{ "pace_error_p50_us", json_type_null },
+	{ "pace_error_p99_us", json_type_null },
+	{ "pace_error_max_us", json_type_null },
 	{ "pushed_back", json_type_boolean },
 	{ "receiver_restarted", json_type_boolean },
 	{ "receiver_evicted", json_type_boolean },
