@@ -668,6 +668,37 @@ static void run_stalled(const struct run *run, struct pb_result *res)
 }
 
 /*
+ * --latency with a receiver: the probes' latency over the second just sampled, from the
+ * difference of the receiver's histogram now (cur) and a second ago (prev, then cur's).
+ */
+struct run_lat_window {
+	uint64_t *prev, *cur, *diff;
+};
+
+static void run_sample_latency(struct run *run, struct run_lat_window *w, struct pb_sample *smp)
+{
+	const struct pb_rx_source *rx = run->env->path ? run->env->path->rx : NULL;
+	uint64_t n = 0, *t;
+	uint32_t i;
+
+	if (!w->prev || !rx || rx->read_hist(rx->ctx, run->cfg.run_id, PB_RX_HIST_LAT, w->cur))
+		return;
+	for (i = 0; i < PB_RX_HIST_BUCKETS; i++) {
+		w->diff[i] = w->cur[i] >= w->prev[i] ? w->cur[i] - w->prev[i] : 0;
+		n += w->diff[i];
+	}
+	t = w->prev;
+	w->prev = w->cur;
+	w->cur = t;
+	smp->lat_known = true;
+	smp->lat_n = n;
+	if (n) {
+		smp->lat_p50_us = pb_hist_quantile(w->diff, n, 0.50, 0, UINT64_MAX) / 1e3;
+		smp->lat_p99_us = pb_hist_quantile(w->diff, n, 0.99, 0, UINT64_MAX) / 1e3;
+	}
+}
+
+/*
  * Waits (in PB_SAMPLE_MS steps, on link events when it can) until the deadline, the quota,
  * the count timeout or a stop; one live line and one sample a second.
  */
@@ -682,7 +713,19 @@ static void run_sample(struct run *run, struct pb_result *res)
 	bool tty = isatty(STDERR_FILENO), drawn = false;
 	struct run_link lk = { .up = 1 };
 	struct pb_stall st[PB_MAX_STREAMS];
+	struct run_lat_window lw = { 0 };
 
+	/* the stream (--stream) shows each second's latency: three 28 KB histograms */
+	if (cfg->latency && res->has_receiver && run->env->on_sample && path && path->rx &&
+	    path->rx->read_hist) {
+		lw.prev = calloc(PB_RX_HIST_BUCKETS, sizeof(uint64_t));
+		lw.cur = calloc(PB_RX_HIST_BUCKETS, sizeof(uint64_t));
+		lw.diff = calloc(PB_RX_HIST_BUCKETS, sizeof(uint64_t));
+		if (!lw.prev || !lw.cur || !lw.diff) {
+			free(lw.prev);
+			lw.prev = NULL;
+		}
+	}
 	lk.watched = path && path->watch_start && !path->watch_start(path->ctx);
 	run_stall_start(run, st);
 	for (;;) {
@@ -705,6 +748,8 @@ static void run_sample(struct run *run, struct pb_result *res)
 			smp.delivered_known = res->has_receiver && run_rx_read(run, &c);
 			if (smp.delivered_known)
 				smp.delivered = c.frames;
+			if (smp.delivered_known)
+				run_sample_latency(run, &lw, &smp);
 			/* a count that went back: run_rx_count() said whose doing it was */
 			d = smp.delivered_known ? pb_ctr_delta(last_rx, smp.delivered, NULL) : 0;
 			smp.sent = prev.sent + pb_ctr_delta(prev.sent, smp.sent, NULL);
@@ -745,6 +790,9 @@ static void run_sample(struct run *run, struct pb_result *res)
 	}
 	if (drawn && tty)
 		fputc('\n', stderr);
+	free(lw.prev);
+	free(lw.cur);
+	free(lw.diff);
 }
 
 /*

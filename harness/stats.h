@@ -27,6 +27,10 @@ struct pb_sample {
 	uint64_t sent;
 	uint64_t delivered;
 	bool delivered_known; /* the receiver answered for this second */
+	/* --latency with --stream: the probes that arrived in this second, their latency */
+	bool lat_known;
+	uint64_t lat_n;
+	double lat_p50_us, lat_p99_us;
 };
 
 /*

@@ -86,6 +86,12 @@ static struct json_object *stream_interval_obj(const char *method, const char *p
 	stream_add(o, "pps", dt > 0 ? json_object_new_double(sent / dt) : NULL);
 	stream_add(o, "delivered_pps",
 		   deliv && dt > 0 ? json_object_new_double(delivered / dt) : NULL);
+	/* --latency: the probes that arrived in the interval, and their latency */
+	stream_add(o, "probes", b->lat_known ? json_object_new_uint64(b->lat_n) : NULL);
+	stream_add(o, "latency_p50_us",
+		   b->lat_known && b->lat_n ? json_object_new_double(b->lat_p50_us) : NULL);
+	stream_add(o, "latency_p99_us",
+		   b->lat_known && b->lat_n ? json_object_new_double(b->lat_p99_us) : NULL);
 	stream_add(o, "last", json_object_new_boolean(last));
 	return o;
 }

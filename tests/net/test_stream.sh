@@ -47,6 +47,20 @@ R = json.load(open(sys.argv[2]))['results']
 sys.exit(0 if [(r['method'], r['run_id'], r['frames_sent']) for r in L] ==
 	[(r['method'], r['run_id'], r['frames_sent']) for r in R] else 1)" "$T/s.ndjson" "$T/s.json"
 
+# --latency: each whole second's interval has the probes that arrived in it and their latency;
+# the seconds' probes add up to no more than the row's (the last part's are in no second)
+"$PB" --method af_packet --pps 20k --duration 3 --latency --stream "$T/l.ndjson" -q \
+	--format json -o "$T/l.json" 2>"$T/err"
+check "--latency: every whole second's interval has its probes and their latency p50 <= p99 ($(head -c 300 "$T/err"))" python3 -c "
+import json, sys
+L = [json.loads(l) for l in open(sys.argv[1])]
+iv = [o for o in L if o['type'] == 'interval' and not o['last']]
+row = json.load(open(sys.argv[2]))['results'][0]
+ok = len(iv) == 2 and all(o['probes'] > 0 and 0 < o['latency_p50_us'] <= o['latency_p99_us'] for o in iv)
+ok &= sum(o['probes'] for o in iv) <= row['latency']['probes_received']
+print('  intervals:', [(o['probes'], o['latency_p50_us'], o['latency_p99_us']) for o in iv], 'row:', row['latency']['probes_received'])
+sys.exit(0 if ok else 1)" "$T/l.ndjson" "$T/l.json"
+
 # a file that cannot be opened: one line, exit 2, nothing run
 "$PB" --method null --duration 0.1 --stream "$T/nope/s.ndjson" -q >/dev/null 2>"$T/bad.err"
 rc=$?

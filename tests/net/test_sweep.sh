@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Sweeps and scenarios in the lab: a two-point frame-size sweep writes one row per method and
-# point, a rate sweep offers each point's rate, a scenario file runs with the command line overriding it, and an interrupted sweep
+# point, a rate sweep offers each point's rate, a --pps profile's steps through a tbf lose what
+# its rate predicts above it and nothing below, a scenario file runs with the command line overriding it, and an interrupted sweep
 # still leaves a valid result set holding the points that finished.
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,6 +62,31 @@ check "sweep pps: a row per rate, in order, each paced at it and every frame del
 	json "$T/pps.json" "[r['point'] for r in d['results']] == ['pps=10000', 'pps=20000',
 	'pps=40000'] and all(r['status'] == 'ok' and r['target_pps'] == int(r['point'][4:]) and
 	r['frames_delivered'] == r['frames_sent'] for r in d['results'])"
+
+# --pps as a profile, through a router whose egress is a tbf of 9.6 Mb/s: 20,000 frames/s of
+# 60 bytes (tbf counts the frame without FCS). Two steps, each a row: 10 kpps for 2 s, below the
+# tbf, loses nothing; 40 kpps for 2 s, above it, delivers what the tbf lets through: its rate
+# for the step, plus at most its bucket and queue (16 + 32 kB: 819 frames), so 40,000 to 40,819
+# of the step's 80,000. A timing answer (a DUT without its CPU forwards less): re-measured.
+cat >"$T/tbf.sh" <<'EOF2'
+tc qdisc add dev "$PB_DUT_OUT" root tbf rate 9600kbit burst 16kb limit 32kb
+EOF2
+profile_tbf() {
+	"$PB" --lab router --lab-dut-setup "$T/tbf.sh" --method udp_sendto \
+		--pps 10k:2s,40k:2s -q --format json -o "$T/prof.json" 2>"$T/err" ||
+		{ echo "  exit $?: $(tail -1 "$T/err")"; return 1; }
+	json "$T/prof.json" "print('  (point, sent, delivered, duration):', [(r['point'],
+		r['frames_sent'], r['frames_delivered'], round(r['duration_s'], 3)) for r in d['results']]) or True"
+	# what the sender offered is the pacer's to keep (a sender without its CPU offers less);
+	# the tbf's answer needs only that the step above it offered well over its rate
+	json "$T/prof.json" "(lambda a, b: a['frames_delivered'] == a['frames_sent'] > 0 and
+		b['frames_sent'] >= 1.5 * 20000 * b['duration_s'] and
+		0.98 * 20000 * b['duration_s'] <= b['frames_delivered'] <= 20000 * b['duration_s'] + 819 + 200)(*d['results'])"
+}
+attempts 3 "--pps 10k:2s,40k:2s through a 20 kpps tbf: the step below it lossless, the step above it delivering the tbf's rate" profile_tbf
+check "--pps profile: a row a step, in order, each offered its rate for its seconds" \
+	json "$T/prof.json" "[r['point'] for r in d['results']] == ['step 1: pps=10000 2s', 'step 2: pps=40000 2s'] and
+	[r['target_pps'] for r in d['results']] == [10000, 40000] and all(r['status'] == 'ok' and abs(r['duration_s'] - 2) < 0.05 for r in d['results'])"
 
 # an interrupted sweep: the file is valid JSON with the finished points
 "$PB" --method udp_sendto --sweep frame-size=64,128,256,512 --duration 2 -q --format json \
