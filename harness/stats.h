@@ -177,13 +177,13 @@ struct pb_result {
 				    * sender fell behind: a full path, or its CPU) */
 	const char *pacing;	   /* paced: "sleep" or "spin" (--pace); NULL: not paced */
 	double pace_p50_us, pace_p99_us, pace_max_us; /* paced: departures' lateness */
-	double send_call_s;	   /* paced: time inside send() calls (a qdisc run by the sending
-				    * thread, its timers: a wait the probes' stamps do not see) */
-	bool rx_restarted;	   /* the receiver restarted inside the window: counts unknown */
-	bool rx_evicted;	   /* the receiver's runs table pushed this run's counts out */
-	uint64_t syscalls;	   /* system calls the method made in the window */
-	bool has_receiver;	   /* a receiver was asked: false on a bare --iface */
-	bool delivered_known;	   /* the receiver answered; false: rx_error says why */
+	double send_call_s;   /* paced: time inside send() calls (a qdisc run by the sending
+			       * thread, its timers: a wait the probes' stamps do not see) */
+	bool rx_restarted;    /* the receiver restarted inside the window: counts unknown */
+	bool rx_evicted;      /* the receiver's runs table pushed this run's counts out */
+	uint64_t syscalls;    /* system calls the method made in the window */
+	bool has_receiver;    /* a receiver was asked: false on a bare --iface */
+	bool delivered_known; /* the receiver answered; false: rx_error says why */
 	char rx_error[96];
 	uint64_t frames_delivered; /* counted by the receiver with this run's signature */
 	uint64_t frames_foreign;   /* frames the receiver saw without a pktbench signature */
