@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 
 #include "fleet.h"
 #include "latency.h"
@@ -30,6 +31,7 @@
 #define PB_SETTLE_MAX_S	  1.0
 #define PB_BURST_S	  0.01	/* catch-up a late paced worker may send at once */
 #define PB_PACE_NAP_S	  0.01	/* longest sleep while paced, so a stop is seen soon */
+#define PB_CPU_LOOK_MAX	  256	/* CPUs a worker is looked for on (run_cpu_look) */
 #define PB_DRAIN_NAP_NS	  50000 /* between reaps while draining */
 #define PB_SAMPLE_MS	  10	/* the sampler's step: deadline, stop and link checks */
 #define PB_BUDGET_MAX	  (1u << 30)
@@ -62,6 +64,10 @@ struct pb_slot {
 	double end;	 /* when this worker stopped sending and drained */
 	uint64_t behind; /* paced: frames due by the stop that never went */
 	double budget_t; /* paced: when the last budget was asked for */
+	pid_t tid;	 /* the worker thread's, for the CPU it runs on (/proc) */
+	uint32_t cpu_samples[PB_CPU_LOOK_MAX]; /* seconds the sampler found it on each CPU */
+	int cpu_last;			       /* 1 + the CPU at the last look; 0: none yet */
+	uint32_t cpu_moves; /* looks that found it on another CPU than the look before */
 	double call_t;	 /* paced: when the last send() call began; 0: none since */
 	bool past;	 /* paced: the worker read the clock at or past the deadline */
 	int done;
@@ -305,6 +311,7 @@ static void *worker_main(void *arg)
 	/* named, so that top -H, perf and strace show which thread sends which stream */
 	snprintf(name, sizeof(name), "pb-send%u", s->w.id);
 	prctl(PR_SET_NAME, name);
+	s->tid = (pid_t)syscall(SYS_gettid);
 	run_pin(&run->cfg, s->w.id);
 	s->open_err = m->open(&s->w);
 	pthread_mutex_lock(&run->mu);
@@ -668,6 +675,40 @@ static void run_stalled(const struct run *run, struct pb_result *res)
 }
 
 /*
+ * The CPU each worker is on, looked at once a second (field 39 of its /proc stat): a sender's
+ * rate here depends on which CPU it runs on (issue 30: gso 1.12 or 1.67 Mpps from round to
+ * round), so the row says where it ran and how often it moved.
+ */
+static void run_cpu_look(struct run *run)
+{
+	char path[64], buf[1024], *p;
+	uint32_t i, k;
+	int cpu;
+
+	for (i = 0; i < run->cfg.streams; i++) {
+		struct pb_slot *s = &run->slots[i];
+		FILE *f;
+
+		if (!s->tid || __atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)s->tid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		/* after the name: state is field 3, the processor field 39 */
+		for (k = 3; p && k <= 39; k++)
+			p = strchr(p + 1, ' ');
+		if (!p || sscanf(p, "%d", &cpu) != 1 || cpu < 0 || cpu >= PB_CPU_LOOK_MAX)
+			continue;
+		s->cpu_samples[cpu]++;
+		s->cpu_moves += s->cpu_last && s->cpu_last != cpu + 1;
+		s->cpu_last = cpu + 1;
+	}
+}
+
+/*
  * --latency with a receiver: the probes' latency over the second just sampled, from the
  * difference of the receiver's histogram now (cur) and a second ago (prev, then cur's).
  */
@@ -750,6 +791,7 @@ static void run_sample(struct run *run, struct pb_result *res)
 				smp.delivered = c.frames;
 			if (smp.delivered_known)
 				run_sample_latency(run, &lw, &smp);
+			run_cpu_look(run);
 			/* a count that went back: run_rx_count() said whose doing it was */
 			d = smp.delivered_known ? pb_ctr_delta(last_rx, smp.delivered, NULL) : 0;
 			smp.sent = prev.sent + pb_ctr_delta(prev.sent, smp.sent, NULL);
@@ -1184,7 +1226,7 @@ static void run_stopped_early(const struct pb_env *env, struct pb_result *res)
 static void run_collect(struct run *run, struct pb_result *res)
 {
 	const struct pb_config *cfg = &run->cfg;
-	uint64_t hist[PB_PACE_HIST + 1] = { 0 }, departed = 0;
+	uint64_t hist[PB_PACE_HIST + 1] = { 0 }, departed = 0, most;
 	double t1 = run->t0;
 	uint32_t i, j;
 
@@ -1199,6 +1241,14 @@ static void run_collect(struct run *run, struct pb_result *res)
 		res->send_eagain += s->ctr.eagain;
 		res->send_blocked_s += s->ctr.blocked_s / cfg->streams; /* the workers' mean */
 		res->paced_behind += s->behind;
+		/* where the stream ran: the CPU it was found on most */
+		for (j = 0, most = 0; j < PB_CPU_LOOK_MAX && i < 64; j++) {
+			if (s->cpu_samples[j] > most) {
+				most = s->cpu_samples[j];
+				res->sender_cpu[i] = (uint16_t)(j + 1);
+			}
+		}
+		res->sender_cpu_moves += s->cpu_moves;
 		for (j = 0; j <= PB_PACE_HIST; j++)
 			hist[j] += s->pacer.hist[j];
 		departed += s->pacer.departed;

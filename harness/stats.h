@@ -175,6 +175,8 @@ struct pb_result {
 				    * (its own wait included) to the next call that moved frames */
 	uint64_t paced_behind;	   /* paced: frames the schedule had due that never went (the
 				    * sender fell behind: a full path, or its CPU) */
+	uint16_t sender_cpu[64];   /* 1 + the CPU each stream was found on most; 0: not looked */
+	uint32_t sender_cpu_moves; /* looks (one a second) that found a stream on a new CPU */
 	const char *pacing;	   /* paced: "sleep" or "spin" (--pace); NULL: not paced */
 	double pace_p50_us, pace_p99_us, pace_max_us; /* paced: departures' lateness */
 	double send_call_s;   /* paced: time inside send() calls (a qdisc run by the sending

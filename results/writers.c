@@ -179,6 +179,7 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 				     : pb_fnull("paced_behind"));
 	pb_add(fs, r->target_pps > 0 ? pb_fdbl("sender_in_send_s", r->send_call_s)
 				     : pb_fnull("sender_in_send_s"));
+	pb_add(fs, pb_fu64("sender_cpu_moves", r->sender_cpu_moves));
 	/* how the paced sender waited (--pace), and how late its frames went against the rate */
 	pb_add(fs, r->pacing ? pb_fstr("pacing", r->pacing, 0) : pb_fnull("pacing"));
 	pb_add(fs, r->pacing ? pb_fdbl("pace_error_p50_us", r->pace_p50_us)
@@ -471,6 +472,27 @@ static int pb_json_add_receiver(struct json_object *o, const struct pb_result *r
 	return 0;
 }
 
+/*
+ * Where the sender ran (JSON only, a list): the CPU each stream was found on most, looked at
+ * once a second (null for a stream never looked at: a run under a second); sender_cpu_moves
+ * (a field) how often a look found a stream on another CPU. A sender's rate here depends on
+ * its CPU: rounds that differ can be told apart by it.
+ */
+static int pb_json_add_cpus(struct json_object *o, const struct pb_result *r)
+{
+	struct json_object *arr = pb_json_add_array(o, "sender_cpus");
+	uint32_t i;
+
+	if (!arr)
+		return -ENOMEM;
+	for (i = 0; i < r->streams && i < 64; i++) {
+		if (!r->sender_cpu[i] ? json_object_array_add(arr, NULL)
+				      : pb_json_push(arr, json_object_new_int(r->sender_cpu[i] - 1)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* A histogram as [upper_bound_ns, count] pairs, added to o as key. */
 static int pb_json_add_hist(struct json_object *o, const char *key, const struct pb_hist_pair *h,
 			    uint32_t n)
@@ -709,6 +731,8 @@ struct json_object *pb_json_row(const struct pb_result *r, bool rfc)
 		err = pb_json_add_samples(o, r);
 	if (!err)
 		err = pb_json_add_receiver(o, r);
+	if (!err)
+		err = pb_json_add_cpus(o, r);
 	if (!err)
 		err = pb_json_add_latency(o, r);
 	if (!err)

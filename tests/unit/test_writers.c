@@ -206,6 +206,7 @@ static const struct want result_fields[] = {
 	{ "sender_blocked_s", json_type_double },
 	{ "paced_behind", json_type_null }, /* not paced */
 	{ "sender_in_send_s", json_type_null },
+	{ "sender_cpu_moves", json_type_int },
 	{ "pacing", json_type_null },
 	{ "pace_error_p50_us", json_type_null },
 	{ "pace_error_p99_us", json_type_null },
@@ -315,10 +316,13 @@ static void check_result_types(struct json_object *o, int row, const struct want
 	unsigned int i;
 
 	CHECK(json_object_is_type(o, json_type_object), "results[%d] is not an object", row);
-	/* JSON has three more: per_second, rx_queue_frames, rx_vlans: lists CSV cannot hold */
-	CHECK(json_object_object_length(o) == (int)N_FIELDS + 3,
+	/*
+	 * JSON has four more: per_second, rx_queue_frames, rx_vlans, sender_cpus: lists CSV
+	 * cannot hold
+	 */
+	CHECK(json_object_object_length(o) == (int)N_FIELDS + 4,
 	      "results[%d] has %d fields, want %zu", row, json_object_object_length(o),
-	      N_FIELDS + 3);
+	      N_FIELDS + 4);
 	CHECK(json_object_is_type(get(o, "per_second"), json_type_array),
 	      "results[%d].per_second is not an array", row);
 	for (i = 0; i < N_FIELDS; i++) {
@@ -1035,7 +1039,7 @@ static void test_latency(void)
 	l0 = get(r0, "latency");
 	l1 = get(r1, "latency");
 	CHECK(json_object_is_type(l0, json_type_object) &&
-		      json_object_object_length(r0) == (int)N_FIELDS + 5,
+		      json_object_object_length(r0) == (int)N_FIELDS + 6,
 	      "a latency object and a gaps object next to per_second");
 	CHECK(json_object_get_int64(get(l0, "probes_sent")) == 200 &&
 		      json_object_get_int64(get(l0, "probes_received")) == 195 &&
