@@ -463,14 +463,8 @@ int pb_receiver(struct xdp_md *ctx)
 	int ordinary;
 
 	sig = udp_payload(data, end, &sport, &vlan);
-	/* a replay's frame, counted by its source MAC: whatever it carries is the capture's */
-	if (run_mac(data, end, &run, &kind, &stream)) {
-		ordinary = kind == PB_SIG_KIND_FRAME;
-		pl = data + sizeof(struct ethhdr); /* only paced timing: never read */
-		goto count;
-	}
 	if (!sig || (void *)(sig + 2) > end)
-		goto foreign;
+		goto by_mac;
 	ordinary = (sig[0] & SIG_MASK) == SIG_FRAME;
 	if (!ordinary && (sig[0] & SIG_MASK) == SIG_ANNOUNCE) {
 		announce(sig, end);
@@ -482,10 +476,22 @@ int pb_receiver(struct xdp_md *ctx)
 		return XDP_DROP; /* nobody listens for it */
 	}
 	if (!ordinary && !special_kind(sig[0], &kind))
-		goto foreign;
+		goto by_mac;
 	run = bpf_ntohl(sig[1]);
 	stream = bpf_ntohl(sig[0]) & 0xff;
 	pl = sig;
+	goto count;
+
+by_mac:
+	/*
+	 * A replay's frame, counted by its source MAC: whatever it carries is the capture's. Only
+	 * after the signature: a host's own random MAC that looks like a run's (1 in 128 do)
+	 * never takes a built frame from its run.
+	 */
+	if (!run_mac(data, end, &run, &kind, &stream))
+		goto foreign;
+	ordinary = kind == PB_SIG_KIND_FRAME;
+	pl = data + sizeof(struct ethhdr); /* only paced timing: never read */
 
 count:
 	s = bpf_map_lookup_elem(&slot, &zero);
