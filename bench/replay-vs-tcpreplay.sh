@@ -4,15 +4,19 @@
 # (a benchmark, not a test: its figures depend on the machine).
 #
 #   bench/replay-vs-tcpreplay.sh [-b BUILD_DIR] [-s SECS] [-r ROUNDS] [-m METHODS] [-M MIB]
-#                                [-n FRAMES] [-k real|mixed]
+#                                [-n FRAMES] [-k real|mixed] [-R nft|stack]
 #
 # The lab: namespace pbrp-tx (veth pbrpA, 02:00:00:00:00:01) <-> pbrp-rx (pbrpB,
-# 02:00:00:00:00:02, no address, IPv6 off, no XDP, forwarding off, and an nftables netdev
-# ingress chain whose policy is drop: a packet socket on pbrpB (tcpdump) sees every frame
-# that arrives, the stack none, so nothing answers into the measurement; rx_packets counts
-# every frame). Every capture is tests/net/pcapgen.py's, every address in it inside
-# 198.18.0.0/15 or 2001:2::/48, every destination MAC pbrpB's (tcpreplay sends a frame as it
-# is; pktbench writes the path's destination and its run's source MAC 72:SS:RUNID).
+# 02:00:00:00:00:02: no address, IPv6 and forwarding off, no XDP). With -R nft (the default)
+# an nftables netdev ingress chain on pbrpB drops every frame: a packet socket (tcpdump) sees
+# each frame before it, the stack none, so nothing answers a capture's ARP, ICMP or TCP into
+# the measurement; rx_packets counts every frame the veth hands over. -R stack leaves the
+# chain out: the stack drops what arrives (no address to answer from), as this script's
+# figures before 2026-12-04 were made; the receiving CPU's work a frame is then larger. The
+# end says what came back (frames into pbrpA, packets into and out of the receiver's stack).
+# Every capture is tests/net/pcapgen.py's, every address in it inside 198.18.0.0/15 or
+# 2001:2::/48, every destination MAC pbrpB's (tcpreplay sends a frame as it is; pktbench
+# writes the path's destination and its run's source MAC 72:SS:RUNID).
 #   (a) topspeed, UDP: 4000 60-byte UDP frames 198.18.1.1 -> 198.19.9.9, looped for SECS s by
 #       each generator (pktbench --topspeed --loop 0 --duration SECS through each of METHODS,
 #       default af_packet,af_xdp; tcpreplay -K --topspeed --loop 0 --duration SECS); pps is
@@ -43,12 +47,16 @@
 # end says which of issue 29's acceptance figures are met: (d) pktbench af_xdp >= 3 x
 # tcpreplay -K; (e) pktbench's duration error <= 1/10 of tcpreplay's; (c) preloaded <= 1.25 x
 # the file, streamed <= 64 MiB (for a 500 MiB file).
-# KEEP_RX=DIR keeps the last capture of (b) and of (e) there. On a shared machine, run it alone
-# (under whatever lock the machine's network tests share: flock -o LOCKFILE ...).
-# Needs root, tcpreplay (Debian package tcpreplay), tcpdump (tcpdump), nft (nftables), python3.
+# KEEP_RX=DIR keeps the last capture of each (b) and (e) run there, KEEP_RES=FILE the raw
+# result lines. On a shared machine, run it alone (under whatever lock the machine's network
+# tests share: flock -o LOCKFILE ...). Large files go under /tmp (mktemp), removed at the end,
+# with the namespaces, also on failure. -M 500 took 198 s on a 2-core VM; -s 1 -r 1 -n 2000
+# -M 20, 27 s.
+# Needs root, tcpreplay (Debian package tcpreplay), tcpdump (tcpdump), nft (nftables; not for
+# -R stack), python3.
 set -u
-BUILD=build SECS=3 ROUNDS=3 METHODS=af_packet,af_xdp MIB=0 NREAL=10000 MKIND=real
-while getopts b:s:r:m:M:n:k:h o; do
+BUILD=build SECS=3 ROUNDS=3 METHODS=af_packet,af_xdp MIB=0 NREAL=10000 MKIND=real RECV=nft
+while getopts b:s:r:m:M:n:k:R:h o; do
 	case $o in
 	b) BUILD=$OPTARG ;;
 	s) SECS=$OPTARG ;;
@@ -57,16 +65,22 @@ while getopts b:s:r:m:M:n:k:h o; do
 	M) MIB=$OPTARG ;;
 	n) NREAL=$OPTARG ;;
 	k) MKIND=$OPTARG ;;
+	R) RECV=$OPTARG ;;
 	*) sed -n '6,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 case $MKIND in real | mixed) ;; *) echo "replay-bench: -k real or mixed" >&2; exit 2 ;; esac
+case $RECV in nft | stack) ;; *) echo "replay-bench: -R nft or stack" >&2; exit 2 ;; esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 GEN="$HERE/../tests/net/pcapgen.py"
 PB=$(cd "$BUILD" 2>/dev/null && pwd)/pktbench
 [ -x "$PB" ] || { echo "replay-bench: no $BUILD/pktbench: cmake --build $BUILD first" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "replay-bench: needs root (namespaces)" >&2; exit 2; }
-for p in tcpreplay:tcpreplay tcpdump:tcpdump nft:nftables python3:python3 /usr/bin/time:time; do
+# Debian's python3 first: another first on PATH (pyenv's shim) can take most of a second to start
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+for p in tcpreplay:tcpreplay tcpdump:tcpdump python3:python3 /usr/bin/time:time \
+	$([ "$RECV" = nft ] && echo nft:nftables); do
 	command -v "${p%%:*}" >/dev/null ||
 		{ echo "replay-bench: ${p%%:*} not found (Debian package ${p#*:})" >&2; exit 2; }
 done
@@ -91,14 +105,14 @@ ip netns add $TX && ip netns add $RX &&
 	ip link add pbrpA netns $TX address 02:00:00:00:00:01 type veth \
 		peer name pbrpB netns $RX address $RXMAC || exit 1
 for ns in $TX $RX; do
-	ip netns exec $ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 \
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 \
 		net.ipv4.conf.all.forwarding=0 || exit 1
-	ip -n $ns link set lo up
+	ip -n "$ns" link set lo up
 done
 ip netns exec $TX sysctl -qw net.ipv6.conf.pbrpA.disable_ipv6=1 &&
 	ip netns exec $RX sysctl -qw net.ipv6.conf.pbrpB.disable_ipv6=1 || exit 1
 # the receiver's stack sees nothing: dropped at netdev ingress, after the packet taps
-ip netns exec $RX nft -f - <<'NFT' || exit 1
+[ "$RECV" = stack ] || ip netns exec $RX nft -f - <<'NFT' || exit 1
 table netdev pbrp {
 	chain in {
 		type filter hook ingress device "pbrpB" priority 0; policy drop;
@@ -126,19 +140,19 @@ with open(sys.argv[1], "r+b") as f, mmap.mmap(f.fileno(), 0) as m:
 PY
 # pcapgen.py's --kind real, to pbrpB's MAC
 real_file() { # OUT: pcapgen.py's JSON in OUT.json
-	python3 "$GEN" "$1" --kind real --format nsec "${@:2}" >"$1.json" &&
-		python3 "$T/setdst.py" "$1" $RXMAC
+	"$PY" "$GEN" "$1" --kind real --format nsec "${@:2}" >"$1.json" &&
+		"$PY" "$T/setdst.py" "$1" $RXMAC
 }
 
-python3 "$GEN" "$T/c.pcap" --n 10000 --pps 20000 --format nsec >/dev/null || exit 1
+"$PY" "$GEN" "$T/c.pcap" --n 10000 --pps 20000 --format nsec >/dev/null || exit 1
 # for (a), the first 4000 of them, as this table has always been made
-python3 "$GEN" "$T/a.pcap" --n 4000 --pps 20000 --format nsec >/dev/null || exit 1
+"$PY" "$GEN" "$T/a.pcap" --n 4000 --pps 20000 --format nsec >/dev/null || exit 1
 real_file "$T/r.pcap" --n "$NREAL" --pps 20000 || exit 1
 if [ "$MIB" -gt 0 ]; then
 	if [ "$MKIND" = real ]; then
 		real_file "$T/big.pcap" --n "$NREAL" --pps 1000000 --size-mib "$MIB" || exit 1
 	else
-		python3 "$GEN" "$T/big.pcap" --n 1000 --kind mixed --pps 1000000 --format nsec \
+		"$PY" "$GEN" "$T/big.pcap" --n 1000 --kind mixed --pps 1000000 --format nsec \
 			--size-mib "$MIB" >"$T/big.pcap.json" || exit 1
 	fi
 fi
@@ -260,10 +274,14 @@ sender() {
 	fi
 }
 
-# rate at the receiving end while SENDER runs: prints "pps frames" (frames: all it counted)
+# rate at the receiving end while SENDER runs: writes "pps frames" (frames: all it counted) to
+# $T/out (these run in the script's own shell, so that cleanup knows what they started).
+# pps over the window from 0.5 s after the first frame to the last sample before the count
+# stops; for a one-pass run (WHOLE=1), from the last sample before the first frame to the
+# first sample at the final count (the whole pass, to 50 ms)
 rx_rate() {
-	rm -f "$T/stop"
-	ip netns exec $RX python3 - "$T/stop" <<'PY' &
+	rm -f "$T/stop" "$T/ready"
+	ip netns exec $RX "$PY" - "$T/stop" "$T/ready" "${WHOLE:-0}" >"$T/out" <<'PY' &
 import os, sys, time
 f = "/sys/class/net/pbrpB/statistics/rx_packets"
 def rd():
@@ -271,6 +289,7 @@ def rd():
         return int(h.read())
 s = []
 base = rd()
+open(sys.argv[2], "w").close()  # the base is read: the sender may start
 while not os.path.exists(sys.argv[1]):  # until the sender has returned
     s.append((time.monotonic(), rd()))
     time.sleep(0.05)
@@ -279,15 +298,19 @@ first = next((i for i, (t, c) in enumerate(s) if c > base), None)
 if first is None:
     print("0 0")
     sys.exit(0)
-last = max(i for i, (t, c) in enumerate(s) if c != s[-1][1] or i == len(s) - 1) - 1
-start = next((i for i in range(first, last) if s[i][0] >= s[first][0] + 0.5), first)
+if sys.argv[3] == "1":
+    start = max(first - 1, 0)
+    last = next(i for i, (t, c) in enumerate(s) if c == s[-1][1])
+else:
+    last = max(i for i, (t, c) in enumerate(s) if c != s[-1][1] or i == len(s) - 1) - 1
+    start = next((i for i in range(first, last) if s[i][0] >= s[first][0] + 0.5), first)
 t0, c0 = s[start]
 t1, c1 = s[last]
-with open("/dev/stdout", "w") as o:
-    o.write("%.0f %d\n" % ((c1 - c0) / (t1 - t0) if t1 > t0 else 0, s[-1][1] - base))
+print("%.0f %d" % ((c1 - c0) / (t1 - t0) if t1 > t0 else 0, s[-1][1] - base))
 PY
 	RATEPID=$!
-	sleep 0.2
+	for _ in $(seq 200); do [ -e "$T/ready" ] && break; sleep 0.05; done
+	sleep 0.1
 	sender "$@"
 	sleep 0.2
 	touch "$T/stop"
@@ -296,15 +319,20 @@ PY
 }
 
 # timed GEN MODE: one pass with tcpdump on pbrpB (UDP only for orig|pps, every frame for
-# rorig); prints wire.py's line, then the frames tcpdump says the kernel dropped
+# rorig); writes wire.py's line, the frames tcpdump says the kernel dropped, and pbrpB's
+# rx_packets over the pass, to $T/out. A snap length of 2048 keeps libpcap's ring slots small
+# (with the veth's offloads on it sizes them for 256 KiB frames otherwise: 256 slots in 64 MiB,
+# a 13 ms stall of tcpdump at 20 kpps)
 timed() {
 	local filt=udp file=c.pcap extra=""
 	if [ "$2" = rorig ]; then
 		filt="" file=r.pcap extra=kinds
 	fi
 	# shellcheck disable=SC2086
+	local rx0 drops
+	rx0=$(ip netns exec $RX cat /sys/class/net/pbrpB/statistics/rx_packets)
 	ip netns exec $RX tcpdump -i pbrpB -Q in --time-stamp-precision nano --immediate-mode \
-		-B 65536 -U -w "$T/rx.pcap" $filt >/dev/null 2>"$T/td.log" &
+		-s 2048 -B 65536 -U -w "$T/rx.pcap" $filt >/dev/null 2>"$T/td.log" &
 	CAPPID=$!
 	for _ in $(seq 100); do grep -q 'listening on' "$T/td.log" && break; sleep 0.05; done
 	sender "$@"
@@ -314,13 +342,14 @@ timed() {
 	CAPPID=""
 	[ -z "${KEEP_RX:-}" ] || { mkdir -p "$KEEP_RX" && cp "$T/rx.pcap" "$KEEP_RX/$2-$1.pcap"; }
 	# shellcheck disable=SC2086
-	echo "$(python3 "$T/wire.py" "$T/rx.pcap" "$T/$file" 50000 $extra)" \
-		"$(sed -n 's/^\([0-9]*\) packets\{0,1\} dropped by kernel.*/\1/p' "$T/td.log" | head -1)"
+	drops=$(sed -n 's/^\([0-9]*\) packets\{0,1\} dropped by kernel.*/\1/p' "$T/td.log" | head -1)
+	echo "$("$PY" "$T/wire.py" "$T/rx.pcap" "$T/$file" 50000 $extra) ${drops:--}" \
+		"$(($(ip netns exec $RX cat /sys/class/net/pbrpB/statistics/rx_packets) - rx0))" >"$T/out"
 }
 
 # from pktbench's JSON row: "frames_sent source" (- - when there is none)
 pb_row() {
-	python3 - "$T/gen.json" <<'PY' 2>/dev/null || echo "- -"
+	"$PY" - "$T/gen.json" <<'PY' 2>/dev/null || echo "- -"
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 print(r.get("frames_sent", "-"), ((r.get("replay") or {}).get("source") or "-"))
@@ -329,42 +358,56 @@ PY
 
 FIRST=${METHODS%%,*}
 GENS_A="$(echo "$METHODS" | tr , ' ' | sed 's/\([^ ]*\)/pb_\1/g') tcpreplay"
-python3 "$T/wire.py" kinds "$T/r.pcap" >"$T/r.kinds" || exit 1
+"$PY" "$T/wire.py" kinds "$T/r.pcap" >"$T/r.kinds" || exit 1
 {
 	echo "# $(date -u +%F), $(uname -r), $(nproc) CPUs, pktbench $("$PB" --version 2>/dev/null | head -1)," \
 		"$(tcpreplay --version 2>&1 | head -1), $(tcpdump --version 2>&1 | head -1)"
-	echo "# $0 -s $SECS -r $ROUNDS -m $METHODS -n $NREAL$([ "$MIB" -gt 0 ] && echo " -M $MIB -k $MKIND")"
+	echo "# $0 -s $SECS -r $ROUNDS -m $METHODS -n $NREAL -R $RECV$([ "$MIB" -gt 0 ] && echo " -M $MIB -k $MKIND")"
 	echo "# real mix (d, e): $(cat "$T/r.pcap.json")"
 	[ "$MIB" -gt 0 ] && echo "# memory (c): $(cat "$T/big.pcap.json"), $(stat -c %s "$T/big.pcap") bytes on disk"
 } | tee "$T/head"
 for r in $(seq "$ROUNDS"); do
 	for g in $GENS_A; do
-		echo "a $g $(rx_rate "$g" topspeed)" >>"$T/res"
+		rx_rate "$g" topspeed
+		echo "a $g $(cat "$T/out")" >>"$T/res"
 	done
 	for g in "pb_$FIRST" tcpreplay; do
 		for m in orig pps; do
-			echo "b $g $m $(timed "$g" "$m")" >>"$T/res"
+			timed "$g" "$m"
+			echo "b $g $m $(cat "$T/out")" >>"$T/res"
 		done
 	done
 	for g in $GENS_A; do
-		echo "d $g $(rx_rate "$g" rtop)" >>"$T/res"
+		rx_rate "$g" rtop
+		echo "d $g $(cat "$T/out")" >>"$T/res"
 	done
 	for g in $GENS_A; do
-		echo "e $g $(timed "$g" rorig)" >>"$T/res"
+		timed "$g" rorig
+		echo "e $g $(cat "$T/out")" >>"$T/res"
 	done
 	if [ "$MIB" -gt 0 ]; then
 		for gm in $(echo "$METHODS" | tr , ' ' | sed 's/\([^ ]*\)/pb_\1:always/g') "pb_$FIRST:never" \
 			"pb_$FIRST:auto" tcpreplay:disk tcpreplayK:mem; do
 			rm -f "$T/rss" "$T/gen.json"
-			out=$(rx_rate "${gm%:*}" "${gm#*:}")
-			echo "c ${gm%:*} ${gm#*:} $out $(tail -1 "$T/rss" 2>/dev/null || echo 0)" \
+			WHOLE=1 rx_rate "${gm%:*}" "${gm#*:}"
+			echo "c ${gm%:*} ${gm#*:} $(cat "$T/out") $(tail -1 "$T/rss" 2>/dev/null || echo 0)" \
 				"$([ "${gm#pb_}" != "$gm" ] && pb_row || echo "- -")" >>"$T/res"
 		done
 	fi
 	echo "# round $r of $ROUNDS done, $(($(date +%s) - START)) s" >&2
 done
 cp "$T/res" "${KEEP_RES:-/dev/null}" 2>/dev/null
-python3 - "$T/res" "$T/r.pcap.json" "$T/r.kinds" "$T/big.pcap" "$NREAL" <<'PY'
+# what came back, and what the receiver's stack took in and sent: 0, 0, 0 with -R nft
+ipstat() { # NAME: the receiver namespace's Ip counter NAME (/proc/net/snmp)
+	# shellcheck disable=SC2016
+	ip netns exec $RX awk -v n="$1" '/^Ip: [A-Z]/ { for (i = 2; i <= NF; i++) h[i] = $i }
+		/^Ip: [0-9]/ { for (i = 2; i <= NF; i++) if (h[i] == n) print $i }' /proc/net/snmp
+}
+echo "# the lab at the end: pbrpA (the sender's end) received $(ip netns exec $TX cat \
+/sys/class/net/pbrpA/statistics/rx_packets) frames; the receiver's IPv4 stack took in\
+ $(ipstat InReceives) packets and sent $(ipstat OutRequests); pbrpB sent $(ip netns exec $RX \
+cat /sys/class/net/pbrpB/statistics/tx_packets) frames"
+"$PY" - "$T/res" "$T/r.pcap.json" "$T/r.kinds" "$T/big.pcap" "$NREAL" <<'PY'
 import json, os, statistics, sys
 res, gen, fkinds = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
 big, nreal = sys.argv[4], int(sys.argv[5])
@@ -383,12 +426,12 @@ for f in rows:
         a.setdefault(f[1], []).append(num(f[2]))
     elif f[0] == "d" and len(f) == 4:
         d.setdefault(f[1], []).append(num(f[2]))
-    elif f[0] == "b" and len(f) >= 8:
-        b.setdefault((f[1], f[2]), []).append([num(x) for x in f[3:8]] + [num(f[8]) if len(f) > 8 else 0])
-    elif f[0] == "e" and len(f) >= 9:
+    elif f[0] == "b" and len(f) == 10:  # frames dur p50 p99 max, tcpdump's drops, rx_packets
+        b.setdefault((f[1], f[2]), []).append([num(x) for x in f[3:10]])
+    elif f[0] == "e" and len(f) == 11:  # the same, with the kinds and the file's byte for byte
         e.setdefault(f[1], []).append(([num(x) for x in f[2:7]], json.loads(f[7]), int(f[8]),
-                                       num(f[9]) if len(f) > 9 else 0))
-    elif f[0] == "c" and len(f) == 9:
+                                       num(f[9]), num(f[10])))
+    elif f[0] == "c" and len(f) == 8:
         c.setdefault((f[1], f[2]), []).append((num(f[3]), int(f[4]), num(f[5]), f[6], f[7]))
 verdict = []
 
@@ -409,9 +452,9 @@ for (g, m), v in b.items():
     print("| %s | %s | %.0f | %+.3f %% | %.2f us | %.2f us | %.1f us | %s |" % (
         name(g), "original" if m == "orig" else "--pps 20000", *mm[:5],
         rounds([x[1] for x in v], "%+.3f %%")))
-    if any(x[0] != 10000 or x[5] for x in v):
-        print("  note: %s %s saw %s frames, tcpdump dropped %s" % (
-            name(g), m, rounds([x[0] for x in v]), rounds([x[5] for x in v])))
+    if any(x[0] != 10000 or x[5] != 0 or x[6] != 10000 for x in v):
+        print("  note: %s %s: %s frames at the receiver (rx_packets), %s captured, tcpdump dropped %s" % (
+            name(g), m, rounds([x[6] for x in v]), rounds([x[0] for x in v]), rounds([x[5] for x in v])))
 
 if d:
     print("\n(d) --topspeed, the real mix (%d frames looped), pps at the receiver (median of %d)\n" % (
@@ -432,14 +475,16 @@ if e:
     fdur = gen["duration_s"]
     print("\n(e) one pass of the real mix (%d frames, %.5f s at 20 kpps), its own timing, stamps "
           "at the receiver (medians of %d)\n" % (gen["frames"], fdur, len(next(iter(e.values())))))
-    print("| generator | frames seen | the file's, byte for byte | duration error | gap error p50 | gap error p99 | gap error max | duration error, each round |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    print("| generator | frames at the receiver | captured | the file's, byte for byte | duration error | gap error p50 | gap error p99 | gap error max | duration error, each round |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for g, v in e.items():
         mm = [med(x) for x in zip(*(x[0] for x in v))]
-        print("| %s | %.0f | %.0f | %+.3f %% | %.2f us | %.2f us | %.1f us | %s |" % (
-            name(g), mm[0], med(x[2] for x in v), *mm[1:], rounds([x[0][1] for x in v], "%+.3f %%")))
-        if any(x[3] for x in v):
-            print("  note: tcpdump dropped %s frames of %s's passes" % (rounds([x[3] for x in v]), name(g)))
+        print("| %s | %.0f | %.0f | %.0f | %+.3f %% | %.2f us | %.2f us | %.1f us | %s |" % (
+            name(g), med(x[4] for x in v), mm[0], med(x[2] for x in v), *mm[1:],
+            rounds([x[0][1] for x in v], "%+.3f %%")))
+        if any(x[3] != 0 or x[4] != gen["frames"] or x[0][0] != gen["frames"] for x in v):
+            print("  note: %s: %s frames at the receiver (rx_packets), %s captured, tcpdump dropped %s" % (
+                name(g), rounds([x[4] for x in v]), rounds([x[0][0] for x in v]), rounds([x[3] for x in v])))
     kinds = list(gen["kinds"])
     kinds += sorted({k for v in e.values() for x in v for k in x[1]} - set(kinds))
     print("\nframes on the wire by kind, each round (the file: pcapgen.py's count; read back: %s)\n" % (
@@ -457,9 +502,12 @@ if e:
         ", ".join("%d" % sum(x[1].values()) for x in v) for v in e.values())))
     whole = {g: all(x[1] == {k: n for k, n in gen["kinds"].items() if n} and x[2] == gen["frames"]
                     for x in v) for g, v in e.items()}
-    for g in e:
+    for g, v in e.items():
         print("  %s: %s" % (name(g), "every frame of the file, every kind, byte for byte (the MACs aside), every round"
-                            if whole[g] else "NOT every frame of the file in every round (bold: a count that differs)"))
+                            if whole[g] else
+                            "NOT every frame of the file captured in every round (bold: a count that differs)%s" % (
+                                "; every frame reached the receiver (rx_packets): the capture missed some"
+                                if all(x[4] == gen["frames"] for x in v) else "")))
     tr = med(abs(x[0][1]) for x in e["tcpreplay"]) if "tcpreplay" in e else 0
     for g, v in e.items():
         if g.startswith("pb_") and tr:
