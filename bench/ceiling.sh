@@ -15,7 +15,8 @@
 # rx_packets over seconds 2 .. SECS + 1 (set-up and tear-down stay outside). Generators take
 # turns within a round, so a busy moment of a shared machine hits them alike; the figure
 # printed is the median over ROUNDS rounds, and `vs first` is its ratio to the first
-# generator's. Needs root and a build (cmake --build BUILD_DIR).
+# generator's; for pktbench, the CPU its sender ran on most in each round, and how often it
+# moved (the row's sender_cpus, sender_cpu_moves). Needs root and a build (cmake --build BUILD_DIR).
 set -u
 SECS=5 ROUNDS=3 BUILD=build
 while getopts s:r:b:h o; do
@@ -45,7 +46,7 @@ command_of() {
 	live) echo "$REF/bench_live pbrefA $run_secs $DMAC $SMAC" ;;
 	xsk) echo "$REF/bench_xsk pbrefA $run_secs $DMAC $SMAC" ;;
 	pb_*) echo "$PB --method ${1#pb_} --iface pbrefA --srcip 198.18.0.1 --dstip 198.18.0.2 \
---dstmac $DMAC --payloadsize 18 --duration $run_secs --quiet" ;;
+--dstmac $DMAC --payloadsize 18 --duration $run_secs --quiet --format json -o $LOG/$1.json" ;;
 	*) return 1 ;;
 	esac
 }
@@ -82,7 +83,7 @@ ip -n $TX neigh replace 198.18.0.2 lladdr "$DMAC" dev pbrefA nud permanent
 rx_packets() { ip netns exec $RX cat /sys/class/net/pbrefB/statistics/rx_packets; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 
-declare -A RATES
+declare -A RATES CPUS
 for round in $(seq "$ROUNDS"); do
 	for g in $GENS; do
 		# shellcheck disable=SC2046 # the command is split into its words on purpose
@@ -103,6 +104,10 @@ for round in $(seq "$ROUNDS"); do
 			continue
 		fi
 		RATES[$g]="${RATES[$g]:-} $(printf '%s\n' $deltas | median)"
+		# pktbench's rows say where the sender ran: its rate depends on the CPU here
+		[ ! -s "$LOG/$g.json" ] ||
+			CPUS[$g]="${CPUS[$g]:-} $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("cpu" + ",".join(str(c) for c in r["sender_cpus"]) + "/" + str(r["sender_cpu_moves"]))' "$LOG/$g.json" 2>/dev/null)"
+		rm -f "$LOG/$g.json"
 	done
 done
 
@@ -119,5 +124,6 @@ for g in $GENS; do
 	m=$(printf '%s\n' ${RATES[$g]} | median)
 	[ -n "$first" ] || first=$m
 	printf '%-18s %12s %9s  %s\n' "$g" "$m" "$(awk -v a="$m" -v b="$first" 'BEGIN { printf "%.3f", b ? a / b : 0 }')" "${RATES[$g]}"
+	[ -z "${CPUS[$g]:-}" ] || printf '%-18s %12s %9s  %s\n' "" "" "" "sender CPU/moves:${CPUS[$g]}"
 done
 exit $failed

@@ -490,6 +490,13 @@ by_mac:
 	 */
 	if (!run_mac(data, end, &run, &kind, &stream))
 		goto foreign;
+	/*
+	 * ... and only for a run that announced itself (pb_announce: a replay always does): a
+	 * host whose MAC merely looks like a run's keeps its traffic (ARP, the agent's API)
+	 */
+	s = bpf_map_lookup_elem(&slot, &zero);
+	if (!(s && s->tag == PB_BPF_SLOT_TAG(run)) && !bpf_map_lookup_elem(&meta, &run))
+		goto foreign;
 	ordinary = kind == PB_SIG_KIND_FRAME;
 	pl = data + sizeof(struct ethhdr); /* only paced timing: never read */
 

@@ -444,7 +444,8 @@ int pb_announce(const struct pb_config *cfg, bool tagged)
 	uint32_t len;
 	int fd, i, err;
 
-	if (!cfg->test_id[0] && !cfg->shard_count)
+	/* a replay's frames are counted by the run's MAC only once the run has announced itself */
+	if (!cfg->test_id[0] && !cfg->shard_count && !cfg->replay[0])
 		return 0;
 	err = pb_announce_build(cfg, tagged, buf, &len);
 	if (err)

@@ -71,7 +71,8 @@ int pb_start_wait_clock(const struct pb_config *cfg, const struct pb_fleet_clock
 /*
  * The run's announcement (pb_bpf.h, PB_SIG_KIND_ANNOUNCE) as a frame in buf (PB_FRAME_MAX
  * bytes), and sending it on the run's interface: three copies, before the window, when the
- * run belongs to a named test or shard. 0 or -errno.
+ * run belongs to a named test or shard, or replays a capture (its frames are counted by the
+ * run's MAC once it has announced itself). 0 or -errno.
  */
 int pb_announce_build(const struct pb_config *cfg, bool tagged, uint8_t *buf, uint32_t *len);
 int pb_announce(const struct pb_config *cfg, bool tagged);

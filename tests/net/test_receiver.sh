@@ -133,6 +133,24 @@ check "exactly the two run ids are held ($runs)" \
 	bash -c "[[ '$runs' == 'runs 2 '* && '$runs' == *$RUN_A* && '$runs' == *$RUN_B* ]]"
 check "foreign unchanged by the runs" [ "$(field "$(ask foreign)" frames)" = "$f1" ]
 
+# a sender whose own random MAC looks like a replay run's (72:8x:...: 1 in 128 do) still has its
+# built frames counted for the run in their signature, not for the MAC's
+mac_a=$(ip -n "$NTX" -o link show dev "$A" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+ip -n "$NTX" link set dev "$A" address 72:80:de:ad:be:ef &&
+	"$PROBE" send "$NTX" "$A" "$MAC_B" e5e5e5e5 1000 1 0 N >/dev/null 2>&1
+sleep 0.2
+re=$(ask "run e5e5e5e5")
+# ... and its own traffic (no announced run: 0xdeadbeef never announced) passes: pings answered
+ip -n "$NRX" neigh replace 198.18.77.1 lladdr 72:80:de:ad:be:ef nud permanent dev "$B"
+icmp_ping "$NTX" 198.18.77.2 >/dev/null 2>&1
+pings=$?
+ip -n "$NRX" neigh replace 198.18.77.1 lladdr "$MAC_A" nud permanent dev "$B"
+ip -n "$NTX" link set dev "$A" address "$mac_a"
+check "a sender at 72:80:de:ad:be:ef: its 1000 frames counted for their signature's run ($re)" \
+	[ "$(field "$re" frames)" = 1000 ]
+check "... and its 3 pings, which no announced run sent, pass and are answered (exit $pings)" \
+	[ "$pings" = 0 ]
+
 # the interface's own counters, read from the namespace the probe went back to
 st=$(ask ifstats)
 want_rx=$(ip -n "$NRX" -j -s link show dev "$B" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["packets"])')

@@ -39,10 +39,11 @@ wire_cleanup() {
 }
 trap 'wire_cleanup; cleanup' EXIT
 
-# In the DUT's namespace: capture UDP on the port facing the sender, started before anything
+# In the DUT's namespace: capture UDP on the port facing the sender (not the runs'
+# announcements, "pbA": a replay announces its run, whose MAC the receiver then counts by), started before anything
 # is sent (dumpcap says "Capturing on" once its socket is bound); it stops at CAPN frames.
 cat >"$T/dut.sh" <<'SH'
-dumpcap -i "$PB_DUT_IN" -f udp -c "$CAPN" -P -w "$CAP" >"$CAP.log" 2>&1 &
+dumpcap -i "$PB_DUT_IN" -f 'udp and not (udp[8:2] = 0x7062 and udp[10] = 0x41)' -c "$CAPN" -P -w "$CAP" >"$CAP.log" 2>&1 &
 echo $! >"$CAP.pid"
 i=0
 while ! grep -q 'Capturing on' "$CAP.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
