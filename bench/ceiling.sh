@@ -50,12 +50,12 @@ command_of() {
 	*) return 1 ;;
 	esac
 }
+LOG=""
 for g in $GENS; do
 	command_of "$g" >/dev/null || { echo "ceiling: unknown generator $g" >&2; exit 2; }
 	[ "$g" != xsk ] || [ -x "$REF/bench_xsk" ] || { echo "ceiling: no $REF/bench_xsk (built with libxdp only)" >&2; exit 2; }
 done
 TX=pbref-tx RX=pbref-rx
-LOG=""
 
 cleanup() {
 	ip netns del $TX 2>/dev/null
