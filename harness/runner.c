@@ -68,8 +68,8 @@ struct pb_slot {
 	uint32_t cpu_samples[PB_CPU_LOOK_MAX]; /* seconds the sampler found it on each CPU */
 	int cpu_last;			       /* 1 + the CPU at the last look; 0: none yet */
 	uint32_t cpu_moves; /* looks that found it on another CPU than the look before */
-	double call_t;	 /* paced: when the last send() call began; 0: none since */
-	bool past;	 /* paced: the worker read the clock at or past the deadline */
+	double call_t;	    /* paced: when the last send() call began; 0: none since */
+	bool past;	    /* paced: the worker read the clock at or past the deadline */
 	int done;
 } __attribute__((aligned(64)));
 
