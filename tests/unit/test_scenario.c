@@ -497,6 +497,22 @@ static void test_bad(void)
 }
 
 /* defaults < file < command line, wherever --config stands. */
+/* A --pps profile in a scenario: the same string as on the command line (issue 30). */
+static void test_profile(void)
+{
+	struct pb_config cfg;
+
+	CHECK(load("pps: 100k:10s,200k:2.5s\n", &cfg) == 0 && cfg.sweep.profile &&
+		      cfg.sweep.n == 2 && cfg.sweep.values[1] == 200000 &&
+		      cfg.sweep.secs[1] == 2.5 && cfg.pps == 0,
+	      "pps: 100k:10s,200k:2.5s: two steps (%s)", err);
+	CHECK(load("pps: 10k-50k:5s\n", &cfg) == 0 && cfg.sweep.n == 5 &&
+		      cfg.sweep.values[4] == 50000,
+	      "pps: 10k-50k:5s: a ramp of 5 steps (%s)", err);
+	CHECK(load("pps: '100k:'\n", &cfg) == -EINVAL && strstr(err, "profile"),
+	      "pps: '100k:' is refused, saying what a profile is (%s)", err);
+}
+
 static void test_precedence(void)
 {
 	struct pb_config cfg;
@@ -546,6 +562,7 @@ int main(void)
 	test_every_key();
 	test_table_keys();
 	test_bad();
+	test_profile();
 	test_precedence();
 
 	unlink(write_file("s.yaml", ""));
