@@ -611,7 +611,7 @@ static int session_profile(struct pb_session *s, const struct pb_selected *list,
 	const struct pb_sweep *sw = &s->cfg.sweep;
 	static struct pb_config pcfg;
 	unsigned int p, i, k = 0;
-	char point[32];
+	char point[64]; /* the row keeps 31: "step 12: pps=100000 10s" is 23 */
 	int ret = 0;
 
 	for (i = 0; i < n && !pb_stopped() && !ret; i++) {
