@@ -46,19 +46,6 @@ void pb_pacer_depart(struct pb_pacer *p, double t, uint64_t from, uint64_t to)
 	p->departed += to > from ? to - from : 0;
 }
 
-double pb_pacer_quantile(const uint64_t *h, uint64_t n, double q, double max_us)
-{
-	uint64_t want = (uint64_t)ceil(q * (double)n), seen = 0;
-	uint32_t i;
-
-	for (i = 0; i <= PB_PACE_HIST && n; i++) {
-		seen += h[i];
-		if (seen >= want && seen)
-			return i < PB_PACE_HIST ? fmin(i + 1.0, max_us) : max_us;
-	}
-	return max_us;
-}
-
 /* When frame done may go by the peak rule. */
 static double pacer_peak_due(const struct pb_pacer *p, uint64_t done)
 {

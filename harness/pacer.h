@@ -72,8 +72,6 @@ void pb_pacer_sleeps(struct pb_pacer *p);
  * each one's lateness against its nominal deadline goes into the departures.
  */
 void pb_pacer_depart(struct pb_pacer *p, double t, uint64_t from, uint64_t to);
-/* The departures' q-th quantile over several pacers' histograms, summed into h, in us. */
-double pb_pacer_quantile(const uint64_t *h, uint64_t n, double q, double max_us);
 
 /*
  * A stalled sender: one whose count stood still for PB_STALL_S of watched time, or for

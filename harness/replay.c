@@ -133,7 +133,7 @@ static int rp_open_preloaded(struct pb_replay *rp, char *why, size_t len)
 {
 	const struct pb_config *cfg = &rp->cfg;
 	struct rp_clock c = { 0 };
-	struct rp_file f = { .whole = rp->frames, .family = rp->frames ? 0 : cfg->srcip.family };
+	struct rp_file f = { .whole = rp->file.whole, .family = rp->file.family };
 	uint32_t i, *k = NULL;
 	int err;
 
@@ -253,14 +253,11 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 			 m->name);
 		err = -EINVAL;
 	}
-	if (err)
-		;
-	else if (!rp->st)
+	if (!err && !rp->st)
 		err = -ENOMEM;
-	else if (rp->streamed)
-		err = rp_open_streamed(rp, m, why, len);
-	else
-		err = rp_open_preloaded(rp, why, len);
+	if (!err)
+		err = rp->streamed ? rp_open_streamed(rp, m, why, len)
+				   : rp_open_preloaded(rp, why, len);
 	if (err == -E2BIG) { /* --preload auto: it would take more than the bound */
 		rp->streamed = true;
 		err = rp_open_streamed(rp, m, why, len);
@@ -405,20 +402,6 @@ void pb_replay_note(struct pb_replay_stream *s, uint64_t handed)
 		__atomic_store_n(&s->freed, at, __ATOMIC_RELEASE);
 }
 
-/* The upper bound of the bucket that holds the q-th quantile, in us. */
-static double rp_quantile(const uint64_t *h, uint64_t total, double q, double max_us)
-{
-	uint64_t want = (uint64_t)ceil(q * (double)total), seen = 0;
-	uint32_t i;
-
-	for (i = 0; i <= RP_HIST_US; i++) {
-		seen += h[i];
-		if (seen >= want && seen)
-			return i < RP_HIST_US ? fmin(i + 1.0, max_us) : max_us;
-	}
-	return max_us;
-}
-
 void pb_replay_result(const struct pb_replay *r, struct pb_result *res)
 {
 	struct pb_replay_stats *o = &res->replay;
@@ -472,8 +455,8 @@ void pb_replay_result(const struct pb_replay *r, struct pb_result *res)
 							 o->sched_duration_s * 1e6
 					       : 0;
 	if (h && o->frames) {
-		o->dep_p50_us = rp_quantile(h, o->frames, 0.50, o->dep_max_us);
-		o->dep_p99_us = rp_quantile(h, o->frames, 0.99, o->dep_max_us);
+		o->dep_p50_us = pb_us_quantile(h, RP_HIST_US, o->frames, 0.50, o->dep_max_us);
+		o->dep_p99_us = pb_us_quantile(h, RP_HIST_US, o->frames, 0.99, o->dep_max_us);
 	}
 	free(h);
 }

@@ -422,19 +422,21 @@ static uint32_t rp_wire(const struct pb_replay *rp, const struct rp_rec *r)
 }
 
 /*
- * A whole frame as it goes out, written at out from its captured bytes at src (out may be
- * src less RP_HEADROOM, src, or src plus it: in place, the bytes after the MACs and the tag
- * never move): the path's destination MAC, the run's source MAC (pb_bpf.h: the receiver
- * counts the frame by it), the tag as asked, then the frame as captured, rewritten where
- * --rewrite-ip or --rewrite-port ask. Its length.
+ * A whole frame as it goes out, written at out from its captured bytes at src (NULL: in
+ * place, RP_HEADROOM bytes either side of src: the bytes after the MACs and the tag never
+ * move): the path's destination MAC, the run's source MAC (pb_bpf.h: the receiver counts the
+ * frame by it), the tag as asked, then the frame as captured, rewritten where --rewrite-ip or
+ * --rewrite-port ask.
  */
-static uint32_t rp_whole(uint8_t *out, const uint8_t *src, const struct pb_replay *rp,
-			 uint32_t stream, const struct rp_rec *r)
+int rp_build_whole(struct pb_frame *fr, uint8_t *out, const uint8_t *src,
+		   const struct pb_replay *rp, uint32_t stream, const struct rp_rec *r)
 {
 	uint32_t hin = 12 + (r->tagged ? PB_VLAN_HLEN : 0);
 	uint32_t hout = 12 + (rp_tag_out(rp, r) ? PB_VLAN_HLEN : 0);
 	uint16_t tci = r->tci;
 
+	if (!out)
+		out = (uint8_t *)src + hin - hout;
 	if (out + hout != src + hin)
 		memmove(out + hout, src + hin, r->len - hin);
 	memcpy(out, rp->base.dstmac, 6);
@@ -448,20 +450,9 @@ static uint32_t rp_whole(uint8_t *out, const uint8_t *src, const struct pb_repla
 		out[15] = (uint8_t)tci;
 	}
 	rp_rewrite(out + hout, r->len - hin, &rp->rw);
-	return r->len - hin + hout;
-}
-
-int rp_build_whole(struct pb_frame *fr, uint8_t *out, const uint8_t *src,
-		   const struct pb_replay *rp, uint32_t stream, const struct rp_rec *r)
-{
-	uint32_t hin = 12 + (r->tagged ? PB_VLAN_HLEN : 0);
-	uint32_t hout = 12 + (rp_tag_out(rp, r) ? PB_VLAN_HLEN : 0);
-
-	if (!out) /* in place: what follows the MACs and the tag stays where it is */
-		out = (uint8_t *)src + hin - hout;
 	memset(fr, 0, sizeof(*fr));
 	fr->data = out;
-	fr->len = rp_whole(out, src, rp, stream, r);
+	fr->len = r->len - hin + hout;
 	fr->unpadded = fr->len;
 	fr->l3_off = hout + 2;
 	return 0;

@@ -218,6 +218,12 @@ static double worker_past(struct pb_slot *s, double t)
 	return s->run->deadline;
 }
 
+/* The schedule's count of a worker: every attempt, a frame the path dropped and reported too. */
+static uint64_t slot_tried(const struct pb_slot *s)
+{
+	return s->ctr.sent + s->ctr.inflight + s->ctr.retried;
+}
+
 /*
  * How many frames the next call may hand over: what --count still wants, less what is in
  * flight, and what the pacer allows by now, less every attempt so far: --pps paces what is
@@ -356,14 +362,13 @@ static void *worker_main(void *arg)
 		}
 		/* a zero budget with frames in flight only reaps them */
 		s->call_t = s->pacer.rate ? s->budget_t : 0;
-		tried = s->ctr.sent + s->ctr.inflight + s->ctr.retried;
+		tried = slot_tried(s);
 		if (!worker_call(s, m, (unsigned int)budget, async, &o)) {
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
 		if (s->pacer.rate)
-			pb_pacer_depart(&s->pacer, s->budget_t, tried,
-					s->ctr.sent + s->ctr.inflight + s->ctr.retried);
+			pb_pacer_depart(&s->pacer, s->budget_t, tried, slot_tried(s));
 		refused = o.retried && !o.sent;
 		if (s->rs)
 			pb_replay_note(s->rs, s->ctr.sent + s->ctr.inflight);
@@ -373,7 +378,7 @@ static void *worker_main(void *arg)
 	if (s->call_t)
 		s->ctr.send_s += pb_clock_now(run->clk) - s->call_t;
 	s->behind = pb_pacer_behind(&s->pacer, fmin(pb_clock_now(run->clk), run->deadline),
-				    s->ctr.sent + s->ctr.retried + s->ctr.inflight);
+				    slot_tried(s));
 	/* after an error too: frames that completed before it count, and the error stays */
 	if (async)
 		worker_drain(s);
@@ -787,10 +792,10 @@ static void run_sample(struct run *run, struct pb_result *res)
 			uint64_t d;
 
 			smp.delivered_known = res->has_receiver && run_rx_read(run, &c);
-			if (smp.delivered_known)
+			if (smp.delivered_known) {
 				smp.delivered = c.frames;
-			if (smp.delivered_known)
 				run_sample_latency(run, &lw, &smp);
+			}
 			run_cpu_look(run);
 			/* a count that went back: run_rx_count() said whose doing it was */
 			d = smp.delivered_known ? pb_ctr_delta(last_rx, smp.delivered, NULL) : 0;
@@ -1242,7 +1247,7 @@ static void run_collect(struct run *run, struct pb_result *res)
 		res->send_blocked_s += s->ctr.blocked_s / cfg->streams; /* the workers' mean */
 		res->paced_behind += s->behind;
 		/* where the stream ran: the CPU it was found on most */
-		for (j = 0, most = 0; j < PB_CPU_LOOK_MAX && i < 64; j++) {
+		for (j = 0, most = 0; j < PB_CPU_LOOK_MAX; j++) {
 			if (s->cpu_samples[j] > most) {
 				most = s->cpu_samples[j];
 				res->sender_cpu[i] = (uint16_t)(j + 1);
@@ -1261,8 +1266,10 @@ static void run_collect(struct run *run, struct pb_result *res)
 	}
 	if (run->target_pps && departed) {
 		res->pacing = run->sleeps ? "sleep" : "spin";
-		res->pace_p50_us = pb_pacer_quantile(hist, departed, 0.50, res->pace_max_us);
-		res->pace_p99_us = pb_pacer_quantile(hist, departed, 0.99, res->pace_max_us);
+		res->pace_p50_us =
+			pb_us_quantile(hist, PB_PACE_HIST, departed, 0.50, res->pace_max_us);
+		res->pace_p99_us =
+			pb_us_quantile(hist, PB_PACE_HIST, departed, 0.99, res->pace_max_us);
 	}
 	res->duration_s = t1 - run->t0;
 	res->measured = true;

@@ -34,6 +34,19 @@ uint64_t pb_replay_skips_str(const uint64_t skipped[PB_RSKIP_N], char *buf, size
 	return out;
 }
 
+double pb_us_quantile(const uint64_t *h, uint32_t nb, uint64_t total, double q, double max_us)
+{
+	uint64_t want = (uint64_t)ceil(q * (double)total), seen = 0;
+	uint32_t i;
+
+	for (i = 0; i <= nb && total; i++) {
+		seen += h[i];
+		if (seen >= want && seen)
+			return i < nb ? fmin(i + 1.0, max_us) : max_us;
+	}
+	return max_us;
+}
+
 uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan)
 {
 	uint32_t min = vlan ? PB_ETH_MIN_VLAN : PB_ETH_MIN;

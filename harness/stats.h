@@ -7,8 +7,10 @@
 #define PB_STATS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "config.h"
 #include "counter.h"
 #include "latency.h"
 
@@ -175,7 +177,8 @@ struct pb_result {
 				    * (its own wait included) to the next call that moved frames */
 	uint64_t paced_behind;	   /* paced: frames the schedule had due that never went (the
 				    * sender fell behind: a full path, or its CPU) */
-	uint16_t sender_cpu[64];   /* 1 + the CPU each stream was found on most; 0: not looked */
+	uint16_t sender_cpu[PB_MAX_STREAMS]; /* 1 + the CPU each stream was found on most; 0: not
+						looked */
 	uint32_t sender_cpu_moves; /* looks (one a second) that found a stream on a new CPU */
 	const char *pacing;	   /* paced: "sleep" or "spin" (--pace); NULL: not paced */
 	double pace_p50_us, pace_p99_us, pace_max_us; /* paced: departures' lateness */
@@ -234,6 +237,12 @@ struct pb_result {
  * buf: how many in all (0: none, buf empty).
  */
 uint64_t pb_replay_skips_str(const uint64_t skipped[PB_RSKIP_N], char *buf, size_t len);
+/*
+ * A histogram of lateness in 1 us buckets, nb of them, then one for later (h[nb]), total
+ * samples: the upper bound of the bucket that holds the q-th quantile, at most max_us (the
+ * exact latest). The replay's departures and the pacer's use it.
+ */
+double pb_us_quantile(const uint64_t *h, uint32_t nb, uint64_t total, double q, double max_us);
 uint32_t pb_wire_bytes(uint32_t frame_bytes, bool vlan);
 /* pps x bytes x 8 in Gb/s: the L1 rate of a given packet rate. */
 double pb_wire_gbps(double pps, uint32_t frame_bytes, bool vlan);

@@ -485,7 +485,7 @@ static int pb_json_add_cpus(struct json_object *o, const struct pb_result *r)
 
 	if (!arr)
 		return -ENOMEM;
-	for (i = 0; i < r->streams && i < 64; i++) {
+	for (i = 0; i < r->streams && i < PB_MAX_STREAMS; i++) {
 		if (!r->sender_cpu[i]
 			    ? json_object_array_add(arr, NULL)
 			    : pb_json_push(arr, json_object_new_int(r->sender_cpu[i] - 1)))

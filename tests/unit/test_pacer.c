@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "pacer.h"
+#include "stats.h"
 #include "check.h"
 
 /*
@@ -95,8 +96,8 @@ static void test_sleeper(void)
 	CHECK(wakes >= 6000 && wakes <= 10000,
 	      "a wake per 3 to 5 frames: %llu wakes for %llu frames", (unsigned long long)wakes,
 	      (unsigned long long)s.done);
-	h50 = pb_pacer_quantile(p.hist, p.departed, 0.5, p.err_max);
-	h99 = pb_pacer_quantile(p.hist, p.departed, 0.99, p.err_max);
+	h50 = pb_us_quantile(p.hist, PB_PACE_HIST, p.departed, 0.5, p.err_max);
+	h99 = pb_us_quantile(p.hist, PB_PACE_HIST, p.departed, 0.99, p.err_max);
 	/* the first of three waits two gaps and the wake: 66.7 + 40 us; a late wake 90 */
 	CHECK(p.departed == s.done && h50 >= 40 && h99 <= 2 * gap * 1e6 + 90 + 1 &&
 		      p.err_max < 2 * gap * 1e6 + 90 + 6,
@@ -110,7 +111,7 @@ static void test_sleeper(void)
 	CHECK(s.done >= 1999 && s.done <= 2000 && wakes == s.done,
 	      "2 kpps asleep: %llu frames in %llu wakes", (unsigned long long)s.done,
 	      (unsigned long long)wakes);
-	h50 = pb_pacer_quantile(p.hist, p.departed, 0.5, p.err_max);
+	h50 = pb_us_quantile(p.hist, PB_PACE_HIST, p.departed, 0.5, p.err_max);
 	CHECK(h50 == 41 && p.err_max < 91, "2 kpps: late by the wake alone: p50 %g, max %g us", h50,
 	      p.err_max);
 }
