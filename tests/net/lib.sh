@@ -213,6 +213,53 @@ sys.exit(0 if answered == 3 else 1)
 PY
 }
 
+# A capture on the wire inside a kept lab (--keep-lab): the tests that read each frame as sent.
+# wire_scripts FILTER writes $T/dut.sh (dumpcap on the DUT's port facing the sender, FILTER,
+# started before anything is sent, stopping by itself at $CAPN frames into $CAP) and $T/tx.sh
+# (checksums computed in software, since an offloaded frame carries a partial one on veth; the
+# ends' MACs into $CAP.TX and $CAP.RX). wire_kept ERRFILE names the lab pktbench kept;
+# wire_cleanup stops the capture, so it writes what it has, and removes the kept lab.
+KEPT=
+wire_scripts() {
+	CAP_FILTER=$1
+	export CAP CAPN CAP_FILTER
+	cat >"$T/dut.sh" <<'SH'
+dumpcap -i "$PB_DUT_IN" -f "$CAP_FILTER" -B 32 -c "$CAPN" -P -w "$CAP" >"$CAP.log" 2>&1 &
+echo $! >"$CAP.pid"
+i=0
+while ! grep -q 'Capturing on' "$CAP.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+grep -q 'Capturing on' "$CAP.log"
+SH
+	cat >"$T/tx.sh" <<'SH'
+ethtool -K "$PB_LAB_TX_IF" tx off >/dev/null || exit 1
+for end in TX RX; do
+	eval "ns=\$PB_LAB_${end}_NS dev=\$PB_LAB_${end}_IF"
+	ip -n "$ns" -o link show "$dev" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p' \
+		>"$CAP.$end"
+done
+SH
+}
+wire_kept() { KEPT=$(sed -n 's|.*rm /run/pktbench/\([0-9a-zA-Z_-]*\)\.kept.*|\1|p' "$1" | head -1); }
+wire_cleanup() {
+	local p
+	if [ -s "$CAP.pid" ]; then
+		p=$(cat "$CAP.pid")
+		# it stops by itself at the count expected (-c): a stop signal would lose the
+		# frames still in its ring's last block
+		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		kill -INT "$p" 2>/dev/null
+		for _ in $(seq 20); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$p" 2>/dev/null
+		rm -f "$CAP.pid"
+	fi
+	# the kept lab: its three namespaces and the marker that says it was kept
+	if [ -n "$KEPT" ]; then
+		for ns in tx dut rx; do ip netns del "pktbench-$KEPT-$ns" 2>/dev/null; done
+		rm -f "/run/pktbench/$KEPT.kept"
+		KEPT=
+	fi
+}
+
 finish() {
 	echo "$PASSES passed, $FAILS failed"
 	[ "$FAILS" = 0 ]

@@ -24,27 +24,6 @@ done
 
 N=2000
 CAP=$T/wire.pcap CAPN=$((3 * N)) # 3 methods x 1 pass x N frames
-export CAP CAPN
-KEPT=
-wire_cleanup() {
-	local p
-	if [ -s "$CAP.pid" ]; then
-		p=$(cat "$CAP.pid")
-		# it stops by itself at the count expected (-c): a stop signal would lose the
-		# frames still in its ring's last block
-		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-		kill -INT "$p" 2>/dev/null
-		for _ in $(seq 20); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$p" 2>/dev/null
-		rm -f "$CAP.pid"
-	fi
-	# the kept lab: its three namespaces and the marker that says it was kept
-	if [ -n "$KEPT" ]; then
-		for ns in tx dut rx; do ip netns del "pktbench-$KEPT-$ns" 2>/dev/null; done
-		rm -f "/run/pktbench/$KEPT.kept"
-		KEPT=
-	fi
-}
 trap 'wire_cleanup; cleanup' EXIT
 
 # kinds.py CAPTURE: tshark's reading of a capture, one line of JSON: the frames by kind
@@ -103,27 +82,8 @@ for line in out.split("\n"):
 print(json.dumps({"kinds": kinds, "ipv6": v6, "checksums": status, "bad": bad}))
 PY
 
-# In the DUT's namespace: capture on the port facing the sender, only frames from a run's MAC
-# (72:SS:..., SS with 0x80 set), started before anything is sent (dumpcap says "Capturing
-# on" once its socket is bound); it stops at CAPN frames.
-cat >"$T/dut.sh" <<'SH'
-dumpcap -i "$PB_DUT_IN" -f 'ether[6] == 0x72 and ether[7] & 0x80 != 0' -B 32 -c "$CAPN" -P \
-	-w "$CAP" >"$CAP.log" 2>&1 &
-echo $! >"$CAP.pid"
-i=0
-while ! grep -q 'Capturing on' "$CAP.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-grep -q 'Capturing on' "$CAP.log"
-SH
-# In the sender's namespace: no checksum offload on the way out (nothing on the veth may touch
-# a frame), and the ends' MACs for the expected frames.
-cat >"$T/tx.sh" <<'SH'
-ethtool -K "$PB_LAB_TX_IF" tx off >/dev/null || exit 1
-for end in TX RX; do
-	eval "ns=\$PB_LAB_${end}_NS dev=\$PB_LAB_${end}_IF"
-	ip -n "$ns" -o link show "$dev" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p' \
-		>"$CAP.$end"
-done
-SH
+# the DUT captures only frames from a run's MAC (72:SS:..., SS with 0x80 set)
+wire_scripts 'ether[6] == 0x72 and ether[7] & 0x80 != 0'
 
 # N frames of the real mix at 20 kpps, one pass, three frame methods
 $GEN "$T/k.pcap" --n $N --kind real --pps 20000 >"$T/k.gen" || { echo "FAIL: pcapgen.py"; exit 1; }
@@ -140,7 +100,7 @@ PY
 	--method af_packet,af_xdp,pcap --replay "$T/k.pcap" --loop 1 \
 	-q --format json -o "$T/w.json" 2>"$T/err"
 rc=$?
-KEPT=$(sed -n 's|.*rm /run/pktbench/\([0-9a-zA-Z_-]*\)\.kept.*|\1|p' "$T/err" | head -1)
+wire_kept "$T/err"
 # the lab is still up: stop the capture, so it writes what it has, then remove the lab
 wire_cleanup
 check "frame methods: exit 0 ($rc; $(grep -v 'lab kept' "$T/err" | head -c 300))" [ $rc = 0 ]

@@ -16,56 +16,18 @@ command -v tshark >/dev/null && command -v dumpcap >/dev/null ||
 command -v ethtool >/dev/null || { echo "SKIP: ethtool not found (Debian package ethtool)"; exit 77; }
 
 CAP=$T/wire.pcap CAPN=2700 # 3 methods x 3 passes x 300 frames
-export CAP CAPN
-KEPT=
-wire_cleanup() {
-	local p
-	if [ -s "$CAP.pid" ]; then
-		p=$(cat "$CAP.pid")
-		# it stops by itself at the count expected (-c): a stop signal would lose the
-		# frames still in its ring's last block
-		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-		kill -INT "$p" 2>/dev/null
-		for _ in $(seq 20); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$p" 2>/dev/null
-		rm -f "$CAP.pid"
-	fi
-	# the kept lab: its three namespaces and the marker that says it was kept
-	if [ -n "$KEPT" ]; then
-		for ns in tx dut rx; do ip netns del "pktbench-$KEPT-$ns" 2>/dev/null; done
-		rm -f "/run/pktbench/$KEPT.kept"
-		KEPT=
-	fi
-}
 trap 'wire_cleanup; cleanup' EXIT
 
-# In the DUT's namespace: capture UDP on the port facing the sender (not the runs'
-# announcements, "pbA": a replay announces its run, whose MAC the receiver then counts by), started before anything
-# is sent (dumpcap says "Capturing on" once its socket is bound); it stops at CAPN frames.
-cat >"$T/dut.sh" <<'SH'
-dumpcap -i "$PB_DUT_IN" -f 'udp and not (udp[8:2] = 0x7062 and udp[10] = 0x41)' -c "$CAPN" -P -w "$CAP" >"$CAP.log" 2>&1 &
-echo $! >"$CAP.pid"
-i=0
-while ! grep -q 'Capturing on' "$CAP.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-grep -q 'Capturing on' "$CAP.log"
-SH
-# In the sender's namespace: checksums computed in software (an offloaded frame carries a
-# partial one on veth), and the ends' MACs for the expected frames.
-cat >"$T/tx.sh" <<'SH'
-ethtool -K "$PB_LAB_TX_IF" tx off >/dev/null || exit 1
-for end in TX RX; do
-	eval "ns=\$PB_LAB_${end}_NS dev=\$PB_LAB_${end}_IF"
-	ip -n "$ns" -o link show "$dev" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p' \
-		>"$CAP.$end"
-done
-SH
+# the DUT captures UDP (not the runs' announcements, "pbA": a replay announces its run, whose
+# MAC the receiver then counts by)
+wire_scripts 'udp and not (udp[8:2] = 0x7062 and udp[10] = 0x41)'
 
 # 300 frames of mixed sizes (60 to 1514 bytes) at 20 kpps, three passes, three methods
 $GEN "$T/m.pcap" --n 300 --kind mixed --pps 20000 >/dev/null
 "$PB" --lab bridge --lab-dut-setup "$T/dut.sh" --lab-tx-setup "$T/tx.sh" --keep-lab \
 	--method af_packet,udp_sendto,xdp_live --replay "$T/m.pcap" --loop 3 --srcport 40000 --dstport 9 \
 	-q --format json -o "$T/w.json" 2>"$T/err"
-KEPT=$(sed -n 's|.*rm /run/pktbench/\([0-9a-zA-Z_-]*\)\.kept.*|\1|p' "$T/err" | head -1)
+wire_kept "$T/err"
 # the lab is still up: stop the capture, so it writes what it has, then remove the lab
 wire_cleanup
 for i in 0 1 2; do
