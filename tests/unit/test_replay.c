@@ -359,6 +359,22 @@ static void test_skips(void)
 	}
 }
 
+/* A capture of the one frame d (len bytes), opened for m with cfg; the file is gone after. */
+static struct pb_replay *open_one(const struct pb_method *m, struct pb_config *cfg,
+				  const uint8_t *d, uint32_t len)
+{
+	struct pb_replay *r;
+	struct cap c;
+
+	cap_open(&c, F_PCAP);
+	cap_put(&c, 0, d, len, len);
+	cap_close(&c);
+	snprintf(cfg->replay, sizeof(cfg->replay), "%s", c.path);
+	r = open_ok(m, cfg);
+	unlink(c.path);
+	return r;
+}
+
 /* The rebuilt frames: this run's addresses, the capture's payload, valid checksums. */
 static void test_rewrite(void)
 {
@@ -372,23 +388,17 @@ static void test_rewrite(void)
 			struct pb_replay *r;
 			struct pb_pool pool;
 			const struct pb_frame *f;
-			struct cap c;
 			uint32_t len = mk(d, 100, 17, kinds[k], 4242), i;
 			bool v6 = kinds[k] & K_V6, ok = true;
 			const uint8_t *p;
 
-			cap_open(&c, F_PCAP);
-			cap_put(&c, 0, d, len, len);
-			cap_close(&c);
 			cfg_init(&cfg);
 			if (v6) {
 				pb_parse_addr("2001:2::1", &cfg.srcip);
 				pb_parse_addr("2001:2::2", &cfg.dstip);
 			}
 			cfg.dstport = 7777;
-			snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
-			r = open_ok(m ? &sock_m : &frame_m, &cfg);
-			unlink(c.path);
+			r = open_one(m ? &sock_m : &frame_m, &cfg, d, len);
 			if (!r)
 				continue;
 			pb_replay_take_pool(r, 0, &pool);
@@ -439,12 +449,7 @@ static void test_rewrite(void)
 		vlan:
 			/* --vlan sets the tag on frame methods: over the capture's, or added */
 			cfg.vlan = 100;
-			cap_open(&c, F_PCAP);
-			cap_put(&c, 0, d, len, len);
-			cap_close(&c);
-			snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
-			r = open_ok(&frame_m, &cfg);
-			unlink(c.path);
+			r = open_one(&frame_m, &cfg, d, len);
 			if (!r)
 				continue;
 			pb_replay_take_pool(r, 0, &pool);
@@ -461,12 +466,7 @@ static void test_rewrite(void)
 				continue;
 			/* --vlan-strip: the capture's tag taken out */
 			cfg.vlan_strip = true;
-			cap_open(&c, F_PCAP);
-			cap_put(&c, 0, d, len, len);
-			cap_close(&c);
-			snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
-			r = open_ok(&frame_m, &cfg);
-			unlink(c.path);
+			r = open_one(&frame_m, &cfg, d, len);
 			if (!r)
 				continue;
 			pb_replay_take_pool(r, 0, &pool);
