@@ -454,7 +454,7 @@ int pb_receiver(struct xdp_md *ctx)
 	__u32 queue = ctx->rx_queue_index, zero = 0, run;
 	__u64 len = end - data, now;
 	struct pb_rx_foreign *f;
-	struct pb_rx_slot *s;
+	struct pb_rx_slot *s = NULL;
 	struct pb_rx_val *v;
 	__u16 sport = 0, vlan = 0;
 	__u32 kind = 0, stream = 0;
@@ -501,7 +501,8 @@ by_mac:
 	pl = data + sizeof(struct ethhdr); /* only paced timing: never read */
 
 count:
-	s = bpf_map_lookup_elem(&slot, &zero);
+	if (!s) /* the MAC's path has it already */
+		s = bpf_map_lookup_elem(&slot, &zero);
 	if (!s)
 		return XDP_DROP;
 	now = tick_now(s);
