@@ -68,6 +68,7 @@ static int rp_scan(struct pb_replay *rp, char *why, size_t len)
 	while ((ret = pcap_next_ex(pc, &h, &data)) == 1) {
 		struct pb_replay_stream *s;
 		struct rp_rec r;
+		uint32_t out;
 		double off;
 
 		rp->file_frames++;
@@ -85,8 +86,8 @@ static int rp_scan(struct pb_replay *rp, char *why, size_t len)
 			s->first_due = off;
 		s->scan_off = off;
 		s->n++;
-		if (rp_out_len(rp, &r) > s->max_len)
-			s->max_len = rp_out_len(rp, &r);
+		out = rp_out_len(rp, &r);
+		s->max_len = out > s->max_len ? out : s->max_len;
 	}
 	err = rp_end(pc, ret, cfg->replay, &rp->cut, &rp->cut_bytes, why, len);
 	if (err)

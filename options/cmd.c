@@ -259,6 +259,13 @@ static int opt_parse_rate(const struct pb_opt *o, double *field, const char *arg
 	return 0;
 }
 
+/* A rate as --pps takes it, and a whole number of packets a second a sweep can hold. */
+static int opt_parse_rate_u32(const struct pb_opt *o, double *d, const char *arg, char *err,
+			      size_t errlen)
+{
+	return opt_parse_rate(o, d, arg, err, errlen) || *d < 1 || *d > UINT32_MAX ? -EINVAL : 0;
+}
+
 /*
  * --sweep pps=10k,20k,1.5M: each a rate as --pps takes it (suffixes k, M, G), whole packets a
  * second from 1 to 2^32 - 1 (a sweep's values are whole numbers).
@@ -277,7 +284,7 @@ static int opt_parse_rate_list(const struct pb_opt *row, const char *list, uint3
 		if (len >= sizeof(one) || *n == PB_MAX_SWEEP)
 			goto bad;
 		snprintf(one, sizeof(one), "%.*s", (int)len, p);
-		if (opt_parse_rate(row, &d, one, err, errlen) || d < 1 || d > UINT32_MAX)
+		if (opt_parse_rate_u32(row, &d, one, err, errlen))
 			goto bad;
 		out[(*n)++] = (uint32_t)(d + 0.5);
 		p += len;
@@ -330,11 +337,10 @@ static int opt_parse_profile(const struct pb_opt *o, double *pps, struct pb_swee
 		dash = strchr(one, '-');
 		if (dash)
 			*dash = '\0';
-		if (opt_parse_rate(o, &a, one, err, errlen) || a < 1 || a > UINT32_MAX)
+		if (opt_parse_rate_u32(o, &a, one, err, errlen))
 			goto bad;
 		b = a;
-		if (dash &&
-		    (opt_parse_rate(o, &b, dash + 1, err, errlen) || b < 1 || b > UINT32_MAX))
+		if (dash && opt_parse_rate_u32(o, &b, dash + 1, err, errlen))
 			goto bad;
 		/* a ramp: a step a second, its ends included */
 		steps = dash ? (uint32_t)fmax(2, round(secs)) : 1;
