@@ -122,6 +122,12 @@ struct {
 
 /* Set before load: this kernel has bpf_ktime_get_tai_ns() (6.1+) for 'T' probes. */
 const volatile __u8 have_tai;
+/*
+ * Set before load: the program is loaded multi-buffer (BPF_F_XDP_HAS_FRAGS, 5.18+), so a
+ * jumbo frame arrives as its first buffer here (where the signature is) and fragments: its
+ * length is the whole frame's, bpf_xdp_get_buff_len() (also 5.18+).
+ */
+const volatile __u8 have_frags;
 
 /* What a new entry starts from: too large for the BPF stack. */
 struct pb_rx_val rx_zero_val;
@@ -452,7 +458,7 @@ int pb_receiver(struct xdp_md *ctx)
 	void *data = (void *)(long)ctx->data;
 	void *end = (void *)(long)ctx->data_end;
 	__u32 queue = ctx->rx_queue_index, zero = 0, run;
-	__u64 len = end - data, now;
+	__u64 len = have_frags ? bpf_xdp_get_buff_len(ctx) : (__u64)(end - data), now;
 	struct pb_rx_foreign *f;
 	struct pb_rx_slot *s = NULL;
 	struct pb_rx_val *v;

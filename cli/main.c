@@ -29,6 +29,7 @@
 #include "stream.h"
 #include "tune.h"
 #include "writers.h"
+#include "xdp_attach.h"
 
 #define EXIT_BADINPUT	 2
 #define EXIT_INTERRUPTED 130
@@ -154,6 +155,11 @@ static int resolve_size(struct pb_config *cfg, char *err, size_t errlen)
 		}
 		cfg->payloadsize = cfg->frame_size - hdr;
 	}
+	/* a jumbo frame's payload 8 times over is more than a datagram: as many as fit */
+	if (!cfg->segments_set && (uint64_t)cfg->payloadsize * cfg->segments > PB_UDP_MAX_PAYLOAD)
+		cfg->segments = cfg->payloadsize < PB_UDP_MAX_PAYLOAD
+					? PB_UDP_MAX_PAYLOAD / cfg->payloadsize
+					: 1;
 	if (cfg->mtu && l3 + cfg->payloadsize > cfg->mtu) {
 		if (cfg->frame_size)
 			snprintf(err, errlen,
@@ -179,19 +185,26 @@ static uint32_t sweep_max(const struct pb_sweep *sw, enum pb_sweep_kind kind, ui
 }
 
 /*
- * The lab's MTU: 1500, or more when a --frame-size (or a sweep of them) needs it, up to what
- * native XDP on veth takes (a page less headroom). --payloadsize keeps go-pktgen's meaning:
- * it must fit the MTU as it is.
+ * The lab's MTU: --mtu, or 1500, or more when a --frame-size (a sweep of them, rfc2544's
+ * --frame-sizes) needs it.
+ * Its XDP programs are multi-buffer where the kernel has it (pb_xdp_frags), which is what lets
+ * native XDP run on a veth over a page; without it, a page less headroom is the most.
+ * --payloadsize keeps go-pktgen's meaning: it must fit the MTU as it is.
  */
-#define PB_LAB_MAX_MTU 3500
+#define PB_LAB_PAGE_MTU 3500
 
 static uint32_t lab_mtu(const struct pb_config *cfg)
 {
-	uint32_t frame = sweep_max(&cfg->sweep, PB_SWEEP_FRAME_SIZE, cfg->frame_size);
-	uint32_t need = frame > PB_ETH_HLEN ? frame - PB_ETH_HLEN : 0;
+	uint32_t frame = sweep_max(&cfg->sweep, PB_SWEEP_FRAME_SIZE, cfg->frame_size), need, i;
 
-	if (need > PB_LAB_MAX_MTU)
-		need = PB_LAB_MAX_MTU;
+	/* rfc2544's sizes are on the wire: the FCS is not the lab's to carry */
+	for (i = 0; i < cfg->rfc.nsizes; i++)
+		frame = cfg->rfc.sizes[i] - 4 > frame ? cfg->rfc.sizes[i] - 4 : frame;
+	need = frame > PB_ETH_HLEN ? frame - PB_ETH_HLEN : 0;
+	if (cfg->lab_mtu)
+		return cfg->lab_mtu;
+	if (need > PB_LAB_PAGE_MTU && !pb_xdp_has_frags())
+		need = PB_LAB_PAGE_MTU;
 	return need > 1500 ? need : 1500;
 }
 

@@ -65,6 +65,9 @@ static const struct {
 	  "a receiver counted what arrived (false on --iface without --receiver)" },
 	{ "results[]", "frames_delivered",
 	  "frames the receiver counted with this run's signature; null without a receiver" },
+	{ "results[]", "bytes_delivered",
+	  "their bytes, each frame whole from its destination MAC to its last byte (no FCS; a "
+	  "multi-buffer jumbo frame counted with all its fragments); null without a receiver" },
 	{ "results[]", "receiver_error",
 	  "why the receiver could not be read; null when it answered" },
 	{ "results[]", "frames_foreign", "frames the receiver saw without this run's signature" },

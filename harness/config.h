@@ -131,6 +131,7 @@ struct pb_config {
 	uint32_t batch;		/* 0: the method's default */
 	uint32_t streams;
 	uint32_t segments; /* gso: segments per sendmsg */
+	bool segments_set; /* given: not lowered to what fits a datagram */
 	uint32_t ring;	  /* --ring: descriptors / slots / entries of a method's ring; 0: its own */
 	bool tune;	  /* --tune: search each method's knobs first, then run at the best */
 	double pps;	  /* aggregate rate limit over all workers; 0: as fast as it goes */
@@ -143,6 +144,7 @@ struct pb_config {
 	enum pb_lab_kind lab_kind; /* --lab: direct, router or bridge */
 	char lab_dut_setup[256];   /* --lab-dut-setup: a script run in the DUT's namespace */
 	bool keep_lab;
+	uint32_t lab_mtu;	/* --mtu: the lab's veth MTU; 0: 1500, or what the frame needs */
 	char lab_tx_setup[256]; /* a script run in the lab's sender namespace once it is up */
 	double link_timeout_s;
 	enum pb_xdp_mode xdp_mode;

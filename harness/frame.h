@@ -18,6 +18,7 @@
 #define PB_ETH_MIN_FRAME 60 /* without FCS; 64 with an 802.1Q tag */
 #define PB_VLAN_HLEN	 4
 #define PB_FRAME_MAX	 9216
+#define PB_UDP_MAX_PAYLOAD 65507u /* one UDP datagram over IPv4 */
 
 /* A frame's place in a buffer: its length rounded up to whole cache lines (64 bytes). */
 static inline uint32_t pb_cache_align(uint32_t len)

@@ -1129,6 +1129,7 @@ static bool run_delivered(struct run *run, struct pb_result *res, struct pb_rx_r
 	}
 	res->delivered_known = true;
 	res->frames_delivered = c->frames;
+	res->bytes_delivered = c->bytes;
 	res->flows_seen = c->flows_seen;
 	res->nrx_vlans = c->nvlans < 4 ? c->nvlans : 4;
 	memcpy(res->rx_vlans, c->vlans, sizeof(res->rx_vlans[0]) * res->nrx_vlans);

@@ -191,6 +191,7 @@ struct pb_result {
 	bool delivered_known; /* the receiver answered; false: rx_error says why */
 	char rx_error[96];
 	uint64_t frames_delivered; /* counted by the receiver with this run's signature */
+	uint64_t bytes_delivered;  /* their bytes, each frame whole (FCS not counted) */
 	uint64_t frames_foreign;   /* frames the receiver saw without a pktbench signature */
 	uint64_t frames_extra;	   /* delivered beyond sent: frames with this run's signature
 				    * that it did not send (pb_result_check_extra) */

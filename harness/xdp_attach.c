@@ -939,3 +939,20 @@ int pb_xdp_att_restore(const char *who, const char *ifname, int ifindex)
 	xdp_own_path(&a);
 	return xdp_own_settle(&a, true);
 }
+
+bool pb_xdp_has_frags(void)
+{
+	static int have = -1;
+
+	/* the flag and the helper came in one release: a kernel with the one has the other */
+	if (have < 0)
+		have = libbpf_probe_bpf_helper(BPF_PROG_TYPE_XDP, BPF_FUNC_xdp_get_buff_len,
+					       NULL) > 0;
+	return have;
+}
+
+bool pb_xdp_frags(struct bpf_program *prog)
+{
+	return pb_xdp_has_frags() &&
+	       !bpf_program__set_flags(prog, bpf_program__flags(prog) | BPF_F_XDP_HAS_FRAGS);
+}

@@ -67,4 +67,14 @@ void pb_xdp_att_detach(struct pb_xdp_att *a);
  */
 int pb_xdp_att_restore(const char *who, const char *ifname, int ifindex);
 
+struct bpf_program;
+/* The kernel loads multi-buffer XDP programs (BPF_F_XDP_HAS_FRAGS, 5.18+). Probed once. */
+bool pb_xdp_has_frags(void);
+/*
+ * Marks prog multi-buffer when the kernel has it, before the load: a veth or driver with an MTU over a page takes only such a program in
+ * native mode. The program must then read a frame's length with bpf_xdp_get_buff_len(). True
+ * when marked.
+ */
+bool pb_xdp_frags(struct bpf_program *prog);
+
 #endif

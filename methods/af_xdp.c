@@ -13,6 +13,11 @@
  * small (--ring, 256 descriptors, completions twice that). Batch size, kick budget, busy
  * polling and the EBUSY pause each moved the rate by less than the noise.
  *
+ * A frame longer than a page (a jumbo frame) takes several 4 KiB chunks, chained in the
+ * TX ring (multi-buffer, XDP_USE_SG, Linux 6.6; af_xdp.h); only then is the socket bound
+ * with XDP_USE_SG, so smaller frames keep the path above. A kernel without it is said,
+ * never a frame cut short.
+ *
  * Transmit needs no XDP program, so none is attached unless the user asks for one
  * (--xdp-mode native|generic: some drivers run their zero-copy TX path only with a program
  * attached) or a zero-copy driver refuses to transmit without one. A program found on the
@@ -29,8 +34,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/genetlink.h>
 #include <linux/if_link.h>
 #include <linux/if_xdp.h>
+#include <linux/netlink.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <bpf/bpf.h>
@@ -38,6 +45,7 @@
 #include <xdp/libxdp.h>
 #include <xdp/xsk.h>
 
+#include "af_xdp.h"
 #include "log.h"
 #include "method.h"
 #include "xdp_attach.h"
@@ -54,12 +62,18 @@
 #define AF_XDP_RING_MAX	   4096u
 #define AF_XDP_FRAMES	   4096u /* UMEM chunks at most: pool frames beyond are not sent */
 #define AF_XDP_FILL_RING   64u	 /* required by bind; this socket never receives */
-#define AF_XDP_CHUNK_MAX   4096u /* one page: larger frames would need multi-buffer */
+#define AF_XDP_CHUNK_MAX   4096u /* one page (aligned UMEM): a larger frame takes several */
 #define AF_XDP_KICK_BUDGET 32u	 /* what a copy-mode kick sends unless told otherwise */
 #define AF_XDP_BUSY_MS	   1000u /* how long a queue may stay busy after the last socket */
 #define AF_XDP_DROP_NAP_US 20u	 /* pause after the device dropped a frame, see af_xdp_kick */
 #define AF_XDP_BATCH	   64u /* default --batch: 32..256 measured alike on the lab; 64 as xsktx */
-#define AF_XDP_PROBES	   64u /* --latency: UMEM chunks after the pool's for stamped copies */
+#define AF_XDP_PROBES	   64u /* --latency: UMEM slots after the pool's for stamped copies */
+
+/* netdev generic netlink (Linux 6.3; linux/netdev.h, which Debian 12 lacks) */
+#define AF_XDP_NETDEV_FAMILY		    "netdev"
+#define AF_XDP_NETDEV_CMD_DEV_GET	    1
+#define AF_XDP_NETDEV_A_DEV_IFINDEX	    1
+#define AF_XDP_NETDEV_A_DEV_XDP_ZC_MAX_SEGS 4 /* Linux 6.6, with XDP_USE_SG */
 
 struct af_xdp_priv {
 	struct xsk_ring_prod fq, tx;
@@ -70,16 +84,18 @@ struct af_xdp_priv {
 	size_t area_len;
 	int fd;
 	uint32_t chunk;		     /* UMEM chunk size */
-	uint32_t nchunks;	     /* the pool's frames in the UMEM, one chunk each */
-	uint32_t next;		     /* next UMEM chunk to send */
+	uint32_t segs;		     /* chunks (descriptors) the longest frame takes; 1 mostly */
+	uint32_t slot;		     /* UMEM bytes per frame: segs chunks */
+	uint32_t nchunks;	     /* the pool's frames in the UMEM, one slot each */
+	uint32_t next;		     /* next UMEM slot to send */
 	uint32_t ring;		     /* TX ring descriptors */
-	uint32_t batch;		     /* descriptors per call: --batch, at most the ring */
-	uint32_t comp;		     /* completion ring entries: the most frames in flight */
-	uint16_t len[AF_XDP_FRAMES]; /* each chunk's frame length, so sending looks up nothing */
-	uint32_t inflight;	     /* submitted, not yet completed */
+	uint32_t batch;		     /* frames per call: --batch, at most the ring */
+	uint32_t comp;		     /* completion ring entries: the most descriptors in flight */
+	uint16_t len[AF_XDP_FRAMES]; /* each slot's frame length, so sending looks up nothing */
+	uint32_t inflight;	     /* descriptors submitted, not yet completed */
 	uint32_t busy_drops;	     /* EBUSY kicks whose dropped frame is yet to complete */
-	uint32_t nprobe;	     /* probe chunks: AF_XDP_PROBES with --latency, else 0 */
-	uint64_t probe_busy;	     /* bit k: probe chunk k is in flight */
+	uint32_t nprobe;	     /* probe slots: AF_XDP_PROBES with --latency, else 0 */
+	uint64_t probe_busy;	     /* bit k: probe slot k is in flight */
 	bool zc;
 	bool prog_ref; /* holds a reference on af_xdp_prog */
 	/*
@@ -89,6 +105,8 @@ struct af_xdp_priv {
 	 */
 	bool refill;
 	uint32_t seq;
+	/* segs > 1: the frames in flight, oldest first, and the descriptors each took */
+	struct pb_af_xdp_chains chains;
 };
 
 /*
@@ -145,6 +163,38 @@ static void af_xdp_prog_detach(void)
 	af_xdp_prog.skel = NULL;
 }
 
+/*
+ * The no-op program, loaded multi-buffer (frags): a veth or driver whose MTU is over a page
+ * takes only such a program in native mode ("peer MTU is too large to set XDP"), and one
+ * that only passes frames on loses nothing by it. A kernel before 5.18 refuses the flag: then
+ * it is loaded without. 0 or -errno, af_xdp_prog.skel set either way (NULL-safe to destroy).
+ */
+static int af_xdp_prog_load(void)
+{
+	struct bpf_program *prog;
+	bool frags = true;
+	int err;
+
+	for (;;) {
+		af_xdp_prog.skel = xdp_pass__open();
+		if (!af_xdp_prog.skel)
+			return -errno;
+		prog = af_xdp_prog.skel->progs.pb_xdp_pass;
+		if (frags)
+			bpf_program__set_flags(prog,
+					       bpf_program__flags(prog) | BPF_F_XDP_HAS_FRAGS);
+		err = xdp_pass__load(af_xdp_prog.skel);
+		if (!err || !frags)
+			return err;
+		pr_info("af_xdp: the kernel refuses a multi-buffer XDP program (%s); loading it "
+			"without\n",
+			strerror(-err));
+		xdp_pass__destroy(af_xdp_prog.skel);
+		af_xdp_prog.skel = NULL;
+		frags = false;
+	}
+}
+
 static int af_xdp_prog_attach(const struct pb_config *cfg, uint32_t mode)
 {
 	int err;
@@ -153,9 +203,8 @@ static int af_xdp_prog_attach(const struct pb_config *cfg, uint32_t mode)
 	if (err)
 		return err;
 
-	af_xdp_prog.skel = xdp_pass__open_and_load();
-	if (!af_xdp_prog.skel) {
-		err = -errno;
+	err = af_xdp_prog_load();
+	if (err) {
 		pr_err("af_xdp: cannot load the XDP program: %s\n", strerror(-err));
 		return err;
 	}
@@ -212,17 +261,161 @@ static void af_xdp_finish(void)
 	pthread_mutex_unlock(&af_xdp_prog.mu);
 }
 
-/* Frame bytes as the frame builder will make them: headers + payload, padded to 60. */
+/* Frame bytes as the frame builder will make them: headers (and tag) + payload, padded. */
 static uint32_t af_xdp_frame_len(const struct pb_config *cfg)
 {
 	uint32_t len = pb_frame_overhead(cfg->dstip.family) + cfg->payloadsize;
+	uint32_t min = PB_ETH_MIN_FRAME;
 
-	return len < PB_ETH_MIN_FRAME ? PB_ETH_MIN_FRAME : len;
+	if (cfg->vlan) {
+		len += PB_VLAN_HLEN;
+		min += PB_VLAN_HLEN;
+	}
+	return len < min ? min : len;
+}
+
+/*
+ * Does this kernel take XDP_USE_SG (Linux 6.6)? bind() checks its flags before it looks for
+ * the device, so on a fresh socket interface index 0 answers ENODEV with the flag known and
+ * EINVAL without, and nothing is bound.
+ */
+static bool af_xdp_has_sg(void)
+{
+	struct sockaddr_xdp sxdp = { .sxdp_family = AF_XDP, .sxdp_flags = XDP_USE_SG };
+	int fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
+	bool sg;
+
+	if (fd < 0)
+		return false;
+	sg = bind(fd, (struct sockaddr *)&sxdp, sizeof(sxdp)) < 0 && errno == ENODEV;
+	close(fd);
+	return sg;
+}
+
+/* Appends attribute type to a netlink request whose buffer has room for it. */
+static void af_xdp_nla_put(struct nlmsghdr *nh, uint16_t type, const void *data, uint16_t len)
+{
+	struct nlattr *a = (struct nlattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)a + NLA_HDRLEN, data, len);
+	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+/*
+ * A generic-netlink "do" request with one attribute; the u32 or u16 attribute want of the
+ * reply. The value, or -errno (-ENOENT: the reply lacks it).
+ */
+static int64_t af_xdp_genl(int fd, uint16_t family, uint8_t cmd, uint16_t attr, const void *val,
+			   uint16_t vlen, uint16_t want)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct genlmsghdr gh;
+		char attrs[64];
+	} req = {
+		.nh = { .nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN),
+			.nlmsg_type = family,
+			.nlmsg_flags = NLM_F_REQUEST,
+			.nlmsg_seq = 1 },
+		.gh = { .cmd = cmd, .version = 1 },
+	};
+	char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct nlmsghdr *nh;
+	ssize_t n;
+
+	af_xdp_nla_put(&req.nh, attr, val, vlen);
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
+		return -errno;
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < 0)
+		return -errno;
+	for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
+		struct nlattr *a;
+		int rem;
+
+		if (nh->nlmsg_type == NLMSG_ERROR) {
+			int err = ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
+
+			return err ? err : -ENOENT;
+		}
+		if (nh->nlmsg_type != family)
+			continue;
+		a = (struct nlattr *)((char *)NLMSG_DATA(nh) + GENL_HDRLEN);
+		rem = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(GENL_HDRLEN);
+		while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem) {
+			if ((a->nla_type & NLA_TYPE_MASK) == want) {
+				uint32_t v32;
+				uint16_t v16;
+
+				if (a->nla_len == NLA_HDRLEN + sizeof(v32)) {
+					memcpy(&v32, (char *)a + NLA_HDRLEN, sizeof(v32));
+					return v32;
+				}
+				if (a->nla_len == NLA_HDRLEN + sizeof(v16)) {
+					memcpy(&v16, (char *)a + NLA_HDRLEN, sizeof(v16));
+					return v16;
+				}
+				return -EPROTO;
+			}
+			rem -= NLA_ALIGN(a->nla_len);
+			a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len));
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * The longest chain the driver of ifindex takes in zero-copy (netdev's xdp-zc-max-segs, 1
+ * when it has no multi-buffer zero-copy), in the calling thread's namespace; -errno when the
+ * kernel does not say (before Linux 6.6).
+ */
+static int af_xdp_zc_max_segs(int ifindex)
+{
+	uint32_t idx = (uint32_t)ifindex;
+	int64_t v;
+	int fd;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		return -errno;
+	v = af_xdp_genl(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
+			AF_XDP_NETDEV_FAMILY, sizeof(AF_XDP_NETDEV_FAMILY), CTRL_ATTR_FAMILY_ID);
+	if (v >= 0)
+		v = af_xdp_genl(fd, (uint16_t)v, AF_XDP_NETDEV_CMD_DEV_GET,
+				AF_XDP_NETDEV_A_DEV_IFINDEX, &idx, sizeof(idx),
+				AF_XDP_NETDEV_A_DEV_XDP_ZC_MAX_SEGS);
+	close(fd);
+	return v > INT32_MAX ? INT32_MAX : (int)v;
+}
+
+/*
+ * Can frame-byte frames, segs chunks each, go out as multi-buffer here? 0, or -EOPNOTSUPP
+ * with the reason in why: a kernel without XDP_USE_SG, or a chain longer than copy mode takes.
+ */
+static int af_xdp_mb_check(uint32_t frame, uint32_t segs, char *why, size_t len)
+{
+	if (segs > PB_AF_XDP_COPY_SEGS) {
+		snprintf(why, len,
+			 "%u-byte frames would take %u UMEM chunks of %u bytes; an AF_XDP frame "
+			 "chains %u at most",
+			 frame, segs, AF_XDP_CHUNK_MAX, PB_AF_XDP_COPY_SEGS);
+		return -EOPNOTSUPP;
+	}
+	if (!af_xdp_has_sg()) {
+		snprintf(why, len,
+			 "%u-byte frames span %u UMEM chunks of %u bytes, which needs multi-buffer "
+			 "AF_XDP (XDP_USE_SG, Linux 6.6); this kernel refuses it",
+			 frame, segs, AF_XDP_CHUNK_MAX);
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 static int af_xdp_probe(const struct pb_config *cfg, char *reason, size_t len)
 {
-	uint32_t frame = af_xdp_frame_len(cfg);
+	uint32_t frame = af_xdp_frame_len(cfg), segs;
 	int fd, err;
 
 	af_xdp_route_libxdp();
@@ -246,12 +439,22 @@ static int af_xdp_probe(const struct pb_config *cfg, char *reason, size_t len)
 			 cfg->ifname, cfg->tx_queues, cfg->streams, cfg->streams);
 		return -EOPNOTSUPP;
 	}
-	if (frame > AF_XDP_CHUNK_MAX) {
-		snprintf(reason, len,
-			 "%u-byte frames do not fit one %u-byte UMEM chunk (multi-buffer AF_XDP is "
-			 "not used)",
-			 frame, AF_XDP_CHUNK_MAX);
-		return -EOPNOTSUPP;
+	if (frame <= AF_XDP_CHUNK_MAX)
+		return 0;
+	segs = pb_af_xdp_descs(frame, AF_XDP_CHUNK_MAX);
+	err = af_xdp_mb_check(frame, segs, reason, len);
+	if (err)
+		return err;
+	if (cfg->zerocopy == PB_ON) {
+		int max = af_xdp_zc_max_segs(cfg->ifindex);
+
+		if (max > 0 && (uint32_t)max < segs) {
+			snprintf(reason, len,
+				 "%u-byte frames take %u buffers; %s chains %d in zero-copy "
+				 "(xdp-zc-max-segs): --zerocopy auto sends them in copy mode",
+				 frame, segs, cfg->ifname, max);
+			return -EOPNOTSUPP;
+		}
 	}
 	return 0;
 }
@@ -274,6 +477,7 @@ static void af_xdp_close(struct pb_worker *w)
 	af_xdp_unbind(p);
 	if (p->area)
 		munmap(p->area, p->area_len);
+	free(p->chains.descs);
 	if (p->prog_ref)
 		af_xdp_prog_put();
 	free(p);
@@ -297,7 +501,9 @@ static int af_xdp_bind(struct pb_worker *w, struct af_xdp_priv *p, bool zc)
 		.tx_size = p->ring,
 		/* transmit needs no program; libxdp would otherwise load its redirect one */
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
-		.bind_flags = XDP_USE_NEED_WAKEUP | (zc ? XDP_ZEROCOPY : XDP_COPY),
+		/* multi-buffer only when a frame needs it: a kernel before 6.6 refuses it */
+		.bind_flags = XDP_USE_NEED_WAKEUP | (zc ? XDP_ZEROCOPY : XDP_COPY) |
+			      (p->segs > 1 ? XDP_USE_SG : 0),
 	};
 	struct timespec nap = { 0, 10 * 1000 * 1000 };
 	unsigned int waited_ms;
@@ -379,27 +585,27 @@ static int af_xdp_kick(struct af_xdp_priv *p, struct pb_outcome *o)
 	return -errno;
 }
 
-/* The probe chunks among n completions from idx are free again. */
+/* The probe slots among n completions from idx are free again (any chunk of theirs). */
 static void af_xdp_probes_done(struct af_xdp_priv *p, uint32_t idx, uint32_t n)
 {
-	uint64_t base = (uint64_t)p->nchunks * p->chunk;
+	uint64_t base = (uint64_t)p->nchunks * p->slot;
 	uint32_t i;
 
 	for (i = 0; i < n && p->probe_busy; i++) {
 		uint64_t addr = *xsk_ring_cons__comp_addr(&p->cq, idx + i);
 
 		if (addr >= base)
-			p->probe_busy &= ~(1ull << ((addr - base) / p->chunk));
+			p->probe_busy &= ~(1ull << ((addr - base) / p->slot));
 	}
 }
 
 /*
- * A probe: a copy of chunk k's frame in a free probe chunk, stamped there; its address for
- * the descriptor, or chunk k's own when every probe chunk is in flight (no probe this time).
+ * A probe: a copy of slot k's frame in a free probe slot, stamped there; its address for the
+ * descriptor, or slot k's own when every probe slot is in flight (no probe this time).
  */
 static uint64_t af_xdp_stamp(struct pb_worker *w, struct af_xdp_priv *p, uint32_t k)
 {
-	uint64_t addr = (uint64_t)k * p->chunk;
+	uint64_t addr = (uint64_t)k * p->slot;
 	uint32_t c;
 	uint8_t *dst;
 
@@ -407,15 +613,16 @@ static uint64_t af_xdp_stamp(struct pb_worker *w, struct af_xdp_priv *p, uint32_
 		return addr;
 	c = (uint32_t)__builtin_ctzll(~p->probe_busy);
 	p->probe_busy |= 1ull << c;
-	dst = (uint8_t *)p->area + (size_t)(p->nchunks + c) * p->chunk;
+	dst = (uint8_t *)p->area + (size_t)(p->nchunks + c) * p->slot;
 	memcpy(dst, (uint8_t *)p->area + addr, p->len[k]);
 	pb_probe_stamp(&w->probe, dst + w->pool->frames[k % w->pool->n].payload_off, true);
-	return (uint64_t)(p->nchunks + c) * p->chunk;
+	return (uint64_t)(p->nchunks + c) * p->slot;
 }
 
 /*
  * Completions since the last call, into o: sent, less the frames the device dropped and
  * reported (EBUSY), which are retried. Chunks are sent in order: no address to check.
+ * Multi-buffer: a completion is one descriptor, and a frame is sent once all of its came back.
  */
 static void af_xdp_reap(struct af_xdp_priv *p, struct pb_outcome *o)
 {
@@ -428,6 +635,8 @@ static void af_xdp_reap(struct af_xdp_priv *p, struct pb_outcome *o)
 		af_xdp_probes_done(p, idx, n);
 	xsk_ring_cons__release(&p->cq, n);
 	p->inflight -= n;
+	if (__builtin_expect(p->segs > 1, 0))
+		n = pb_af_xdp_chains_complete(&p->chains, n);
 	dropped = n < p->busy_drops ? n : p->busy_drops;
 	p->busy_drops -= dropped;
 	o->retried += dropped;
@@ -485,19 +694,38 @@ static int af_xdp_open(struct pb_worker *w)
 	struct af_xdp_priv *p = calloc(1, sizeof(*p));
 	struct xdp_options opts = { 0 };
 	socklen_t optlen = sizeof(opts);
+	bool zc = cfg->zerocopy != PB_OFF;
 	unsigned int budget;
+	const char *prog;
 	uint32_t i;
-	int err;
+	int err, n;
 
 	if (!p)
 		return -ENOMEM;
 	w->priv = p;
 	p->fd = -1;
 	af_xdp_route_libxdp();
-	if (w->pool->max_len > AF_XDP_CHUNK_MAX)
-		return -EMSGSIZE;
 	p->chunk = w->pool->max_len <= 2048 ? 2048 : AF_XDP_CHUNK_MAX;
+	p->segs = pb_af_xdp_descs(w->pool->max_len, p->chunk);
+	p->slot = p->segs * p->chunk;
+	if (p->segs > 1) {
+		/* the probe saw the configured size; a replay's longest frame is known here */
+		char why[192];
+
+		err = af_xdp_mb_check(w->pool->max_len, p->segs, why, sizeof(why));
+		if (err) {
+			pr_err("af_xdp: %s\n", why);
+			return err;
+		}
+	}
 	af_xdp_rings(w, p);
+	if (p->segs > 1) {
+		/* a frame takes a descriptor at least: comp entries hold every frame in flight */
+		p->chains.descs = calloc(p->comp, 1);
+		if (!p->chains.descs)
+			return -ENOMEM;
+		p->chains.mask = p->comp - 1;
+	}
 	p->refill = w->pool->ordered && (w->pool->streamed || w->pool->n > AF_XDP_FRAMES);
 	p->nchunks = p->refill ? (p->comp > AF_XDP_FRAMES ? p->comp : AF_XDP_FRAMES)
 		     : w->pool->n < AF_XDP_FRAMES ? w->pool->n
@@ -512,7 +740,7 @@ static int af_xdp_open(struct pb_worker *w)
 	 * The pool's frames are written into the chunks once, here; the area is whole pages.
 	 */
 	p->nprobe = w->probe.on ? AF_XDP_PROBES : 0;
-	p->area_len = ((size_t)(p->nchunks + p->nprobe) * p->chunk + AF_XDP_CHUNK_MAX - 1) &
+	p->area_len = ((size_t)(p->nchunks + p->nprobe) * p->slot + AF_XDP_CHUNK_MAX - 1) &
 		      ~(size_t)(AF_XDP_CHUNK_MAX - 1);
 	p->area = mmap(NULL, p->area_len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -523,7 +751,7 @@ static int af_xdp_open(struct pb_worker *w)
 	for (i = 0; !p->refill && i < p->nchunks; i++) {
 		const struct pb_frame *f = &w->pool->frames[i];
 
-		memcpy((uint8_t *)p->area + (size_t)i * p->chunk, f->data, f->len);
+		memcpy((uint8_t *)p->area + (size_t)i * p->slot, f->data, f->len);
 		p->len[i] = (uint16_t)f->len;
 	}
 
@@ -537,7 +765,27 @@ static int af_xdp_open(struct pb_worker *w)
 
 	/* best first: zero-copy, then copy */
 	err = -EOPNOTSUPP;
-	if (cfg->zerocopy != PB_OFF) {
+	if (cfg->zerocopy != PB_OFF && p->segs > 1) {
+		/* a chain longer than the driver takes would stall its queue: not zero-copy */
+		int max = af_xdp_zc_max_segs(cfg->ifindex);
+
+		/* a device without zero-copy does not say; its bind will fail anyway */
+		pr_debug("af_xdp: %s xdp-zc-max-segs: %d\n", cfg->ifname, max);
+		if (max > 0 && (uint32_t)max < p->segs) {
+			if (cfg->zerocopy == PB_ON) {
+				pr_err("af_xdp: %u-byte frames take %u buffers; %s chains %d in "
+				       "zero-copy (xdp-zc-max-segs). --zerocopy auto sends them in "
+				       "copy mode\n",
+				       w->pool->max_len, p->segs, cfg->ifname, max);
+				return -EOPNOTSUPP;
+			}
+			pr_info("af_xdp: %s queue %u: zero-copy chains %d buffer(s) a frame "
+				"(xdp-zc-max-segs), %u-byte frames take %u: copy mode\n",
+				cfg->ifname, w->id, max, w->pool->max_len, p->segs);
+			zc = false;
+		}
+	}
+	if (zc) {
 		err = af_xdp_bind(w, p, true);
 		if (err == -EBUSY)
 			return err; /* said why; copy mode would find the queue as busy */
@@ -580,8 +828,8 @@ static int af_xdp_open(struct pb_worker *w)
 		if (err)
 			return err;
 	} else {
-		/* Linux >= 6.17: a kick may send a whole batch instead of 32 frames */
-		budget = p->batch;
+		/* Linux >= 6.17: a kick may send a whole batch (in descriptors) instead of 32 */
+		budget = p->batch * p->segs;
 		if (budget < AF_XDP_KICK_BUDGET)
 			budget = AF_XDP_KICK_BUDGET;
 		if (budget > p->ring)
@@ -591,27 +839,83 @@ static int af_xdp_open(struct pb_worker *w)
 	}
 
 	pthread_mutex_lock(&af_xdp_prog.mu);
-	snprintf(w->mode, sizeof(w->mode), "%s/%s, batch %u, ring %u",
-		 p->prog_ref ? af_xdp_mode_name(af_xdp_prog.att.mode) : "none",
-		 p->zc ? "zc" : "copy", p->batch, p->ring);
+	prog = p->prog_ref ? af_xdp_mode_name(af_xdp_prog.att.mode) : "none";
 	pthread_mutex_unlock(&af_xdp_prog.mu);
+	if (p->segs == 1) {
+		snprintf(w->mode, sizeof(w->mode), "%s/%s, batch %u, ring %u", prog,
+			 p->zc ? "zc" : "copy", p->batch, p->ring);
+		return 0;
+	}
+	/* buffers x chunk size where the column has room, else the buffers a frame alone */
+	n = snprintf(w->mode, sizeof(w->mode), "%s/%s, multi-buffer %ux%u, batch %u, ring %u", prog,
+		     p->zc ? "zc" : "copy", p->segs, p->chunk, p->batch, p->ring);
+	if (n >= (int)sizeof(w->mode))
+		n = snprintf(w->mode, sizeof(w->mode), "%s/%s, multi-buffer x%u, batch %u, ring %u",
+			     prog, p->zc ? "zc" : "copy", p->segs, p->batch, p->ring);
 	return 0;
 }
 
-/* Refill: the next frame in order into the chunk about to be posted; its length. */
+/* Refill: the next frame in order into the slot about to be posted; its length. */
 static uint32_t af_xdp_refill(struct pb_worker *w, struct af_xdp_priv *p)
 {
 	const struct pb_frame *f = &w->pool->frames[p->seq];
 
-	memcpy((uint8_t *)p->area + (size_t)p->next * p->chunk, f->data, f->len);
+	memcpy((uint8_t *)p->area + (size_t)p->next * p->slot, f->data, f->len);
 	p->seq = p->seq + 1 == w->pool->n ? 0 : p->seq + 1;
 	w->taken++;
 	return f->len;
 }
 
 /*
- * Reaps completions, writes up to min(budget, batch) descriptors (the frames are in the
- * UMEM already) and kicks. With budget 0 (the harness draining) it only kicks and reaps.
+ * Multi-buffer: up to frames frames, each a chain of descriptors over its slot's chunks, as
+ * many whole chains as the TX ring and the completion ring have room for. How many frames.
+ */
+static uint32_t af_xdp_post_mb(struct pb_worker *w, struct af_xdp_priv *p, uint32_t frames)
+{
+	uint32_t room = p->comp - p->inflight, want = 0, n, k, seq, idx, i, free;
+
+	if (!frames || !room)
+		return 0;
+	free = xsk_prod_nb_free(&p->tx, room);
+	if (free < room)
+		room = free;
+	/* the descriptors the next frames take, so that only whole chains are reserved */
+	for (n = 0, k = p->next, seq = p->seq; n < frames; n++) {
+		uint32_t len = p->refill ? w->pool->frames[seq].len : p->len[k];
+		uint32_t nd = pb_af_xdp_descs(len, p->chunk);
+
+		if (want + nd > room)
+			break;
+		want += nd;
+		k = k + 1 == p->nchunks ? 0 : k + 1;
+		seq = seq + 1 == w->pool->n ? 0 : seq + 1;
+	}
+	if (!n || xsk_ring_prod__reserve(&p->tx, want, &idx) != want)
+		return 0;
+	for (i = 0; i < n; i++) {
+		uint64_t addr = (uint64_t)p->next * p->slot;
+		uint32_t len, nd;
+
+		if (__builtin_expect(p->refill, 0)) {
+			len = af_xdp_refill(w, p);
+		} else {
+			if (pb_probe_due(&w->probe, i))
+				addr = af_xdp_stamp(w, p, p->next);
+			len = p->len[p->next];
+		}
+		nd = pb_af_xdp_chain(&p->tx, idx, addr, len, p->chunk);
+		idx += nd;
+		pb_af_xdp_chains_push(&p->chains, nd);
+		p->next = p->next + 1 == p->nchunks ? 0 : p->next + 1;
+	}
+	xsk_ring_prod__submit(&p->tx, want);
+	p->inflight += want;
+	return n;
+}
+
+/*
+ * Reaps completions, writes up to min(budget, batch) frames' descriptors (the frames are in
+ * the UMEM already) and kicks. With budget 0 (the harness draining) it only kicks and reaps.
  */
 static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
@@ -620,6 +924,10 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 	int err;
 
 	af_xdp_reap(p, o);
+	if (__builtin_expect(p->segs > 1, 0)) {
+		n = af_xdp_post_mb(w, p, room);
+		goto kick;
+	}
 	if (p->comp - p->inflight < room)
 		room = p->comp - p->inflight;
 	if (room) {
@@ -631,8 +939,8 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 		for (i = 0; i < n; i++) {
 			struct xdp_desc *d = xsk_ring_prod__tx_desc(&p->tx, idx + i);
 
-			/* chunk k holds pool frame k (flows, sizes), written at open */
-			d->addr = (uint64_t)p->next * p->chunk;
+			/* slot k holds pool frame k (flows, sizes), written at open */
+			d->addr = (uint64_t)p->next * p->slot;
 			if (__builtin_expect(p->refill, 0)) {
 				d->len = af_xdp_refill(w, p);
 			} else {
@@ -648,6 +956,7 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 	} else {
 		n = 0;
 	}
+kick:
 	err = af_xdp_kick(p, o);
 	if (!err && !o->sent && !o->retried && !n) {
 		if (p->zc) {
@@ -662,7 +971,7 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 			sched_yield();
 		}
 	}
-	o->inflight = p->inflight;
+	o->inflight = p->segs > 1 ? pb_af_xdp_chains_inflight(&p->chains) : p->inflight;
 	return err;
 }
 

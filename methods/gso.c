@@ -18,7 +18,6 @@
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
 #endif
-#define GSO_MAX_BYTES 65507u /* one UDP datagram over IPv4 */
 
 int pb_gso_probe(const struct pb_config *cfg, char *reason, size_t len)
 {
@@ -29,10 +28,10 @@ int pb_gso_probe(const struct pb_config *cfg, char *reason, size_t len)
 		return -EOPNOTSUPP;
 	}
 	/* here, not in option checking: lists, benchmarks and scenarios reach it too */
-	if ((uint64_t)cfg->payloadsize * cfg->segments > GSO_MAX_BYTES) {
+	if ((uint64_t)cfg->payloadsize * cfg->segments > PB_UDP_MAX_PAYLOAD) {
 		snprintf(reason, len,
 			 "--payloadsize %u x --segments %u is more than a UDP datagram's %u bytes",
-			 cfg->payloadsize, cfg->segments, GSO_MAX_BYTES);
+			 cfg->payloadsize, cfg->segments, PB_UDP_MAX_PAYLOAD);
 		return -EOPNOTSUPP;
 	}
 	fd = socket(cfg->srcip.family, SOCK_DGRAM, IPPROTO_UDP);

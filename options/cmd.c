@@ -442,6 +442,8 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 			*(uint32_t *)field = (uint32_t)v;
 		else
 			*(uint16_t *)field = (uint16_t)v;
+		if (o->flag_off)
+			*(bool *)((char *)dst + o->flag_off) = true;
 		return 0;
 	case OPT_ADDR:
 		if (pb_parse_addr(arg, (struct pb_addr *)field)) {
@@ -534,7 +536,10 @@ int pb_cmd_defaults(const struct pb_cmd *cmd, void *dst, char *err, size_t errle
 
 		if (o->def && opt_apply(cmd, o, dst, o->def, err, errlen))
 			return -EINVAL; /* a bad default is a bug; say so rather than run */
-		if (o->def && o->type == OPT_ADDR && o->flag_off) /* a default is not the user's */
+		/* a default is not the user's */
+		if (o->def && o->flag_off &&
+		    (o->type == OPT_ADDR || o->type == OPT_U64 || o->type == OPT_U32 ||
+		     o->type == OPT_PORT))
 			*(bool *)((char *)dst + o->flag_off) = false;
 	}
 	return 0;

@@ -104,9 +104,9 @@ static const struct pb_opt pb_opts[] = {
 	{ "vlan-prio", 0, OPT_U32, OFF(vlan_prio), 0, NULL, 0, 7, "PCP", "the tag's priority" },
 	{ "streams", 's', OPT_U32, OFF(streams), 0, "1", 1, PB_MAX_STREAMS, "N",
 	  "sending threads, each its own flow (source port)" },
-	{ "segments", 0, OPT_U32, OFF(segments), 0, "8", 1, PB_MAX_SEGMENTS, "N",
+	{ "segments", 0, OPT_U32, OFF(segments), OFF(segments_set), "8", 1, PB_MAX_SEGMENTS, "N",
 	  "GSO methods: segments per datagram, at most the kernel's UDP_MAX_SEGMENTS (64); "
-	  "payloadsize x segments <= 65507" },
+	  "payloadsize x segments <= 65507 (the default 8 is lowered to what fits)" },
 	{ "batch", 'b', OPT_U32, OFF(batch), 0, NULL, 1, 4096, "N",
 	  "frames (GSO methods: datagrams) per send call for batching methods (default: the "
 	  "method's own)" },
@@ -195,6 +195,10 @@ static const struct pb_opt pb_opts[] = {
 	  "with --lab router|bridge: a shell script run inside the DUT's namespace once it is "
 	  "built (qdiscs, nftables rules); $PB_DUT_IN and $PB_DUT_OUT name its interfaces",
 	  .flags = PB_OPTF_FILE },
+	{ "mtu", 0, OPT_U32, OFF(lab_mtu), 0, NULL, 576, PB_FRAME_MAX - PB_ETH_HLEN, "BYTES",
+	  "the lab's MTU, on every veth and bridge of it (default 1500, or what --frame-size "
+	  "needs; 9000 for jumbo frames): its XDP programs are loaded multi-buffer, so native "
+	  "XDP still runs. With --iface the interface's own MTU counts (ip link set IF mtu N)" },
 	{ "keep-lab", 0, OPT_FLAG, OFF(keep_lab), 0, NULL, 0, 0, NULL,
 	  "leave the namespace lab in place after the run (for debugging)" },
 	{ "lab-tx-setup", 0, OPT_STR, OFF(lab_tx_setup), 0, NULL, 0,
@@ -340,6 +344,13 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "--lab %s builds its own path: it cannot be used with --iface",
 			 cfg->lab_kind == PB_LAB_ROUTER ? "router" : "bridge");
+		return -EINVAL;
+	}
+	if (cfg->iface[0] && cfg->lab_mtu) {
+		snprintf(err, errlen,
+			 "--mtu sets the lab's MTU: with --iface %s its own counts (set it with "
+			 "`ip link set dev %s mtu %u`)",
+			 cfg->iface, cfg->iface, cfg->lab_mtu);
 		return -EINVAL;
 	}
 	if (cfg->srcip.family != cfg->dstip.family) {

@@ -995,6 +995,7 @@ static void agent_info(struct agent *ag)
 	info->mtu = nif->mtu;
 	info->rx_queues = nif->rx_queues;
 	snprintf(info->xdp_mode, sizeof(info->xdp_mode), "%s", pb_rx_mode(ag->rx));
+	info->xdp_frags = pb_rx_frags(ag->rx);
 }
 
 /*

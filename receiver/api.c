@@ -396,7 +396,8 @@ char *pb_api_info_json(const struct pb_api_info *in)
 	     api_add(o, "ifindex", json_object_new_int(in->ifindex)) &&
 	     api_add_str(o, "driver", in->driver) && api_add_str(o, "mac", mac) &&
 	     api_add_u64(o, "mtu", in->mtu) && api_add_u64(o, "rx_queues", in->rx_queues) &&
-	     api_add_str(o, "xdp_mode", in->xdp_mode);
+	     api_add_str(o, "xdp_mode", in->xdp_mode) &&
+	     api_add(o, "xdp_frags", json_object_new_boolean(in->xdp_frags));
 	ok = api_add_then(ok, o, "addresses", addrs);
 	snprintf(a, sizeof(a), "%.3f", in->uptime_s);
 	ok = ok && api_add_str(o, "clock", "monotonic") && api_add_u64(o, "now_ns", in->now_ns) &&

@@ -65,6 +65,7 @@ struct pb_api_info {
 	uint32_t mtu;
 	uint32_t rx_queues;
 	char xdp_mode[16]; /* "native" or "generic" */
+	bool xdp_frags;	   /* multi-buffer: frames over a page (jumbo MTUs) counted whole */
 	uint32_t naddrs;
 	struct pb_addr addrs[PB_API_MAX_ADDRS];
 	uint64_t now_ns; /* the agent's CLOCK_MONOTONIC: what first_ns / last_ns compare with */

@@ -52,6 +52,7 @@ struct pb_rx {
 	uint32_t nqueues; /* RX queues of the interface, up to PB_RX_MAX_QUEUES */
 	int ncpus;	  /* possible CPUs: per-CPU values come one per CPU */
 	bool have_tai;	  /* the program reads CLOCK_TAI for 'T' probes */
+	bool frags;	  /* loaded multi-buffer: counts a jumbo frame's fragments too */
 	/*
 	 * Opened at attach, in the interface's namespace: netlink and ethtool requests act in
 	 * the namespace their socket was made in, so later reads find the right interface
@@ -152,6 +153,8 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 	rx->have_tai =
 		libbpf_probe_bpf_helper(BPF_PROG_TYPE_XDP, BPF_FUNC_ktime_get_tai_ns, NULL) > 0;
 	rx->skel->rodata->have_tai = rx->have_tai;
+	rx->frags = pb_xdp_frags(rx->skel->progs.pb_receiver);
+	rx->skel->rodata->have_frags = rx->frags;
 	err = receiver__load(rx->skel);
 	if (err) {
 		pr_err("receiver: cannot load the XDP program: %s\n", strerror(-err));
@@ -160,7 +163,8 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 	err = rx_attach_mode(rx, opts->mode);
 	if (err)
 		goto out;
-	pr_info("receiver: attached to %s in %s mode\n", rx->ifname, pb_rx_mode(rx));
+	pr_info("receiver: attached to %s in %s mode%s\n", rx->ifname, pb_rx_mode(rx),
+		rx->frags ? ", multi-buffer" : "");
 	*out = rx;
 	return 0;
 out:
@@ -728,6 +732,11 @@ const char *pb_rx_mode(const struct pb_rx *rx)
 		return "generic";
 	}
 	return "none";
+}
+
+bool pb_rx_frags(const struct pb_rx *rx)
+{
+	return rx->frags;
 }
 
 void pb_rx_detach(struct pb_rx *rx)

@@ -104,6 +104,8 @@ int pb_rx_ifname(struct pb_rx *rx, char *name);
 const struct pb_netif *pb_rx_netif(const struct pb_rx *rx);
 /* "native" or "generic": the XDP mode the receiver runs in. */
 const char *pb_rx_mode(const struct pb_rx *rx);
+/* The program is multi-buffer: it counts frames over a page (a jumbo MTU) whole. */
+bool pb_rx_frags(const struct pb_rx *rx);
 /* Detaches (putting back what --force replaced) and frees. NULL-safe. */
 void pb_rx_detach(struct pb_rx *rx);
 /* A source that reads this receiver in-process. */

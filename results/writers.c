@@ -160,6 +160,8 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, pb_fbool("has_receiver", r->has_receiver));
 	pb_add(fs, rx ? pb_fu64("frames_delivered", r->frames_delivered)
 		      : pb_fnull("frames_delivered"));
+	pb_add(fs, rx ? pb_fu64("bytes_delivered", r->bytes_delivered)
+		      : pb_fnull("bytes_delivered"));
 	pb_add(fs, r->rx_error[0] ? pb_fstr("receiver_error", r->rx_error, sizeof(r->rx_error))
 				  : pb_fnull("receiver_error"));
 	pb_add(fs, rx ? pb_fu64("frames_foreign", r->frames_foreign) : pb_fnull("frames_foreign"));

@@ -38,6 +38,7 @@ void pb_knob_set(struct pb_config *cfg, enum pb_sweep_kind kind, uint32_t v)
 		break;
 	case PB_SWEEP_SEGMENTS:
 		cfg->segments = v;
+		cfg->segments_set = true;
 		break;
 	case PB_SWEEP_RING:
 		cfg->ring = v;

@@ -47,7 +47,7 @@ expect_bad "VLAN 0" "--vlan" --vlan 0
 expect_bad "VLAN 4095" "--vlan" --vlan 4095
 expect_bad "IPv4 source, IPv6 destination" "both be IPv4 or both IPv6" --srcip 198.18.0.1 --dstip 2001:2::2
 expect_bad "frame below the minimum" "--frame-size" --frame-size 59
-expect_bad "frame above the MTU" "does not fit the MTU" --method udp_sendto --frame-size 9000
+expect_bad "frame above the MTU" "does not fit the MTU" --method udp_sendto --mtu 1500 --frame-size 9000
 expect_bad "CPU not online" "not online" --cpus 4095
 # more streams than the interface has TX queues, on a veth pair of our own
 NS=pbtst-bad-$$

@@ -40,6 +40,7 @@ static void make_results(void)
 	r->has_receiver = true;
 	r->delivered_known = true;
 	r->frames_delivered = 1980000;
+	r->bytes_delivered = 1980000ull * 64;
 	r->frames_foreign = 3;
 	r->raw.have_tx = r->raw.have_rx = true;
 	r->raw.tx_packets = 1980000;
@@ -193,6 +194,7 @@ static const struct want result_fields[] = {
 	{ "frames_sent", json_type_int },
 	{ "has_receiver", json_type_boolean },
 	{ "frames_delivered", json_type_int },
+	{ "bytes_delivered", json_type_int },
 	{ "receiver_error", json_type_null },
 	{ "frames_foreign", json_type_int },
 	{ "frames_extra", json_type_int },
@@ -269,6 +271,7 @@ static const struct want row1_types[] = {
 	{ "delivered_pct", json_type_null }, /* nothing sent: a percentage of nothing */
 	{ "accounted_pct", json_type_null },
 	{ "frames_delivered", json_type_null }, /* it never ran: the receiver was not asked */
+	{ "bytes_delivered", json_type_null },
 	{ "frames_foreign", json_type_null },
 	{ "frames_extra", json_type_null },
 	{ "flows_seen", json_type_null },
@@ -281,6 +284,7 @@ static const struct want row1_types[] = {
 
 static const struct want row2_types[] = {
 	{ "frames_delivered", json_type_null },
+	{ "bytes_delivered", json_type_null },
 	{ "frames_foreign", json_type_null },
 	{ "frames_extra", json_type_null },
 	{ "flows_seen", json_type_null },
@@ -587,6 +591,7 @@ static void test_csv(void)
 	check_csv_field(&c, 1, "method", "af_packet");
 	check_csv_field(&c, 1, "reason", "");
 	check_csv_field(&c, 1, "frames_delivered", "1980000");
+	check_csv_field(&c, 1, "bytes_delivered", "126720000");
 	check_csv_field(&c, 1, "pps", "1000000.0");
 	check_csv_field(&c, 1, "delivered_pct", "99.0");
 	check_csv_field(&c, 1, "padded", "true");
@@ -594,6 +599,7 @@ static void test_csv(void)
 	check_csv_field(&c, 2, "reason", SKIP_REASON);
 	/* No receiver: empty, the CSV spelling of null. */
 	check_csv_field(&c, 3, "frames_delivered", "");
+	check_csv_field(&c, 3, "bytes_delivered", "");
 	check_csv_field(&c, 3, "frames_foreign", "");
 	check_csv_field(&c, 3, "delivered_pct", "");
 	check_csv_field(&c, 3, "accounted_pct", "");
