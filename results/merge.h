@@ -102,6 +102,13 @@ struct pb_merge_opts {
 int pb_merge_add_json(struct pb_merge_result *res, const char *text, const char *name, char *err,
 		      size_t errlen);
 /*
+ * Adds what one file holds: a result set (as pb_merge_add_json), or a log (`kubectl logs`,
+ * with --prefix, --timestamps, several pods' together) whose lines hold result sets among
+ * other lines: each named FILE:LINE [POD] after the line it begins on. 0 or -errno, err set.
+ */
+int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char *name, char *err,
+		      size_t errlen);
+/*
  * Once every file is in: refuses a test with shards missing unless partial (then marks its
  * rows), and derives the figures (delivered %, percentiles). 0 or -EINVAL with err set.
  */

@@ -35,7 +35,10 @@ const struct pb_cmd pb_cmd_merge = {
 	.synopsis = "A.json [B.json ...] [options]",
 	.description =
 		"Merges the JSON result sets (--format json) of the senders of one test, each "
-		"sender's file once. Rows are matched by test id (where the rows carry one), "
+		"sender's file once. A file may also be a log holding them among other lines, "
+		"as `kubectl logs` gives (stderr mixed in, --prefix, --timestamps, several pods' "
+		"logs in one), and - reads standard input; each result set found in a log is "
+		"named FILE:LINE [POD] after the line it begins on. Rows are matched by test id (where the rows carry one), "
 		"method and frame size. Packets/s, Mb/s, Gb/s, frames and bytes are summed over "
 		"the ok rows; delivered % is the test's own (all frames delivered over all sent) "
 		"and Worst % the lowest sender's. Latency percentiles are computed from the "
@@ -58,12 +61,15 @@ const struct pb_cmd pb_cmd_merge = {
 		    "one table for a test of three senders\n"
 		    "pktbench merge results/*.json --format json > test.json\n"
 		    "the same, as JSON\n"
+		    "kubectl -n pktbench logs -l job-name=pktbench-senders --prefix --tail=-1 | "
+		    "pktbench merge -\n"
+		    "the same, from the senders' pods' logs\n"
 		    "pktbench merge sender-0.json sender-2.json --partial\n"
 		    "two shards of three, marked partial (shard 1/3 missing)",
 	.opts = pb_merge_opts_tab,
 	.nopts = sizeof(pb_merge_opts_tab) / sizeof(pb_merge_opts_tab[0]),
 	.size = sizeof(struct pb_merge_opts),
-	.args = "one or more result files",
+	.args = "one or more result files or logs (- for standard input)",
 	.nargs = PB_MERGE_MAX_FILES,
 	.min_args = 1,
 	.args_glob = "*.json",
@@ -388,7 +394,7 @@ int pb_merge_main(int argc, char **argv)
 
 		ret = pb_results_read(files[i], &text, &len, err, sizeof(err));
 		if (!ret) {
-			ret = pb_merge_add_json(&res, text, files[i], err, sizeof(err));
+			ret = pb_merge_add_text(&res, text, files[i], err, sizeof(err));
 			free(text);
 		}
 		if (ret) {

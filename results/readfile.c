@@ -16,7 +16,8 @@ int pb_results_read(const char *path, char **out, size_t *len, char *err, size_t
 
 	*out = NULL;
 	*len = 0;
-	f = fopen(path, "r");
+	/* - is standard input: `kubectl logs ... | pktbench merge -` */
+	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-ret));
@@ -55,6 +56,7 @@ int pb_results_read(const char *path, char **out, size_t *len, char *err, size_t
 	buf = NULL;
 out:
 	free(buf);
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 	return ret;
 }

@@ -1,10 +1,17 @@
 # SPDX-License-Identifier: MIT
 # deploy/kubernetes renders from one env file into manifests that say what a fleet test
-# needs: an Indexed Job of PB_SHARDS senders (shard from JOB_COMPLETION_INDEX, hostNetwork,
-# NET_ADMIN NET_RAW BPF SYS_ADMIN, one per node), a DaemonSet of agents with a Service and a
-# PodMonitor, the example queries; each value from the env file where it belongs. A bad value
-# fails in one line. With kubectl: the kustomization builds, and kubectl's client-side decode
-# (annotate --local --dry-run=client) reads every object; without it, that part is skipped.
+# needs, for the defaults (fleet.env) and for a changed env file (other interfaces, address,
+# port, namespace, image, method): the agent listens on PB_AGENT_ADDR:PB_AGENT_PORT, is probed
+# there and counts on PB_AGENT_IFACE; the senders' --receiver is that same address and port,
+# their --iface PB_SEND_IFACE, --dstip the agent's address; the namespace admits privileged
+# pods; capabilities are the least that work (NET_ADMIN, SYS_ADMIN for the agent; NET_RAW for
+# an af_xdp sender, + NET_ADMIN, SYS_ADMIN for xdp_live), and allowPrivilegeEscalation: false
+# never sits beside SYS_ADMIN; every container's image is pktbench's version, pulled
+# IfNotPresent; the PodMonitor only with PB_PODMONITOR=yes; `render --senders` picks a start
+# PB_START_LEAD s ahead and refuses one in the past. A bad value fails in one line. Every
+# rendered object is read with python's yaml against the fields used, and with kubectl (when
+# installed) decoded client-side (annotate --local --dry-run=client) and the kustomization
+# built; the names in the docs and kustomization.yaml are the script's.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 K=$top/deploy/kubernetes
@@ -15,99 +22,185 @@ ok() { pass=$((pass + 1)); echo "ok: $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
 /usr/bin/python3 -c 'import yaml' 2>/dev/null ||
 	{ echo "SKIP: /usr/bin/python3 has no yaml module (Debian package python3-yaml)"; exit 77; }
+# the environment must not change what the env files say
+for v in $(env | sed -n 's/^\(PB_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+VERSION=$(sed -n 's/^project(pktbench VERSION \([0-9.]*\).*/\1/p' "$top/CMakeLists.txt")
 
 cat >"$T/test.env" <<'ENV'
 PB_TEST_ID=6F9619FF-8B86-4011-B42D-00C04FC964FF
-PB_START_AT=2026-12-01T16:30:00Z
+PB_START_AT=2099-12-01T16:30:00Z
+PB_START_LEAD=30
 PB_PPS=90000
 PB_DURATION=10
-PB_SHARDS=3
+PB_SHARDS=4
 PB_METHOD=af_packet
 PB_SEND_IFACE=ens1f0
-PB_DSTIP=198.18.0.2
 PB_AGENT_IFACE=ens1f1
-PB_AGENT_API=http://198.18.0.2:9310
-PB_AGENT_PORT=9310
-PB_IMAGE=registry.example/pktbench:1
+PB_AGENT_ADDR=198.19.7.20
+PB_AGENT_PORT=9444
+PB_DSTIP=
+PB_IMAGE=registry.example:5000/lab/pktbench:0.1.0
 PB_NAMESPACE=pbtest
+PB_PODMONITOR=yes
 ENV
-if "$K/render" "$T/test.env" >"$T/fleet.yaml" 2>"$T/err"; then ok "render"; else bad "render: $(cat "$T/err")"; fi
-/usr/bin/python3 - "$T/fleet.yaml" <<'PY' && ok "the manifests say what a fleet test needs" || bad "the manifests"
-import sys, yaml
-docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+
+# check NAME ENV_FILE IFACE_A IFACE_S ADDR PORT SHARDS NS IMAGE CAPS PODMONITOR [EXTRA_ENV]:
+# renders both parts and checks them, the values it must find given
+check() {
+	local name=$1 env=$2
+	shift 2
+	if ! env "${@:10}" "$K/render" "$env" >"$T/$name.yaml" 2>"$T/err" ||
+		! env "${@:10}" "$K/render" --senders "$env" >"$T/$name-senders.yaml" 2>>"$T/err"; then
+		bad "$name: render: $(cat "$T/err")"
+		return
+	fi
+	if /usr/bin/python3 - "$T/$name.yaml" "$T/$name-senders.yaml" "$VERSION" "$@" <<'PY'; then
+import datetime, sys, yaml
+fleet, senders, version, a_if, s_if, addr, port, shards, ns, image, caps, pm = sys.argv[1:13]
+docs = [d for f in (fleet, senders) for d in yaml.safe_load_all(open(f)) if d]
 by = {(d["kind"], d["metadata"]["name"]): d for d in docs}
 errs = []
 def need(cond, what):
     if not cond:
         errs.append(what)
-need(all(d["metadata"].get("namespace") == "pbtest" for d in docs if d["kind"] != "Namespace"),
+host = "[%s]" % addr if ":" in addr else addr
+need(all(d["metadata"].get("namespace") == ns for d in docs if d["kind"] != "Namespace"),
      "every object in PB_NAMESPACE")
-job = by.get(("Job", "pktbench-senders"))
-need(job, "the sender Job")
-if job:
-    s, pod = job["spec"], job["spec"]["template"]["spec"]
-    c = pod["containers"][0]
-    args = " ".join(c["args"])
-    need(s["completionMode"] == "Indexed", "completionMode Indexed")
-    need(s["completions"] == 3 and s["parallelism"] == 3, "completions = parallelism = PB_SHARDS, as numbers")
-    need(pod["hostNetwork"] is True, "senders on the host network")
-    need(set(c["securityContext"]["capabilities"]["add"]) == {"NET_ADMIN", "NET_RAW", "BPF", "SYS_ADMIN"}, "sender capabilities")
-    aa = pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]
-    need(aa["topologyKey"] == "kubernetes.io/hostname", "one sender per node")
-    env = {e["name"]: e for e in c["env"]}
-    need("job-completion-index" in env["JOB_COMPLETION_INDEX"]["valueFrom"]["fieldRef"]["fieldPath"], "the index from the Job")
-    need("--shard $(JOB_COMPLETION_INDEX)/3" in args, "--shard INDEX/PB_SHARDS")
-    need("--test-id 6F9619FF-8B86-4011-B42D-00C04FC964FF" in args, "--test-id")
-    need("--start-at 2026-12-01T16:30:00Z" in args and "--pps 90000" in args, "--start-at and --pps")
-    need("--receiver http://198.18.0.2:9310" in args and "--iface ens1f0" in args, "--receiver and --iface")
-    need(c["image"] == "registry.example/pktbench:1", "the image")
+nsd = by.get(("Namespace", ns))
+need(nsd and nsd["metadata"]["labels"].get("pod-security.kubernetes.io/enforce") == "privileged",
+     "the namespace admits privileged pods")
+pods = [d["spec"]["template"]["spec"] for d in docs if d["kind"] in ("DaemonSet", "Job")]
+for p in pods:
+    for c in p["containers"] + p.get("initContainers", []):
+        need(c["image"] == image, "%s: the image %s" % (c["name"], image))
+        need(c.get("imagePullPolicy") == "IfNotPresent", "%s: pulled IfNotPresent" % c["name"])
+        sc = c.get("securityContext", {})
+        add = set(sc.get("capabilities", {}).get("add", []))
+        need(sc.get("capabilities", {}).get("drop") == ["ALL"], "%s: drops ALL" % c["name"])
+        need(not ("SYS_ADMIN" in add and sc.get("allowPrivilegeEscalation") is False),
+             "%s: no allowPrivilegeEscalation: false beside SYS_ADMIN" % c["name"])
+        need("SYS_ADMIN" in add or sc.get("allowPrivilegeEscalation") is False,
+             "%s: allowPrivilegeEscalation: false without SYS_ADMIN" % c["name"])
+need(image.rsplit(":", 1)[1] == version, "the image is tagged with pktbench's version %s" % version)
 ds = by.get(("DaemonSet", "pktbench-agent"))
-need(ds, "the agent DaemonSet")
-if ds:
-    pod = ds["spec"]["template"]["spec"]
-    c = pod["containers"][0]
-    need(pod["hostNetwork"] is True, "agents on the host network")
-    need(c["args"][:3] == ["receive", "--iface", "ens1f1"], "the agent's interface")
-    need(c["ports"][0]["containerPort"] == 9310, "the agent's port, as a number")
-    need(set(c["securityContext"]["capabilities"]["add"]) == {"NET_ADMIN", "NET_RAW", "BPF", "SYS_ADMIN"}, "agent capabilities")
-    need(ds["spec"]["selector"]["matchLabels"].items() <= ds["spec"]["template"]["metadata"]["labels"].items(), "the selector matches the pods")
+job = by.get(("Job", "pktbench-senders"))
+need(ds and job, "the agent DaemonSet and the sender Job")
+if ds and job:
+    ac = ds["spec"]["template"]["spec"]["containers"][0]
+    sc = job["spec"]["template"]["spec"]["containers"][0]
+    aa, sa = ac["args"], sc["args"]
+    arg = lambda args, k: args[args.index(k) + 1] if k in args else None
+    listen = arg(aa, "--listen")
+    need(aa[0] == "receive" and arg(aa, "--iface") == a_if, "the agent counts on %s" % a_if)
+    need(listen == "%s:%s" % (host, port), "the agent listens on %s:%s (%s)" % (host, port, listen))
+    need(arg(sa, "--receiver") == "http://" + listen, "the senders' --receiver is where the agent "
+         "listens (%s, %s)" % (arg(sa, "--receiver"), listen))
+    need(arg(sa, "--iface") == s_if and arg(sa, "--dstip") == addr, "the senders' --iface %s and "
+         "--dstip the agent's address" % s_if)
+    rp = ac["readinessProbe"]["httpGet"]
+    need(rp["host"] == addr and rp["port"] == "api" and ac["ports"][0]["containerPort"] == int(port),
+         "the agent is probed where it listens")
+    need(set(ac["securityContext"]["capabilities"]["add"]) == {"NET_ADMIN", "SYS_ADMIN"},
+         "agent capabilities NET_ADMIN, SYS_ADMIN")
+    need(set(sc["securityContext"]["capabilities"]["add"]) == set(caps.split(",")),
+         "sender capabilities %s" % caps)
+    s, pod = job["spec"], job["spec"]["template"]["spec"]
+    need(s["completionMode"] == "Indexed" and s["completions"] == s["parallelism"] == int(shards),
+         "completions = parallelism = PB_SHARDS, as numbers")
+    need(pod["hostNetwork"] is True and ds["spec"]["template"]["spec"]["hostNetwork"] is True,
+         "host network")
+    aff = pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]
+    need(aff["topologyKey"] == "kubernetes.io/hostname", "one sender per node")
+    env = {e["name"]: e for e in sc["env"]}
+    need("job-completion-index" in env["JOB_COMPLETION_INDEX"]["valueFrom"]["fieldRef"]["fieldPath"],
+         "the index from the Job")
+    need(arg(sa, "--shard") == "$(JOB_COMPLETION_INDEX)/%s" % shards, "--shard INDEX/PB_SHARDS")
+    need(arg(sa, "--test-id") == "6F9619FF-8B86-4011-B42D-00C04FC964FF" or ns == "pktbench",
+         "--test-id")
+    need(ds["spec"]["selector"]["matchLabels"].items() <= ds["spec"]["template"]["metadata"]["labels"].items(),
+         "the selector matches the pods")
 svc = by.get(("Service", "pktbench-agent"))
-need(svc and svc["spec"]["ports"][0]["port"] == 9310, "the agents' Service")
-pm = by.get(("PodMonitor", "pktbench-agent"))
-need(pm and pm["spec"]["podMetricsEndpoints"][0]["path"] == "/metrics" and pm["apiVersion"].startswith("monitoring.coreos.com/"), "the PodMonitor")
-q = by.get(("ConfigMap", "pktbench-queries"))
-# the test's label: printf %s 6f9619ff-8b86-4011-b42d-00c04fc964ff | sha256sum | cut -c1-16
-need(q and all('test="80e3efa180ebafd5"' in v for k, v in q["data"].items() if "test" in k or "shard" in k), "the queries name the test by its label")
+need(svc and svc["spec"]["ports"][0]["port"] == int(port), "the agents' Service")
+img = by.get(("DaemonSet", "pktbench-sender-image"))
+need(img and img["spec"]["template"]["spec"]["nodeSelector"] == {"pktbench.io/sender": "true"},
+     "the image on the sender nodes before the start")
+pmd = by.get(("PodMonitor", "pktbench-agent"))
+need(bool(pmd) == (pm == "yes"), "the PodMonitor only with PB_PODMONITOR=yes")
+if pmd:
+    ep = pmd["spec"]["podMetricsEndpoints"][0]
+    need(ep["path"] == "/metrics" and ep["relabelings"][0]["replacement"] == "%s:%s" % (host, port),
+         "the PodMonitor scrapes where the agent listens")
 for e in errs:
     print("  missing:", e)
 sys.exit(1 if errs else 0)
 PY
-# a bad value, an unknown placeholder: one line each, exit 2
-sed 's/^PB_SHARDS=3/PB_SHARDS=three/' "$T/test.env" >"$T/bad.env"
-"$K/render" "$T/bad.env" >/dev/null 2>"$T/err"
-rc=$?
-[ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q PB_SHARDS "$T/err" &&
-	ok "a bad PB_SHARDS: one line ($(cat "$T/err"))" || bad "a bad PB_SHARDS: exit $rc: $(cat "$T/err")"
-grep -v '^PB_IMAGE=' "$T/test.env" >"$T/noimg.env"
-env -u PB_IMAGE "$K/render" "$T/noimg.env" >/dev/null 2>"$T/err"
-rc=$?
-[ $rc = 2 ] && grep -q 'PB_IMAGE} has no value' "$T/err" &&
-	ok "a value missing: one line ($(cat "$T/err"))" || bad "a value missing: exit $rc: $(cat "$T/err")"
-PB_START_AT=auto PB_START_LEAD=60 "$K/render" "$T/test.env" | grep -q -- '"--start-at", "20[0-9-]*T[0-9:.]*Z"' &&
-	ok "PB_START_AT=auto: a time PB_START_LEAD ahead" || bad "PB_START_AT=auto"
+		ok "$name: agent on $1 at $3:$4, senders' --receiver the same, caps $8$([ "$9" = yes ] && echo ', PodMonitor')"
+	else
+		bad "$name: the manifests"
+	fi
+}
+check defaults "$K/fleet.env" eth1 eth1 198.18.0.2 9310 3 pktbench "pktbench:$VERSION" NET_RAW no
+check changed "$T/test.env" ens1f1 ens1f0 198.19.7.20 9444 4 pbtest registry.example:5000/lab/pktbench:0.1.0 NET_RAW yes
+sed 's/^PB_METHOD=.*/PB_METHOD=xdp_live/; s/^PB_AGENT_ADDR=.*/PB_AGENT_ADDR=2001:2::20/' "$T/test.env" >"$T/v6.env"
+check xdp_live-v6 "$T/v6.env" ens1f1 ens1f0 2001:2::20 9444 4 pbtest registry.example:5000/lab/pktbench:0.1.0 NET_RAW,NET_ADMIN,SYS_ADMIN yes
+# the queries name the test by its label: printf %s 6f9619ff-... | sha256sum | cut -c1-16
+/usr/bin/python3 - "$T/changed.yaml" <<'PY' && ok "the queries name the test by its label" || bad "the queries' label"
+import sys, yaml
+q = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["metadata"]["name"] == "pktbench-queries"][0]
+sys.exit(0 if all('test="80e3efa180ebafd5"' in v for k, v in q["data"].items() if "test" in k or "shard" in k) else 1)
+PY
+
+# --senders: auto is PB_START_LEAD s ahead; a start in the past is refused
+t0=$(date +%s)
+PB_START_AT=auto PB_START_LEAD=60 "$K/render" --senders "$T/test.env" >"$T/auto.yaml" 2>"$T/err"
+at=$(sed -n 's/.*"--start-at", "\([^"]*\)".*/\1/p' "$T/auto.yaml")
+d=$(($(date -d "$at" +%s 2>/dev/null || echo 0) - t0))
+[ "$d" -ge 59 ] && [ "$d" -le 62 ] && ok "PB_START_AT=auto: $at, PB_START_LEAD (60 s) ahead" ||
+	bad "PB_START_AT=auto: $at ($d s ahead): $(cat "$T/err")"
+
+# one line each, exit 2
+refused() { # refused WHAT WANT SED-EXPR [render args]: the env file changed by SED-EXPR
+	local what=$1 want=$2 expr=$3 rc
+	shift 3
+	sed "$expr" "$T/test.env" >"$T/bad.env"
+	"$K/render" "$@" "$T/bad.env" >/dev/null 2>"$T/err"
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "$want" "$T/err" &&
+		ok "$what: refused in one line ($(cat "$T/err"))" || bad "$what: exit $rc: $(cat "$T/err")"
+}
+refused "a bad PB_SHARDS" PB_SHARDS 's/^PB_SHARDS=.*/PB_SHARDS=three/'
+refused "PB_AGENT_ADDR 0.0.0.0 (no sender reaches it)" PB_AGENT_ADDR 's/^PB_AGENT_ADDR=.*/PB_AGENT_ADDR=0.0.0.0/'
+refused "PB_AGENT_ADDR a name" PB_AGENT_ADDR 's/^PB_AGENT_ADDR=.*/PB_AGENT_ADDR=agent.local/'
+refused "PB_AGENT_IFACE with a slash" PB_AGENT_IFACE 's|^PB_AGENT_IFACE=.*|PB_AGENT_IFACE=eth1/2|'
+refused "PB_DSTIP of the other family" PB_DSTIP 's/^PB_DSTIP=.*/PB_DSTIP=2001:2::1/'
+refused "PB_AGENT_API (gone: one address for both)" PB_AGENT_ADDR '$a PB_AGENT_API=http://198.18.0.2:9310'
+refused "an image tagged latest" PB_IMAGE 's|^PB_IMAGE=.*|PB_IMAGE=pktbench:latest|'
+refused "an unknown method" PB_METHOD 's/^PB_METHOD=.*/PB_METHOD=af_packet,warp/'
+refused "a start in the past" "in the past" 's/^PB_START_AT=.*/PB_START_AT=2020-01-01T00:00:00Z/' --senders
+refused "a value missing" 'PB_IMAGE} has no value' '/^PB_IMAGE=/d'
+
+# the script's name, where the docs and the files name it
+n=$(grep -rn 'render\.sh' "$K" "$top/docs" "$top/README.md" | wc -l)
+[ "$n" = 0 ] && ok "render is named render everywhere" || bad "render.sh named $n times: $(grep -rln 'render\.sh' "$K" "$top/docs")"
+for f in $(sed -n 's/^  - \(.*\.yaml\)$/\1/p' "$K/kustomization.yaml" "$K/components/podmonitor/kustomization.yaml"); do
+	[ -f "$K/$f" ] || [ -f "$K/components/podmonitor/$f" ] || bad "kustomization names $f, which is not there"
+done
 
 if command -v kubectl >/dev/null; then
-	if kubectl kustomize "$K" >"$T/k.yaml" 2>"$T/err" && [ "$(grep -c '^kind:' "$T/k.yaml")" = 7 ]; then
-		ok "kubectl kustomize builds the kustomization (7 objects)"
+	if kubectl kustomize "$K" >"$T/k.yaml" 2>"$T/err" && [ "$(grep -c '^kind:' "$T/k.yaml")" = 6 ]; then
+		ok "kubectl kustomize builds the kustomization (6 objects)"
 	else
 		bad "kubectl kustomize: $(head -c 300 "$T/err")"
 	fi
-	if kubectl annotate --local --dry-run=client -o name -f "$T/fleet.yaml" pktbench.io/checked=1 \
-		>"$T/names" 2>"$T/err" && [ "$(wc -l <"$T/names")" = 7 ]; then
-		ok "kubectl --dry-run=client reads every rendered object: $(tr '\n' ' ' <"$T/names")"
-	else
-		bad "kubectl --dry-run=client: $(head -c 300 "$T/err")"
-	fi
+	for name in defaults changed xdp_live-v6; do
+		want=$(cat "$T/$name.yaml" "$T/$name-senders.yaml" | grep -c '^kind:')
+		if kubectl annotate --local --dry-run=client -o name -f "$T/$name.yaml" -f "$T/$name-senders.yaml" \
+			pktbench.io/checked=1 >"$T/names" 2>"$T/err" && [ "$(wc -l <"$T/names")" = "$want" ]; then
+			ok "$name: kubectl --dry-run=client reads every rendered object: $(tr '\n' ' ' <"$T/names")"
+		else
+			bad "$name: kubectl --dry-run=client: $(head -c 300 "$T/err")"
+		fi
+	done
 else
 	echo "skip: kubectl checks: kubectl not found (Debian package kubernetes-client)"
 fi

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "check.h"
 #include "latency.h"
 #include "merge.h"
@@ -425,6 +427,145 @@ out:
 }
 
 /* The command: exit 2 for what cannot be one test, 1 for --partial, 0 for the whole test. */
+
+/* shard I/3 of TID as pktbench prints it: pretty JSON, one line a value, into a fresh string */
+static char *pretty_shard(unsigned int i, uint64_t sent)
+{
+	char shard[8], *compact, *out;
+	struct json_object *o;
+
+	snprintf(shard, sizeof(shard), "%u/3", i);
+	compact = shard_json(NULL, shard, 21 + i, "1000", "990", "0", "0");
+	o = json_tokener_parse(compact);
+	free(compact);
+	json_object_object_add(json_object_array_get_idx(json_object_object_get(o, "results"), 0),
+			       "frames_sent", json_object_new_int64((int64_t)sent));
+	json_object_object_add(json_object_array_get_idx(json_object_object_get(o, "results"), 0),
+			       "frames_delivered", json_object_new_int64((int64_t)sent - i));
+	out = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return out;
+}
+
+#define WARN "pktbench: af_packet reached 990 of the 1000 packets/s asked (99.0 %%)"
+
+/*
+ * The lines of shard i's pod as `kubectl logs` gives them: a warning before the document and
+ * one between two of its lines (stdout and stderr reach the log line by line), each line
+ * after pre (a prefix, a time stamp, or nothing) and ended by eol.
+ */
+static size_t pod_log(char *out, size_t size, unsigned int i, const char *pre, const char *eol)
+{
+	char *doc = pretty_shard(i, 10000 + i), *line, *save = NULL;
+	size_t len = 0;
+	unsigned int n = 0;
+
+	len += (size_t)snprintf(out + len, size - len, "%s" WARN "%s", pre, eol);
+	for (line = strtok_r(doc, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+		len += (size_t)snprintf(out + len, size - len, "%s%s%s", pre, line, eol);
+		if (n == 3)
+			len += (size_t)snprintf(out + len, size - len,
+						"%slibbpf: a line of stderr%s", pre, eol);
+	}
+	len += (size_t)snprintf(out + len, size - len, "%s\n", pre);
+	free(doc);
+	return len;
+}
+
+/* a log merged: its result sets' count, and the merged row's sums */
+static int merge_log(const char *log, char *err, size_t errlen, unsigned int *sets,
+		     uint64_t *sent, uint64_t *deliv, unsigned int *senders)
+{
+	struct pb_merge_result res = { 0 };
+	int ret = pb_merge_add_text(&res, log, "pods.log", err, errlen);
+
+	ret = ret ?: pb_merge_finish(&res, false, err, errlen);
+	*sets = res.files;
+	if (!ret && res.n == 1) {
+		*sent = res.rows[0].frames_sent;
+		*deliv = res.rows[0].frames_delivered;
+		*senders = res.rows[0].senders;
+	}
+	pb_merge_result_free(&res);
+	return ret;
+}
+
+/*
+ * kubectl logs: three pods' logs, concatenated or interleaved line by line (--follow of
+ * several pods, told apart by --prefix), with stderr inside and around each document, time
+ * stamps, CRLF; the merged sums exact. A log cut short, the same document twice and a log
+ * without a result set are refused in one line naming the file and the line.
+ */
+static void test_logs(void)
+{
+	static char log[3][16384], all[65536];
+	size_t len[3], pos[3] = { 0 }, n = 0;
+	char err[512], pre[128];
+	unsigned int i, sets = 0, senders = 0;
+	uint64_t sent = 0, deliv = 0;
+	int ret;
+
+	/* concatenated, no prefix: what `for p in pods; do kubectl logs $p; done` gives */
+	for (i = 0; i < 3; i++)
+		n += pod_log(all + n, sizeof(all) - n, i, "", "\n");
+	ret = merge_log(all, err, sizeof(err), &sets, &sent, &deliv, &senders);
+	CHECK(!ret && sets == 3 && senders == 3 && sent == 30003 && deliv == 30000,
+	      "three pods' logs concatenated: %u sets, %u senders, %llu sent, %llu delivered "
+	      "(want 3, 3, 30003, 30000): %s",
+	      sets, senders, (unsigned long long)sent, (unsigned long long)deliv, ret ? err : "");
+	/* interleaved a line at a time, prefixed and time-stamped, CRLF */
+	for (i = 0; i < 3; i++) {
+		snprintf(pre, sizeof(pre), "[pod/pktbench-senders-%u-x%u/sender] "
+			 "2026-12-01T16:30:0%u.123456789Z ", i, i, i);
+		len[i] = pod_log(log[i], sizeof(log[i]), i, pre, "\r\n");
+	}
+	n = 0;
+	while (pos[0] < len[0] || pos[1] < len[1] || pos[2] < len[2])
+		for (i = 0; i < 3; i++) {
+			const char *e = pos[i] < len[i] ? strchr(log[i] + pos[i], '\n') : NULL;
+
+			if (!e)
+				continue;
+			memcpy(all + n, log[i] + pos[i], (size_t)(e + 1 - log[i] - pos[i]));
+			n += (size_t)(e + 1 - log[i] - pos[i]);
+			pos[i] = (size_t)(e + 1 - log[i]);
+		}
+	all[n] = '\0';
+	ret = merge_log(all, err, sizeof(err), &sets, &sent, &deliv, &senders);
+	CHECK(!ret && sets == 3 && senders == 3 && sent == 30003 && deliv == 30000,
+	      "three pods interleaved by line, --prefix --timestamps, CRLF: %u sets, %llu sent, "
+	      "%llu delivered: %s",
+	      sets, (unsigned long long)sent, (unsigned long long)deliv, ret ? err : "");
+	/* cut short: pod 2's log ends inside its document */
+	n = pod_log(all, sizeof(all), 0, "", "\n");
+	n += pod_log(all + n, sizeof(all) - n, 1, "", "\n");
+	n += pod_log(all + n, sizeof(all) - n, 2, "", "\n");
+	all[n - 40] = '\0';
+	ret = merge_log(all, err, sizeof(err), &sets, &sent, &deliv, &senders);
+	CHECK(ret == -EINVAL && strstr(err, "pods.log:") && strstr(err, "does not end") &&
+		      !strchr(err, '\n'),
+	      "a log cut inside a document: refused naming the line (%d): %s", ret, err);
+	/* the same pod's log twice */
+	n = pod_log(all, sizeof(all), 0, "", "\n");
+	n += pod_log(all + n, sizeof(all) - n, 0, "[pod/p0/sender] ", "\n");
+	ret = merge_log(all, err, sizeof(err), &sets, &sent, &deliv, &senders);
+	CHECK(ret == -EINVAL && strstr(err, "the same result set") && strstr(err, "pod/p0") &&
+		      !strchr(err, '\n'),
+	      "one pod's document twice: refused (%d): %s", ret, err);
+	/* only stderr, and a JSON object that is no result set */
+	snprintf(all, sizeof(all), WARN "\n{\"t\": 1}\n");
+	ret = merge_log(all, err, sizeof(err), &sets, &sent, &deliv, &senders);
+	CHECK(ret == -EINVAL && strstr(err, "pods.log: not JSON") && strstr(err, "1 other"),
+	      "a log without a result set: refused (%d): %s", ret, err);
+	/* a line inside a document that breaks it */
+	n = pod_log(all, sizeof(all), 0, "", "\n");
+	memcpy(strstr(all, "\n  \"results\"") + 1, "  xresults", 10);
+	ret = merge_log(all, err, sizeof(err), &sets, &sent, &deliv, &senders);
+	CHECK(ret == -EINVAL && strstr(err, "pods.log:4: not JSON") && !strchr(err, '\n'),
+	      "a broken document: refused naming its line (%d): %s", ret, err);
+}
+
 static void test_cli(void)
 {
 	char p0[] = "/tmp/pb-merge-s0-XXXXXX", p1[] = "/tmp/pb-merge-s1-XXXXXX";
@@ -470,6 +611,7 @@ int main(void)
 	test_one_test();
 	test_partial();
 	test_behind();
+	test_logs();
 	test_cli();
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pktbench merge reads a log as well as a result file (merge.h): `kubectl logs` of a sender
+ * mixes its stderr (a warning such as "reached ... of the ... packets/s asked") into the JSON
+ * document on its stdout, line by line; `--prefix` puts "[pod/NAME/CONTAINER] " before each
+ * line and `--timestamps` an RFC 3339 time; several pods' logs come concatenated, or
+ * interleaved line by line when followed. Each pod's lines are read apart (by the prefix),
+ * and each JSON object in them with a "results" array is one result set.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "merge.h"
+
+/* One source of lines (a pod's prefix, or none) and the document open in it. */
+struct log_src {
+	char prefix[PB_MERGE_NAME_LEN];
+	struct json_tokener *tok; /* NULL: no document open */
+	char *doc;		  /* the document's lines so far: its text, hashed by merge */
+	size_t len, cap;
+	unsigned int line; /* where the document began */
+};
+
+struct log_scan {
+	const char *name;
+	struct log_src *src;
+	unsigned int nsrc;
+	unsigned int sets, other; /* result sets merged; other JSON objects passed over */
+	char *err;
+	size_t errlen;
+};
+
+/* The whole text is one JSON value and nothing else: a result file, read as before. */
+static bool log_whole_json(const char *text)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *o;
+	size_t len = strlen(text), end;
+	bool whole = false;
+
+	if (!tok)
+		return true; /* the plain path then reports the lack of memory */
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	if (o) {
+		for (end = json_tokener_get_parse_end(tok); end < len && isspace((unsigned char)text[end]);
+		     end++)
+			;
+		whole = end == len;
+	}
+	json_object_put(o);
+	json_tokener_free(tok);
+	return whole;
+}
+
+/* "[pod/NAME/CONTAINER] " (kubectl logs --prefix): its inside into src, the rest's start. */
+static const char *log_prefix(const char *s, size_t n, char *src, size_t size)
+{
+	size_t i;
+
+	src[0] = '\0';
+	if (n < 4 || s[0] != '[')
+		return s;
+	for (i = 1; i < n && s[i] != ']'; i++)
+		if (isspace((unsigned char)s[i]) || s[i] == '[')
+			return s;
+	if (i + 1 >= n || s[i + 1] != ' ' || !memchr(s + 1, '/', i - 1) ||
+	    i - 1 >= size)
+		return s;
+	memcpy(src, s + 1, i - 1);
+	src[i - 1] = '\0';
+	return s + i + 2;
+}
+
+/* "2026-12-01T16:30:00.123456789Z " (kubectl logs --timestamps): the rest's start. */
+static const char *log_timestamp(const char *s, const char *end)
+{
+	const char *p = s;
+
+	if (end - s < 21 || !isdigit((unsigned char)s[0]) || s[4] != '-' || s[10] != 'T')
+		return s;
+	while (p < end && *p != ' ' && (isdigit((unsigned char)*p) || strchr("-:T.Z+", *p)))
+		p++;
+	return p < end && *p == ' ' && p[-1] != ' ' ? p + 1 : s;
+}
+
+static struct log_src *log_source(struct log_scan *sc, const char *prefix)
+{
+	struct log_src *s;
+	unsigned int i;
+
+	for (i = 0; i < sc->nsrc; i++)
+		if (!strcmp(sc->src[i].prefix, prefix))
+			return &sc->src[i];
+	s = realloc(sc->src, sizeof(*s) * (sc->nsrc + 1));
+	if (!s)
+		return NULL;
+	sc->src = s;
+	s = &sc->src[sc->nsrc++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->prefix, sizeof(s->prefix), "%s", prefix);
+	return s;
+}
+
+static int log_append(struct log_src *s, const char *p, size_t n)
+{
+	char *d;
+
+	if (s->len + n + 2 > s->cap) {
+		size_t cap = s->cap ? s->cap : 4096;
+
+		while (cap < s->len + n + 2)
+			cap *= 2;
+		d = realloc(s->doc, cap);
+		if (!d)
+			return -ENOMEM;
+		s->doc = d;
+		s->cap = cap;
+	}
+	memcpy(s->doc + s->len, p, n);
+	s->len += n;
+	s->doc[s->len++] = '\n';
+	s->doc[s->len] = '\0';
+	return 0;
+}
+
+static void log_close(struct log_src *s)
+{
+	if (s->tok) /* json-c's free takes no NULL */
+		json_tokener_free(s->tok);
+	s->tok = NULL;
+	s->len = 0;
+}
+
+static int log_bad(struct log_scan *sc, const struct log_src *s, unsigned int line, const char *what)
+{
+	snprintf(sc->err, sc->errlen, "%s:%u%s%s%s: %s", sc->name, line, s->prefix[0] ? " [" : "",
+		 s->prefix, s->prefix[0] ? "]" : "", what);
+	return -EINVAL;
+}
+
+/* A document complete: merged when it is a result set, passed over when some other object. */
+static int log_document(struct log_scan *sc, struct pb_merge_result *res, struct log_src *s,
+			struct json_object *o)
+{
+	struct json_object *rows;
+	char name[3 * PB_MERGE_NAME_LEN]; /* merge keeps PB_MERGE_NAME_LEN - 1 bytes of it */
+	int ret;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "results", &rows)) {
+		sc->other++;
+		return 0;
+	}
+	/* where it began, so a message or a row behind its pace names the pod and the line */
+	snprintf(name, sizeof(name), "%s:%u%s%s%s", sc->name, s->line, s->prefix[0] ? " [" : "",
+		 s->prefix, s->prefix[0] ? "]" : "");
+	ret = pb_merge_add_json(res, s->doc, name, sc->err, sc->errlen);
+	sc->sets += !ret;
+	return ret;
+}
+
+/* One line of source s: opens, continues or ends its document, or is another line. */
+static int log_line(struct log_scan *sc, struct pb_merge_result *res, struct log_src *s,
+		    const char *p, size_t n, unsigned int line)
+{
+	struct json_object *o;
+	enum json_tokener_error e;
+	size_t end;
+	int ret;
+
+	if (!s->tok) {
+		if (!n || p[0] != '{')
+			return 0; /* stderr, or anything else a pod says */
+		s->tok = json_tokener_new();
+		if (!s->tok)
+			return -ENOMEM;
+		s->line = line;
+	} else if (!n || !(isspace((unsigned char)p[0]) || p[0] == '}' || p[0] == ']')) {
+		/*
+		 * Inside a document every line is indented or closes it (pretty JSON, no newline
+		 * inside a string): any other is a line of stderr that came in between.
+		 */
+		return 0;
+	}
+	ret = log_append(s, p, n);
+	if (ret)
+		return ret;
+	o = json_tokener_parse_ex(s->tok, p, (int)n);
+	e = json_tokener_get_error(s->tok);
+	if (!o && e == json_tokener_continue) {
+		/* the newline the line ended with: tokens on two lines stay apart */
+		o = json_tokener_parse_ex(s->tok, "\n", 1);
+		e = json_tokener_get_error(s->tok);
+		if (!o && e == json_tokener_continue)
+			return 0;
+		end = n; /* whatever ended the value, it was not text of this line */
+	} else {
+		end = json_tokener_get_parse_end(s->tok);
+	}
+	if (!o || e != json_tokener_success) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "not JSON in the document begun at line %u: %s",
+			 s->line, json_tokener_error_desc(e));
+		return log_bad(sc, s, line, what);
+	}
+	while (end < n && isspace((unsigned char)p[end]))
+		end++;
+	if (end < n)
+		ret = log_bad(sc, s, line, "text after the end of a JSON document, on its line");
+	else
+		ret = log_document(sc, res, s, o);
+	json_object_put(o);
+	log_close(s);
+	return ret;
+}
+
+int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char *name, char *err,
+		      size_t errlen)
+{
+	struct log_scan sc = { .name = name, .err = err, .errlen = errlen };
+	const char *p = text, *nl, *body, *end;
+	char prefix[PB_MERGE_NAME_LEN];
+	unsigned int line = 0, i;
+	int ret = 0;
+
+	if (log_whole_json(text))
+		return pb_merge_add_json(res, text, name, err, errlen);
+	for (; !ret && *p; p = nl ? nl + 1 : end) {
+		struct log_src *s;
+
+		line++;
+		nl = strchr(p, '\n');
+		end = nl ? nl : p + strlen(p);
+		if (end > p && end[-1] == '\r')
+			end--;
+		body = log_prefix(p, (size_t)(end - p), prefix, sizeof(prefix));
+		body = log_timestamp(body, end);
+		s = log_source(&sc, prefix);
+		ret = s ? log_line(&sc, res, s, body, (size_t)(end - body), line) : -ENOMEM;
+	}
+	for (i = 0; !ret && i < sc.nsrc; i++)
+		if (sc.src[i].tok)
+			ret = log_bad(&sc, &sc.src[i], sc.src[i].line,
+				      "a JSON document that does not end (its log cut short?)");
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", name);
+	if (!ret && !sc.sets) {
+		snprintf(err, errlen,
+			 "%s: not JSON, and no line of it begins a pktbench result set (%u other "
+			 "JSON objects)",
+			 name, sc.other);
+		ret = -EINVAL;
+	}
+	for (i = 0; i < sc.nsrc; i++) {
+		log_close(&sc.src[i]);
+		free(sc.src[i].doc);
+	}
+	free(sc.src);
+	return ret;
+}
