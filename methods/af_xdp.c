@@ -34,10 +34,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/genetlink.h>
 #include <linux/if_link.h>
 #include <linux/if_xdp.h>
-#include <linux/netlink.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <bpf/bpf.h>
@@ -48,6 +46,7 @@
 #include "af_xdp.h"
 #include "log.h"
 #include "method.h"
+#include "netdev.h"
 #include "xdp_attach.h"
 #include "xdp_pass.skel.h"
 
@@ -68,12 +67,6 @@
 #define AF_XDP_DROP_NAP_US 20u	 /* pause after the device dropped a frame, see af_xdp_kick */
 #define AF_XDP_BATCH	   64u /* default --batch: 32..256 measured alike on the lab; 64 as xsktx */
 #define AF_XDP_PROBES	   64u /* --latency: UMEM slots after the pool's for stamped copies */
-
-/* netdev generic netlink (Linux 6.3; linux/netdev.h, which Debian 12 lacks) */
-#define AF_XDP_NETDEV_FAMILY		    "netdev"
-#define AF_XDP_NETDEV_CMD_DEV_GET	    1
-#define AF_XDP_NETDEV_A_DEV_IFINDEX	    1
-#define AF_XDP_NETDEV_A_DEV_XDP_ZC_MAX_SEGS 4 /* Linux 6.6, with XDP_USE_SG */
 
 struct af_xdp_priv {
 	struct xsk_ring_prod fq, tx;
@@ -166,33 +159,16 @@ static void af_xdp_prog_detach(void)
 /*
  * The no-op program, loaded multi-buffer (frags): a veth or driver whose MTU is over a page
  * takes only such a program in native mode ("peer MTU is too large to set XDP"), and one
- * that only passes frames on loses nothing by it. A kernel before 5.18 refuses the flag: then
- * it is loaded without. 0 or -errno, af_xdp_prog.skel set either way (NULL-safe to destroy).
+ * that only passes frames on loses nothing by it. A kernel before 5.18 has no such flag: there
+ * it is loaded without (pb_xdp_frags). 0 or -errno; af_xdp_prog.skel NULL-safe to destroy.
  */
 static int af_xdp_prog_load(void)
 {
-	struct bpf_program *prog;
-	bool frags = true;
-	int err;
-
-	for (;;) {
-		af_xdp_prog.skel = xdp_pass__open();
-		if (!af_xdp_prog.skel)
-			return -errno;
-		prog = af_xdp_prog.skel->progs.pb_xdp_pass;
-		if (frags)
-			bpf_program__set_flags(prog,
-					       bpf_program__flags(prog) | BPF_F_XDP_HAS_FRAGS);
-		err = xdp_pass__load(af_xdp_prog.skel);
-		if (!err || !frags)
-			return err;
-		pr_info("af_xdp: the kernel refuses a multi-buffer XDP program (%s); loading it "
-			"without\n",
-			strerror(-err));
-		xdp_pass__destroy(af_xdp_prog.skel);
-		af_xdp_prog.skel = NULL;
-		frags = false;
-	}
+	af_xdp_prog.skel = xdp_pass__open();
+	if (!af_xdp_prog.skel)
+		return -errno;
+	pb_xdp_frags(af_xdp_prog.skel->progs.pb_xdp_pass);
+	return xdp_pass__load(af_xdp_prog.skel);
 }
 
 static int af_xdp_prog_attach(const struct pb_config *cfg, uint32_t mode)
@@ -292,80 +268,6 @@ static bool af_xdp_has_sg(void)
 	return sg;
 }
 
-/* Appends attribute type to a netlink request whose buffer has room for it. */
-static void af_xdp_nla_put(struct nlmsghdr *nh, uint16_t type, const void *data, uint16_t len)
-{
-	struct nlattr *a = (struct nlattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
-
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	memcpy((char *)a + NLA_HDRLEN, data, len);
-	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
-}
-
-/*
- * A generic-netlink "do" request with one attribute; the u32 or u16 attribute want of the
- * reply. The value, or -errno (-ENOENT: the reply lacks it).
- */
-static int64_t af_xdp_genl(int fd, uint16_t family, uint8_t cmd, uint16_t attr, const void *val,
-			   uint16_t vlen, uint16_t want)
-{
-	struct {
-		struct nlmsghdr nh;
-		struct genlmsghdr gh;
-		char attrs[64];
-	} req = {
-		.nh = { .nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN),
-			.nlmsg_type = family,
-			.nlmsg_flags = NLM_F_REQUEST,
-			.nlmsg_seq = 1 },
-		.gh = { .cmd = cmd, .version = 1 },
-	};
-	char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
-	struct nlmsghdr *nh;
-	ssize_t n;
-
-	af_xdp_nla_put(&req.nh, attr, val, vlen);
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
-		return -errno;
-	n = recv(fd, buf, sizeof(buf), 0);
-	if (n < 0)
-		return -errno;
-	for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
-		struct nlattr *a;
-		int rem;
-
-		if (nh->nlmsg_type == NLMSG_ERROR) {
-			int err = ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
-
-			return err ? err : -ENOENT;
-		}
-		if (nh->nlmsg_type != family)
-			continue;
-		a = (struct nlattr *)((char *)NLMSG_DATA(nh) + GENL_HDRLEN);
-		rem = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(GENL_HDRLEN);
-		while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem) {
-			if ((a->nla_type & NLA_TYPE_MASK) == want) {
-				uint32_t v32;
-				uint16_t v16;
-
-				if (a->nla_len == NLA_HDRLEN + sizeof(v32)) {
-					memcpy(&v32, (char *)a + NLA_HDRLEN, sizeof(v32));
-					return v32;
-				}
-				if (a->nla_len == NLA_HDRLEN + sizeof(v16)) {
-					memcpy(&v16, (char *)a + NLA_HDRLEN, sizeof(v16));
-					return v16;
-				}
-				return -EPROTO;
-			}
-			rem -= NLA_ALIGN(a->nla_len);
-			a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len));
-		}
-	}
-	return -ENOENT;
-}
-
 /*
  * The longest chain the driver of ifindex takes in zero-copy (netdev's xdp-zc-max-segs, 1
  * when it has no multi-buffer zero-copy), in the calling thread's namespace; -errno when the
@@ -373,20 +275,13 @@ static int64_t af_xdp_genl(int fd, uint16_t family, uint8_t cmd, uint16_t attr, 
  */
 static int af_xdp_zc_max_segs(int ifindex)
 {
-	uint32_t idx = (uint32_t)ifindex;
-	int64_t v;
-	int fd;
+	uint32_t v = 0;
+	int n = pb_netdev_attr(ifindex, PB_NETDEV_A_DEV_XDP_ZC_MAX_SEGS, &v, sizeof(v));
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0)
-		return -errno;
-	v = af_xdp_genl(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
-			AF_XDP_NETDEV_FAMILY, sizeof(AF_XDP_NETDEV_FAMILY), CTRL_ATTR_FAMILY_ID);
-	if (v >= 0)
-		v = af_xdp_genl(fd, (uint16_t)v, AF_XDP_NETDEV_CMD_DEV_GET,
-				AF_XDP_NETDEV_A_DEV_IFINDEX, &idx, sizeof(idx),
-				AF_XDP_NETDEV_A_DEV_XDP_ZC_MAX_SEGS);
-	close(fd);
+	if (n < 0)
+		return n;
+	if (n != sizeof(v))
+		return -EPROTO;
 	return v > INT32_MAX ? INT32_MAX : (int)v;
 }
 
@@ -411,6 +306,26 @@ static int af_xdp_mb_check(uint32_t frame, uint32_t segs, char *why, size_t len)
 		return -EOPNOTSUPP;
 	}
 	return 0;
+}
+
+/*
+ * Does the driver chain segs buffers a frame in zero-copy? 0, or -EOPNOTSUPP with the reason
+ * in why: its xdp-zc-max-segs is fewer, and such a chain would stall its queue. A device that
+ * does not say (no zero-copy at all) passes: its zero-copy bind fails anyway.
+ */
+static int af_xdp_zc_check(const struct pb_config *cfg, uint32_t frame, uint32_t segs, char *why,
+			   size_t len)
+{
+	int max = af_xdp_zc_max_segs(cfg->ifindex);
+
+	pr_debug("af_xdp: %s xdp-zc-max-segs: %d\n", cfg->ifname, max);
+	if (max <= 0 || (uint32_t)max >= segs)
+		return 0;
+	snprintf(why, len,
+		 "%u-byte frames take %u buffers; %s chains %d in zero-copy (xdp-zc-max-segs): "
+		 "--zerocopy auto sends them in copy mode",
+		 frame, segs, cfg->ifname, max);
+	return -EOPNOTSUPP;
 }
 
 static int af_xdp_probe(const struct pb_config *cfg, char *reason, size_t len)
@@ -445,18 +360,7 @@ static int af_xdp_probe(const struct pb_config *cfg, char *reason, size_t len)
 	err = af_xdp_mb_check(frame, segs, reason, len);
 	if (err)
 		return err;
-	if (cfg->zerocopy == PB_ON) {
-		int max = af_xdp_zc_max_segs(cfg->ifindex);
-
-		if (max > 0 && (uint32_t)max < segs) {
-			snprintf(reason, len,
-				 "%u-byte frames take %u buffers; %s chains %d in zero-copy "
-				 "(xdp-zc-max-segs): --zerocopy auto sends them in copy mode",
-				 frame, segs, cfg->ifname, max);
-			return -EOPNOTSUPP;
-		}
-	}
-	return 0;
+	return cfg->zerocopy == PB_ON ? af_xdp_zc_check(cfg, frame, segs, reason, len) : 0;
 }
 
 static void af_xdp_unbind(struct af_xdp_priv *p)
@@ -766,22 +670,14 @@ static int af_xdp_open(struct pb_worker *w)
 	/* best first: zero-copy, then copy */
 	err = -EOPNOTSUPP;
 	if (cfg->zerocopy != PB_OFF && p->segs > 1) {
-		/* a chain longer than the driver takes would stall its queue: not zero-copy */
-		int max = af_xdp_zc_max_segs(cfg->ifindex);
+		char why[192];
 
-		/* a device without zero-copy does not say; its bind will fail anyway */
-		pr_debug("af_xdp: %s xdp-zc-max-segs: %d\n", cfg->ifname, max);
-		if (max > 0 && (uint32_t)max < p->segs) {
+		if (af_xdp_zc_check(cfg, w->pool->max_len, p->segs, why, sizeof(why))) {
 			if (cfg->zerocopy == PB_ON) {
-				pr_err("af_xdp: %u-byte frames take %u buffers; %s chains %d in "
-				       "zero-copy (xdp-zc-max-segs). --zerocopy auto sends them in "
-				       "copy mode\n",
-				       w->pool->max_len, p->segs, cfg->ifname, max);
+				pr_err("af_xdp: %s\n", why);
 				return -EOPNOTSUPP;
 			}
-			pr_info("af_xdp: %s queue %u: zero-copy chains %d buffer(s) a frame "
-				"(xdp-zc-max-segs), %u-byte frames take %u: copy mode\n",
-				cfg->ifname, w->id, max, w->pool->max_len, p->segs);
+			pr_info("af_xdp: %s queue %u: %s\n", cfg->ifname, w->id, why);
 			zc = false;
 		}
 	}

@@ -35,9 +35,7 @@
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <linux/bpf.h>
-#include <linux/genetlink.h>
 #include <linux/if_link.h>
-#include <linux/netlink.h>
 #include <sys/socket.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -45,6 +43,7 @@
 #include "clock.h"
 #include "log.h"
 #include "method.h"
+#include "netdev.h"
 #include "stats.h"
 #include "pb_bpf.h"
 #include "xdp_live.skel.h"
@@ -77,13 +76,6 @@
 #define XDP_LIVE_CHUNK_MIN     256u
 #define XDP_LIVE_CHUNK_MAX     (1u << 24) /* fits send()'s int */
 #define XDP_LIVE_CHUNK_GROW    8u	  /* at most this factor per chunk, up or down */
-
-/* linux/netdev.h (Linux 6.3+), not in older UAPI headers */
-#define XDP_LIVE_NETDEV_FAMILY	       "netdev"
-#define XDP_LIVE_NETDEV_CMD_DEV_GET    1
-#define XDP_LIVE_NETDEV_A_DEV_IFINDEX  1
-#define XDP_LIVE_NETDEV_A_XDP_FEATURES 3
-#define XDP_LIVE_NETDEV_XDP_NDO_XMIT   4 /* NETDEV_XDP_ACT_NDO_XMIT */
 
 struct xdp_live_priv {
 	struct xdp_live *skel;
@@ -123,72 +115,6 @@ static int xdp_live_run(int prog_fd, const void *data, uint32_t len, int ifindex
 	return bpf_prog_test_run_opts(prog_fd, &opts);
 }
 
-/* Appends one attribute to a netlink request whose buffer has room for it. */
-static void xdp_live_nla_put(struct nlmsghdr *nh, uint16_t type, const void *data, uint16_t len)
-{
-	struct nlattr *a = (struct nlattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
-
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	memcpy((char *)a + NLA_HDRLEN, data, len);
-	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + NLA_ALIGN(a->nla_len);
-}
-
-/*
- * A generic-netlink "do" request with one attribute; copies attribute want of the reply
- * into out (up to outlen bytes). Its length, or -errno (the kernel's, or -ENOENT).
- */
-static int xdp_live_genl(int fd, uint16_t family, uint8_t cmd, uint16_t attr, const void *val,
-			 uint16_t vlen, uint16_t want, void *out, size_t outlen)
-{
-	struct {
-		struct nlmsghdr nh;
-		struct genlmsghdr gh;
-		char attrs[64];
-	} req = {
-		.nh = { .nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN),
-			.nlmsg_type = family,
-			.nlmsg_flags = NLM_F_REQUEST,
-			.nlmsg_seq = 1 },
-		.gh = { .cmd = cmd, .version = 1 },
-	};
-	char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
-	struct nlmsghdr *nh;
-	ssize_t n;
-
-	xdp_live_nla_put(&req.nh, attr, val, vlen);
-	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
-		return -errno;
-	n = recv(fd, buf, sizeof(buf), 0);
-	if (n < 0)
-		return -errno;
-	for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
-		struct nlattr *a;
-		int rem;
-
-		if (nh->nlmsg_type == NLMSG_ERROR) {
-			int err = ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
-
-			return err ? err : -ENOENT;
-		}
-		if (nh->nlmsg_type != family)
-			continue;
-		a = (struct nlattr *)((char *)NLMSG_DATA(nh) + GENL_HDRLEN);
-		rem = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(GENL_HDRLEN);
-		while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem) {
-			if ((a->nla_type & NLA_TYPE_MASK) == want) {
-				size_t plen = a->nla_len - NLA_HDRLEN;
-
-				memcpy(out, (char *)a + NLA_HDRLEN, plen < outlen ? plen : outlen);
-				return (int)plen;
-			}
-			rem -= NLA_ALIGN(a->nla_len);
-			a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len));
-		}
-	}
-	return -ENOENT;
-}
-
 /*
  * Can ifindex take XDP frames from another device (ndo_xdp_xmit), which is what XDP_TX in
  * a live run needs? Asks the netdev generic-netlink family, in the calling thread's
@@ -198,36 +124,17 @@ static int xdp_live_genl(int fd, uint16_t family, uint8_t cmd, uint16_t attr, co
 static int xdp_live_can_xmit(int ifindex)
 {
 	union {
-		uint16_t u16;
 		uint32_t u32;
 		uint64_t u64;
 	} v = { 0 };
-	uint32_t idx = (uint32_t)ifindex;
-	uint16_t family;
-	int fd, n;
+	int n = pb_netdev_attr(ifindex, PB_NETDEV_A_DEV_XDP_FEATURES, &v, sizeof(v));
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0)
-		return -errno;
-	n = xdp_live_genl(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
-			  XDP_LIVE_NETDEV_FAMILY, sizeof(XDP_LIVE_NETDEV_FAMILY),
-			  CTRL_ATTR_FAMILY_ID, &v, sizeof(v));
-	if (n == sizeof(uint16_t)) {
-		family = v.u16;
-		v.u64 = 0;
-		n = xdp_live_genl(fd, family, XDP_LIVE_NETDEV_CMD_DEV_GET,
-				  XDP_LIVE_NETDEV_A_DEV_IFINDEX, &idx, sizeof(idx),
-				  XDP_LIVE_NETDEV_A_XDP_FEATURES, &v, sizeof(v));
-	} else if (n >= 0) {
-		n = -EPROTO;
-	}
-	close(fd);
 	if (n < 0)
 		return n;
 	if (n == sizeof(uint32_t))
-		return !!(v.u32 & XDP_LIVE_NETDEV_XDP_NDO_XMIT);
+		return !!(v.u32 & PB_NETDEV_XDP_ACT_NDO_XMIT);
 	if (n == sizeof(uint64_t))
-		return !!(v.u64 & XDP_LIVE_NETDEV_XDP_NDO_XMIT);
+		return !!(v.u64 & PB_NETDEV_XDP_ACT_NDO_XMIT);
 	return -EPROTO;
 }
 

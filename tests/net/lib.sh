@@ -180,6 +180,17 @@ agent_lab_del() {
 	ip netns del "$NRX" 2>/dev/null
 }
 
+# agent_get NETNS URL PATH: the body of an agent's answer, asked from NETNS; 1 when it did not
+# answer (the error on stdout, after ERROR).
+agent_get() {
+	ip netns exec "$1" python3 -c "
+import sys, urllib.request
+try:
+    print(urllib.request.urlopen(sys.argv[1] + sys.argv[2], timeout=3).read().decode())
+except Exception as e:
+    print('ERROR', e); sys.exit(1)" "$2" "$3"
+}
+
 # The methods this pktbench has (from --help), one a line; "benchmark" is not one.
 pb_methods() {
 	"$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' | grep -v '^benchmark$'

@@ -53,12 +53,7 @@ ip netns exec "$NRX" "$PB" receive --iface flr$$ --listen $RX_IP:$PORT >"$T/agen
 AGENT_PID=$!
 PIDS+=("$AGENT_PID")
 get() { # get PATH: the agent's answer's body, from sender 0's namespace
-	ip netns exec pbfl-s0-$$ python3 -c "
-import sys, urllib.request
-try:
-    print(urllib.request.urlopen('$URL' + sys.argv[1], timeout=3).read().decode())
-except Exception as e:
-    print('ERROR', e); sys.exit(1)" "$1"
+	agent_get pbfl-s0-$$ "$URL" "$1"
 }
 for _ in $(seq 50); do get /v1/info >/dev/null 2>&1 && break; sleep 0.1; done
 check "the agent answers" get /v1/info

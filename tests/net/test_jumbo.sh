@@ -107,28 +107,7 @@ sys.exit(0 if ok else 1)
 PY
 
 # 4. a capture of jumbo frames replays whole: 200 IPv4 UDP frames of 9000 bytes
-python3 - "$T/j.pcap" <<'PY'
-import struct, sys
-def csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
-out = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)]
-src, dst = bytes([198, 18, 0, 1]), bytes([198, 18, 0, 2])
-for i in range(200):
-    pl = bytes((i + j) & 0xFF for j in range(9000 - 42))
-    udp = struct.pack("!HHHH", 40000 + i % 8, 12345, 8 + len(pl), 0) + pl
-    c = csum(src + dst + struct.pack("!BBH", 0, 17, len(udp)) + udp) or 0xFFFF
-    udp = udp[:6] + struct.pack("!H", c) + udp[8:]
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), i, 0x4000, 64, 17, 0, src, dst)
-    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-    f = b"\x02\0\0\0\0\x02" + b"\x02\0\0\0\0\x01" + b"\x08\x00" + ip + udp
-    out.append(struct.pack("<IIII", 1, i * 1000, len(f), len(f)) + f)
-open(sys.argv[1], "wb").write(b"".join(out))
-PY
+python3 "$(dirname "$0")/pcapgen.py" "$T/j.pcap" --n 200 --payload 8958 --flows 8 >/dev/null
 "$PB" --mtu 9000 --method af_packet,af_xdp,pcap --replay "$T/j.pcap" --loop 1 -q --format json \
 	-o "$T/rp.json" 2>"$T/rp.err"
 rc=$?
@@ -164,15 +143,8 @@ ip netns exec "$NRX" "$PB" receive --iface "$B" --listen $RX_IP:$PORT >"$T/agent
 	2>"$T/agent.err" &
 AGENT_PID=$!
 PIDS+=("$AGENT_PID")
-cat >"$T/info.py" <<'PY'
-import json, sys, urllib.request
-try:
-    print(json.dumps(json.load(urllib.request.urlopen(sys.argv[1] + "/v1/info", timeout=2))))
-except Exception:
-    sys.exit(1)
-PY
 for _ in $(seq 50); do
-	ip netns exec "$NTX" python3 "$T/info.py" "$URL" >"$T/info.json" 2>/dev/null && break
+	agent_get "$NTX" "$URL" /v1/info >"$T/info.json" 2>/dev/null && break
 	kill -0 "$AGENT_PID" 2>/dev/null || break
 	sleep 0.1
 done

@@ -19,12 +19,7 @@ ip netns exec "$NRX" "$PB" receive --iface "$B" --listen "$RX_IP:$PORT" >"$T/age
 AGENT_PID=$!
 PIDS+=("$AGENT_PID")
 get() { # get PATH: the agent's answer's body, from the senders' namespace
-	ip netns exec "$NTX" python3 -c "
-import sys, urllib.request
-try:
-    print(urllib.request.urlopen('$URL' + sys.argv[1], timeout=3).read().decode())
-except Exception as e:
-    print('ERROR', e); sys.exit(1)" "$1"
+	agent_get "$NTX" "$URL" "$1"
 }
 for _ in $(seq 50); do get /v1/info >/dev/null 2>&1 && break; sleep 0.1; done
 check "the agent answers" get /v1/info
