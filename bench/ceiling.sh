@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # What this machine's veth path can do, beside what pktbench does on it, in one run.
 #
-#   bench/ceiling.sh [-s SECS] [-r ROUNDS] [-b BUILD_DIR] [GENERATOR ...]
+#   bench/ceiling.sh [-s SECS] [-r ROUNDS] [-f BYTES] [-b BUILD_DIR] [GENERATOR ...]
 #
 # GENERATOR is `live` (build/bench/bench_live: the kernel's XDP live-frame TX loop), `xsk`
 # (build/bench/bench_xsk: a minimal AF_XDP copy-mode loop) or `pb_METHOD` (pktbench --method
@@ -10,7 +10,8 @@
 #
 # The lab is its own: namespace pbref-tx (pbrefA, 198.18.0.1) <-> pbref-rx (pbrefB,
 # 198.18.0.2) over one veth pair, with bench/ceiling/ref_drop.bpf.c on pbrefB dropping every
-# frame at XDP. Every generator sends the same 60-byte frame from one thread for SECS + 2 s;
+# frame at XDP. Every generator sends the same frame (60 bytes without FCS, or -f BYTES, up to
+# 9216; the veth's MTU is raised to fit and the drop program is then the multi-buffer one) from one thread for SECS + 2 s;
 # its rate is counted at the receiving end: the median of the per-second deltas of pbrefB's
 # rx_packets over seconds 2 .. SECS + 1 (set-up and tear-down stay outside). Generators take
 # turns within a round, so a busy moment of a shared machine hits them alike; the figure
@@ -18,18 +19,27 @@
 # generator's; for pktbench, the CPU its sender ran on most in each round, and how often it
 # moved (the row's sender_cpus, sender_cpu_moves). Needs root and a build (cmake --build BUILD_DIR).
 set -u
-SECS=5 ROUNDS=3 BUILD=build
-while getopts s:r:b:h o; do
+SECS=5 ROUNDS=3 BUILD=build FRAME=60
+while getopts s:r:f:b:h o; do
 	case $o in
 	s) SECS=$OPTARG ;;
 	r) ROUNDS=$OPTARG ;;
+	f) FRAME=$OPTARG ;;
 	b) BUILD=$OPTARG ;;
 	*) sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 GENS=${*:-live xsk pb_xdp_live pb_af_xdp pb_af_packet pb_udp_sendto}
-case $SECS$ROUNDS in *[!0-9]*) echo "ceiling: -s and -r take whole numbers" >&2; exit 2 ;; esac
+case $SECS$ROUNDS$FRAME in *[!0-9]*) echo "ceiling: -s, -r and -f take whole numbers" >&2; exit 2 ;; esac
+if [ "$FRAME" -lt 60 ] || [ "$FRAME" -gt 9216 ]; then
+	echo "ceiling: -f is a frame's bytes without FCS, 60 to 9216" >&2
+	exit 2
+fi
+# the veth's MTU: 1500, or what the frame needs; over a page, native XDP needs a frags program
+MTU=$((FRAME - 14 > 1500 ? FRAME - 14 : 1500))
+SEC=xdp
+[ "$MTU" -le 3500 ] || SEC=xdp.frags
 if [ "$SECS" -lt 1 ] || [ "$ROUNDS" -lt 1 ]; then
 	echo "ceiling: -s and -r must be 1 or more" >&2
 	exit 2
@@ -43,10 +53,10 @@ done
 run_secs=$((SECS + 2)) DMAC="" SMAC=""
 command_of() {
 	case $1 in
-	live) echo "$REF/bench_live pbrefA $run_secs $DMAC $SMAC" ;;
-	xsk) echo "$REF/bench_xsk pbrefA $run_secs $DMAC $SMAC" ;;
+	live) echo "$REF/bench_live pbrefA $run_secs $DMAC $SMAC $FRAME" ;;
+	xsk) echo "$REF/bench_xsk pbrefA $run_secs $DMAC $SMAC $FRAME" ;;
 	pb_*) echo "$PB --method ${1#pb_} --iface pbrefA --srcip 198.18.0.1 --dstip 198.18.0.2 \
---dstmac $DMAC --payloadsize 18 --duration $run_secs --quiet --format json -o $LOG/$1.json" ;;
+--dstmac $DMAC --frame-size $FRAME --duration $run_secs --quiet --format json -o $LOG/$1.json" ;;
 	*) return 1 ;;
 	esac
 }
@@ -70,11 +80,11 @@ ip netns add $TX && ip netns add $RX || exit 1
 ip link add pbrefA netns $TX type veth peer name pbrefB netns $RX || exit 1
 ip -n $TX addr add 198.18.0.1/24 dev pbrefA
 ip -n $RX addr add 198.18.0.2/24 dev pbrefB
-ip -n $TX link set pbrefA up
-ip -n $RX link set pbrefB up
+ip -n $TX link set pbrefA mtu "$MTU" up
+ip -n $RX link set pbrefB mtu "$MTU" up
 # GSO datagrams are split before the veth, as a NIC without segmentation offload would
 ip netns exec $TX ethtool -K pbrefA tx-udp-segmentation off >/dev/null 2>&1
-ip -n $RX link set dev pbrefB xdpdrv obj "$REF/ref_drop.bpf.o" sec xdp ||
+ip -n $RX link set dev pbrefB xdpdrv obj "$REF/ref_drop.bpf.o" sec $SEC ||
 	{ echo "ceiling: cannot attach the XDP drop receiver to pbrefB" >&2; exit 1; }
 SMAC=$(ip netns exec $TX cat /sys/class/net/pbrefA/address)
 DMAC=$(ip netns exec $RX cat /sys/class/net/pbrefB/address)
@@ -103,6 +113,13 @@ for round in $(seq "$ROUNDS"); do
 			tail -3 "$LOG/$g.$round" >&2
 			continue
 		fi
+		# a pktbench row that did not run (xdp_live's live frames at most a page) is no rate
+		why=$([ ! -s "$LOG/$g.json" ] || python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("" if r["status"] == "ok" else r["status"] + ": " + (r.get("reason") or ""))' "$LOG/$g.json" 2>/dev/null)
+		if [ -n "$why" ]; then
+			echo "ceiling: $g in round $round: $why" >&2
+			rm -f "$LOG/$g.json"
+			continue
+		fi
 		RATES[$g]="${RATES[$g]:-} $(printf '%s\n' $deltas | median)"
 		# pktbench's rows say where the sender ran: its rate depends on the CPU here
 		[ ! -s "$LOG/$g.json" ] ||
@@ -111,9 +128,9 @@ for round in $(seq "$ROUNDS"); do
 	done
 done
 
-echo "ceiling: $SECS s per generator, $ROUNDS rounds, 60-byte frames, one sending thread," \
-	"counted at the receiving veth"
-printf '%-18s %12s %9s   %s\n' generator "median pps" "vs first" "per round"
+echo "ceiling: $SECS s per generator, $ROUNDS rounds, $FRAME-byte frames (MTU $MTU), one sending" \
+	"thread, counted at the receiving veth; wire Gb/s counts FCS, preamble and gap (+24 bytes)"
+printf '%-18s %12s %9s %9s   %s\n' generator "median pps" "wire Gb/s" "vs first" "per round"
 first="" failed=0
 for g in $GENS; do
 	if [ -z "${RATES[$g]:-}" ]; then
@@ -123,7 +140,8 @@ for g in $GENS; do
 	fi
 	m=$(printf '%s\n' ${RATES[$g]} | median)
 	[ -n "$first" ] || first=$m
-	printf '%-18s %12s %9s  %s\n' "$g" "$m" "$(awk -v a="$m" -v b="$first" 'BEGIN { printf "%.3f", b ? a / b : 0 }')" "${RATES[$g]}"
-	[ -z "${CPUS[$g]:-}" ] || printf '%-18s %12s %9s  %s\n' "" "" "" "sender CPU/moves:${CPUS[$g]}"
+	printf '%-18s %12s %9s %9s  %s\n' "$g" "$m" "$(awk -v p="$m" -v f="$FRAME" 'BEGIN { printf "%.2f", p * (f + 24) * 8 / 1e9 }')" \
+		"$(awk -v a="$m" -v b="$first" 'BEGIN { printf "%.3f", b ? a / b : 0 }')" "${RATES[$g]}"
+	[ -z "${CPUS[$g]:-}" ] || printf '%-18s %12s %9s %9s  %s\n' "" "" "" "" "sender CPU/moves:${CPUS[$g]}"
 done
 exit $failed

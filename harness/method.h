@@ -67,7 +67,7 @@ struct pb_worker {
 	const struct pb_frame *frame; /* the pool's first frame: all a one-frame method needs */
 	const struct pb_pool *pool;   /* this stream's frames (flows, sizes): cycle through them */
 	void *priv;		      /* the method's state, owned by open/close */
-	char mode[48];		      /* what open actually obtained, for the Mode column */
+	char mode[64];		      /* what open actually obtained, for the Mode column */
 	struct pb_probe probe; /* --latency: which frame is a probe, and its stamp (probe.h) */
 	/*
 	 * PB_M_STREAM: pool frames taken so far, in order (frame k is pool->frames[k % n]),

@@ -138,7 +138,7 @@ struct pb_replay_stats {
 
 struct pb_result {
 	char method[32];
-	char mode[48];
+	char mode[64];
 	char point[32]; /* the sweep point, e.g. "frame-size=64"; "" without --sweep */
 	enum pb_status status;
 	char reason[160];

@@ -2,10 +2,11 @@
 /*
  * bench_live: the kernel's own transmit loop, the software ceiling a send path is measured
  * against. BPF_PROG_RUN with BPF_F_TEST_XDP_LIVE_FRAMES runs an XDP program that returns
- * XDP_TX over one 60-byte frame again and again inside the kernel, with no system call per
- * frame; each call runs CHUNK frames, and calls repeat until SECS have passed.
+ * XDP_TX over one frame (60 bytes, or LEN) again and again inside the kernel, with no system
+ * call per frame; each call runs CHUNK frames, and calls repeat until SECS have passed. A live
+ * frame is at most a page less the XDP headroom: the kernel refuses a longer one (EINVAL).
  *
- *   bench_live IFACE SECS DSTMAC SRCMAC
+ *   bench_live IFACE SECS DSTMAC SRCMAC [LEN]
  *
  * It prints what it handed the loop; what arrived is counted at the receiving end.
  */
@@ -34,22 +35,25 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
 	struct ref_tx *skel = NULL;
-	uint8_t frame[REF_FRAME_LEN];
-	struct xdp_md ctx = { .data_end = REF_FRAME_LEN };
+	static uint8_t frame[REF_FRAME_MAX];
+	struct xdp_md ctx = { 0 };
 	unsigned long long sent = 0;
+	size_t len = REF_FRAME_LEN;
 	double secs, t0, end;
 	int ret = 1, err;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: bench_live IFACE SECS DSTMAC SRCMAC\n");
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: bench_live IFACE SECS DSTMAC SRCMAC [LEN]\n");
 		return 2;
 	}
 	ctx.ingress_ifindex = if_nametoindex(argv[1]);
 	if (!ctx.ingress_ifindex || ref_parse_secs(argv[2], &secs) ||
-	    ref_frame_build(frame, argv[3], argv[4])) {
-		fprintf(stderr, "bench_live: bad interface, seconds or MAC\n");
+	    (argc == 6 && ref_parse_len(argv[5], &len)) ||
+	    ref_frame_build(frame, len, argv[3], argv[4])) {
+		fprintf(stderr, "bench_live: bad interface, seconds, MAC or length\n");
 		return 2;
 	}
+	ctx.data_end = (__u32)len;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	skel = ref_tx__open_and_load();
@@ -62,7 +66,7 @@ int main(int argc, char **argv)
 	end = t0 + secs;
 	while (!stop && ref_now() < end) {
 		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame,
-			    .data_size_in = sizeof(frame), .ctx_in = &ctx,
+			    .data_size_in = (__u32)len, .ctx_in = &ctx,
 			    .ctx_size_in = sizeof(ctx), .repeat = CHUNK,
 			    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 64);
 

@@ -17,19 +17,22 @@ static int put_mac(uint8_t *to, const char *s)
 	return 0;
 }
 
-int ref_frame_build(uint8_t *f, const char *dstmac, const char *srcmac)
+int ref_frame_build(uint8_t *f, size_t len, const char *dstmac, const char *srcmac)
 {
 	static const uint8_t addrs[8] = { 198, 18, 0, 1, 198, 18, 0, 2 };
 	uint8_t *ip = f + 14, *udp = f + 34;
 	uint32_t sum = 0;
 	int i;
 
-	memset(f, 0, REF_FRAME_LEN);
+	if (len < REF_FRAME_LEN || len > REF_FRAME_MAX)
+		return -EINVAL;
+	memset(f, 0, len);
 	if (put_mac(f, dstmac) || put_mac(f + 6, srcmac))
 		return -EINVAL;
 	f[12] = 0x08; /* IPv4 */
 	ip[0] = 0x45;
-	ip[3] = REF_FRAME_LEN - 14; /* total length 46 */
+	ip[2] = (uint8_t)((len - 14) >> 8); /* total length: 46 for 60 bytes */
+	ip[3] = (uint8_t)(len - 14);
 	ip[8] = 64;		    /* TTL */
 	ip[9] = 17;		    /* UDP */
 	memcpy(ip + 12, addrs, sizeof(addrs));
@@ -41,7 +44,8 @@ int ref_frame_build(uint8_t *f, const char *dstmac, const char *srcmac)
 	ip[11] = (uint8_t)~sum;
 	udp[1] = 9; /* discard, both ports */
 	udp[3] = 9;
-	udp[5] = REF_FRAME_LEN - 34; /* UDP length 26; checksum 0 = none (IPv4) */
+	udp[4] = (uint8_t)((len - 34) >> 8); /* UDP length; checksum 0 = none (IPv4) */
+	udp[5] = (uint8_t)(len - 34);
 	return 0;
 }
 
@@ -61,5 +65,16 @@ int ref_parse_secs(const char *s, double *secs)
 	if (end == s || *end || !(v > 0))
 		return -EINVAL;
 	*secs = v;
+	return 0;
+}
+
+int ref_parse_len(const char *s, size_t *len)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (end == s || *end || v < REF_FRAME_LEN || v > REF_FRAME_MAX)
+		return -EINVAL;
+	*len = v;
 	return 0;
 }

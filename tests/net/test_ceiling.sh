@@ -22,6 +22,22 @@ check "the ceiling lab is gone" gone
 check "no XDP program left on a pbref interface" \
 	bash -c "! ip -o link 2>/dev/null | grep -q pbref"
 
+# jumbo frames: the lab's MTU follows -f, and the AF_XDP loop chains chunks (multi-buffer,
+# Linux 6.6+)
+if [ -x "$BUILD/bench/bench_xsk" ] && printf '%s\n' 6.6 "$(uname -r)" | sort -VC; then
+	"$top/bench/ceiling.sh" -s 1 -r 1 -f 9000 -b "$BUILD" xsk >"$T/jumbo" 2>&1
+	rc=$?
+	cat "$T/jumbo"
+	check "-f 9000: exit 0 ($rc), the lab at MTU 8986" \
+		sh -c "[ $rc = 0 ] && grep -q '9000-byte frames (MTU 8986)' '$T/jumbo'"
+	check "-f 9000: xsk's chained frames counted at the receiving end" \
+		awk '$1 == "xsk" && $2 ~ /^[0-9]+$/ && $2 > 0 { f = 1 } END { exit !f }' "$T/jumbo"
+	check "-f 9000: the lab is gone" gone
+fi
+"$top/bench/ceiling.sh" -s 1 -r 1 -b "$BUILD" -f 59 >"$T/bad" 2>&1
+rc=$?
+check "-f below 60: exit 2, one line ($(cat "$T/bad"))" test "$rc" = 2 -a "$(wc -l <"$T/bad")" = 1
+
 "$top/bench/ceiling.sh" -s 1 -r 1 -b "$BUILD" nosuch >"$T/bad" 2>&1
 rc=$?
 check "an unknown generator: exit 2, one line ($(cat "$T/bad"))" \
