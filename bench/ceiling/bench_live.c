@@ -65,9 +65,8 @@ int main(int argc, char **argv)
 	t0 = ref_now();
 	end = t0 + secs;
 	while (!stop && ref_now() < end) {
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame,
-			    .data_size_in = (__u32)len, .ctx_in = &ctx,
-			    .ctx_size_in = sizeof(ctx), .repeat = CHUNK,
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (__u32)len,
+			    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = CHUNK,
 			    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 64);
 
 		err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.ref_tx), &opts);

@@ -21,9 +21,9 @@
 
 #include "ref_frame.h"
 
-#define UMEM_SIZE  (8u << 20) /* 4096 chunks of 2048 bytes; 2048 of 4096 for a frame over 2048 */
-#define RING	   2048
-#define BATCH	   64
+#define UMEM_SIZE (8u << 20) /* 4096 chunks of 2048 bytes; 2048 of 4096 for a frame over 2048 */
+#define RING	  2048
+#define BATCH	  64
 
 #ifndef XDP_USE_SG
 #define XDP_USE_SG (1 << 4)
@@ -41,9 +41,7 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-	struct xsk_umem_config ucfg = { .fill_size = RING,
-					.comp_size = RING,
-					.frame_size = 2048 };
+	struct xsk_umem_config ucfg = { .fill_size = RING, .comp_size = RING, .frame_size = 2048 };
 	struct xsk_socket_config scfg = {
 		.tx_size = RING,
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,

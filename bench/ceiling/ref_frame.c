@@ -33,8 +33,8 @@ int ref_frame_build(uint8_t *f, size_t len, const char *dstmac, const char *srcm
 	ip[0] = 0x45;
 	ip[2] = (uint8_t)((len - 14) >> 8); /* total length: 46 for 60 bytes */
 	ip[3] = (uint8_t)(len - 14);
-	ip[8] = 64;		    /* TTL */
-	ip[9] = 17;		    /* UDP */
+	ip[8] = 64; /* TTL */
+	ip[9] = 17; /* UDP */
 	memcpy(ip + 12, addrs, sizeof(addrs));
 	for (i = 0; i < 20; i += 2)
 		sum += (uint32_t)(ip[i] << 8 | ip[i + 1]);
