@@ -143,7 +143,7 @@ static void session_link_check(struct pb_session *s, int ifindex, bool wait)
 /* --frame-size becomes a payload size; either must fit the interface's MTU. */
 static int resolve_size(struct pb_config *cfg, char *err, size_t errlen)
 {
-	uint32_t hdr = pb_frame_overhead(cfg->srcip.family), l3 = hdr - PB_ETH_HLEN;
+	uint32_t hdr = pb_frame_overhead(cfg->srcip.family), l3 = hdr - PB_ETH_HLEN, i;
 
 	if (cfg->frame_size) {
 		if (cfg->frame_size < hdr + PB_SIG_LEN) {
@@ -171,6 +171,15 @@ static int resolve_size(struct pb_config *cfg, char *err, size_t errlen)
 				 cfg->payloadsize, cfg->mtu, cfg->ifname, cfg->mtu - l3);
 		return -EINVAL;
 	}
+	for (i = 0; cfg->mtu && cfg->imix && i < cfg->imix_n; i++)
+		if (cfg->imix_cycle[i] > cfg->mtu + PB_ETH_HLEN) {
+			snprintf(err, errlen,
+				 "the mix's %u-byte wire frames do not fit the MTU %u of %s (at most "
+				 "%u with FCS)",
+				 cfg->imix_cycle[i] + 4, cfg->mtu, cfg->ifname,
+				 cfg->mtu + PB_ETH_HLEN + 4);
+			return -EINVAL;
+		}
 	return 0;
 }
 
@@ -186,7 +195,7 @@ static uint32_t sweep_max(const struct pb_sweep *sw, enum pb_sweep_kind kind, ui
 
 /*
  * The lab's MTU: --mtu, or 1500, or more when a --frame-size (a sweep of them, rfc2544's
- * --frame-sizes) needs it.
+ * --frame-sizes, the largest of an --imix-sizes mix) needs it.
  * Its XDP programs are multi-buffer where the kernel has it (pb_xdp_frags), which is what lets
  * native XDP run on a veth over a page; without it, a page less headroom is the most.
  * --payloadsize keeps go-pktgen's meaning: it must fit the MTU as it is.
@@ -200,6 +209,8 @@ static uint32_t lab_mtu(const struct pb_config *cfg)
 	/* rfc2544's sizes are on the wire: the FCS is not the lab's to carry */
 	for (i = 0; i < cfg->rfc.nsizes; i++)
 		frame = cfg->rfc.sizes[i] - 4 > frame ? cfg->rfc.sizes[i] - 4 : frame;
+	for (i = 0; cfg->imix && i < cfg->imix_n; i++)
+		frame = cfg->imix_cycle[i] > frame ? cfg->imix_cycle[i] : frame;
 	need = frame > PB_ETH_HLEN ? frame - PB_ETH_HLEN : 0;
 	if (cfg->lab_mtu)
 		return cfg->lab_mtu;

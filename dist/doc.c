@@ -58,6 +58,8 @@ static const struct {
 	  "link (L1) bytes per frame: max(frame, 60, or 64 tagged) + 24" },
 	{ "results[]", "vlan", "the frames were 802.1Q-tagged" },
 	{ "results[]", "padded", "the frame was padded up to the Ethernet minimum" },
+	{ "results[]", "imix",
+	  "the frames were a mix of sizes (--imix, --imix-sizes): frame_bytes is their mean" },
 	{ "results[]", "streams", "sending threads" },
 	{ "results[]", "target_pps", "--pps or --rate as packets/s; null when unlimited" },
 	{ "results[]", "frames_sent", "frames the kernel accepted or completed" },

@@ -13,6 +13,7 @@
 
 #define PB_MAX_STREAMS	64
 #define PB_MAX_SEGMENTS 64 /* UDP_MAX_SEGMENTS: what one GSO datagram may carry */
+#define PB_IMIX_MAX	64 /* frames in one cycle of a mix: the weights' sum */
 
 /* An IPv4 or IPv6 address; family is AF_INET or AF_INET6. */
 struct pb_addr {
@@ -166,11 +167,14 @@ struct pb_config {
 	bool srcmac_set, dstmac_set;
 	uint16_t srcport, dstport;
 	uint32_t payloadsize;
-	uint32_t frame_size; /* --frame-size: overrides payloadsize once the headers are known */
-	bool imix;	     /* the 7:4:1 mix of 64/594/1518-byte wire frames */
-	uint32_t flows;	     /* flows over all streams (at least one per stream) */
-	bool flows_src_ip;   /* flows vary the source address first, then the port */
-	uint32_t vlan;	     /* 802.1Q VLAN id, 0: untagged */
+	uint32_t frame_size;  /* --frame-size: overrides payloadsize once the headers are known */
+	bool imix;	      /* a mix of sizes: the 7:4:1 of 64/594/1518, or --imix-sizes */
+	char imix_sizes[160]; /* --imix-sizes: wire sizes and weights, "64:7,594:4,9018:1" */
+	uint32_t imix_cycle[PB_IMIX_MAX]; /* one cycle of the mix's frames (without FCS) */
+	uint32_t imix_n;
+	uint32_t flows;	   /* flows over all streams (at least one per stream) */
+	bool flows_src_ip; /* flows vary the source address first, then the port */
+	uint32_t vlan;	   /* 802.1Q VLAN id, 0: untagged */
 	uint32_t vlan_prio;
 
 	/* --replay (replay.h): a capture's UDP frames instead of built ones */

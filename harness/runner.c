@@ -415,9 +415,6 @@ static bool run_done(const struct run *run)
 	return true;
 }
 
-/* IMIX: 7:4:1 of 64, 594 and 1518-byte wire frames, i.e. 60, 590 and 1514 without FCS. */
-static const uint32_t pb_imix[12] = { 60, 60, 60, 60, 60, 60, 60, 590, 590, 590, 590, 1514 };
-
 /*
  * Builds worker i's pool: its share of the flows (at least its own source port, as with
  * go-pktgen's streams), tagged when asked and the method builds frames, in a shuffled order.
@@ -431,8 +428,9 @@ static int run_pool(const struct pb_config *cfg, uint32_t i, bool tagged, struct
 		.streams = cfg->streams,
 		.vary_addr = cfg->flows_src_ip,
 		.seed = ((uint64_t)cfg->run_id << 32) ^ (0x9e3779b97f4a7c15ull * (i + 1)),
-		.sizes = cfg->imix ? pb_imix : NULL,
-		.nsizes = cfg->imix ? 12 : 0,
+		/* --imix's cycle, the options' (the standard 7:4:1 or --imix-sizes) */
+		.sizes = cfg->imix ? cfg->imix_cycle : NULL,
+		.nsizes = cfg->imix ? cfg->imix_n : 0,
 	};
 
 	pb_frame_spec_from_config(cfg, tagged, &spec);

@@ -115,6 +115,17 @@ static unsigned int af_packet_blocks(const struct pb_worker *w, uint32_t frame_s
 	return (unsigned int)((ring + AF_PACKET_BLOCK - 1) / AF_PACKET_BLOCK);
 }
 
+/* Frames of more than one length (--imix). */
+static bool af_packet_mixed(const struct pb_pool *pool)
+{
+	uint32_t i;
+
+	for (i = 1; i < pool->n; i++)
+		if (pool->frames[i].len != pool->frames[0].len)
+			return true;
+	return false;
+}
+
 int pb_af_packet_open(struct pb_worker *w, int version, bool bypass)
 {
 	struct af_packet_priv *p = calloc(1, sizeof(*p));
@@ -199,8 +210,14 @@ int pb_af_packet_open(struct pb_worker *w, int version, bool bypass)
 		af_packet_slot_init(p, version, i, p->vnet + f->len);
 	}
 	p->version = version;
-	/* a streamed window's frames change under the slots: always copied as posted */
-	p->refill = pool->ordered && (pool->streamed || p->frame_nr % pool->n);
+	/*
+	 * a streamed window's frames change under the slots: always copied as posted; so are a
+	 * replay's and a mix's (--imix) when the ring is not a whole number of pool passes: slot
+	 * i % n would send the first frames of the pool more often than the rest, and a mix's
+	 * bytes would not be its average's
+	 */
+	p->refill = (pool->ordered || af_packet_mixed(pool)) &&
+		    (pool->streamed || p->frame_nr % pool->n);
 	snprintf(w->mode, sizeof(w->mode), "v%d, %u slots, %s%s, batch %u",
 		 version == TPACKET_V3 ? 3 : 2, p->frame_nr, bypass ? "bypass" : "qdisc",
 		 p->vnet ? ", linear" : "", w->batch);
@@ -321,16 +338,19 @@ int pb_af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcom
 	if (err)
 		return err;
 	while (n < room && p->inflight < p->frame_nr) {
+		const struct pb_frame *f = &w->pool->frames[p->head % w->pool->n];
+
+		/* the slot written first, so that a probe's stamp lands on the frame it goes in */
+		if (__builtin_expect(p->refill, 0)) {
+			f = &w->pool->frames[p->seq];
+			af_packet_refill(w, p);
+		}
 		/* a probe is stamped in its ring slot, put back when the slot comes back */
 		if (pb_probe_due(&w->probe, n) && p->nprobes < AF_PACKET_PROBES) {
-			pb_probe_stamp(&w->probe,
-				       af_packet_frame(p, p->head) +
-					       w->pool->frames[p->head % w->pool->n].payload_off,
+			pb_probe_stamp(&w->probe, af_packet_frame(p, p->head) + f->payload_off,
 				       true);
 			p->probe_slot[(p->probe_head + p->nprobes++) % AF_PACKET_PROBES] = p->head;
 		}
-		if (__builtin_expect(p->refill, 0))
-			af_packet_refill(w, p);
 		__atomic_store_n(af_packet_status(p, p->head), TP_STATUS_SEND_REQUEST,
 				 __ATOMIC_RELEASE);
 		p->head = (p->head + 1) % p->frame_nr;

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 
@@ -95,6 +96,10 @@ static const struct pb_opt pb_opts[] = {
 	  "signature)" },
 	{ "imix", 0, OPT_FLAG, OFF(imix), 0, NULL, 0, 0, NULL,
 	  "the standard 7:4:1 mix of 64/594/1518-byte wire frames instead of one size" },
+	{ "imix-sizes", 0, OPT_STR, OFF(imix_sizes), 0, NULL, 0,
+	  sizeof(((struct pb_config *)0)->imix_sizes), "SIZE:W,..",
+	  "a mix of your own (implies --imix): wire sizes (with FCS, 64 to 9206) and weights, "
+	  "e.g. 64:7,594:4,9018:1; the weights add up to at most 64" },
 	{ "flows", 0, OPT_U32, OFF(flows), 0, "1", 1, 65535, "N",
 	  "vary the source port over N flows, a pseudo-random flow per packet" },
 	{ "flows-src-ip", 0, OPT_FLAG, OFF(flows_src_ip), 0, NULL, 0, 0, NULL,
@@ -241,13 +246,57 @@ static const struct pb_opt pb_opts[] = {
 
 #define PB_NOPTS (sizeof(pb_opts) / sizeof(pb_opts[0]))
 
+/* IMIX: 7:4:1 of 64, 594 and 1518-byte wire frames. */
+static const char pb_imix_std[] = "64:7,594:4,1518:1";
+
+/*
+ * --imix's cycle from --imix-sizes (or the standard mix): each size, FCS taken off, as many
+ * times as its weight, in the order given. The sizes are on the wire as IMIX's are; 9206 is a
+ * 9202-byte MTU's frame with its FCS, the most the lab takes.
+ */
+static int opt_parse_imix(struct pb_config *cfg, char *err, size_t errlen)
+{
+	const char *p = cfg->imix_sizes[0] ? cfg->imix_sizes : pb_imix_std;
+	unsigned long size, weight;
+	char *end;
+
+	cfg->imix_n = 0;
+	while (*p) {
+		errno = 0;
+		size = strtoul(p, &end, 10);
+		weight = 1;
+		if (end != p && *end == ':') {
+			p = end + 1;
+			weight = strtoul(p, &end, 10);
+		}
+		if (end == p || errno || (*end && (*end != ',' || !end[1])) || size < 64 ||
+		    size > 9206 ||
+		    !weight || weight > PB_IMIX_MAX - cfg->imix_n) {
+			snprintf(err, errlen,
+				 "--imix-sizes %s: give SIZE:WEIGHT,... with wire sizes 64 to 9206 "
+				 "and weights adding up to at most %d (e.g. 64:7,594:4,1518:1)",
+				 cfg->imix_sizes, PB_IMIX_MAX);
+			return -EINVAL;
+		}
+		while (weight--)
+			cfg->imix_cycle[cfg->imix_n++] = (uint32_t)size - 4;
+		p = *end ? end + 1 : end;
+	}
+	cfg->imix = true;
+	return 0;
+}
+
 /* The smallest UDP payload the run sends, as far as the options tell. */
 static uint32_t opt_min_payload(const struct pb_config *cfg)
 {
 	uint32_t hdr = pb_frame_overhead(cfg->dstip.family), min = UINT32_MAX, i;
 
-	if (cfg->imix)
-		return 60 >= hdr + PB_PROBE_LEN ? 60 - hdr : PB_SIG_LEN; /* its 60-byte frames */
+	if (cfg->imix) {
+		for (i = 0; i < cfg->imix_n; i++)
+			min = cfg->imix_cycle[i] < min ? cfg->imix_cycle[i] : min;
+		/* its frames too small for IPv6 become the smallest that can hold it */
+		return min >= hdr + PB_PROBE_LEN ? min - hdr : PB_SIG_LEN;
+	}
 	if (cfg->sweep.kind == PB_SWEEP_FRAME_SIZE) {
 		for (i = 0; i < cfg->sweep.n; i++)
 			if (cfg->sweep.values[i] < min)
@@ -374,6 +423,8 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 			 cfg->flows_src_ip ? " and address" : " (try --flows-src-ip)");
 		return -EINVAL;
 	}
+	if ((cfg->imix || cfg->imix_sizes[0]) && (ret = opt_parse_imix(cfg, err, errlen)))
+		return ret;
 	if (cfg->imix && cfg->frame_size) {
 		snprintf(err, errlen, "--imix and --frame-size both set the frame size: give one");
 		return -EINVAL;

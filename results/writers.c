@@ -46,7 +46,7 @@ static bool pb_summary_keeps(const char *name)
 	static const char *const keep[] = {
 		"method",      "mode",	    "point",   "status",      "reason",
 		"interrupted", "timed_out", "streams", "frame_bytes", "wire_frame_bytes",
-		"vlan",	       "padded",    NULL,
+		"vlan",	       "padded",    "imix",    NULL,
 	};
 	unsigned int i;
 
@@ -153,6 +153,7 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, pb_fu64("wire_frame_bytes", pb_wire_bytes(r->frame_bytes, r->vlan)));
 	pb_add(fs, pb_fbool("vlan", r->vlan));
 	pb_add(fs, pb_fbool("padded", r->padded));
+	pb_add(fs, pb_fbool("imix", r->imix));
 	pb_add(fs, pb_fu64("streams", r->streams));
 	pb_add(fs,
 	       r->target_pps > 0 ? pb_fdbl("target_pps", r->target_pps) : pb_fnull("target_pps"));
@@ -160,8 +161,8 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	pb_add(fs, pb_fbool("has_receiver", r->has_receiver));
 	pb_add(fs, rx ? pb_fu64("frames_delivered", r->frames_delivered)
 		      : pb_fnull("frames_delivered"));
-	pb_add(fs, rx ? pb_fu64("bytes_delivered", r->bytes_delivered)
-		      : pb_fnull("bytes_delivered"));
+	pb_add(fs,
+	       rx ? pb_fu64("bytes_delivered", r->bytes_delivered) : pb_fnull("bytes_delivered"));
 	pb_add(fs, r->rx_error[0] ? pb_fstr("receiver_error", r->rx_error, sizeof(r->rx_error))
 				  : pb_fnull("receiver_error"));
 	pb_add(fs, rx ? pb_fu64("frames_foreign", r->frames_foreign) : pb_fnull("frames_foreign"));

@@ -6,7 +6,8 @@
 # only the first buffer reads about 3.5 KB a frame; a lab whose programs are not multi-buffer
 # runs its receiver in generic mode, or not at all). Then: tshark reads 9000-byte frames with
 # good IPv4 and UDP checksums on the wire; a sweep of af_xdp over 64 .. 9000 bytes says
-# multi-buffer where a frame spans UMEM chunks and only there; a capture of jumbo frames replays
+# multi-buffer where a frame spans UMEM chunks and only there; a mix with jumbo frames in it
+# (--imix-sizes) is delivered byte for byte; a capture of jumbo frames replays
 # whole; rfc2544 takes a 9018-byte size; and the same 9000-byte runs through an agent on a
 # 9000-byte veth, which says in /v1/info that it counts multi-buffer frames.
 . "$(dirname "$0")/lib.sh"
@@ -105,6 +106,30 @@ for r in rs:
 ok = ok and "multi-buffer" in rs[3]["mode"] and "multi-buffer" not in rs[0]["mode"] + rs[1]["mode"]
 sys.exit(0 if ok else 1)
 PY
+
+# 3b. a mix past 1518: --imix-sizes 64:7,594:4,9018:1 sizes the lab to its 9014-byte frames;
+# a cycle is 7 x 60 + 4 x 590 + 9014 = 11794 bytes without FCS, and 12000 frames are 1000
+# whole cycles (one flow: the pool is one cycle)
+"$PB" --imix-sizes 64:7,594:4,9018:1 --count 12000 --method af_packet,af_xdp,udp_sendto -q \
+	--format json -o "$T/mix.json" 2>"$T/mix.err"
+rc=$?
+rows "$T/mix.json"
+check "--imix-sizes 64:7,594:4,9018:1, no --mtu: exit 0 ($rc; $(tail -1 "$T/mix.err"))" [ $rc = 0 ]
+for m in af_packet af_xdp udp_sendto; do
+	check "$m, the mix: 12000 delivered, bytes_delivered 1000 cycles of 11794" \
+		mrow "$T/mix.json" $m "r['status'] == 'ok' and r['frames_delivered'] == 12000 and r['bytes_delivered'] == 11794000 and r['imix']"
+done
+
+# the standard mix through af_packet's rings, whose slots (512 of v3, 64 at 9000 bytes) are
+# not a whole number of 12-frame cycles: each slot is written as posted, so the mix stays
+# exact (7 x 60 + 4 x 590 + 1514 = 4294 a cycle; without it v3 sent 4,309,872 bytes)
+"$PB" --imix --count 12000 --method af_packet,af_packet_v2 -q --format json \
+	-o "$T/imix.json" 2>"$T/imix.err"
+rows "$T/imix.json"
+for m in af_packet af_packet_v2; do
+	check "$m, --imix: 12000 delivered, bytes_delivered 1000 cycles of 4294, the row says imix" \
+		mrow "$T/imix.json" $m "r['status'] == 'ok' and r['frames_delivered'] == 12000 and r['bytes_delivered'] == 4294000 and r['imix'] and r['frame_bytes'] == 358"
+done
 
 # 4. a capture of jumbo frames replays whole: 200 IPv4 UDP frames of 9000 bytes
 python3 "$(dirname "$0")/pcapgen.py" "$T/j.pcap" --n 200 --payload 8958 --flows 8 >/dev/null

@@ -195,6 +195,37 @@ static void test_ranges(void)
 	      "a duration no run has is refused with --count too");
 }
 
+/* --imix's cycle: the standard 7:4:1, or --imix-sizes' wire sizes by their weights */
+static void test_imix(void)
+{
+	uint32_t i, big = 0;
+
+	CHECK(PARSE("--imix") == 0 && cfg.imix && cfg.imix_n == 12 && cfg.imix_cycle[0] == 60 &&
+		      cfg.imix_cycle[7] == 590 && cfg.imix_cycle[11] == 1514,
+	      "--imix: 7 x 60, 4 x 590, 1 x 1514 without FCS: %s", err);
+	CHECK(PARSE("--imix-sizes", "64:7,594:4,9018:1") == 0 && cfg.imix && cfg.imix_n == 12 &&
+		      cfg.imix_cycle[6] == 60 && cfg.imix_cycle[10] == 590 &&
+		      cfg.imix_cycle[11] == 9014,
+	      "--imix-sizes past 1518, implying --imix: %s", err);
+	CHECK(PARSE("--imix-sizes", "1518,9018:3") == 0 && cfg.imix_n == 4 &&
+		      cfg.imix_cycle[0] == 1514 && cfg.imix_cycle[3] == 9014,
+	      "a weight of 1 by default: %s", err);
+	CHECK(PARSE("--imix-sizes", "64:63,9206") == 0 && cfg.imix_n == PB_IMIX_MAX, "64 frames: %s",
+	      err);
+	for (i = 0; i < cfg.imix_n; i++)
+		big += cfg.imix_cycle[i] == 9202;
+	CHECK(big == 1, "the most the lab takes, 9206 on the wire, once");
+	bad("--imix-sizes", "64:7,", "give SIZE:WEIGHT,... with wire sizes 64 to 9206");
+	bad("--imix-sizes", "63", "wire sizes 64 to 9206");
+	bad("--imix-sizes", "9207", "wire sizes 64 to 9206");
+	bad("--imix-sizes", "64:0", "weights adding up to at most 64");
+	bad("--imix-sizes", "64:60,594:5", "weights adding up to at most 64");
+	bad("--imix-sizes", "64:x", "give SIZE:WEIGHT");
+	bad("--imix-sizes", "99999999999999999999", "give SIZE:WEIGHT");
+	CHECK(PARSE("--imix-sizes", "64,1518", "--frame-size", "100") == -EINVAL,
+	      "a mix and --frame-size: refused");
+}
+
 int main(void)
 {
 	CHECK(PARSE("--duration", "1") == 0, "a plain run parses: %s", err);
@@ -357,5 +388,6 @@ int main(void)
 
 	test_subcommand_table();
 	test_ranges();
+	test_imix();
 	return check_summary();
 }

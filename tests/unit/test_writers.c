@@ -189,6 +189,7 @@ static const struct want result_fields[] = {
 	{ "wire_frame_bytes", json_type_int },
 	{ "vlan", json_type_boolean },
 	{ "padded", json_type_boolean },
+	{ "imix", json_type_boolean },
 	{ "streams", json_type_int },
 	{ "target_pps", json_type_null }, /* no --pps: unlimited, not 0 */
 	{ "frames_sent", json_type_int },
