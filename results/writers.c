@@ -1124,9 +1124,28 @@ static void pb_replay_skips_note(FILE *f, const struct pb_result *res, const uns
 	}
 }
 
-static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned int *idx,
-			    unsigned int n, size_t w)
+/*
+ * In a table sorted by rate, row i (of idx) is within the run's noise of the row above it:
+ * both are medians of --repeat runs, and the faster row's slowest run was no faster than this
+ * row's fastest. Their order is then not known; one run a row says nothing of it.
+ */
+static bool pb_ties_above(const struct pb_result *res, const unsigned int *idx, unsigned int i)
 {
+	const struct pb_result *a, *b;
+
+	if (!i)
+		return false;
+	a = &res[idx[i - 1]];
+	b = &res[idx[i]];
+	return a->pps_max > 0 && b->pps_max > 0 && a->pps_min <= b->pps_max;
+}
+
+static void pb_table_footer(FILE *f, const struct pb_report *rep, const unsigned int *idx,
+			    unsigned int n, unsigned int nreal)
+{
+	const struct pb_result *res = rep->results;
+	size_t w = rep->width;
+	bool ranked = rep->sort_by_pps && nreal > 1, repeated = true, ties = false;
 	uint32_t lo = UINT32_MAX, hi = 0;
 	bool vlan = false, padded = false, partial = false, down = false, negative = false;
 	bool lat = false, untimed = false;
@@ -1185,6 +1204,22 @@ static void pb_table_footer(FILE *f, const struct pb_result *res, const unsigned
 			    "  paced by %s (--pace): frames left late by p50 %.0f us, p99 %.0f us "
 			    "(%s, worst row)",
 			    paced->pacing, paced->pace_p50_us, paced->pace_p99_us, paced->method);
+	for (i = 0; ranked && i < nreal; i++) {
+		repeated &= res[idx[i]].pps_max > 0;
+		ties |= pb_ties_above(res, idx, i);
+	}
+	if (ranked && !repeated)
+		pb_box_note(f, w,
+			    "  one run a method: the order of rows a few %% apart can change from run "
+			    "to run; --repeat 3 marks rows within the noise (^)");
+	else if (ranked && ties)
+		pb_box_note(f, w,
+			    "  ^ within the noise of the row above: its --repeat runs (slowest to "
+			    "fastest) overlap that row's, so which is faster is not known");
+	else if (ranked)
+		pb_box_note(f, w,
+			    "  every row's --repeat runs were all faster than the next row's: the "
+			    "order held in each run");
 	pb_replay_skips_note(f, res, idx, n, w);
 }
 
@@ -1233,6 +1268,10 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 			goto out;
 		for (i = 0; i < nrows; i++)
 			pb_trow_fill(&rows[i], &res[idx[i]]);
+		for (i = 0; rep->sort_by_pps && i < nreal; i++)
+			if (pb_ties_above(res, idx, i))
+				strncat(rows[i].cell[0], "^",
+					PB_CELL - 1 - strnlen(rows[i].cell[0], PB_CELL));
 		pb_box_fit_width(cols, PB_TCOLS, rows, sizeof(*rows), PB_CELL, nrows, rep->width);
 
 		pb_box_rule(f, cols, PB_TCOLS);
@@ -1250,7 +1289,7 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 				pb_box_row(f, cols, PB_TCOLS, &rows[i], PB_CELL);
 		}
 		pb_box_rule(f, cols, PB_TCOLS);
-		pb_table_footer(f, res, idx, nrows, rep->width);
+		pb_table_footer(f, rep, idx, nrows, nreal);
 		pb_box_dropped_note(f, cols, PB_TCOLS, rep->width);
 		if (rep->show_counters && nreal) {
 			err = pb_write_counters(f, res, idx, nreal, rep->width);

@@ -753,6 +753,58 @@ static void test_table(void)
 	free(t);
 }
 
+/*
+ * The ranking's noise: with --repeat, a row whose runs overlap the faster row's is marked ^
+ * (af_packet's slowest run, 0.9 M, is below udp_sendto's fastest, 1.2 M: a tie; af_packet's
+ * slowest is above raw_socket's fastest, 0.85 M: ordered). One run a row: the footnote says
+ * the order may change, and no row is marked.
+ */
+static void test_table_ties(void)
+{
+	struct pb_result saved[4], *r;
+	struct pb_report rep = make_report(3);
+	char *t;
+
+	memcpy(saved, results, sizeof(saved));
+	r = &results[1]; /* the skipped row becomes a third method */
+	*r = results[0];
+	snprintf(r->method, sizeof(r->method), "raw_socket");
+	r->frames_sent = 1900000;
+	r->pps_min = 7e5;
+	r->pps_max = 8.5e5;
+	pb_result_compute(r);
+	results[2].interrupted = false;
+	results[2].frames_sent = 2 * 1050000; /* 1.05 M: above af_packet's 1 M median */
+	pb_result_compute(&results[2]);
+	results[2].pps_min = 1.1e6;
+	results[2].pps_max = 1.2e6;
+	results[0].pps_min = 0.9e6;
+	results[0].pps_max = 1.1e6;
+	t = table(&rep);
+	if (t) {
+		check_box(t);
+		CHECK(pos(t, "| udp_sendto ") >= 0 && pos(t, "| udp_sendto^") < 0,
+		      "the fastest row is never marked:\n%s", t);
+		CHECK(pos(t, "| af_packet^ ") >= 0, "af_packet's runs overlap udp_sendto's:\n%s", t);
+		CHECK(pos(t, "| raw_socket ") >= 0 && pos(t, "| raw_socket^") < 0,
+		      "raw_socket's runs are all below af_packet's:\n%s", t);
+		CHECK(pos(t, "^ within the noise of the row above") >= 0, "no ^ footnote:\n%s", t);
+		free(t);
+	}
+	results[0].pps_min = results[0].pps_max = 0;
+	results[1].pps_min = results[1].pps_max = 0;
+	results[2].pps_min = results[2].pps_max = 0;
+	t = table(&rep);
+	if (t) {
+		CHECK(count_on_row(t, "af_packet", "^") == 0 && count_on_row(t, "raw_socket", "^") == 0,
+		      "one run: no row marked:\n%s", t);
+		CHECK(pos(t, "one run a method: the order of rows a few % apart can change") >= 0,
+		      "one run: the footnote:\n%s", t);
+		free(t);
+	}
+	memcpy(results, saved, sizeof(saved));
+}
+
 /* --show-counters: the three points of view of each row, and n/a where a side was not read */
 /* Widest line of t. */
 static size_t widest(const char *t)
@@ -1328,6 +1380,7 @@ int main(void)
 	test_csv();
 	test_csv_line_break();
 	test_table();
+	test_table_ties();
 	test_table_nowire();
 	test_table_only_skipped();
 	test_table_replay_skips();
