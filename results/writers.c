@@ -1209,9 +1209,10 @@ static void pb_table_footer(FILE *f, const struct pb_report *rep, const unsigned
 		ties |= pb_ties_above(res, idx, i);
 	}
 	if (ranked && !repeated)
-		pb_box_note(f, w,
-			    "  one run a method: the order of rows a few %% apart can change from run "
-			    "to run; --repeat 3 marks rows within the noise (^)");
+		pb_box_note(
+			f, w,
+			"  one run a method: the order of rows a few %% apart can change from run "
+			"to run; --repeat 3 marks rows within the noise (^)");
 	else if (ranked && ties)
 		pb_box_note(f, w,
 			    "  ^ within the noise of the row above: its --repeat runs (slowest to "

@@ -785,7 +785,8 @@ static void test_table_ties(void)
 		check_box(t);
 		CHECK(pos(t, "| udp_sendto ") >= 0 && pos(t, "| udp_sendto^") < 0,
 		      "the fastest row is never marked:\n%s", t);
-		CHECK(pos(t, "| af_packet^ ") >= 0, "af_packet's runs overlap udp_sendto's:\n%s", t);
+		CHECK(pos(t, "| af_packet^ ") >= 0, "af_packet's runs overlap udp_sendto's:\n%s",
+		      t);
 		CHECK(pos(t, "| raw_socket ") >= 0 && pos(t, "| raw_socket^") < 0,
 		      "raw_socket's runs are all below af_packet's:\n%s", t);
 		CHECK(pos(t, "^ within the noise of the row above") >= 0, "no ^ footnote:\n%s", t);
@@ -796,7 +797,8 @@ static void test_table_ties(void)
 	results[2].pps_min = results[2].pps_max = 0;
 	t = table(&rep);
 	if (t) {
-		CHECK(count_on_row(t, "af_packet", "^") == 0 && count_on_row(t, "raw_socket", "^") == 0,
+		CHECK(count_on_row(t, "af_packet", "^") == 0 &&
+			      count_on_row(t, "raw_socket", "^") == 0,
 		      "one run: no row marked:\n%s", t);
 		CHECK(pos(t, "one run a method: the order of rows a few % apart can change") >= 0,
 		      "one run: the footnote:\n%s", t);
