@@ -880,6 +880,7 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 			    ? 0
 			    : pb_box_out_width(STDOUT_FILENO, s.cfg.wide);
 	rep.rfc2544 = rfc ? &s.cfg.rfc : NULL;
+	pb_stream_set(&s.stream, &rep); /* the stream's last line, before teardown closes it */
 	/* take the lab down first: the results are already in memory */
 	session_teardown(&s);
 	if (s.n && pb_report_write(&rep, s.cfg.format, s.cfg.output)) {

@@ -136,3 +136,20 @@ void pb_stream_row(struct pb_stream *s, const struct pb_result *r)
 	json_object_put(row);
 	stream_put(s, o);
 }
+
+void pb_stream_set(struct pb_stream *s, const struct pb_report *rep)
+{
+	struct json_object *set, *o;
+
+	if (!s->f)
+		return;
+	set = pb_json_set(rep);
+	o = json_object_new_object();
+	if (o && set) {
+		stream_add(o, "type", json_object_new_string("set"));
+		stream_add(o, "set", set);
+		set = NULL;
+	}
+	json_object_put(set);
+	stream_put(s, o);
+}

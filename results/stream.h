@@ -37,4 +37,11 @@ void pb_stream_interval(struct pb_stream *s, const char *method, const char *poi
  */
 void pb_stream_row(struct pb_stream *s, const struct pb_result *r);
 
+/*
+ * The end of the stream: the result set's own fields (where, on what, with which command), as
+ * --format json's top level holds them, so that the rows above it make a result set.
+ */
+struct pb_report;
+void pb_stream_set(struct pb_stream *s, const struct pb_report *rep);
+
 #endif

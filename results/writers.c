@@ -748,27 +748,37 @@ struct json_object *pb_json_row(const struct pb_result *r, bool rfc)
 	return o;
 }
 
+struct json_object *pb_json_set(const struct pb_report *rep)
+{
+	struct json_object *root = json_object_new_object();
+	struct pb_fields fs = { .n = 0 };
+	int err;
+
+	if (!root)
+		return NULL;
+	pb_report_fields(rep, &fs);
+	err = pb_json_add_fields(root, &fs);
+	if (!err && rep->rfc2544)
+		err = pb_json_add_rfc2544(root, rep->rfc2544);
+	if (err) {
+		json_object_put(root);
+		return NULL;
+	}
+	return root;
+}
+
 int pb_write_json(FILE *f, const struct pb_report *rep)
 {
 	struct json_object *root, *arr;
-	struct pb_fields fs = { .n = 0 };
 	unsigned int i;
 	int err = -ENOMEM;
 
 	if (!rep || (rep->n && !rep->results))
 		return -EINVAL;
-	root = json_object_new_object();
+	root = pb_json_set(rep);
 	if (!root)
 		return -ENOMEM;
 
-	pb_report_fields(rep, &fs);
-	err = pb_json_add_fields(root, &fs);
-	if (!err && rep->rfc2544)
-		err = pb_json_add_rfc2544(root, rep->rfc2544);
-	if (err)
-		goto out;
-
-	err = -ENOMEM;
 	arr = pb_json_add_array(root, "results");
 	if (!arr)
 		goto out;

@@ -47,6 +47,8 @@ int pb_write_table(FILE *f, const struct pb_report *rep);
 int pb_write_json(FILE *f, const struct pb_report *rep);
 /* One result row as pb_write_json writes it under "results" (rfc: with its RFC 2544 fields). */
 struct json_object *pb_json_row(const struct pb_result *r, bool rfc);
+/* The result set's own fields (--format json's top level, without results); NULL: no memory. */
+struct json_object *pb_json_set(const struct pb_report *rep);
 int pb_write_csv(FILE *f, const struct pb_report *rep);
 /* pktbench rfc2544's table format: a box per test over the summary rows (rfc2544_report.c). */
 int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep);

@@ -20,14 +20,17 @@ rc=$?
 check "exit 0 ($(tail -1 "$T/err"))" [ $rc = 0 ]
 check "two intervals were in the file while the run went (running: $alive, lines: $seen)" \
 	[ "$alive" = yes ]
-check "every line is one JSON object, intervals then a row for each run" python3 -c "
+check "every line is one JSON object, intervals then a row for each run, then the set's own fields" python3 -c "
 import json, sys
 L = [json.loads(l) for l in open(sys.argv[1])]
-kinds = [(l['type'], l['row']['method'] if l['type'] == 'row' else l['method']) for l in L]
+kinds = [(l['type'], l['row']['method'] if l['type'] == 'row' else
+	'set' if l['type'] == 'set' else l['method']) for l in L]
 print('  ', [k[0][0] + ':' + k[1] for k in kinds])
 want = [('interval', 'af_packet')] * 5 + [('row', 'af_packet')] + \
-	[('interval', 'udp_sendto')] * 5 + [('row', 'udp_sendto')]
-sys.exit(0 if kinds == want else 1)" "$T/s.ndjson"
+	[('interval', 'udp_sendto')] * 5 + [('row', 'udp_sendto')] + [('set', 'set')]
+s = L[-1].get('set', {})
+sys.exit(0 if kinds == want and s.get('lab') is True and s.get('kernel') and
+	'results' not in s else 1)" "$T/s.ndjson"
 check "each run's intervals add up to its row: frames sent and delivered, exactly" python3 -c "
 import json, sys
 L = [json.loads(l) for l in open(sys.argv[1])]
