@@ -6,6 +6,7 @@
 # frame without FCS (skb->len), so an RFC frame of S bytes passes RATE / 8 / (S - 4) a
 # second (20 Mbit/s: 41667 of 64 bytes, 1651 of 1518), after a BURST-byte bucket and a
 # LIMIT-byte queue.
+# dut: a tbf of 20 Mbit/s (unless PB_TBF_RATE said otherwise), 16 KB bucket, 32 KB queue
 #   pktbench rfc2544 --lab router --lab-dut-setup scripts/dut-tbf.sh
 #   PB_TBF_RATE=100mbit pktbench rfc2544 --lab router --lab-dut-setup scripts/dut-tbf.sh
 set -e

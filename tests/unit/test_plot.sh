@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# scripts/plot turns a result set into a PNG: a bar chart (with latency probes, and a CDF of
+# scripts/plot turns a result set into a PNG: packets/s as points (with latency probes, and a CDF of
 # each method's one-way latency), a line chart for a sweep, an rfc2544 report's charts;
 # without matplotlib it says in one line which package to install.
 set -u
@@ -99,6 +99,34 @@ one_line "a row whose pps is a string" "results\[0\]" "$top/tests/unit/data/bad_
 one_line "an output folder that does not exist" "$T/no/such" "$top/tests/unit/data/base.json" \
 	-o "$T/no/such/x.png"
 one_line "--docs into a folder that does not exist" "$T/nodocs" --docs "$T/nodocs"
+
+# What the charts say (PB_PLOT_TEXTS: every text of the figure, and its count of bars): rates
+# are points on the log axis, never bars whose length reads as a ratio, with the values
+# printed; a replay says what it replayed and gives a paced sender's CPU as a share of a CPU,
+# not ns a frame; an rfc2544 chart names its device under test.
+says() { # says "what" json want-regex... : every regex matches a line of the chart's texts
+	local what=$1 json=$2 re ok=1
+	shift 2
+	PB_PLOT_TEXTS=$T/texts "$top/scripts/plot" "$json" -o "$T/s.png" >/dev/null || ok=0
+	for re in "$@"; do
+		grep -qE -- "$re" "$T/texts" 2>/dev/null || { ok=0; echo "  no line matches: $re"; }
+	done
+	if [ $ok = 1 ]; then
+		pass=$((pass + 1)); echo "ok: $what"
+	else
+		fail=$((fail + 1)); echo "FAIL: $what; its texts: $(tr '\n' '|' <"$T/texts" | head -c 800)"
+	fi
+}
+says "benchmark: points, not bars, values printed, one run each said" \
+	"$top/tests/unit/data/base.json" '^bars 0$' 'read the printed values; one run each' \
+	'^[0-9]+\.[0-9]+$' '^CPU ns/frame$'
+says "replay: what was replayed, and paced CPU as a share of a CPU" \
+	"$top/tests/unit/data/replay.json" '--replay trace\.pcap x2, timing ' \
+	'^CPU ns/frame \(paced: % of a CPU\)$' '^[0-9]+ % \(paced\)$' '^bars 0$'
+says "rfc2544: the device under test is named" "$top/tests/unit/data/rfc2544.json" \
+	'device under test: set up by --lab-dut-setup tbf\.sh'
+says "docs' rfc2544 chart: the tbf and its rate, from the script's own # dut: line" \
+	"$top/docs/data/rfc2544.json" 'device under test: a tbf of 20 Mbit/s .*scripts/dut-tbf\.sh'
 
 # --docs draws every chart of docs/ from the result sets stored beside them
 mkdir -p "$T/docs"
