@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -311,12 +312,29 @@ static int64_t fleet_now_ns(void *ctx, clockid_t clk)
 	return fleet_clock_ns(clk);
 }
 
+/*
+ * Asleep until PB_START_SPIN_NS before t, then on the CPU to t itself: a timer here wakes
+ * 50-750 us late (a virtual CPU leaving its idle, three senders on two CPUs), which the spin
+ * takes up. It yields the CPU at each turn, so a sender woken beside it on the same CPU is
+ * not held back by a scheduler slice.
+ */
+#define PB_START_SPIN_NS 1000000ll
+
 static int fleet_sleep_until_ns(void *ctx, clockid_t clk, int64_t t)
 {
-	struct timespec ts = { .tv_sec = t / 1000000000ll, .tv_nsec = t % 1000000000ll };
+	int64_t early = t - PB_START_SPIN_NS;
+	struct timespec ts = { .tv_sec = early / 1000000000ll, .tv_nsec = early % 1000000000ll };
+	int err;
 
 	(void)ctx;
-	return clock_nanosleep(clk, TIMER_ABSTIME, &ts, NULL);
+	if (fleet_clock_ns(clk) < early) {
+		err = clock_nanosleep(clk, TIMER_ABSTIME, &ts, NULL);
+		if (err)
+			return err;
+	}
+	while (fleet_clock_ns(clk) < t)
+		sched_yield();
+	return 0;
 }
 
 int pb_start_wait_clock(const struct pb_config *cfg, const struct pb_fleet_clock *clock,
@@ -375,8 +393,10 @@ int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_
 	int err;
 
 	/*
-	 * Asleep to the instant, with the timer's slack (50 us by default) at its least: no spin,
-	 * since several senders spinning on fewer CPUs wait for each other by a scheduler slice.
+	 * Asleep to a millisecond before the instant, with the timer's slack (50 us by default)
+	 * at its least, then on the CPU to it (fleet_sleep_until_ns), yielding at each turn:
+	 * several senders spinning on fewer CPUs without yielding waited for each other by a
+	 * scheduler slice.
 	 */
 	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
 	err = pb_start_wait_clock(cfg, &clock, stop, actual_ns, cpu_wait_ns);

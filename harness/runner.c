@@ -87,9 +87,11 @@ struct run {
 	int abort;   /* an open failed: workers close without sending */
 	const struct pb_clock *clk; /* env's, or CLOCK_MONOTONIC: pacing, deadline, link wait */
 	double t0;		    /* the clock start, set before go */
-	double deadline;	    /* the stop (--duration, or --count's bound), set before go */
-	double target_pps;	    /* aggregate; 0: unlimited */
-	bool sleeps;		    /* --pace: waits are slept to the instant, none spun */
+	bool start_at;		    /* t0 is --start-at's instant: workers wait for it */
+	int64_t start_actual_ns, start_cpu_wait_ns; /* worker 0's wake at it (pb_start_wait) */
+	double deadline;   /* the stop (--duration, or --count's bound), set before go */
+	double target_pps; /* aggregate; 0: unlimited */
+	bool sleeps;	   /* --pace: waits are slept to the instant, none spun */
 	/* --replay's frames and schedules, or NULL */
 	struct pb_replay *replay;
 	struct pb_slot *slots;
@@ -302,6 +304,36 @@ static void worker_drain(struct pb_slot *s)
 			s->run->m->name, s->w.id, s->ctr.inflight, PB_DRAIN_S);
 }
 
+/*
+ * A --start-at run: the first frame leaves at the instant (t0). Worker 0 waits for it as
+ * pb_start_wait does, on the wall clock, and says how late it woke; the others on the run's
+ * clock, asleep in naps (an abort, a Ctrl-C during a long wait, ends it) to a millisecond
+ * before it, then on the CPU to it, yielding at each turn: a timer here wakes 50-750 us late,
+ * which the spin takes up.
+ */
+#define PB_START_NAP_S	0.1
+#define PB_START_SPIN_S 0.001
+
+static void worker_start_at(struct run *run, uint32_t id)
+{
+	double t;
+
+	if (!run->start_at)
+		return;
+	/* worker 0 on the wall clock the instant is named on, and measured (fleet.c) */
+	if (!id) {
+		if (pb_start_wait(&run->cfg, run->env->stop, &run->start_actual_ns,
+				  &run->start_cpu_wait_ns))
+			__atomic_store_n(&run->abort, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	while (!__atomic_load_n(&run->abort, __ATOMIC_RELAXED) &&
+	       (t = pb_clock_now(run->clk)) < run->t0 - PB_START_SPIN_S)
+		pb_clock_nap_until(run->clk, fmin(run->t0 - PB_START_SPIN_S, t + PB_START_NAP_S));
+	while (!__atomic_load_n(&run->abort, __ATOMIC_RELAXED) && pb_clock_now(run->clk) < run->t0)
+		sched_yield();
+}
+
 static void *worker_main(void *arg)
 {
 	struct pb_slot *s = arg;
@@ -309,7 +341,7 @@ static void *worker_main(void *arg)
 	const struct pb_method *m = run->m;
 	bool async = m->flags & PB_M_ASYNC;
 	struct pb_outcome o;
-	double cpu0, wait = 0;
+	double cpu0, wait = 0, rate;
 	uint64_t budget, tried;
 	bool limited, own_clock, refused = false;
 	char name[16];
@@ -326,10 +358,20 @@ static void *worker_main(void *arg)
 	while (!run->go)
 		pthread_cond_wait(&run->cv, &run->mu);
 	pthread_mutex_unlock(&run->mu);
+	worker_start_at(run, s->w.id);
 	if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED))
 		goto out;
 	cpu0 = thread_cpu_s() + (m->helper_cpu_s ? m->helper_cpu_s(&s->w) : 0);
-	pb_pacer_init(&s->pacer, run->target_pps / run->cfg.streams, run->t0, PB_BURST_S);
+	rate = run->target_pps / run->cfg.streams;
+	/*
+	 * A schedule's frame i is due at t0 + (i + 1) / rate: one gap after the window opens. A
+	 * --start-at run's first frame is due at the instant itself (1 ms later at 1 kpps was
+	 * most of how late a fleet's first frames reached the agent), so its schedule begins a
+	 * gap before it.
+	 */
+	pb_pacer_init(&s->pacer, rate,
+		      run->cfg.start_at_ns && rate > 0 ? run->t0 - 1.0 / rate : run->t0,
+		      PB_BURST_S);
 	if (run->sleeps)
 		pb_pacer_sleeps(&s->pacer);
 	if (run->target_pps || s->rs)
@@ -1414,11 +1456,11 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 			pr_warn("%s: cannot announce the run to the receiver: %s\n", m->name,
 				strerror(-aerr));
 	}
-	if (!run->abort && cfg->start_at_ns && cfg->start_at_ns > pb_wall_ns()) {
-		res->start_planned_ns = cfg->start_at_ns;
-		if (pb_start_wait(cfg, env->stop, &res->start_actual_ns, &res->start_cpu_wait_ns))
-			run->abort = 1;
-	}
+	/*
+	 * The counters' start is read before a --start-at wait, not after it: an agent's are an
+	 * HTTP round trip or two, which after the instant delayed the first frame by 0.4-2 ms.
+	 * Nothing of this run is sent in between.
+	 */
 	if (!run->abort) {
 		run_counters_start(path, &k);
 		if (k.rx_ok)
@@ -1435,17 +1477,30 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		res_error(res, "starting the capture's reader", -EAGAIN);
 		run->abort = 1;
 	}
+	/*
+	 * --start-at: the window opens at the instant, on the run's clock, and the workers are let
+	 * go before it to wait for it themselves (worker_start_at): woken by this thread after its
+	 * own wait, they sent their first frames 0.4-0.7 ms after the instant.
+	 */
+	run->start_at = !run->abort && cfg->start_at_ns && cfg->start_at_ns > pb_wall_ns();
 	run->t0 = pb_clock_now(run->clk);
+	if (run->start_at)
+		run->t0 += (double)(cfg->start_at_ns - pb_wall_ns()) / 1e9;
 	run->deadline =
 		run->t0 + (cfg->count ? pb_count_timeout(cfg, run->target_pps) : cfg->duration_s);
 	pthread_mutex_lock(&run->mu);
 	run->go = 1;
 	pthread_cond_broadcast(&run->cv);
 	pthread_mutex_unlock(&run->mu);
+	if (run->start_at)
+		res->start_planned_ns = cfg->start_at_ns;
 	if (!run->abort)
 		run_sample(run, res);
 	for (i = 0; i < run->arrived; i++)
 		pthread_join(run->slots[i].thread, NULL);
+	/* worker 0's wake: how the machine kept the instant (start_skew_us, start_cpu_wait_us) */
+	res->start_actual_ns = run->start_actual_ns;
+	res->start_cpu_wait_ns = run->start_cpu_wait_ns;
 	if (run->abort) {
 		run_stopped_early(env, res);
 		goto out_free;

@@ -383,7 +383,11 @@ static char *agent_test(struct agent *ag, const char *path, int *err)
 	if (!*err)
 		*err = agent_test_evicted(ag, t, runs, n);
 	if (!*err) {
+		struct timespec rt;
+
 		t->now_ns = agent_now_ns();
+		clock_gettime(CLOCK_REALTIME, &rt);
+		t->realtime_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
 		body = pb_api_test_json(t);
 	}
 	free(runs);

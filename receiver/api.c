@@ -638,6 +638,32 @@ void pb_api_test_evicted(struct pb_api_test *t, uint32_t run_id)
 		t->evicted_ids[t->nevicted_ids++] = run_id;
 }
 
+/*
+ * A shard's first arrival: its runs' earliest. A paced run's streams time each frame's
+ * arrival (gap_first_ns, to the ns), which says when a --start-at instant really began at
+ * this end; a run without them has only the coarse clock's tick (first_ns).
+ */
+static void api_test_first(struct pb_api_test_shard *sh, const struct pb_rx_run *r)
+{
+	uint64_t first = 0;
+	bool timed = false;
+	uint32_t k;
+
+	for (k = 0; k < r->nstreams && k < PB_RX_MAX_STREAMS; k++)
+		if (r->streams[k].gap_frames && (!timed || r->streams[k].gap_first_ns < first)) {
+			first = r->streams[k].gap_first_ns;
+			timed = true;
+		}
+	if (!timed)
+		first = r->frames ? r->first_ns : 0;
+	if (!first || (sh->first_timed && !timed))
+		return; /* a tick's time never replaces a frame's own */
+	if (!sh->first_ns || first < sh->first_ns || (timed && !sh->first_timed)) {
+		sh->first_ns = first;
+		sh->first_timed = timed;
+	}
+}
+
 void pb_api_test_add(struct pb_api_test *t, const struct pb_rx_run *r,
 		     const struct pb_api_run_tag *tag)
 {
@@ -657,14 +683,16 @@ void pb_api_test_add(struct pb_api_test *t, const struct pb_rx_run *r,
 	t->shards[i].runs++;
 	t->shards[i].frames += r->frames;
 	t->shards[i].bytes += r->bytes;
+	api_test_first(&t->shards[i], r);
 }
 
 char *pb_api_test_json(const struct pb_api_test *t)
 {
 	struct json_object *o = json_object_new_object(), *sh = json_object_new_object(), *ids;
 	char label[PB_API_LABEL_LEN];
-	bool ok = o && sh;
-	uint32_t i;
+	bool ok = o && sh, timed = true;
+	uint64_t lo = 0, hi = 0;
+	uint32_t i, nfirst = 0;
 
 	for (i = 0; ok && i < t->nshards; i++) {
 		struct json_object *s = json_object_new_object();
@@ -672,6 +700,17 @@ char *pb_api_test_json(const struct pb_api_test *t)
 		ok = s && api_add_u64(s, "runs", t->shards[i].runs) &&
 		     api_add_u64(s, "frames", t->shards[i].frames) &&
 		     api_add_u64(s, "bytes", t->shards[i].bytes);
+		ok = ok && (t->shards[i].first_ns
+				    ? api_add_u64(s, "first_arrival_ns", t->shards[i].first_ns)
+				    : !json_object_object_add(s, "first_arrival_ns", NULL));
+		ok = ok && api_add(s, "first_arrival_timed",
+				   json_object_new_boolean(t->shards[i].first_timed));
+		if (t->shards[i].first_ns) {
+			lo = !lo || t->shards[i].first_ns < lo ? t->shards[i].first_ns : lo;
+			hi = t->shards[i].first_ns > hi ? t->shards[i].first_ns : hi;
+			timed &= t->shards[i].first_timed;
+			nfirst++;
+		}
 		ok = api_add_then(ok, sh, t->shards[i].shard[0] ? t->shards[i].shard : "-", s);
 	}
 	if (!ok)
@@ -687,7 +726,13 @@ char *pb_api_test_json(const struct pb_api_test *t)
 	for (i = 0; ids && ok && i < t->nevicted_ids && i < PB_API_MAX_EVICTED_IDS; i++)
 		ok = api_push(ids, json_object_new_uint64(t->evicted_ids[i]));
 	ok = ids ? api_add_then(ok, o, "evicted_run_ids", ids) : false;
-	ok = ok && api_add_u64(o, "now_ns", t->now_ns);
+	ok = ok && api_add_u64(o, "now_ns", t->now_ns) &&
+	     api_add_u64(o, "realtime_ns", t->realtime_ns);
+	/* how far apart the shards' first frames arrived, on this one clock */
+	ok = ok && (nfirst > 1 ? api_add(o, "arrival_spread_us",
+					 json_object_new_double((double)(hi - lo) / 1e3))
+			       : !json_object_object_add(o, "arrival_spread_us", NULL));
+	ok = ok && api_add(o, "arrival_timed", json_object_new_boolean(nfirst > 1 && timed));
 	return api_finish(o, ok);
 }
 

@@ -133,8 +133,15 @@ struct pb_api_test {
 		char shard[24]; /* "I/N", "" for runs without --shard */
 		uint32_t runs;
 		uint64_t frames, bytes;
+		/*
+		 * its first frame's arrival (CLOCK_MONOTONIC, the agent's): a paced run's first
+		 * timed frame, to the ns, or the run's first frame at the coarse clock's tick
+		 */
+		uint64_t first_ns;
+		bool first_timed;
 	} shards[PB_API_MAX_SHARDS];
 	uint32_t nshards;
+	uint64_t realtime_ns; /* CLOCK_REALTIME at now_ns: an arrival's wall time */
 	/* its runs whose counts were pushed out of the runs table: not in the sums above */
 	uint32_t evicted_runs, nevicted_ids;
 	uint32_t evicted_ids[PB_API_MAX_EVICTED_IDS];

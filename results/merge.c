@@ -313,8 +313,8 @@ static int merge_one_row(struct pb_merge_result *res, struct merge_ctx *c, struc
 	char point[PB_MERGE_KEY_LEN], shard[32];
 	struct pb_merge_member n = { .file_idx = c->file_idx, .row = c->idx };
 	uint64_t fb = 0, sent = 0, deliv = 0, bytes;
-	double pps = 0, app = 0, wire = 0, target = 0;
-	bool h_fb, h_sent, h_deliv, h_pps, h_app, h_wire, h_target, h_run;
+	double pps = 0, app = 0, wire = 0, target = 0, skew = 0;
+	bool h_fb, h_sent, h_deliv, h_pps, h_app, h_wire, h_target, h_run, h_skew = false;
 	struct pb_merge_row *m;
 	int err;
 
@@ -362,6 +362,8 @@ static int merge_one_row(struct pb_merge_result *res, struct merge_ctx *c, struc
 		/* 10 Pb/s: a thousand 10 Tb/s links, beyond any one sender */
 		err = err ?: merge_num_max(c, row, "app_mbps", &app, &h_app, 1e10);
 		err = err ?: merge_num_max(c, row, "wire_gbps", &wire, &h_wire, 1e7);
+		/* a day: no --start-at wait is longer */
+		err = err ?: merge_num_max(c, row, "start_skew_us", &skew, &h_skew, 86400e6);
 		err = err ?: merge_count(c, row, "frames_sent", &sent, &h_sent);
 		err = err ?: merge_count(c, row, "frames_delivered", &deliv, &h_deliv);
 		if (err)
@@ -400,6 +402,10 @@ static int merge_one_row(struct pb_merge_result *res, struct merge_ctx *c, struc
 	m->pps += pps;
 	m->app_mbps += app;
 	m->wire_gbps += wire;
+	if (h_skew && (!m->skew_known || skew > m->worst_skew_us)) {
+		m->skew_known = true;
+		m->worst_skew_us = skew;
+	}
 	if (h_target && target > 0)
 		m->target_pps += target;
 	else

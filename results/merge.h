@@ -64,6 +64,8 @@ struct pb_merge_row {
 	bool target_known;	     /* every ok row said its asked rate */
 	double target_pps;	     /* the asked rates summed: the test's */
 	unsigned int behind;	     /* ok rows below PB_MERGE_BEHIND of their asked rate */
+	bool skew_known;	     /* an ok row waited for --start-at (start_skew_us) */
+	double worst_skew_us;	     /* the latest sender's wake after the instant */
 	struct pb_merge_member *mem; /* owned, nmem of them */
 	unsigned int nmem;
 };

@@ -38,7 +38,8 @@ const struct pb_cmd pb_cmd_merge = {
 		"sender's file once. A file may also be a log holding them among other lines, "
 		"as `kubectl logs` gives (stderr mixed in, --prefix, --timestamps, several pods' "
 		"logs in one), and - reads standard input; each result set found in a log is "
-		"named FILE:LINE [POD] after the line it begins on. Rows are matched by test id (where the rows carry one), "
+		"named FILE:LINE [POD] after the line it begins on. Rows are matched by test id "
+		"(where the rows carry one), "
 		"method and frame size. Packets/s, Mb/s, Gb/s, frames and bytes are summed over "
 		"the ok rows; delivered % is the test's own (all frames delivered over all sent) "
 		"and Worst % the lowest sender's. Latency percentiles are computed from the "
@@ -115,6 +116,11 @@ static void merge_row_notes(FILE *f, const struct pb_merge_row *m, unsigned int 
 			    "shards' alone, not the test's",
 			    what, m->shards_merged, m->shards_total, miss);
 	}
+	if (m->skew_known)
+		pb_box_note(f, width,
+			    "  %s: the latest sender woke %.1f us after --start-at (start_skew_us; "
+			    "when each shard's first frame arrived: the agent's /v1/tests/UUID)",
+			    what, m->worst_skew_us);
 	if (!m->behind)
 		return;
 	for (k = 0; k < m->nmem; k++) {
@@ -307,6 +313,11 @@ static int merge_json_row(struct json_object *arr, const struct pb_merge_row *m)
 	err = err ?: merge_add(o, "frames_sent", json_object_new_int64((int64_t)m->frames_sent));
 	err = err ?: merge_add(o, "bytes_sent", json_object_new_int64((int64_t)m->bytes_sent));
 	err = err ?: merge_json_shards(o, m);
+	err = err
+		      ?: (m->skew_known
+				  ? merge_add(o, "start_skew_us_worst",
+					      json_object_new_double(m->worst_skew_us))
+				  : (json_object_object_add(o, "start_skew_us_worst", NULL), 0));
 	if (err)
 		return err;
 	if (d) {

@@ -183,7 +183,7 @@ check "pktbench merge of the three ($(cat "$R/merge.err"))" [ $? = 0 ]
 "$PB" merge "$R"/s0.json "$R"/s1.json "$R"/s2.json
 get "/v1/tests/$UUID" >"$R/test.json"
 echo "agent: $(cat "$R/test.json")"
-check "merged sent and delivered = the shards' sums; delivered = sent = the agent's /v1/tests total exactly; three runs, three shards" \
+check "merged sent and delivered = the shards' sums; delivered = sent = the agent's /v1/tests total exactly; three runs, three shards; the merged row's worst start skew is the latest shard's" \
 	py <<'PY'
 import json, sys
 d = sys.argv[1]
@@ -198,7 +198,8 @@ sys.exit(0 if m["senders"] == 3 and m["frames_sent"] == sum(r["frames_sent"] for
          m["frames_delivered"] == sum(r["frames_delivered"] for r in rows) and
          m["frames_delivered"] == m["frames_sent"] and
          t["frames"] == m["frames_delivered"] and t["runs"] == 3 and
-         sorted(t["shards"]) == ["0/3", "1/3", "2/3"] else 1)
+         sorted(t["shards"]) == ["0/3", "1/3", "2/3"] and
+         m["start_skew_us_worst"] == max(r["start_skew_us"] for r in rows) else 1)
 PY
 
 # The timing answers, on the real clock: each attempt is a fresh fleet start (the first, the
@@ -217,7 +218,8 @@ next_run() { # the run above for the first attempt, a new fleet start for each l
 }
 wake_ok() {
 	next_run || return 1
-	py <<'PY'
+	get "/v1/tests/$UUID" >"$R/test.json" || return 1
+	py "$START_NS" <<'PY'
 import json, sys
 rows = [json.load(open("%s/s%d.json" % (sys.argv[1], i)))["results"][0] for i in range(3)]
 late = [r["start_skew_us"] - (r["start_cpu_wait_us"] or 0) for r in rows]
@@ -226,10 +228,23 @@ worst, spread = max(late), (max(acts) - min(acts)) / 1e3
 print("start: worst %.1f us late less its CPU wait, spread %.1f us "
       "(skews %s us, CPU waits %s us)" % (
     worst, spread, [r["start_skew_us"] for r in rows], [r["start_cpu_wait_us"] for r in rows]))
-sys.exit(0 if worst < 1000 and spread < 1000 else 1)
+ok = worst < 1000 and spread < 1000
+# and at the receiving end: each shard's first frame, timed by the agent (a paced run's), on
+# its one clock, turned to wall time by its realtime_ns; late by the sender's wake, its CPU
+# wait and the path
+t = json.load(open("%s/test.json" % sys.argv[1]))
+sh = [t["shards"]["%d/3" % i] for i in range(3)]
+arr = [(s["first_arrival_ns"] - t["now_ns"] + t["realtime_ns"] - int(sys.argv[2])) / 1e3
+       for s in sh]
+waits = [r["start_cpu_wait_us"] or 0 for r in rows]
+print("at the agent: first frames %s us after the instant, spread %s us (timed %s)" % (
+    [round(a, 1) for a in arr], t["arrival_spread_us"], t["arrival_timed"]))
+ok = ok and t["arrival_timed"] and all(0 < a - w < 200 for a, w in zip(arr, waits)) and \
+    t["arrival_spread_us"] < 200 + max(waits)
+sys.exit(0 if ok else 1)
 PY
 }
-attempts 3 "each sender woke within 1 ms of --start-at, less its wait for a CPU" wake_ok
+attempts 3 "each sender woke within 1 ms of --start-at, less its wait for a CPU; its first frame reached the agent within 200 us of it, less that wait" wake_ok
 
 # Each shard paces its 1 kpps by sleeping (--pace auto). A pacer that spun the end of its gaps
 # held a CPU whatever the rate: three on two CPUs beside other work lost each stall longer

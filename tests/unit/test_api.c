@@ -997,8 +997,17 @@ static void test_tests(void)
 				   .shard_count = 3 };
 	struct pb_api_run_tag tag, none;
 	struct pb_rx_meta empty = { .shard_index = 1, .shard_count = 2 };
-	struct pb_rx_run r1 = { .run_id = 1, .seen = true, .frames = 10, .bytes = 600 };
-	struct pb_rx_run r2 = { .run_id = 2, .seen = true, .frames = 5, .bytes = 300 };
+	/* r1 paced: its stream timed its first frame; r2 has only the coarse clock's tick */
+	struct pb_rx_run r1 = { .run_id = 1,
+				.seen = true,
+				.frames = 10,
+				.bytes = 600,
+				.first_ns = 999000,
+				.nstreams = 1,
+				.streams = { { .gap_frames = 10, .gap_first_ns = 1000500 } } };
+	struct pb_rx_run r2 = {
+		.run_id = 2, .seen = true, .frames = 5, .bytes = 300, .first_ns = 1000000
+	};
 	struct pb_api_test *t = calloc(1, sizeof(*t));
 	char id[40], *j;
 
@@ -1021,9 +1030,17 @@ static void test_tests(void)
 	CHECK(j && strstr(j, "\"label\":\"80e3efa180ebafd5\""), "the test's label: %s",
 	      j ? j : "(null)");
 	CHECK(j && strstr(j, "\"runs\":3") && strstr(j, "\"frames\":20") &&
-		      strstr(j, "\"2/3\":{\"runs\":2,\"frames\":15,\"bytes\":900}") &&
-		      strstr(j, "\"1/2\":{\"runs\":1,\"frames\":5,\"bytes\":300}"),
+		      strstr(j, "\"2/3\":{\"runs\":2,\"frames\":15,\"bytes\":900,") &&
+		      strstr(j, "\"1/2\":{\"runs\":1,\"frames\":5,\"bytes\":300,"),
 	      "the test's sums and its shards: %s", j ? j : "(null)");
+	/* a shard's first arrival: a timed frame's over an earlier tick (2/3), else the tick */
+	CHECK(j &&
+		      strstr(j, "\"bytes\":900,\"first_arrival_ns\":1000500,"
+				"\"first_arrival_timed\":true}") &&
+		      strstr(j, "\"bytes\":300,\"first_arrival_ns\":1000000,"
+				"\"first_arrival_timed\":false}") &&
+		      strstr(j, "\"arrival_spread_us\":0.5,\"arrival_timed\":false"),
+	      "the shards' first arrivals and their spread: %s", j ? j : "(null)");
 	free(j);
 	free(t);
 }
