@@ -143,6 +143,7 @@ struct pb_config {
 	/* where: an empty iface means the namespace lab */
 	char iface[IF_NAMESIZE];
 	enum pb_lab_kind lab_kind; /* --lab: direct, router or bridge */
+	bool lab_set; /* --lab was given (rfc2544 asks for a device under test) */
 	char lab_dut_setup[256];   /* --lab-dut-setup: a script run in the DUT's namespace */
 	bool keep_lab;
 	uint32_t lab_mtu;	/* --mtu: the lab's veth MTU; 0: 1500, or what the frame needs */

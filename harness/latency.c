@@ -100,8 +100,9 @@ static const char *lat_clock_why(const struct pb_rx_run *rx, const struct pb_lat
 				  : "the receiver cannot read CLOCK_TAI (its kernel is older than "
 				    "6.1): one-way latency unknown";
 	if (!in->same_clock)
-		return "the receiver is on another host and the clocks are not declared "
-		       "synchronised (--synced-clocks, with PTP): one-way latency unknown";
+		return "one-way latency unknown: the receiver is on another host; keep the "
+		       "clocks within 1 us (PTP) and add --synced-clocks (jitter and loss need "
+		       "none)";
 	return NULL;
 }
 

@@ -469,6 +469,8 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 		for (i = 0; o->names[i]; i++) {
 			if (!strcmp(arg, o->names[i])) {
 				*(int *)field = i;
+				if (o->flag_off) /* the user's choice, not the default */
+					*(bool *)((char *)dst + o->flag_off) = true;
 				return 0;
 			}
 		}
@@ -539,7 +541,7 @@ int pb_cmd_defaults(const struct pb_cmd *cmd, void *dst, char *err, size_t errle
 		/* a default is not the user's */
 		if (o->def && o->flag_off &&
 		    (o->type == OPT_ADDR || o->type == OPT_U64 || o->type == OPT_U32 ||
-		     o->type == OPT_PORT))
+		     o->type == OPT_PORT || o->type == OPT_ENUM))
 			*(bool *)((char *)dst + o->flag_off) = false;
 	}
 	return 0;

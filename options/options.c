@@ -190,7 +190,7 @@ static const struct pb_opt pb_opts[] = {
 	  .flags = PB_OPTF_LIST },
 	{ "link-timeout", 0, OPT_SECS, OFF(link_timeout_s), 0, "30", 0, 0, "SECS",
 	  "how long to wait for the carrier before giving up" },
-	{ "lab", 0, OPT_ENUM, OFF(lab_kind), 0, "direct", 0, 0, "direct|router|bridge",
+	{ "lab", 0, OPT_ENUM, OFF(lab_kind), OFF(lab_set), "direct", 0, 0, "direct|router|bridge",
 	  "the namespace lab: sender and receiver on one veth pair (direct), or a device under "
 	  "test between them in a namespace of its own that routes 198.18.0.0/24 <-> "
 	  "198.19.0.0/24 (router) or bridges (bridge)",

@@ -48,7 +48,7 @@ static void rfc_fill_throughput(struct rfc_trow *t, const struct pb_result *r)
 	pb_box_cell(t->cell[6], RFC_CELL, "%.4f", isfinite(f->loss_pct) ? f->loss_pct : 0);
 	pb_box_cell(t->cell[7], RFC_CELL, "%" PRIu32, f->trials);
 	pb_box_cell(t->cell[8], RFC_CELL, "%s",
-		    f->pushed_back	  ? "unknown: sender pushed back"
+		    f->pushed_back	? "unknown: sender pushed back"
 		    : f->sender_limited ? "send path"
 					: "DUT");
 }
@@ -70,7 +70,10 @@ static void rfc_fill_loss(struct rfc_trow *t, const struct pb_result *r)
 	rfc_who(t, r);
 	pb_box_cell(t->cell[2], RFC_CELL, "%.0f", r->rfc.load_pct);
 	pb_box_cell(t->cell[3], RFC_CELL, "%.0f", r->offered_pps);
-	pb_box_cell(t->cell[4], RFC_CELL, "%.4f", r->rfc.loss_pct);
+	if (r->interrupted) /* cut short: no loss to read */
+		pb_box_cell(t->cell[4], RFC_CELL, "interrupted");
+	else
+		pb_box_cell(t->cell[4], RFC_CELL, "%.4f", r->rfc.loss_pct);
 	pb_box_cell(t->cell[5], RFC_CELL, "%" PRIu64, r->frames_sent);
 	pb_box_cell(t->cell[6], RFC_CELL, "%" PRIu64, r->frames_delivered);
 }
@@ -150,6 +153,12 @@ static bool rfc_row_of(const struct pb_result *r, enum pb_rfc_test test, bool an
 	return r->rfc.summary && r->rfc.test == test && ok == answered;
 }
 
+/* Two rows that did not answer for the same reason, said the same way. */
+static bool rfc_same_reason(const struct pb_result *a, const struct pb_result *b)
+{
+	return a->status == b->status && !strncmp(a->reason, b->reason, sizeof(a->reason));
+}
+
 /* One test's box over its ok summary rows, then its rows that did not answer. */
 static int rfc_table_write(FILE *f, const struct pb_report *rep, const struct rfc_table *tb)
 {
@@ -178,14 +187,36 @@ static int rfc_table_write(FILE *f, const struct pb_report *rep, const struct rf
 	}
 	for (i = 0; i < rep->n; i++) {
 		const struct pb_result *r = &rep->results[i];
+		unsigned int same = 0, k;
 
 		if (!rfc_row_of(r, tb->test, false))
 			continue;
-		pb_box_note(f, rep->width, "  %-8s %.*s %" PRIu32 " B: %.*s",
-			    r->status == PB_STATUS_OK ? "no rate" : pb_status_name(r->status),
-			    (int)strnlen(r->method, sizeof(r->method)), r->method,
-			    r->rfc.frame_size, (int)strnlen(r->reason, sizeof(r->reason)),
-			    r->reason[0] ? r->reason : "no reason given");
+		/*
+		 * A reason that every method and size share (latency without synchronised
+		 * clocks, say) is one line, said once, not once a row
+		 */
+		for (k = 0; k < rep->n; k++)
+			if (rfc_row_of(&rep->results[k], tb->test, false) &&
+			    rfc_same_reason(&rep->results[k], r)) {
+				if (k < i)
+					break;
+				same++;
+			}
+		if (k < rep->n)
+			continue; /* said with the first row that has it */
+		if (same > 1)
+			pb_box_note(f, rep->width, "  %-8s %u method and size pairs: %.*s",
+				    r->status == PB_STATUS_OK ? "no rate"
+							      : pb_status_name(r->status),
+				    same, (int)strnlen(r->reason, sizeof(r->reason)),
+				    r->reason[0] ? r->reason : "no reason given");
+		else
+			pb_box_note(f, rep->width, "  %-8s %.*s %" PRIu32 " B: %.*s",
+				    r->status == PB_STATUS_OK ? "no rate"
+							      : pb_status_name(r->status),
+				    (int)strnlen(r->method, sizeof(r->method)), r->method,
+				    r->rfc.frame_size, (int)strnlen(r->reason, sizeof(r->reason)),
+				    r->reason[0] ? r->reason : "no reason given");
 	}
 	fputc('\n', f);
 	return 0;

@@ -156,6 +156,14 @@ static int rfc_validate(void *dst, char *err, size_t errlen)
 	}
 	if (!ret && !cfg->rfc.final_trial_s)
 		cfg->rfc.final_trial_s = cfg->rfc.trial_s;
+	/* RFC 2544 measures a device: without one named, nothing is started */
+	if (!ret && !cfg->iface[0] && !cfg->lab_set) {
+		snprintf(err, errlen,
+			 "no device under test: pktbench rfc2544 --lab router (the lab's router; "
+			 "--lab-dut-setup shapes it), or --iface IF --receiver URL --dstmac MAC (a "
+			 "real one); --lab direct measures a bare veth pair");
+		ret = -EINVAL;
+	}
 	return ret;
 }
 
@@ -271,8 +279,9 @@ struct rfc_ctx {
 	char label[96];
 	/* the overall progress: (method, size) units, the one running is unit (from 0) */
 	unsigned int unit, units;
-	double t0; /* when the first unit started */
-	int cols;  /* stderr is a terminal this wide: one progress line; 0: a line a trial */
+	double t0;		    /* when the first unit started */
+	struct pb_rfc_estimate est; /* the whole run's, before it started */
+	int cols; /* stderr is a terminal this wide: one progress line; 0: a line a trial */
 };
 
 static bool rfc_stopped(const struct rfc_ctx *c)
@@ -293,22 +302,30 @@ static void rfc_hms(char *buf, size_t len, double s)
 
 /*
  * On a terminal, one line rewritten after every trial: which method and size of how many,
- * the trial, the time so far and what is left at the pace of the units done (a search's
- * length is not known beforehand), cut to the terminal's width.
+ * the trial, the time so far and what is left at the pace of the units done (before the
+ * first is done, the estimate's range: a search's length is not known beforehand), cut to
+ * the terminal's width.
  */
-static void rfc_progress(const struct rfc_ctx *c, bool passed)
+static void rfc_progress(const struct rfc_ctx *c, bool passed, bool interrupted)
 {
 	double el = pb_now() - c->t0;
-	char line[256], spent[32], left[32], eta[64] = ", time left after the first size";
+	char line[256], spent[32], left[32], hi[32], eta[96];
 
 	rfc_hms(spent, sizeof(spent), el);
+	/* before the first size is done, the estimate's range; then the pace of those done */
+	rfc_hms(left, sizeof(left), c->est.secs_lo);
+	rfc_hms(hi, sizeof(hi), c->est.secs_hi);
+	snprintf(eta, sizeof(eta), " of ~%s-%s", left, hi);
 	if (c->unit) {
 		rfc_hms(left, sizeof(left), el / c->unit * (c->units - c->unit));
 		snprintf(eta, sizeof(eta), ", ~%s left", left);
 	}
 	snprintf(line, sizeof(line), "rfc2544 [%u/%u] %s %u B %s #%u %s | %s%s", c->unit + 1,
 		 c->units, c->sel->m->name, c->size, pb_rfc_test_name(c->test), c->trial,
-		 passed ? "pass" : "fail", spent, eta);
+		 interrupted ? "interrupted"
+		 : passed    ? "pass"
+			     : "fail",
+		 spent, eta);
 	fprintf(stderr, "\r\033[K%.*s", c->cols - 1, line);
 }
 
@@ -383,7 +400,7 @@ static int rfc_trial(struct rfc_ctx *c, double pps, double secs, uint64_t count,
 		     (o->loss_tolerance_pct > 0 ? rf->loss_pct <= o->loss_tolerance_pct
 						: (double)r->frames_delivered >= sent);
 	if (!c->cfg->quiet && r->status == PB_STATUS_OK && c->cols)
-		rfc_progress(c, rf->passed);
+		rfc_progress(c, rf->passed, r->interrupted);
 	else if (!c->cfg->quiet && r->status == PB_STATUS_OK)
 		fprintf(stderr,
 			"pktbench: rfc2544 %s %u B %s #%u: %s %.0f pps%s, %llu sent, loss %.4f %% "
@@ -397,7 +414,10 @@ static int rfc_trial(struct rfc_ctx *c, double pps, double secs, uint64_t count,
 			: pps ? ""
 			      : " (the maximum)",
 			(unsigned long long)r->frames_sent, rf->loss_pct,
-			rf->passed ? "pass" : "fail");
+			/* a trial cut short by a signal neither passed nor failed */
+			r->interrupted ? "interrupted"
+			: rf->passed   ? "pass"
+				       : "fail");
 	return ret;
 }
 
@@ -613,9 +633,12 @@ static int rfc_latency(struct rfc_ctx *c, double rate, double max)
 	r->rfc.loss_pct = c->out->r[idx].rfc.loss_pct;
 	if (!lat->timed || !lat->samples) {
 		r->status = PB_STATUS_SKIPPED;
-		snprintf(r->reason, sizeof(r->reason), "latency unknown: %.*s",
-			 (int)(sizeof(r->reason) - sizeof("latency unknown: ")),
-			 lat->why[0] ? lat->why : "no probe was timed");
+		if (strstr(lat->why, "latency unknown"))
+			snprintf(r->reason, sizeof(r->reason), "%s", lat->why);
+		else
+			snprintf(r->reason, sizeof(r->reason), "latency unknown: %.*s",
+				 (int)(sizeof(r->reason) - sizeof("latency unknown: ")),
+				 lat->why[0] ? lat->why : "no probe was timed");
 		return 0;
 	}
 	r->rfc.p50_us = lat->p50_us;
@@ -628,7 +651,8 @@ static int rfc_latency(struct rfc_ctx *c, double rate, double max)
 /*
  * 26.3: loss at 100 %, 100 - step, ... of the unpaced maximum until two steps lose nothing.
  * max: the throughput test's maximum when it ran (0: none), so both tables mean one
- * maximum: the steps below 100 % are paced at their share of it. The 100 % step is unpaced
+ * maximum: the steps below 100 % are paced at their share of it (or of what the 100 % step
+ * offered, when that is less, so the offered load only falls). The 100 % step is unpaced
  * either way, as the throughput search's maximum is (rfc_pace): a sender paced at the rate
  * an unpaced one just reached falls short of it whenever this machine is a little slower
  * now. Without max, that step measures it.
@@ -638,7 +662,7 @@ static int rfc_loss(struct rfc_ctx *c, double max)
 	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
 	struct pb_loss_walk w;
 	unsigned int idx;
-	double load, m = max;
+	double load, m = max, base = max;
 	int ret;
 
 	c->test = PB_RFC_LOSS;
@@ -648,13 +672,21 @@ static int rfc_loss(struct rfc_ctx *c, double max)
 		struct pb_result *r;
 		bool full = load >= 100 - 1e-9;
 
-		ret = rfc_trial(c, rfc_pace(load / 100 * m, m), o->trial_s, 0, &idx);
+		ret = rfc_trial(c, rfc_pace(load / 100 * base, m), o->trial_s, 0, &idx);
 		if (ret)
 			return ret;
 		if (!rfc_trial_ok(c, idx))
 			return rfc_trial_failed(c, idx);
 		if (full && !max)
 			m = c->out->r[idx].offered_pps;
+		/*
+		 * The steps below pace at their share of what the 100 % step offered when that is
+		 * less than the maximum (a slower moment of the machine): a 90 % step paced at the
+		 * maximum's 90 % offered more than the 100 % step had (1,029,176 against 792,324
+		 * pps), and the table's load then rose as it went down.
+		 */
+		if (full)
+			base = fmin(m, c->out->r[idx].offered_pps);
 		c->out->r[idx].rfc.load_pct = load;
 		pb_loss_walk_record(&w, c->out->r[idx].rfc.loss_pct);
 		r = rfc_summary(c, (int)idx);
@@ -799,10 +831,64 @@ static int rfc_tty_cols(void)
 	return !ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20 ? ws.ws_col : 80;
 }
 
+/* Burst trials: a search of a burst's length, and each later repetition's from the last. */
+#define PB_RFC_B2B_FIRST 16
+#define PB_RFC_B2B_NEXT	 6
+
+void pb_rfc_estimate(const struct pb_rfc2544_opts *o, unsigned int units, struct pb_rfc_estimate *e)
+{
+	struct pb_search_opts so = { .min = 1e-4,
+				     .max = 1,
+				     .precision = o->precision_pct / 100,
+				     .max_trials = o->max_trials,
+				     .confirm = true };
+	double per = o->trial_s + o->trial_gap_s + PB_RFC_TRIAL_COST_S;
+	double fin = o->final_trial_s + o->trial_gap_s + PB_RFC_TRIAL_COST_S;
+	double burst = o->trial_gap_s + PB_RFC_TRIAL_COST_S; /* a burst lasts milliseconds */
+	unsigned int n, steps;
+
+	memset(e, 0, sizeof(*e));
+	if (o->tests & PB_RFC_T_THROUGHPUT) {
+		/* lossless: the unpaced trial passes and is confirmed */
+		e->trials_lo += 2;
+		e->secs_lo += per + fin;
+		n = pb_search_bound(&so, 0.01);
+		n = n < o->max_trials ? n : o->max_trials;
+		/* about half a search's trials fail, and each failure is tried --retries more */
+		e->trials_hi += n + n / 2 * o->retries;
+		e->secs_hi += (n - 1 + n / 2 * o->retries) * per + fin;
+	}
+	if (o->tests & PB_RFC_T_LATENCY) {
+		e->trials_lo++;
+		e->trials_hi++;
+		e->secs_lo += per;
+		e->secs_hi += per;
+	}
+	if (o->tests & PB_RFC_T_LOSS) {
+		steps = (unsigned int)ceil(100 / o->loss_step_pct);
+		e->trials_lo += 2;
+		e->secs_lo += 2 * per;
+		e->trials_hi += steps;
+		e->secs_hi += steps * per;
+	}
+	if (o->tests & PB_RFC_T_B2B) {
+		n = PB_RFC_B2B_FIRST + (o->b2b_repeat - 1) * PB_RFC_B2B_NEXT;
+		e->trials_lo++;
+		e->secs_lo += per;
+		e->trials_hi += 1 + n;
+		e->secs_hi += per + n * burst;
+	}
+	e->trials_lo *= units;
+	e->trials_hi *= units;
+	e->secs_lo = e->secs_lo * units + PB_RFC_SETUP_S;
+	e->secs_hi = e->secs_hi * units + PB_RFC_SETUP_S;
+}
+
 int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, unsigned int n,
 		   const struct pb_env *env, struct pb_rfc2544_rows *out)
 {
 	static struct rfc_ctx c; /* large (two configurations): off the stack */
+	struct pb_rfc_estimate est;
 	double t0 = pb_now();
 	unsigned int i, k;
 	int ret = 0, cols = rfc_tty_cols();
@@ -811,6 +897,20 @@ int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, 
 	if (!cfg->iface[0] && cfg->lab_kind == PB_LAB_DIRECT)
 		pr_warn("no device under test (--lab router|bridge, or --iface to a device):\n"
 			"  this measures a bare veth pair, the send path's own limit\n");
+	/* what it will do and how long, before it starts (also under -q: it is not a live line) */
+	pb_rfc_estimate(&cfg->rfc, n * cfg->rfc.nsizes, &est);
+	{
+		char lo[32], hi[32];
+
+		rfc_hms(lo, sizeof(lo), est.secs_lo);
+		rfc_hms(hi, sizeof(hi), est.secs_hi);
+		/* two lines that fit 80 columns, as the progress line does */
+		fprintf(stderr,
+			"pktbench rfc2544: %u method%s x %u frame size%s, %u to %u trials\n"
+			"  time: ~%s if the device loses nothing, up to ~%s if it is lossy\n",
+			n, n > 1 ? "s" : "", cfg->rfc.nsizes, cfg->rfc.nsizes > 1 ? "s" : "",
+			est.trials_lo, est.trials_hi, lo, hi);
+	}
 
 	for (i = 0; i < n && !ret && !__atomic_load_n(env->stop, __ATOMIC_RELAXED); i++) {
 		for (k = 0; k < cfg->rfc.nsizes && !ret; k++) {
@@ -832,6 +932,7 @@ int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, 
 			c.unit = i * cfg->rfc.nsizes + k;
 			c.units = n * cfg->rfc.nsizes;
 			c.t0 = t0;
+			c.est = est;
 			c.cols = cfg->quiet ? 0 : cols;
 			ret = rfc_one_size(&c);
 		}

@@ -43,4 +43,24 @@ int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, 
 uint32_t pb_rfc_frame_bytes(const struct pb_config *cfg, uint32_t rfc_size, char *err,
 			    size_t errlen);
 
+/*
+ * How long a run of o's tests over units (method, frame size) pairs takes, before it starts:
+ * lo, a device that loses nothing (each search ends at its first trial, two lossless loss
+ * steps, one whole burst); hi, a lossy one whose answer is above 1 % of the maximum (a search
+ * to --precision, half its trials failed and retried --retries times, every loss step,
+ * --b2b-repeat burst searches). Each trial costs its
+ * seconds, its --trial-gap and PB_RFC_TRIAL_COST_S of opening, draining and reading (0.05-0.15
+ * s here), the whole PB_RFC_SETUP_S (a lab, the methods' first open).
+ */
+#define PB_RFC_TRIAL_COST_S 0.1
+#define PB_RFC_SETUP_S	    0.5
+
+struct pb_rfc_estimate {
+	unsigned int trials_lo, trials_hi;
+	double secs_lo, secs_hi;
+};
+
+void pb_rfc_estimate(const struct pb_rfc2544_opts *o, unsigned int units,
+		     struct pb_rfc_estimate *e);
+
 #endif

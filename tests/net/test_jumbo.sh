@@ -143,7 +143,7 @@ for m in af_packet af_xdp pcap; do
 done
 
 # 5. rfc2544 at 9018 bytes on the wire (9014 without FCS): the lab is sized for it
-"$PB" rfc2544 --method af_packet --frame-sizes 1518,9018 --tests throughput --trial 0.2 \
+"$PB" rfc2544 --lab direct --method af_packet --frame-sizes 1518,9018 --tests throughput --trial 0.2 \
 	--max-trials 3 -q --format json -o "$T/rfc.json" 2>"$T/rfc.err"
 rc=$?
 check "rfc2544 --frame-sizes 1518,9018: exit 0 ($rc; $(tail -1 "$T/rfc.err"))" [ $rc = 0 ]

@@ -33,8 +33,30 @@ run() {
 	shift
 	RUN=1
 	while [ -e "$T/$name.$RUN.err" ]; do RUN=$((RUN + 1)); done
+	local t0
+	t0=$(date +%s.%N)
 	"$PB" rfc2544 $COMMON "$@" --output "$T/$name.$RUN.json" 2>"$T/$name.$RUN.err"
 	echo $? >"$T/$name.$RUN.rc"
+	awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }' >"$T/$name.$RUN.secs"
+}
+# estimate ERR SECS MODE: the run's estimate line (ERR) against the SECS it took. lossless:
+# within 25 % of its lossless time; lossy: from 0.75 x that to 1.25 x its lossy time (each
+# printed in whole seconds: 1 s more of slack)
+estimate() {
+	python3 - "$@" <<'PY'
+import re, sys
+err, secs, mode = open(sys.argv[1]).read(), float(sys.argv[2]), sys.argv[3]
+m = re.search(r"(\d+) to (\d+) trials\n  time: ~([\d:]+) if the device loses nothing, "
+              r"up to ~([\d:]+) if it is lossy", err)
+hms = lambda t: sum(int(x) * 60 ** i for i, x in enumerate(reversed(t.split(":"))))
+if not m:
+    print("  no estimate line in:", err[:300])
+    sys.exit(1)
+lo, hi = hms(m.group(3)), hms(m.group(4))
+print("  estimate %s-%s trials, %d-%d s; took %.1f s" % (m.group(1), m.group(2), lo, hi, secs))
+top = 1.25 * (lo if mode == "lossless" else hi) + 1
+sys.exit(0 if 0.75 * lo - 1 <= secs <= top else 1)
+PY
 }
 
 # 26.1: NDR within 5 % of the tbf's rate, at two frame sizes; 26.2 at that rate. Above it is
@@ -55,6 +77,12 @@ sys.exit(0 if ok else 1)"
 }
 attempts 3 "throughput 64 and 512 B: NDR at least 95 % of the tbf's rate" tput_attempt
 TP=$RUN # the checks below read the run that passed (or the last one)
+# the estimate printed before it started: a lossy device (the tbf) takes longer than one that
+# loses nothing and no longer than the lossy bound, within 25 % (whole seconds)
+check "estimate: printed first; the tbf's run from 0.75 x its lossless to 1.25 x its lossy time" \
+	estimate "$T/tput.$TP.err" "$(cat "$T/tput.$TP.secs")" lossy
+check "estimate: the first line on stderr" \
+	sh -c "head -1 '$T/tput.$TP.err' | grep -q '^pktbench rfc2544: 1 method x 2 frame sizes, '"
 rc=$(cat "$T/tput.$TP.rc")
 check "throughput: exit 0 (got $rc: $(tail -1 "$T/tput.$TP.err"))" [ "$rc" = 0 ]
 for size in 64 512; do
@@ -172,8 +200,9 @@ z=[r for r in t if r['loss_pct']==0]
 sys.exit(0 if z and z[0]['pps']<=1.05*R else 1)"
 
 # one maximum: the loss table's 100 % is the throughput table's Max pps; its 100 % step is
-# unpaced, as the search's maximum is, and its other steps are paced at their share of it
-# (those at or below half of it, which any sender here reaches, offered that share)
+# unpaced, as the search's maximum is, and its other steps are paced at their share of it, or
+# of what the 100 % step offered when that was less (those at or below half, which any sender
+# here reaches, offered that share): the offered load only falls down the table
 # The shares at or below half are offered within 5 %: a timing answer (a sender without its
 # CPU offers less), so the run is re-made up to 3 times; the rest is the code's own rule.
 max_run() {
@@ -185,11 +214,15 @@ tp=summ('throughput')[0]; ls=summ('loss'); t=trials('loss')
 full=[r for r in t if r['load_pct']==100]; low=[r for r in t if r['load_pct']<=50]
 print('  max', tp['max_pps'], 'loss max', [r['max_pps'] for r in ls][:1], '100 %% target',
 	full and full[0].get('target_pps'), 'low', [(r['load_pct'], round(r['offered_pps'])) for r in low])
+base=full and min(tp['max_pps'], full[0]['offered_pps'])
+off=[r['offered_pps'] for r in sorted(t, key=lambda r: -r['load_pct'])]
+print('  offered, 100 % down:', [round(v) for v in off])
 sys.exit(0 if ls and all(r['max_pps']==tp['max_pps'] for r in ls) and full and
 	not full[0].get('target_pps') and low and
-	all(abs(r['offered_pps']/(tp['max_pps']*r['load_pct']/100)-1)<=0.05 for r in low) else 1)"
+	all(abs(r['offered_pps']/(base*r['load_pct']/100)-1)<=0.05 for r in low) and
+	all(b<=a*1.01 for a, b in zip(off, off[1:])) else 1)"
 }
-attempts 3 "one maximum: exit 0, the loss summaries' max_pps is the throughput's, 100 % unpaced, <= 50 % at their share" max_run
+attempts 3 "one maximum: exit 0, the loss summaries' max_pps is the throughput's, 100 % unpaced, <= 50 % at their share of it (or of the 100 % step's offer, if less), the offered load falling step by step" max_run
 
 # 26.4: the longest lossless burst is what the bucket and the one-frame queue hold, plus
 # what the rate refills while the burst arrives. At most 10 % above it on any machine; a DUT
@@ -222,9 +255,15 @@ check "rfc2544 runs: no lab left" no_leftovers
 
 # the bridge forwards, and a path faster than the DUT is reported as the send path's limit;
 # the table format has a box per test and says why latency has no answer
+t0=$(date +%s.%N)
 "$PB" rfc2544 --lab bridge --method af_packet --tests throughput,latency --frame-sizes 64,1518 \
 	--trial 0.5 --trial-gap 0.1 -q >"$T/table.txt" 2>"$T/table.err"
-check "bridge table: exit 0 ($(tail -1 "$T/table.err"))" [ $? = 0 ]
+rc=$?
+TABLE_SECS=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+check "bridge table: exit 0 ($(tail -1 "$T/table.err"))" [ $rc = 0 ]
+# a device that loses nothing (the send path is the limit): within 25 % of the lossless time
+check "estimate: a lossless device's run within 25 % of the estimate's lossless time" \
+	estimate "$T/table.err" "$TABLE_SECS" lossless
 check "bridge table: the throughput box with both sizes, limited by the send path" \
 	sh -c "grep -q 'RFC 2544 26.1 throughput' '$T/table.txt' &&
 		[ \$(grep -cE '^\| af_packet +\| +(64|1518) .*send path \|\$' '$T/table.txt') = 2 ]"
@@ -251,13 +290,16 @@ bad() { # bad "what" args...
 	check "$what: exit 2 (got $rc)" [ $rc = 2 ]
 	check "$what: one line ($(head -1 "$T/bad.err"))" [ "$(wc -l <"$T/bad.err")" = 1 ]
 }
+bad "no device under test (no --lab, no --iface)"
+check "no device under test: the two commands that would work" \
+	grep -q "no device under test: pktbench rfc2544 --lab router .* or --iface IF --receiver URL --dstmac MAC" "$T/bad.err"
 bad "--tests bogus" --tests throughput,bogus
 bad "--frame-sizes below 64" --frame-sizes 63
 bad "--loss-step above the RFC's 10" --loss-step 20
 bad "--precision 0" --precision 0
 bad "--duration (a trial sets it)" --duration 5
-bad "--tune (its search would move what a trial fixes)" --tune
-bad "the null method (no wire)" --method null
+bad "--tune (its search would move what a trial fixes)" --tune --lab router
+bad "the null method (no wire)" --method null --lab router
 bad "--iface without a receiver" --iface lo --method udp_sendto
 check "bad input: no lab left" no_leftovers
 

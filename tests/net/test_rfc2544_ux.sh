@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 SHORT="--method udp_sendto --tests throughput --trial 0.2 --trial-gap 0.05 --max-trials 4"
 
-"$PB" rfc2544 $SHORT --frame-sizes 64 -q >"$T/direct.out" 2>"$T/direct.err"
+"$PB" rfc2544 $SHORT --frame-sizes 64 --lab direct -q >"$T/direct.out" 2>"$T/direct.err"
 rc=$?
 check "direct lab: exit 0 (got $rc: $(head -c 300 "$T/direct.err"))" [ $rc = 0 ]
 check "direct lab: one warning that no device is under test" \

@@ -5,6 +5,7 @@
  * bad value; the RFC frame size to --frame-size; --lab router's default destination.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -71,7 +72,7 @@ static void test_defaults(void)
 	static const uint32_t sizes[] = { 64, 128, 256, 512, 1024, 1280, 1518 };
 	unsigned int i;
 
-	CHECK(RFC("--method", "udp_sendto") == 0, "defaults: %s", err);
+	CHECK(RFC("--method", "udp_sendto", "--lab", "direct") == 0, "defaults: %s", err);
 	CHECK(cfg.rfc.tests ==
 		      (PB_RFC_T_THROUGHPUT | PB_RFC_T_LATENCY | PB_RFC_T_LOSS | PB_RFC_T_B2B),
 	      "all four tests by default (%#x)", cfg.rfc.tests);
@@ -90,9 +91,10 @@ static void test_defaults(void)
 
 static void test_values(void)
 {
-	CHECK(RFC("--tests", "back-to-back,throughput", "--frame-sizes", "1518,64", "--trial",
-		  "0.5", "--final-trial", "60", "--loss-tolerance", "0.1%", "--precision", "2.5",
-		  "--loss-step", "2.5", "--b2b-repeat", "3", "--retries", "1") == 0,
+	CHECK(RFC("--lab", "bridge", "--tests", "back-to-back,throughput", "--frame-sizes",
+		  "1518,64", "--trial", "0.5", "--final-trial", "60", "--loss-tolerance", "0.1%",
+		  "--precision", "2.5", "--loss-step", "2.5", "--b2b-repeat", "3", "--retries",
+		  "1") == 0,
 	      "values: %s", err);
 	CHECK(cfg.rfc.tests == (PB_RFC_T_THROUGHPUT | PB_RFC_T_B2B), "two tests (%#x)",
 	      cfg.rfc.tests);
@@ -143,7 +145,7 @@ static void test_frame_bytes(void)
 {
 	char why[160];
 
-	CHECK(RFC("--method", "udp_sendto") == 0, "v4: %s", err);
+	CHECK(RFC("--method", "udp_sendto", "--lab", "router") == 0, "v4: %s", err);
 	CHECK(pb_rfc_frame_bytes(&cfg, 64, why, sizeof(why)) == 60, "64 B is a 60-byte frame");
 	CHECK(pb_rfc_frame_bytes(&cfg, 1518, why, sizeof(why)) == 1514, "1518 B is 1514");
 	cfg.mtu = 1500;
@@ -152,7 +154,8 @@ static void test_frame_bytes(void)
 	cfg.vlan = 100;
 	CHECK(pb_rfc_frame_bytes(&cfg, 1522, why, sizeof(why)) == 1514,
 	      "a tagged 1522-byte frame is 1514 and its tag");
-	CHECK(RFC("--srcip", "2001:2::1", "--dstip", "2001:2::2") == 0, "v6: %s", err);
+	CHECK(RFC("--srcip", "2001:2::1", "--dstip", "2001:2::2", "--lab", "bridge") == 0, "v6: %s",
+	      err);
 	CHECK(pb_rfc_frame_bytes(&cfg, 64, why, sizeof(why)) == 0 && strstr(why, "at least 74"),
 	      "IPv6 cannot fit 64 bytes: %s", why);
 	CHECK(pb_rfc_frame_bytes(&cfg, 74, why, sizeof(why)) == 70, "74 B carries IPv6");
@@ -185,6 +188,65 @@ static void test_router_defaults(void)
 	bad("--lab", "hub", "is not one of direct|router|bridge");
 }
 
+/*
+ * RFC 2544 measures a device: with neither --lab nor --iface, nothing starts, and the one
+ * line names the two commands that work; --lab direct (a bare veth pair) is a choice.
+ */
+static void test_no_device(void)
+{
+	const char *none[] = { "rfc2544", NULL };
+	const char *eth[] = { "rfc2544", "--iface", "eth9", "--dstmac", "02:00:00:00:00:01", NULL };
+
+	CHECK(parse_cmd(&pb_cmd_rfc2544, 1, none) == -EINVAL &&
+		      strstr(err, "no device under test: pktbench rfc2544 --lab router") &&
+		      strstr(err, "or --iface IF --receiver URL --dstmac MAC") &&
+		      !strchr(err, '\n'),
+	      "no arguments: refused in one line naming both ways: %s", err);
+	CHECK(RFC("--lab", "direct") == 0 && cfg.lab_set, "--lab direct, given: %s", err);
+	CHECK(parse_cmd(&pb_cmd_rfc2544, 5, eth) != -EINVAL || !strstr(err, "no device under test"),
+	      "--iface names a device: %s", err);
+}
+
+/*
+ * The estimate before a run: a device that loses nothing ends each search at its first trial
+ * (confirmed); a lossy one searches to --precision (an answer above 1 % of the maximum: 17
+ * trials at 1 %). Each trial its seconds, its gap and 0.1 s; 0.5 s for the whole.
+ */
+static void test_estimate(void)
+{
+	struct pb_rfc2544_opts o = { .tests = PB_RFC_T_THROUGHPUT | PB_RFC_T_LATENCY,
+				     .trial_s = 1,
+				     .final_trial_s = 1,
+				     .trial_gap_s = 0.5,
+				     .precision_pct = 1,
+				     .loss_step_pct = 10,
+				     .max_trials = 30,
+				     .b2b_repeat = 3 };
+	struct pb_rfc_estimate e;
+
+	pb_rfc_estimate(&o, 1, &e);
+	CHECK(e.trials_lo == 3 && e.trials_hi == 18, "trials: %u to %u, want 3 to 18", e.trials_lo,
+	      e.trials_hi);
+	CHECK(fabs(e.secs_lo - 5.3) < 1e-9 && fabs(e.secs_hi - 29.3) < 1e-9,
+	      "seconds: %g to %g, want 5.3 to 29.3", e.secs_lo, e.secs_hi);
+	o.tests |= PB_RFC_T_LOSS | PB_RFC_T_B2B;
+	pb_rfc_estimate(&o, 2, &e);
+	/* loss: 2 steps to 10; back-to-back: 1 trial to 1 + 16 + 2 x 6 (bursts: gap and cost) */
+	CHECK(e.trials_lo == 2 * (3 + 2 + 1) && e.trials_hi == 2 * (18 + 10 + 1 + 28),
+	      "all four tests, two units: %u to %u trials", e.trials_lo, e.trials_hi);
+	CHECK(fabs(e.secs_hi - (2 * (27.2 + 1.6 + 16 + 1.6 + 28 * 0.6) + 0.5)) < 1e-9,
+	      "all four, two units: up to %g s", e.secs_hi);
+	o.max_trials = 5;
+	pb_rfc_estimate(&o, 1, &e);
+	CHECK(e.trials_hi == 5 + 1 + 10 + 29, "a search stops at --max-trials: %u", e.trials_hi);
+	o.max_trials = 30;
+	o.retries = 2;
+	o.tests = PB_RFC_T_THROUGHPUT;
+	pb_rfc_estimate(&o, 1, &e);
+	CHECK(e.trials_hi == 17 + 8 * 2,
+	      "--retries 2: half the search's 17 trials tried twice more: %u", e.trials_hi);
+}
+
 int main(void)
 {
 	test_table();
@@ -193,5 +255,7 @@ int main(void)
 	test_bad();
 	test_frame_bytes();
 	test_router_defaults();
+	test_no_device();
+	test_estimate();
 	return check_summary();
 }

@@ -1349,6 +1349,20 @@ static void test_rfc2544_report(void)
 		      !strstr(buf, "Packets/s"),
 	      "rfc table: a box per test, the answers, latency's reason:\n%s", buf ? buf : "");
 	free(buf);
+
+	/*
+	 * the same reason at every method and size (latency without common clocks) is one line,
+	 * not one a row: row 5 says what row 4 says, at 1518 B
+	 */
+	rows[5] = rows[4];
+	rows[5].rfc.frame_size = 1518;
+	CHECK(!pb_report_write(&rep, PB_FORMAT_TABLE, path_in_tmp("rfc2.txt")), "rfc table write");
+	buf = read_all(path_in_tmp("rfc2.txt"));
+	CHECK(buf && strstr(buf, "skipped  2 method and size pairs: needs latency probes\n") &&
+		      !strstr(buf, "af_packet 64 B: needs") &&
+		      !strstr(buf, "af_packet 1518 B: needs"),
+	      "one reason shared by two rows: one line:\n%s", buf ? buf : "");
+	free(buf);
 }
 
 /* -o into a folder that is not there says so, not "cannot create a file beside it". */
