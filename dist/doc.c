@@ -497,16 +497,30 @@ static void man_exit_status(FILE *f, const char *text)
 	}
 }
 
+/* The examples' scenario folder, written for a Debian install, where this install has it. */
+#define PB_DOC_SCENARIOS "/usr/share/pktbench/scenarios"
+
 /* Pairs of lines: a command in bold, then what it does. */
-static void man_examples(FILE *f, const char *text)
+static void man_examples(FILE *f, const char *text, const struct pb_doc_paths *paths)
 {
 	const char *p = text;
 	bool cmdline = true;
 
 	while (*p) {
 		size_t len = strcspn(p, "\n");
-		char *line = strndup(p, len);
+		char *line = strndup(p, len), *at;
 
+		if (line && cmdline && paths && paths->scenarios &&
+		    (at = strstr(line, PB_DOC_SCENARIOS))) {
+			char *moved = NULL;
+
+			*at = '\0';
+			if (asprintf(&moved, "%s%s%s", line, paths->scenarios,
+				     at + strlen(PB_DOC_SCENARIOS)) >= 0) {
+				free(line);
+				line = moved;
+			}
+		}
 		if (line) {
 			if (cmdline) {
 				fputs(".TP\n\\fB", f);
@@ -734,7 +748,7 @@ int pb_doc_man(FILE *f, const struct pb_doc_paths *paths)
 	fputs(".SH EXAMPLES\n", f);
 	for (i = 0; i < pb_cmds_count; i++)
 		if (pb_cmds[i]->examples)
-			man_examples(f, pb_cmds[i]->examples);
+			man_examples(f, pb_cmds[i]->examples, paths);
 	if (paths) {
 		fputs(".SH FILES\n", f);
 		man_file(f, paths->scenarios, "example scenarios for \\fB\\-\\-config\\fR.");

@@ -735,7 +735,12 @@ static void usage_wrap(FILE *f, const char *text, int indent, int *col, int widt
 	}
 }
 
-/* Paragraphs ("\n\n" apart) wrapped to 90 columns. */
+/* --help fits an 80-column terminal: labels in a column of their own, help beside them */
+#define USAGE_WIDTH    80
+#define USAGE_LABEL_W  24
+#define USAGE_HELP_COL (2 + USAGE_LABEL_W + 2)
+
+/* Paragraphs ("\n\n" apart) wrapped to USAGE_WIDTH columns. */
 static void usage_paragraphs(FILE *f, const char *text)
 {
 	const char *p = text;
@@ -747,7 +752,7 @@ static void usage_paragraphs(FILE *f, const char *text)
 		int col = 0;
 
 		if (para) {
-			usage_wrap(f, para, 0, &col, 90);
+			usage_wrap(f, para, 0, &col, USAGE_WIDTH);
 			fputs("\n\n", f);
 			free(para);
 		}
@@ -757,25 +762,26 @@ static void usage_paragraphs(FILE *f, const char *text)
 	}
 }
 
-/* "  LEFT   help (default D)", the help wrapped at 100 columns under itself. */
+/*
+ * "  LEFT    help (default D)", the help wrapped under itself. A label wider than its column
+ * has the line to itself and the help starts under it: beside it, the two read as one
+ * ("--preload auto|always|never--replay: ...").
+ */
 static void usage_row(FILE *f, const char *left, const char *help, const char *def)
 {
-	int col = 33;
+	int col = USAGE_HELP_COL;
 
-	/* a label wider than its column starts the help beside it, continued under the rest */
-	if (strlen(left) > 30) {
-		fprintf(f, "  %s", left);
-		col = 2 + (int)strlen(left);
-	} else {
-		fprintf(f, "  %-30s ", left);
-	}
-	usage_wrap(f, help, 33, &col, 100);
+	if (strlen(left) > USAGE_LABEL_W)
+		fprintf(f, "  %s\n%*s", left, USAGE_HELP_COL, "");
+	else
+		fprintf(f, "  %-*s  ", USAGE_LABEL_W, left);
+	usage_wrap(f, help, USAGE_HELP_COL, &col, USAGE_WIDTH);
 	if (def) {
 		/* one unit: "(default" and its value on the same line */
 		int len = (int)strlen(def) + 10;
 
-		if (col + 1 + len > 100)
-			fprintf(f, "\n%*s(default %s)", 33, "", def);
+		if (col + 1 + len > USAGE_WIDTH)
+			fprintf(f, "\n%*s(default %s)", USAGE_HELP_COL, "", def);
 		else
 			fprintf(f, " (default %s)", def);
 	}
@@ -790,6 +796,20 @@ static bool cmd_names_methods(const struct pb_cmd *cmd)
 		if (cmd->opts[i].type == OPT_METHODS)
 			return true;
 	return false;
+}
+
+/* "  NAMES  help ...": one line whatever the names' width, the help cut at a word to fit */
+static void usage_method(FILE *f, const char *names, const char *help)
+{
+	int w = (int)strlen(names) > 30 ? (int)strlen(names) : 30;
+	int room = USAGE_WIDTH - (2 + w + 1), len = (int)strlen(help), cut = len;
+
+	if (len > room) {
+		for (cut = room - 4; cut > 0 && help[cut] != ' '; cut--)
+			;
+		cut = cut > 0 ? cut : 0;
+	}
+	fprintf(f, "  %-*s %.*s%s\n", w, names, cut, help, cut < len ? " ..." : "");
 }
 
 static void usage_methods(FILE *f)
@@ -807,11 +827,25 @@ static void usage_methods(FILE *f)
 					j ? "," : " (alias ", m->aliases[j].name);
 		if (m->aliases[0].name)
 			snprintf(names + off, sizeof(names) - off, ")");
-		/* one line each, never wrapped: scripts read the names off this list */
-		fprintf(f, "  %-30s %s\n", names, m->help);
+		/*
+		 * one line each, never wrapped (scripts read the names off this list): the help
+		 * cut at a word to fit, whole in docs/methods.md and the man page
+		 */
+		usage_method(f, names, m->help);
 	}
-	fprintf(f, "  %-30s %s\n", "benchmark",
-		"every method that can run here, one after another, then a table by packets/s");
+	usage_method(f, "benchmark",
+		     "every method that can run here, one after another, then a "
+		     "table by packets/s");
+}
+
+/* "usage: pktbench NAME SYNOPSIS", wrapped under its first word after the name */
+static void usage_synopsis(FILE *f, const char *lead, const char *name, const char *synopsis)
+{
+	int col = (int)strlen(lead) + (int)strlen(name) + (name[0] ? 1 : 0);
+
+	fprintf(f, "%s%s%s", lead, name, name[0] ? " " : "");
+	usage_wrap(f, synopsis, col, &col, USAGE_WIDTH);
+	fputc('\n', f);
 }
 
 const struct pb_cmd *const *pb_cmd_usage_list;
@@ -822,11 +856,11 @@ void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)
 	bool top = !cmd->run;
 	unsigned int i;
 
-	fprintf(f, "usage: pktbench %s%s%s\n", top ? "" : cmd->name, top ? "" : " ", cmd->synopsis);
+	usage_synopsis(f, "usage: pktbench ", top ? "" : cmd->name, cmd->synopsis);
 	for (i = 0; top && i < pb_cmd_usage_count; i++)
 		if (pb_cmd_usage_list[i]->run)
-			fprintf(f, "       pktbench %s %s\n", pb_cmd_usage_list[i]->name,
-				pb_cmd_usage_list[i]->synopsis);
+			usage_synopsis(f, "       pktbench ", pb_cmd_usage_list[i]->name,
+				       pb_cmd_usage_list[i]->synopsis);
 	fputc('\n', f);
 	usage_paragraphs(f, cmd->description);
 	fprintf(f, "Options:\n");
@@ -852,8 +886,15 @@ void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)
 		fprintf(f, "\nExit status:\n");
 		while (*p) {
 			size_t len = strcspn(p, "\n");
+			char *line = strndup(p, len);
+			int col = 2;
 
-			fprintf(f, "  %.*s\n", (int)len, p);
+			/* "  CODE meaning", the meaning wrapped under itself */
+			fputs("  ", f);
+			if (line)
+				usage_wrap(f, line, 7, &col, USAGE_WIDTH);
+			fputc('\n', f);
+			free(line);
 			p += len + (p[len] == '\n');
 		}
 	}

@@ -157,8 +157,8 @@ static void test_subcommand_table(void)
 		pb_cmd_usage(&demo_cmd, f);
 		fclose(f);
 		CHECK(usage && strstr(usage, "usage: pktbench demo A B [options]") &&
-			      strstr(usage, "  -t, --tolerance PCT            edge (default 10)") &&
-			      strstr(usage, "      --ref NAME                 reference\n"),
+			      strstr(usage, "  -t, --tolerance PCT       edge (default 10)") &&
+			      strstr(usage, "      --ref NAME            reference\n"),
 		      "demo --help:\n%s", usage);
 		free(usage);
 	}
@@ -210,8 +210,8 @@ static void test_imix(void)
 	CHECK(PARSE("--imix-sizes", "1518,9018:3") == 0 && cfg.imix_n == 4 &&
 		      cfg.imix_cycle[0] == 1514 && cfg.imix_cycle[3] == 9014,
 	      "a weight of 1 by default: %s", err);
-	CHECK(PARSE("--imix-sizes", "64:63,9206") == 0 && cfg.imix_n == PB_IMIX_MAX, "64 frames: %s",
-	      err);
+	CHECK(PARSE("--imix-sizes", "64:63,9206") == 0 && cfg.imix_n == PB_IMIX_MAX,
+	      "64 frames: %s", err);
 	for (i = 0; i < cfg.imix_n; i++)
 		big += cfg.imix_cycle[i] == 9202;
 	CHECK(big == 1, "the most the lab takes, 9206 on the wire, once");
