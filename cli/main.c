@@ -9,10 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <net/if.h>
 
 #include "box.h"
 #include "caps.h"
@@ -140,6 +143,43 @@ static void session_link_check(struct pb_session *s, int ifindex, bool wait)
 		fprintf(stderr, "pktbench: link of %s up after %.2f s\n", cfg->iface, waited);
 }
 
+/* The interfaces of this namespace, "eth0, lo, ..." (a few), for a name that is not one. */
+static void iface_names(char *buf, size_t len)
+{
+	struct if_nameindex *ifs = if_nameindex(), *i;
+	size_t off = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (i = ifs; i && i->if_name && off < len; i++, n++) {
+		if (n == 8) {
+			snprintf(buf + off, len - off, ", ...");
+			break;
+		}
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", n ? ", " : "", i->if_name);
+	}
+	if (ifs)
+		if_freenameindex(ifs);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+/* The loopback interface (IFF_LOOPBACK), whatever its name. */
+static bool iface_loopback(const char *name)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	bool lo = false;
+
+	if (fd < 0)
+		return false;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (!ioctl(fd, SIOCGIFFLAGS, &ifr))
+		lo = ifr.ifr_flags & IFF_LOOPBACK;
+	close(fd);
+	return lo;
+}
+
 /* --frame-size becomes a payload size; either must fit the interface's MTU. */
 static int resolve_size(struct pb_config *cfg, char *err, size_t errlen)
 {
@@ -174,7 +214,8 @@ static int resolve_size(struct pb_config *cfg, char *err, size_t errlen)
 	for (i = 0; cfg->mtu && cfg->imix && i < cfg->imix_n; i++)
 		if (cfg->imix_cycle[i] > cfg->mtu + PB_ETH_HLEN) {
 			snprintf(err, errlen,
-				 "the mix's %u-byte wire frames do not fit the MTU %u of %s (at most "
+				 "the mix's %u-byte wire frames do not fit the MTU %u of %s (at "
+				 "most "
 				 "%u with FCS)",
 				 cfg->imix_cycle[i] + 4, cfg->mtu, cfg->ifname,
 				 cfg->mtu + PB_ETH_HLEN + 4);
@@ -370,9 +411,16 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		if (ret)
 			return ret;
 		ret = pb_netif_get(s->nl, cfg->iface, &nif);
+		if (ret == -ENODEV) {
+			char have[160];
+
+			iface_names(have, sizeof(have));
+			snprintf(err, errlen, "--iface %s: no such interface; here: %s", cfg->iface,
+				 have);
+			return -EINVAL;
+		}
 		if (ret) {
-			snprintf(err, errlen, "--iface %s: %s", cfg->iface,
-				 ret == -ENODEV ? "no such interface" : strerror(-ret));
+			snprintf(err, errlen, "--iface %s: %s", cfg->iface, strerror(-ret));
 			return -EINVAL;
 		}
 		s->tx.nl = s->nl;
@@ -384,6 +432,16 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			ret = session_agent(s, err, errlen);
 			if (ret)
 				return ret;
+		}
+		if (iface_loopback(cfg->iface)) {
+			snprintf(
+				err, errlen,
+				"--iface %s is the loopback interface: its frames come back to "
+				"this "
+				"host through no device and no receiver; leave --iface out for the "
+				"lab, or name a real interface",
+				cfg->iface);
+			return -EINVAL;
 		}
 		if (!cfg->dstmac_set)
 			pb_parse_mac("c0:ff:ee:00:00:00", cfg->dstmac);
@@ -411,9 +469,18 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			lo.xps_cpu[q] = pb_stream_cpu(&xcfg, q);
 
 		if (!addr_in_bench_range(&cfg->srcip) || !addr_in_bench_range(&cfg->dstip)) {
-			snprintf(err, errlen,
-				 "the lab uses only benchmarking addresses (198.18.0.0/15, "
-				 "2001:2::/48)");
+			char a[INET6_ADDRSTRLEN];
+			bool src = !addr_in_bench_range(&cfg->srcip);
+			const struct pb_addr *x = src ? &cfg->srcip : &cfg->dstip;
+
+			inet_ntop(x->family, &x->v6, a, sizeof(a));
+			snprintf(
+				err, errlen,
+				"--%s %s: the lab uses only benchmarking addresses (198.18.0.0/15, "
+				"2001:2::/48); leave it out, or send on a real interface with "
+				"--iface "
+				"IF --%s %s",
+				src ? "srcip" : "dstip", a, src ? "srcip" : "dstip", a);
 			return -EINVAL;
 		}
 		ret = pb_lab_cleanup_stale();
@@ -476,8 +543,11 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	if (ret)
 		return ret;
 	if (cfg->streams > cfg->tx_queues) {
-		snprintf(err, errlen, "--streams %u is more than the %u TX queues of %s",
-			 cfg->streams, cfg->tx_queues, cfg->ifname);
+		snprintf(err, errlen,
+			 "--streams %u is more than the %u TX queues of %s: fewer streams, or more "
+			 "queues where the driver has them (ethtool -L %s combined %u, or tx %u)",
+			 cfg->streams, cfg->tx_queues, cfg->ifname, cfg->ifname, cfg->streams,
+			 cfg->streams);
 		return -EINVAL;
 	}
 	return 0;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "method.h"
 
@@ -81,10 +82,11 @@ const struct pb_method *pb_method_find(const char *name, unsigned int *batch)
 	for (i = 0; i < pb_methods_count; i++) {
 		const struct pb_method *m = pb_methods[i];
 
-		if (!strcmp(m->name, name))
+		/* in any case: AF_PACKET is af_packet */
+		if (!strcasecmp(m->name, name))
 			return m;
 		for (j = 0; j < 3 && m->aliases[j].name; j++) {
-			if (strcmp(m->aliases[j].name, name))
+			if (strcasecmp(m->aliases[j].name, name))
 				continue;
 			if (batch)
 				*batch = m->aliases[j].batch;

@@ -3,6 +3,7 @@
  * The option-table machinery every command shares: values from strings (command line and
  * scenario files alike), getopt_long built from the rows, and --help printed from them.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -209,18 +210,77 @@ bad:
 	return -EINVAL;
 }
 
-/* benchmark, a method, or a comma list of them: each must be one this binary has. */
+/* Edits (insert, delete, change a character) from a to b, ignoring case; 99 past 32. */
+static unsigned int opt_distance(const char *a, const char *b)
+{
+	unsigned int row[33], i, j, prev, cur;
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > 32 || lb > 32)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = row[j];
+			row[j] =
+				tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1])
+					? prev
+					: 1 + (prev < row[j]
+						       ? (prev < row[j - 1] ? prev : row[j - 1])
+						       : (row[j] < row[j - 1] ? row[j]
+									      : row[j - 1]));
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+/* The closest of names to what, within a third of its length (at least 2 edits), or NULL. */
+static const char *opt_closest(const char *what, const char *name, const char *best,
+			       unsigned int *bestd)
+{
+	unsigned int d = opt_distance(what, name), most = (unsigned int)strlen(what) / 3;
+
+	most = most < 2 ? 2 : most;
+	if (d <= most && d < *bestd) {
+		*bestd = d;
+		return name;
+	}
+	return best;
+}
+
+/*
+ * benchmark, a method, or a comma list of them: each must be one this binary has (names and
+ * aliases in any case). A name it lacks is answered with the closest it has.
+ */
 static int opt_check_methods(const char *arg, char *err, size_t errlen)
 {
+	const char *best = NULL;
+	unsigned int i, j, d = 99;
 	char bad[64];
-	unsigned int i;
-	int off;
 
 	if (pb_methods_select(arg, NULL, 0, bad, sizeof(bad)) >= 0)
 		return 0;
-	off = snprintf(err, errlen, "unknown method '%s'; valid: benchmark", bad);
-	for (i = 0; i < pb_methods_count && off > 0 && (size_t)off < errlen; i++)
-		off += snprintf(err + off, errlen - off, ", %s", pb_methods[i]->name);
+	best = opt_closest(bad, "benchmark", best, &d);
+	for (i = 0; i < pb_methods_count; i++) {
+		best = opt_closest(bad, pb_methods[i]->name, best, &d);
+		for (j = 0; j < 3 && pb_methods[i]->aliases[j].name; j++)
+			best = opt_closest(bad, pb_methods[i]->aliases[j].name, best, &d);
+	}
+	if (best)
+		snprintf(
+			err, errlen,
+			"unknown method '%s': did you mean %s? (pktbench --help lists every method "
+			"and alias)",
+			bad, best);
+	else
+		snprintf(err, errlen,
+			 "unknown method '%s': pktbench --help lists every method and alias; "
+			 "benchmark runs them all",
+			 bad);
 	return -EINVAL;
 }
 
@@ -590,6 +650,51 @@ static const struct pb_opt *opt_of(const struct pb_cmd *cmd, int c, int idx)
 }
 
 /* The command's hint for an unknown "--name" or "--name=value"; NULL when it has none. */
+/*
+ * Other tools' flags, answered with ours where a command has them (tcpreplay's; go-pktgen's
+ * own are pktbench's already): the flag, the option of ours that must exist, the answer.
+ */
+static const char *const opt_foreign[][3] = {
+	{ "-l", "loop", "tcpreplay's -l N is --loop N" },
+	{ "-x", "multiplier", "tcpreplay's -x X is --multiplier X" },
+	{ "-K", "preload", "tcpreplay's -K is --preload always" },
+	{ "-t", "topspeed", "tcpreplay's -t is --topspeed" },
+	{ "--mbps", "rate", "tcpreplay's --mbps M is --rate G (Gb/s on the wire: M / 1000)" },
+	{ "--intf1", "iface", "tcpreplay's --intf1 IF is --iface IF" },
+	{ "--preload-pcap", "preload", "tcpreplay's --preload-pcap is --preload always" },
+	{ "--oneatatime", "replay", "no step-by-step replay: --pps 1 sends a frame a second" },
+};
+
+static const char *opt_foreign_hint(const struct pb_cmd *cmd, const char *what)
+{
+	size_t len = strcspn(what, "=");
+	unsigned int i;
+
+	for (i = 0; i < sizeof(opt_foreign) / sizeof(opt_foreign[0]); i++)
+		if (strlen(opt_foreign[i][0]) == len && !strncmp(opt_foreign[i][0], what, len) &&
+		    pb_cmd_opt(cmd, opt_foreign[i][1]))
+			return opt_foreign[i][2];
+	return NULL;
+}
+
+/* "did you mean --NAME?" for a long option within a few edits of one of cmd's, or NULL. */
+static const char *opt_suggest(const struct pb_cmd *cmd, const char *what, char *buf, size_t len)
+{
+	const char *best = NULL;
+	unsigned int i, d = 99;
+	char name[64];
+
+	if (strncmp(what, "--", 2) || strcspn(what + 2, "=") >= sizeof(name))
+		return NULL;
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(what + 2, "="), what + 2);
+	for (i = 0; i < cmd->nopts; i++)
+		best = opt_closest(name, cmd->opts[i].name, best, &d);
+	if (!best)
+		return NULL;
+	snprintf(buf, len, "did you mean --%s?", best);
+	return buf;
+}
+
 static const char *opt_hint(const struct pb_cmd *cmd, const char *what)
 {
 	size_t len;
@@ -617,6 +722,7 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 	const char *config = NULL;
 	unsigned int nargs = 0;
 	const char *hint;
+	char suggest[96];
 	int c, idx, ret = 0;
 
 	/* getopt_long permutes what it parses: a copy keeps the caller's order for every pass */
@@ -641,6 +747,11 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 			if (config_only)
 				continue;
 			hint = c == '?' ? opt_hint(cmd, what) : NULL;
+			hint = hint ?: c == '?' ? opt_foreign_hint(cmd, what) : NULL;
+			hint = hint
+				       ?: c == '?'
+					  ? opt_suggest(cmd, what, suggest, sizeof(suggest))
+					  : NULL;
 			if (hint)
 				snprintf(err, errlen, "unknown option '%s': %s (see --help)", what,
 					 hint);

@@ -156,6 +156,14 @@ static int rfc_validate(void *dst, char *err, size_t errlen)
 	}
 	if (!ret && !cfg->rfc.final_trial_s)
 		cfg->rfc.final_trial_s = cfg->rfc.trial_s;
+	/* loss is what a receiver did not count: on a real device, the agent on its far side */
+	if (!ret && cfg->iface[0] && !cfg->receiver[0]) {
+		snprintf(err, errlen,
+			 "--iface %s: loss is counted by a receiver on the device's far side: run "
+			 "pktbench receive there and add --receiver http://ADDRESS:9310",
+			 cfg->iface);
+		ret = -EINVAL;
+	}
 	/* RFC 2544 measures a device: without one named, nothing is started */
 	if (!ret && !cfg->iface[0] && !cfg->lab_set) {
 		snprintf(err, errlen,

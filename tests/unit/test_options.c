@@ -308,7 +308,20 @@ int main(void)
 	CHECK(PARSE("--pps", "1k", "--rate", "1") == -EINVAL, "--pps and --rate together");
 
 	bad("--method", "warp_drive", "unknown method 'warp_drive'");
-	bad("--method", "warp_drive", "udp_sendto");
+	bad("--method", "warp_drive", "pktbench --help lists every method and alias");
+	/* a near miss is answered with the name; any case is the method; aliases too */
+	bad("--method", "af_packt", "unknown method 'af_packt': did you mean af_packet?");
+	bad("--method", "udp_sendot", "did you mean udp_sendto?");
+	bad("--method", "udp_syscal", "did you mean udp_syscall?");
+	CHECK(PARSE("--method", "AF_PACKET,Udp_Syscall") == 0, "names in any case: %s", err);
+	bad("--durration", "2", "unknown option '--durration': did you mean --duration?");
+	bad("--mehtod", "af_xdp", "did you mean --method?");
+	/* tcpreplay's flags: ours named */
+	bad("-x", "2", "tcpreplay's -x X is --multiplier X");
+	bad("-l", "3", "tcpreplay's -l N is --loop N");
+	bad("-K", NULL, "tcpreplay's -K is --preload always");
+	bad("--mbps", "100", "tcpreplay's --mbps M is --rate G");
+	bad("--intf1", "eth1", "tcpreplay's --intf1 IF is --iface IF");
 	bad("--dstip", "198.18.0.300", "--dstip");
 	bad("--srcip", "not-an-ip", "--srcip");
 	bad("--dstmac", "aa:bb:cc:dd:ee", "--dstmac");
