@@ -875,6 +875,14 @@ static void run_sample(struct run *run, struct pb_result *res)
 			res->link_down_s += pb_clock_now(run->clk) - lk.down_since;
 		path->watch_stop(path->ctx);
 	}
+	/*
+	 * the window's last stretch, up to its end, so the line left above the table says the
+	 * run's whole time (a 5 s run's last line said 4.0/5 s); delivered is read after the drain
+	 */
+	t = pb_clock_now(run->clk) - t0;
+	if (drawn && t - prev.t > 0.1)
+		live_line(run, t, t - prev.t, pb_ctr_delta(prev.sent, run_sent(run), NULL), NULL,
+			  res->frame_bytes, !lk.up, tty);
 	if (drawn && tty)
 		fputc('\n', stderr);
 	free(lw.prev);

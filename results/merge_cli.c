@@ -150,7 +150,7 @@ int pb_merge_write_table(FILE *f, const struct pb_merge_result *res, unsigned in
 	/* on a narrow terminal, dropped from the highest rank down */
 	struct pb_box_col cols[MC_N] = {
 		[MC_METHOD] = { "Method", true },
-		[MC_BYTES] = { "Bytes", .drop = 4 },
+		[MC_BYTES] = { "Frame", .drop = 4 }, /* the frame's bytes, not bytes sent */
 		[MC_SENDERS] = { "Senders", .abbr = "Snd" },
 		[MC_PPS] = { "pps" },
 		[MC_WIRE] = { "Wire Gb/s", .abbr = "Gb/s", .drop = 3 },

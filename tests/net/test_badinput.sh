@@ -24,6 +24,11 @@ expect_bad() { # expect_bad "what" "expected text" args...
 expect_bad "unknown method" "unknown method 'warp': pktbench --help lists every method and alias" --method warp
 # each mistake answered with the fix
 expect_bad "a misspelled method" "unknown method 'af_packt': did you mean af_packet?" --method af_packt
+# a go-pktgen name runs its method, and says which, once (the rows carry the method's name)
+"$PB" --method udp_syscall,AF_PACKET --count 10 --format json -o "$T/alias.json" 2>"$T/alias.err"
+check "go-pktgen's udp_syscall and AF_PACKET: each says what runs ($(head -2 "$T/alias.err" | tr '\n' ' '))" \
+	sh -c "grep -qx 'pktbench: udp_syscall is udp_sendto here' '$T/alias.err' &&
+		grep -qx 'pktbench: AF_PACKET is af_packet here' '$T/alias.err'"
 expect_bad "a misspelled option" "unknown option '--durration': did you mean --duration?" --durration 2
 expect_bad "tcpreplay's -x" "tcpreplay's -x X is --multiplier X" -x 2
 expect_bad "a go-pktgen user's --dstip in the lab" \
