@@ -33,7 +33,7 @@ for w in 80 100; do
 	script="COLUMNS= $PBABS --method udp_sendto,af_packet --latency --duration 1.5
 COLUMNS= $PBABS compare $DATA/bench_a.json $DATA/bench_b.json"
 	[ "$w" = 80 ] && script="$script
-COLUMNS= $PBABS rfc2544 --method udp_sendto --tests throughput,latency --frame-sizes 64 --trial 0.3 --trial-gap 0.05 --max-trials 6"
+COLUMNS= $PBABS rfc2544 --lab direct --method udp_sendto --tests throughput,latency --frame-sizes 64 --trial 0.3 --trial-gap 0.05 --max-trials 6"
 	run_in_tmux "$w" "$script"
 	check "$w columns: the runs ended" grep -q '^PB_PANE_DONE' "$T/pane$w"
 	check "$w columns: a live line was shown" grep -q 'sent .*pps' "$T/pane$w"
