@@ -141,6 +141,9 @@ double pb_stall_look(struct pb_stall *st, double t, uint64_t sent, bool watch)
 {
 	double dt = t - st->last;
 
+	/* a look before watching starts (a window that opens at --start-at) sees nothing */
+	if (t < st->from && !st->sent && !st->quiet)
+		return 0;
 	st->last = t;
 	if (sent != st->sent || !watch) {
 		st->sent = sent;

@@ -91,7 +91,7 @@ struct pb_stall {
 	double quiet;  /* watched time since then */
 };
 
-/* Watching starts at t with nothing sent. */
+/* Watching starts at t with nothing sent (looks before t see nothing). */
 void pb_stall_init(struct pb_stall *st, double t);
 /* One look at time t: the sender's count and whether it could send. The quiet time so far. */
 double pb_stall_look(struct pb_stall *st, double t, uint64_t sent, bool watch);

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Many senders, one test: three senders in three namespaces of the test's own and one agent,
-# joined by a bridge in a fourth (198.18.90.0/24), each `--shard i/3 --start-at` two seconds
-# ahead, `--pps 3000` for the whole test. Known answers: every shard planned the instant
+# joined by a bridge in a fourth (198.18.90.0/24), each `--shard i/3 --start-at` three seconds
+# ahead (a wait longer than the stall detector's 2 s, which must not count it), `--pps 3000`
+# for the whole test. Known answers: every shard planned the instant
 # --start-at names, to the ns, and none opened its window before it; the shards' flows are
 # disjoint (a capture on the agent's bridge port: tshark, or our own AF_PACKET reader without
 # it); the merged delivered count equals the sum of the shards' and the agent's
@@ -109,7 +110,7 @@ fleet_run() {
 	R=$T/r$RUN
 	mkdir -p "$R"
 	UUID=6f9619ff-8b86-4011-b42d-00c04f$(printf '%02x%04x' "$RUN" $(($$ % 65536)))
-	START_NS=$(($(date +%s%N) + 2000000000))
+	START_NS=$(($(date +%s%N) + 3000000000))
 	start=$(date -u -d "@$((START_NS / 1000000000))" +%Y-%m-%dT%H:%M:%S)
 	start=$start.$(printf '%09d' $((START_NS % 1000000000)))Z
 	for i in 0 1 2; do

@@ -62,6 +62,18 @@ int main(void)
 	q = pb_stall_look(&st, t + 1.01 * PB_STALL_GAP_S, 0, true);
 	CHECK(fabs(q - 2.0 - 0.99 * PB_STALL_GAP_S) < 1e-6, "a longer gap does not: %.6f", q);
 
+	/*
+	 * A window that opens later (--start-at: the instant a few seconds off): the looks
+	 * before it watch nothing, and the quiet time runs from the instant
+	 */
+	pb_stall_init(&st, 20.0);
+	t = 15.0;
+	q = looks(&st, &t, 20.0, 0.05, 0, true);
+	CHECK(q < 1e-6, "before the window opens: quiet %.6f s, want 0", q);
+	q = looks(&st, &t, 21.0, 0.05, 0, true);
+	CHECK(fabs(q - 1.0) < 1e-6, "1 s after it opened: quiet %.6f s, want 1", q);
+	CHECK(st.from == 20.0, "quiet from %.3f, want the instant", st.from);
+
 	/* how long a sender may stay quiet: PB_STALL_S, or a few of its frames when slow */
 	CHECK(pb_stall_after(0) == PB_STALL_S, "unlimited: %g", pb_stall_after(0));
 	CHECK(pb_stall_after(1000) == PB_STALL_S, "1000 pps: %g", pb_stall_after(1000));
