@@ -33,9 +33,10 @@ ct_cleanup() {
 }
 trap 'ct_cleanup; cleanup' EXIT
 
-# the image, tagged with the package's version
+# the image, tagged with the package's version, from a package of this build (made again when
+# older than the binary: an image of an older build would test that build)
 deb=$(ls -t "$BUILD"/pktbench_*.deb 2>/dev/null | head -1)
-if [ -z "$deb" ]; then
+if [ -z "$deb" ] || [ "$deb" -ot "$PB" ]; then
 	cmake --build "$BUILD" --target package >"$T/package.log" 2>&1
 	deb=$(ls -t "$BUILD"/pktbench_*.deb 2>/dev/null | head -1)
 fi
