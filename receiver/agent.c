@@ -396,6 +396,45 @@ static char *agent_test(struct agent *ag, const char *path, int *err)
 	return body;
 }
 
+/* The probe latency of the runs that timed any, for /metrics; NULL in *out when none did. */
+static int agent_lat(struct agent *ag, const struct pb_rx_run *runs, uint32_t n,
+		     struct pb_api_lat **out)
+{
+	uint64_t *counts = NULL;
+	uint32_t i, s;
+	int err = 0;
+
+	*out = NULL;
+	for (i = 0; !err && i < n; i++) {
+		uint64_t timed = 0;
+
+		for (s = 0; s < runs[i].nstreams && s < PB_RX_MAX_STREAMS; s++)
+			timed += runs[i].streams[s].lat_n;
+		if (!timed)
+			continue;
+		if (!*out) {
+			*out = calloc(n, sizeof(**out));
+			counts = malloc(PB_RX_HIST_BUCKETS * sizeof(*counts));
+			if (!*out || !counts) {
+				err = -ENOMEM;
+				break;
+			}
+		}
+		err = pb_rx_read_hist(ag->rx, runs[i].run_id, PB_RX_HIST_LAT, counts);
+		/* a run aged out since it was read shows no histogram */
+		if (err == -ENOENT)
+			err = 0;
+		else if (!err)
+			pb_api_lat_fold(counts, &(*out)[i]);
+	}
+	free(counts);
+	if (err) {
+		free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
 /* /metrics text now, or as read less than its keep ago (AGENT_METRICS_KEEP_S); a copy to send. */
 static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 {
@@ -403,6 +442,7 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 	struct pb_api_metrics m = { .info = &info, .label_key = ag->label_key };
 	struct pb_api_run_tag *tags = NULL;
 	struct pb_rx_run *runs = NULL;
+	struct pb_api_lat *lat = NULL;
 	char *text = NULL, *copy;
 	double now = pb_now();
 
@@ -416,6 +456,9 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 		m.runs = runs;
 		m.tags = tags;
 		if (!*err)
+			*err = agent_lat(ag, runs, m.nruns, &lat);
+		m.lat = lat;
+		if (!*err)
 			*err = pb_rx_read_ifstats(ag->rx, &m.ifs);
 		if (!*err)
 			*err = pb_rx_read_foreign(ag->rx, &m.foreign_frames, &m.foreign_bytes);
@@ -427,6 +470,7 @@ static char *agent_metrics(struct agent *ag, bool om, size_t *len, int *err)
 			text = pb_api_metrics_text(&m, om, len);
 		free(runs);
 		free(tags);
+		free(lat);
 		if (*err || !text)
 			return NULL;
 		free(ag->metrics[om].text);

@@ -1228,8 +1228,9 @@ static void api_label(struct api_buf *b, const char *s)
 
 enum api_type {
 	API_GAUGE,
-	API_COUNTER, /* samples are NAME_total */
-	API_INFO,    /* samples are NAME_info, value 1; a gauge in Prometheus 0.0.4 */
+	API_COUNTER,   /* samples are NAME_total */
+	API_INFO,      /* samples are NAME_info, value 1; a gauge in Prometheus 0.0.4 */
+	API_HISTOGRAM, /* samples are NAME_bucket{le=...}, NAME_count, NAME_sum */
 };
 
 /*
@@ -1239,8 +1240,8 @@ enum api_type {
 static void api_family(struct api_buf *b, bool om, const char *name, enum api_type t,
 		       const char *help)
 {
-	static const char *const om_types[] = { "gauge", "counter", "info" };
-	static const char *const prom_types[] = { "gauge", "counter", "gauge" };
+	static const char *const om_types[] = { "gauge", "counter", "info", "histogram" };
+	static const char *const prom_types[] = { "gauge", "counter", "gauge", "histogram" };
 	const char *sfx = t == API_COUNTER ? "_total" : t == API_INFO ? "_info" : "";
 
 	if (om)
@@ -1306,6 +1307,99 @@ static void api_runs(struct api_buf *b, const struct pb_api_metrics *m, const ch
 	for (i = 0; i < m->nruns; i++) {
 		api_run_series(b, m, name, i);
 		api_printf(b, "} %" PRIu64 "\n", get(&m->runs[i]));
+	}
+}
+
+/* 10 us to 1 s, 1-2.5-5 a decade: where a one-way latency on a LAN or a queue lies */
+static const double api_lat_bounds[PB_API_LAT_LE] = {
+	10e-6, 25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3,
+	5e-3,  10e-3, 25e-3, 50e-3,  100e-3, 250e-3, 500e-3, 1.0,
+};
+
+double pb_api_lat_bound(unsigned int i)
+{
+	return i < PB_API_LAT_LE ? api_lat_bounds[i] : 0;
+}
+
+/* A fine bucket goes under the first bound its largest value does not pass. */
+void pb_api_lat_fold(const uint64_t *counts, struct pb_api_lat *out)
+{
+	uint32_t b;
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	for (b = 0; b < PB_RX_HIST_BUCKETS && b < PB_HIST_BUCKETS; b++) {
+		if (!counts[b])
+			continue;
+		for (i = 0; i < PB_API_LAT_LE; i++)
+			if ((double)pb_hist_upper(b) <= api_lat_bounds[i] * 1e9)
+				out->le[i] += counts[b];
+		out->le[PB_API_LAT_LE] += counts[b];
+	}
+}
+
+/* A run's probes summed over its streams: received, missing, and the latency's sum in ns. */
+static void api_run_probes(const struct pb_rx_run *r, uint64_t *probes, uint64_t *missing,
+			   uint64_t *lat_sum_ns)
+{
+	uint32_t s;
+
+	*probes = *missing = *lat_sum_ns = 0;
+	for (s = 0; s < r->nstreams && s < PB_RX_MAX_STREAMS; s++) {
+		*probes += r->streams[s].probes;
+		*missing += r->streams[s].missing;
+		*lat_sum_ns += r->streams[s].lat_sum_ns;
+	}
+}
+
+/*
+ * The probes of the runs that sent any (--latency): how many arrived and how many the
+ * sequence says are missing (a loss a dashboard can show while the run goes), and their
+ * one-way latency as a histogram.
+ */
+static void api_probe_families(struct api_buf *b, const struct pb_api_metrics *m, bool om)
+{
+	uint64_t probes, missing, sum;
+	uint32_t i;
+	unsigned int k;
+
+	api_family(b, om, "pktbench_run_probes", API_COUNTER,
+		   "latency probes of this run that arrived (--latency)");
+	for (i = 0; i < m->nruns; i++) {
+		api_run_probes(&m->runs[i], &probes, &missing, &sum);
+		if (!probes && !missing)
+			continue;
+		api_run_series(b, m, "pktbench_run_probes_total", i);
+		api_printf(b, "} %" PRIu64 "\n", probes);
+	}
+	api_family(b, om, "pktbench_run_probes_missing", API_GAUGE,
+		   "probe sequence numbers skipped and not filled since: probes lost so far");
+	for (i = 0; i < m->nruns; i++) {
+		api_run_probes(&m->runs[i], &probes, &missing, &sum);
+		if (!probes && !missing)
+			continue;
+		api_run_series(b, m, "pktbench_run_probes_missing", i);
+		api_printf(b, "} %" PRIu64 "\n", missing);
+	}
+	api_family(b, om, "pktbench_run_latency_seconds", API_HISTOGRAM,
+		   "one-way latency of the probes whose latency was taken (common clocks)");
+	for (i = 0; m->lat && i < m->nruns; i++) {
+		const struct pb_api_lat *l = &m->lat[i];
+
+		if (!l->le[PB_API_LAT_LE])
+			continue;
+		api_run_probes(&m->runs[i], &probes, &missing, &sum);
+		for (k = 0; k <= PB_API_LAT_LE; k++) {
+			api_run_series(b, m, "pktbench_run_latency_seconds_bucket", i);
+			if (k < PB_API_LAT_LE)
+				api_printf(b, ",le=\"%g\"} %" PRIu64 "\n", api_lat_bounds[k], l->le[k]);
+			else
+				api_printf(b, ",le=\"+Inf\"} %" PRIu64 "\n", l->le[k]);
+		}
+		api_run_series(b, m, "pktbench_run_latency_seconds_count", i);
+		api_printf(b, "} %" PRIu64 "\n", l->le[PB_API_LAT_LE]);
+		api_run_series(b, m, "pktbench_run_latency_seconds_sum", i);
+		api_printf(b, "} %.9f\n", (double)sum / 1e9);
 	}
 }
 
@@ -1444,6 +1538,7 @@ char *pb_api_metrics_text(const struct pb_api_metrics *m, bool om, size_t *len)
 			api_run_series(&b, m, "pktbench_run_last_arrival_seconds", i);
 			api_printf(&b, "} %.3f\n", (double)m->runs[i].last_ns / 1e9);
 		}
+	api_probe_families(&b, m, om);
 	if (om)
 		api_printf(&b, "# EOF\n");
 	free(labels);

@@ -158,6 +158,20 @@ char *pb_api_test_json(const struct pb_api_test *t);
 int pb_api_test_id(const char *path, char *out);
 
 /* Everything /metrics shows. */
+/*
+ * A run's probe latency for /metrics: a Prometheus histogram of PB_API_LAT_LE bounds (10 us to
+ * 1 s, then +Inf), counts cumulative, from the receiver's fine histogram.
+ */
+#define PB_API_LAT_LE 16
+struct pb_api_lat {
+	uint64_t le[PB_API_LAT_LE + 1]; /* probes at or below each bound; the last: all */
+};
+
+/* The bound of le[i] in seconds (i < PB_API_LAT_LE). */
+double pb_api_lat_bound(unsigned int i);
+/* A receiver's PB_RX_HIST_BUCKETS latency counts (ns) into the coarse, cumulative histogram. */
+void pb_api_lat_fold(const uint64_t *counts, struct pb_api_lat *out);
+
 struct pb_api_metrics {
 	const struct pb_api_info *info;
 	const uint8_t *label_key; /* PB_API_KEY_LEN bytes: the runs' labels (pb_api_run_label) */
@@ -166,6 +180,7 @@ struct pb_api_metrics {
 	uint64_t slot_switches;
 	const struct pb_rx_run *runs;
 	const struct pb_api_run_tag *tags; /* one per run, or NULL */
+	const struct pb_api_lat *lat;	   /* one per run (all 0 without probes), or NULL */
 	uint32_t nruns;
 };
 

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 # deploy/grafana/pktbench.json against a real Prometheus (Debian's) scraping a real agent
 # each second during a run: an agent and a Prometheus in one namespace, two senders of one
-# test (--shard 0/2 and 1/2, af_packet, 5 s) in another, over a veth pair of the test's own
+# test (--shard 0/2 and 1/2, af_packet, 5 s, --latency) in another, over a veth pair of the test's own
 # (198.18.91.0/24). Mid-run, every panel's query, as the dashboard has it (Grafana's
 # variables put in: the test's label, every shard, the agents' job, a 4 s rate interval),
-# returns a series, each "by shard" panel both shards, and the delivered rates are above 0;
+# returns a series, each "by shard" panel both shards, the delivered rates are above 0 and
+# the probes' latency percentiles between 0 and 1 s (one host: the clocks are common);
 # the template variables' label_values find the test, its shards and the job. After the run
 # the "Delivered frames, test" panel says exactly what the agent's /v1/tests/UUID says.
 . "$(dirname "$0")/lib.sh"
@@ -53,7 +54,7 @@ check "Prometheus scrapes the agent each second" up
 START_NS=$(($(date +%s%N) + 2000000000))
 for i in 0 1; do
 	ip netns exec "$NTX" "$PB" --iface "$A" --receiver "$URL" --srcip "$TX_IP" --dstip "$RX_IP" \
-		--method af_packet --pps 20000 --duration 5 --flows 8 --shard $i/2 --test-id "$UUID" \
+		--method af_packet --pps 20000 --duration 5 --flows 8 --latency --shard $i/2 --test-id "$UUID" \
 		--start-at "$START_NS" -q --format json -o "$T/s$i.json" 2>"$T/s$i.err" &
 	SP[$i]=$!
 	PIDS+=("${SP[$i]}")
@@ -84,6 +85,10 @@ if phase == "run":
             if "{{shard}}" in t.get("legendFormat", "") and shards != ["0/2", "1/2"]:
                 bad = True
             if p["title"].startswith("Delivered") and not all(v > 0 for v in vals):
+                bad = True
+            if p["title"].startswith("Probe latency") and not all(0 < v < 1 for v in vals):
+                bad = True
+            if p["title"].startswith("Probes lost") and not all(0 <= v <= 100 for v in vals):
                 bad = True
             fails += bad
             print("%s: %s: %d series %s" % ("FAIL" if bad else "ok", p["title"], len(res),

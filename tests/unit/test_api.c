@@ -7,6 +7,7 @@
  * sanitizer build too.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -685,7 +686,17 @@ static const char golden_prom[] =
 	"# HELP pktbench_run_last_arrival_seconds CLOCK_MONOTONIC of the run's last frame, exact "
 	"to a scheduler tick\n"
 	"# TYPE pktbench_run_last_arrival_seconds gauge\n"
-	"pktbench_run_last_arrival_seconds{run=\"edcf1584598ef29e\"} 5.004\n";
+	"pktbench_run_last_arrival_seconds{run=\"edcf1584598ef29e\"} 5.004\n"
+	"# HELP pktbench_run_probes_total latency probes of this run that arrived (--latency)\n"
+	"# TYPE pktbench_run_probes_total counter\n"
+	"pktbench_run_probes_total{run=\"edcf1584598ef29e\"} 1000\n"
+	"# HELP pktbench_run_probes_missing probe sequence numbers skipped and not filled since: "
+	"probes lost so far\n"
+	"# TYPE pktbench_run_probes_missing gauge\n"
+	"pktbench_run_probes_missing{run=\"edcf1584598ef29e\"} 3\n"
+	"# HELP pktbench_run_latency_seconds one-way latency of the probes whose latency was taken "
+	"(common clocks)\n"
+	"# TYPE pktbench_run_latency_seconds histogram\n";
 
 /* The agent's secret in these tests: 00 01 .. 0f. */
 static const uint8_t label_key[PB_API_KEY_LEN] = {
@@ -751,6 +762,51 @@ static void test_metrics(void)
 		      "a test's run by labels only:\n%s", t ? t : "(null)");
 		free(t);
 		m.tags = NULL;
+	}
+
+	/*
+	 * The probes' latency as a Prometheus histogram: 10 probes at 20 us, 989 at 300 us, one
+	 * at 2 s (fine buckets at those values, folded under the first bound they do not pass)
+	 */
+	{
+		uint64_t *counts = calloc(PB_RX_HIST_BUCKETS, sizeof(*counts));
+		struct pb_api_lat lat;
+		char want[160];
+
+		if (counts) {
+			counts[pb_hist_bucket(20000)] = 10;
+			counts[pb_hist_bucket(300000)] = 989;
+			counts[pb_hist_bucket(2000000000)] = 1;
+		}
+		pb_api_lat_fold(counts ? counts : (uint64_t[PB_RX_HIST_BUCKETS]){ 0 }, &lat);
+		CHECK(lat.le[0] == 0 && lat.le[1] == 10 && lat.le[4] == 10 && lat.le[5] == 999 &&
+			      lat.le[PB_API_LAT_LE - 1] == 999 && lat.le[PB_API_LAT_LE] == 1000,
+		      "folded: 10 us %" PRIu64 ", 25 us %" PRIu64 ", 500 us %" PRIu64
+		      ", 1 s %" PRIu64 ", all %" PRIu64,
+		      lat.le[0], lat.le[1], lat.le[5], lat.le[PB_API_LAT_LE - 1],
+		      lat.le[PB_API_LAT_LE]);
+		free(counts);
+		r.run.streams[0].lat_sum_ns = 2300000000ull;
+		m.lat = &lat;
+		t = pb_api_metrics_text(&m, false, &len);
+		snprintf(want, sizeof(want), "\npktbench_run_latency_seconds_bucket{run=\"%s\",le=\"%s\"} %s\n",
+			 "edcf1584598ef29e", "2.5e-05", "10");
+		CHECK(t && strstr(t, want), "the 25 us bucket:\n%s", t ? t : "(null)");
+		CHECK(t && strstr(t, "{run=\"edcf1584598ef29e\",le=\"0.0005\"} 999\n") &&
+			      strstr(t, "{run=\"edcf1584598ef29e\",le=\"+Inf\"} 1000\n") &&
+			      strstr(t, "\npktbench_run_latency_seconds_count{run=\"edcf1584598ef29e\"} "
+					"1000\n") &&
+			      strstr(t, "\npktbench_run_latency_seconds_sum{run=\"edcf1584598ef29e\"} "
+					"2.300000000\n"),
+		      "500 us, +Inf, count, sum");
+		free(t);
+		t = pb_api_metrics_text(&m, true, &len);
+		CHECK(t && strstr(t, "# TYPE pktbench_run_latency_seconds histogram\n# HELP "
+				     "pktbench_run_latency_seconds ") &&
+			      len > 6 && !strcmp(t + len - 6, "# EOF\n"),
+		      "OpenMetrics: a histogram family, # EOF last");
+		free(t);
+		m.lat = NULL;
 	}
 
 	/* no runs: the per-run families are there, empty */
