@@ -28,3 +28,7 @@ if(LIBXDP_FOUND)
   target_link_libraries(bench_xsk PRIVATE PkgConfig::LIBXDP PkgConfig::LIBBPF)
   set_target_properties(bench_xsk PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PB_REF_OUT})
 endif()
+# bench_pace: a loop that only waits for each deadline of a rate, spinning or asleep: the
+# machine's floor for a paced sender (bench/pace.sh runs it beside pktbench)
+add_executable(bench_pace ${CMAKE_SOURCE_DIR}/bench/pace/bench_pace.c)
+set_target_properties(bench_pace PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PB_REF_OUT})
