@@ -59,6 +59,8 @@ struct pb_slot {
 	int send_err;
 	uint64_t quota; /* --count share (may be 0); UINT64_MAX: until the stop */
 	struct pb_pacer pacer;
+	uint64_t paced_last; /* a schedule that starts at the instant: its frames due before the
+			      * deadline (the next one, due at it, is the next window's); else 0 */
 	struct pb_replay_stream *rs; /* --replay: this stream's schedule; NULL: none */
 	double cpu_s;	 /* this thread's CPU time over its sending window, drain included */
 	double end;	 /* when this worker stopped sending and drained */
@@ -269,6 +271,11 @@ static uint64_t worker_budget(struct pb_slot *s, double *wait)
 		t = worker_past(s, t);
 		s->budget_t = t;
 		allow = pb_pacer_allowance(&s->pacer, t, tried);
+		if (s->paced_last) {
+			uint64_t left = tried < s->paced_last ? s->paced_last - tried : 0;
+
+			allow = allow < left ? allow : left;
+		}
 		if (!allow) {
 			double next = pb_pacer_next(&s->pacer, tried);
 
@@ -372,6 +379,14 @@ static void *worker_main(void *arg)
 	pb_pacer_init(&s->pacer, rate,
 		      run->cfg.start_at_ns && rate > 0 ? run->t0 - 1.0 / rate : run->t0,
 		      PB_BURST_S);
+	/*
+	 * That schedule's frame RATE x SECS falls due at the deadline itself, one more than the
+	 * window holds (a 2 s run at 1 kpps sent 2001 when the worker got there before the
+	 * sampler called time): the frames due before the deadline are all it sends.
+	 */
+	if (run->cfg.start_at_ns && rate > 0)
+		s->paced_last =
+			(uint64_t)fmax(1.0, ceil((run->deadline - s->pacer.t0) * rate - 1e-6)) - 1;
 	if (run->sleeps)
 		pb_pacer_sleeps(&s->pacer);
 	if (run->target_pps || s->rs)

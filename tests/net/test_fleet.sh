@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Many senders, one test: three senders in three namespaces of the test's own and one agent,
-# joined by a bridge in a fourth (198.18.90.0/24), each `--shard i/3 --start-at` three seconds
-# ahead (a wait longer than the stall detector's 2 s, which must not count it), `--pps 3000`
-# for the whole test. Known answers: every shard planned the instant
+# joined by a bridge in a fourth (198.18.90.0/24), each `--shard i/3 --start-at` two seconds
+# ahead, `--pps 3000` for the whole test; and one sender 3 s ahead (a wait longer than the
+# stall detector's 2 s, which must not count it). Known answers: every shard planned the instant
 # --start-at names, to the ns, and none opened its window before it; the shards' flows are
 # disjoint (a capture on the agent's bridge port: tshark, or our own AF_PACKET reader without
 # it); the merged delivered count equals the sum of the shards' and the agent's
@@ -110,7 +110,7 @@ fleet_run() {
 	R=$T/r$RUN
 	mkdir -p "$R"
 	UUID=6f9619ff-8b86-4011-b42d-00c04f$(printf '%02x%04x' "$RUN" $(($$ % 65536)))
-	START_NS=$(($(date +%s%N) + 3000000000))
+	START_NS=$(($(date +%s%N) + 2000000000))
 	start=$(date -u -d "@$((START_NS / 1000000000))" +%Y-%m-%dT%H:%M:%S)
 	start=$start.$(printf '%09d' $((START_NS % 1000000000)))Z
 	for i in 0 1 2; do
@@ -265,6 +265,16 @@ sys.exit(0 if abs(m["pps"] - float(sys.argv[2])) <= float(sys.argv[2]) / 100 els
 PY
 }
 attempts 3 "merged pps within 1 % of the test's $RATE" rate_ok
+
+# the wait for an instant 3 s off is no stall (the detector's bound is 2 s: it once counted
+# the wait, and every sender of a cluster's render, 30 s ahead, ended 'stalled', exit 111)
+late=$(($(date +%s%N) + 3000000000))
+ip netns exec pbfl-s0-$$ "$PB" --iface fls0$$ --receiver "$URL" --srcip 198.18.90.10 \
+	--dstip $RX_IP --method af_packet --pps 1000 --duration 0.5 --start-at "$late" -q \
+	--format json -o "$T/late.json" 2>"$T/late.err"
+rc=$?
+check "a sender 3 s before its instant is not stalled: exit $rc, 500 frames delivered (1 kpps for 0.5 s from the instant; 501 before) ($(head -c 200 "$T/late.err"))" \
+	json "$T/late.json" "$rc == 0 and d['results'][0]['status'] == 'ok' and d['results'][0]['frames_delivered'] == d['results'][0]['frames_sent'] == 500"
 
 get /metrics >"$T/metrics.txt"
 # by the test's label, never its UUID (which a forged announcement would need)
