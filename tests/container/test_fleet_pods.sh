@@ -95,7 +95,8 @@ PB_NAMESPACE=pktbench
 PB_PODMONITOR=no
 ENV
 "$top/deploy/kubernetes/render" "$T/fleet.env" >"$T/fleet.yaml" 2>"$T/render.err"
-check "render ($(cat "$T/render.err"))" [ $? = 0 ]
+rc=$?
+check "render ($(cat "$T/render.err"))" [ $rc = 0 ]
 
 # run NAME NETNS KIND OBJECT INDEX [podman options]: the manifests' container, detached
 run() {
@@ -115,7 +116,8 @@ print(urllib.request.urlopen('http://$AGENT_ADDR:$PORT' + sys.argv[1], timeout=3
 }
 
 run pbct-agent-$$ "$NRX" fleet DaemonSet pktbench-agent 0
-check "the agent's container starts ($(tail -1 "$T/podman.err" 2>/dev/null))" [ $? = 0 ]
+rc=$?
+check "the agent's container starts ($(tail -1 "$T/podman.err" 2>/dev/null))" [ $rc = 0 ]
 # the readiness probe's request, from the agent's node as the kubelet's
 ready() { ip netns exec "$NRX" python3 -c "
 import urllib.request; urllib.request.urlopen('http://$AGENT_ADDR:$PORT/v1/info', timeout=1)" 2>/dev/null; }
@@ -123,7 +125,8 @@ for _ in $(seq 100); do ready && break; sleep 0.1; done
 check "the agent is ready where the manifests probe it ($(podman logs pbct-agent-$$ 2>&1 | head -1))" ready
 
 "$top/deploy/kubernetes/render" --senders "$T/fleet.env" >"$T/senders.yaml" 2>"$T/render.err"
-check "render --senders: --start-at $(grep -o '"--start-at", "[^"]*"' "$T/senders.yaml" | cut -d'"' -f4)" [ $? = 0 ]
+rc=$?
+check "render --senders: --start-at $(grep -o '"--start-at", "[^"]*"' "$T/senders.yaml" | cut -d'"' -f4)" [ $rc = 0 ]
 for i in 0 1 2; do
 	run pbct-s$i-$$ "${NS[$i]}" senders Job pktbench-senders $i || echo "sender $i did not start" >>"$T/podman.err"
 done
@@ -142,7 +145,8 @@ echo "--- senders' logs (head):"
 head -5 "$T/senders.log"
 podman $PB_PODMAN run --rm -i --network none $PB_PODMAN_LIMITS --cap-drop all "$IMAGE" \
 	pktbench merge - --format json <"$T/senders.log" >"$T/merged.json" 2>"$T/merge.err"
-check "the image's pktbench merge - of the logs ($(head -c 300 "$T/merge.err"))" [ $? = 0 ]
+rc=$?
+check "the image's pktbench merge - of the logs ($(head -c 300 "$T/merge.err"))" [ $rc = 0 ]
 get "/v1/tests/$UUID" >"$T/test.json"
 echo "agent: $(cat "$T/test.json")"
 check "merged delivered = sent = the agent's /v1/tests frames exactly, three shards of three" \

@@ -140,7 +140,8 @@ check "nothing attached to $B ($(xdp_of_b))" [ "$(xdp_of_b)" = none ]
 
 # --- the API -----------------------------------------------------------------------------------
 agent_start
-check "agent up ($(cat "$T/agent.err"))" [ $? = 0 ]
+rc=$?
+check "agent up ($(cat "$T/agent.err"))" [ $rc = 0 ]
 check "agent: native XDP on $B ($(xdp_of_b))" bash -c "[[ '$(xdp_of_b)' == '1 '*' pb_receiver' ]]"
 info=$(body_of "$(http /v1/info)")
 echo "  /v1/info: $info"
@@ -280,7 +281,7 @@ raise SystemExit(a == b)"
 cat >"$T/prom.py" <<'PY'
 # A small parser of the text exposition formats: every line a comment, a sample or (OpenMetrics)
 # the closing # EOF; every sample in a family declared before it, families contiguous, no
-# series twice. Prints "name{labels} value" for the samples, or fails with the line.
+# series twice, a histogram's buckets cumulative up to +Inf = _count. Prints "name{labels} value" for the samples, or fails with the line.
 import re, sys
 om = sys.argv[1] == "om"
 text = sys.stdin.read()
@@ -296,12 +297,18 @@ if om:
     if lines[-1] != "# EOF":
         sys.exit("OpenMetrics text must end with # EOF")
     lines = lines[:-1]
+# the sample names of each type's family (a counter's _total is its family's name in 0.0.4)
+SFX = {"histogram": ["_bucket", "_count", "_sum"], "summary": ["", "_count", "_sum"]}
+SFX_OM = {"counter": ["_total", "_created"], "info": ["_info"],
+          "histogram": ["_bucket", "_count", "_sum", "_created"],
+          "summary": ["", "_count", "_sum", "_created"]}
 def family_of(name):
     for f, t in types.items():
-        sfx = {"counter": ["_total", "_created"], "info": ["_info"]}.get(t, [""]) if om else [""]
+        sfx = (SFX_OM if om else SFX).get(t, [""])
         if any(name == f + s for s in sfx):
             return f
     return None
+hist = {}  # (family, labels but le): {le: count}, and the _count
 for n, line in enumerate(lines, 1):
     if line.startswith("#"):
         m = re.match(r"^# (HELP|TYPE) (%s) (.*)$" % NAME, line)
@@ -335,18 +342,40 @@ for n, line in enumerate(lines, 1):
     if key in series:
         sys.exit("line %d: series twice: %s" % (n, key))
     series.add(key)
+    if types[f] == "histogram" and m.group(1) in (f + "_bucket", f + "_count"):
+        labels = dict(re.findall(LABEL, m.group(3) or ""))
+        le = labels.pop("le", None)
+        h = hist.setdefault((f, tuple(sorted(labels.items()))), {})
+        if m.group(1) == f + "_count":
+            h["count"] = float(m.group(m.lastindex))
+        elif le is None:
+            sys.exit("line %d: a bucket without le: %s" % (n, line))
+        else:
+            h[float(le)] = float(m.group(m.lastindex))
     print(line)
+# a histogram's buckets: cumulative, a +Inf bucket, and that bucket equal to _count
+for (f, labels), h in hist.items():
+    count = h.pop("count", None)
+    les = sorted(h)
+    if not les or les[-1] != float("inf"):
+        sys.exit("histogram %s%s: no +Inf bucket" % (f, labels))
+    if any(h[a] > h[b] for a, b in zip(les, les[1:])):
+        sys.exit("histogram %s%s: buckets not cumulative" % (f, labels))
+    if count != h[les[-1]]:
+        sys.exit("histogram %s%s: _count %s, +Inf bucket %s" % (f, labels, count, h[les[-1]]))
 PY
 prom=$(http /metrics)
 check "/metrics: 200 as text/plain 0.0.4" bash -c "[[ '$(head -2 <<<"$prom" | tr '\n' ' ')' == '200 content-type: text/plain; version=0.0.4'* ]]"
 body_of "$prom" >"$T/metrics.txt"
 python3 "$T/prom.py" prom <"$T/metrics.txt" >"$T/metrics.samples" 2>"$T/metrics.err"
-check "/metrics parses as Prometheus text ($(cat "$T/metrics.err"))" [ $? = 0 ]
+rc=$?
+check "/metrics parses as Prometheus text ($(cat "$T/metrics.err"))" [ $rc = 0 ]
 om=$(http --accept "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5" /metrics)
 check "/metrics with Prometheus' Accept: OpenMetrics" bash -c "[[ '$(head -2 <<<"$om" | tr '\n' ' ')' == '200 content-type: application/openmetrics-text; version=1.0.0'* ]]"
 body_of "$om" >"$T/metrics.om"
 python3 "$T/prom.py" om <"$T/metrics.om" >/dev/null 2>"$T/metrics.om.err"
-check "... and parses as OpenMetrics text ($(cat "$T/metrics.om.err"))" [ $? = 0 ]
+rc=$?
+check "... and parses as OpenMetrics text ($(cat "$T/metrics.om.err"))" [ $rc = 0 ]
 id=$(python3 -c "import json; print(json.load(open('$T/two1.json'))['results'][0]['run_id'])")
 # the run by its label, which /v1/runs/RUN_ID gives: /metrics never shows a run id
 label=$(jget "$(body_of "$(http /v1/runs/$id)")" "d['label']")
@@ -477,7 +506,8 @@ else
 		grep -q -- "already has an XDP program.*--force" "$T/refuse.err"
 	check "the same program is still there" [ "$(xdp_of_b)" = "$before" ]
 	agent_start --force --duration 8
-	check "--force: the agent runs ($(cat "$T/agent.err"))" [ $? = 0 ]
+	rc=$?
+	check "--force: the agent runs ($(cat "$T/agent.err"))" [ $rc = 0 ]
 	check "--force: ours during ($(xdp_of_b))" bash -c "[[ '$(xdp_of_b)' == *' pb_receiver' ]]"
 	"${SEND[@]}" --method udp_sendto --count 1000 --format json --output "$T/force.json" -q \
 		2>"$T/force.err"

@@ -57,7 +57,8 @@ agent_start() { # until /v1/info answers (at most 5 s)
 SEND=(ip netns exec "$NTX" "$PB" --iface "$A" --srcip $TX_IP --dstip $RX_IP --receiver "$URL")
 
 agent_start
-check "the agent answers on $URL ($(cat "$T/agent.err"))" [ $? = 0 ]
+rc=$?
+check "the agent answers on $URL ($(cat "$T/agent.err"))" [ $rc = 0 ]
 
 # --- 1. a steady run, scraped every second by Prometheus ----------------------------------------
 HAVE_PROM=1

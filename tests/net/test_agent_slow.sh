@@ -52,7 +52,8 @@ AGENT_PID=$!
 PIDS+=("$AGENT_PID")
 info_up() { [ "$(http /v1/info 1 | cut -d' ' -f1)" = 200 ]; }
 wait_until 5 info_up
-check "the agent answers on $URL ($(cat "$T/agent.err"))" [ $? = 0 ]
+rc=$?
+check "the agent answers on $URL ($(cat "$T/agent.err"))" [ $rc = 0 ]
 
 # /metrics large enough that an answer does not fit the kernel's socket buffers: the
 # receiver's table full of run ids (3000 sent, one frame each)

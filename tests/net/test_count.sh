@@ -12,10 +12,12 @@ wire=$(grep -vx null <<<"$methods")
 # each (not 40 labs of one method each, which took longer for nothing the test checks).
 "$PB" --method "$(paste -sd, <<<"$methods")" --count $N --format json --output "$T/all.json" \
 	-q 2>"$T/all.err"
-check "every method --count $N: exit 0 ($(tail -1 "$T/all.err"))" [ $? = 0 ]
+rc=$?
+check "every method --count $N: exit 0 ($(tail -1 "$T/all.err"))" [ $rc = 0 ]
 "$PB" --method "$(paste -sd, <<<"$wire")" --count 5000 --pps 50k --format json \
 	--output "$T/paced.json" -q 2>"$T/paced.err"
-check "every wire method --count 5000 --pps 50k: exit 0 ($(tail -1 "$T/paced.err"))" [ $? = 0 ]
+rc=$?
+check "every wire method --count 5000 --pps 50k: exit 0 ($(tail -1 "$T/paced.err"))" [ $rc = 0 ]
 check "no lab left" no_leftovers
 check "JSON top-level fields" json "$T/all.json" \
 	"all(k in d for k in ('schema','pktbench_version','command','kernel','interface','lab','results'))"

@@ -180,7 +180,8 @@ merged() {
 	"$PB" merge "$R"/s0.json "$R"/s1.json "$R"/s2.json --format json >"$R/merged.json" 2>"$R/merge.err"
 }
 merged
-check "pktbench merge of the three ($(cat "$R/merge.err"))" [ $? = 0 ]
+rc=$?
+check "pktbench merge of the three ($(cat "$R/merge.err"))" [ $rc = 0 ]
 "$PB" merge "$R"/s0.json "$R"/s1.json "$R"/s2.json
 get "/v1/tests/$UUID" >"$R/test.json"
 echo "agent: $(cat "$R/test.json")"

@@ -83,10 +83,12 @@ done
 V6=udp_sendto,af_packet,raw_socket
 "$PB" --lab router --srcip 2001:2::1 --method $V6 --count $N --format json \
 	--output "$T/v6r.json" -q 2>"$T/v6r.err"
-check "router IPv6 $V6: exit 0 ($(tail -1 "$T/v6r.err"))" [ $? = 0 ]
+rc=$?
+check "router IPv6 $V6: exit 0 ($(tail -1 "$T/v6r.err"))" [ $rc = 0 ]
 "$PB" --lab bridge --srcip 2001:2::1 --dstip 2001:2::2 --method $V6 --count $N \
 	--format json --output "$T/v6b.json" -q 2>"$T/v6b.err"
-check "bridge IPv6 $V6: exit 0 ($(tail -1 "$T/v6b.err"))" [ $? = 0 ]
+rc=$?
+check "bridge IPv6 $V6: exit 0 ($(tail -1 "$T/v6b.err"))" [ $rc = 0 ]
 for m in ${V6//,/ }; do
 	check "router IPv6 $m: to 2001:2:0:1::2, exactly $N delivered" mrow "$T/v6r.json" $m \
 		"r['frames_delivered'] == $N and '--srcip 2001:2::1' in d['command']"

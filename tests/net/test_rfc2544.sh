@@ -275,7 +275,8 @@ check "bridge table: a latency box with a row for each size" \
 "$PB" rfc2544 --lab router --srcip 2001:2::1 --method udp_sendto --tests throughput \
 	--frame-sizes 64,128 --trial 0.5 --trial-gap 0.1 -q --format json \
 	--output "$T/v6.json" 2>"$T/v6.err"
-check "IPv6: exit 0 ($(tail -1 "$T/v6.err"))" [ $? = 0 ]
+rc=$?
+check "IPv6: exit 0 ($(tail -1 "$T/v6.err"))" [ $rc = 0 ]
 check "IPv6: 64 B skipped with the reason, 128 B through the router" py "$T/v6.json" "
 s={r['frame_size']: r for r in summ('throughput')}
 sys.exit(0 if s[64]['status']=='skipped' and 'cannot hold' in s[64]['reason'] and

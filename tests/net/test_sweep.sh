@@ -8,7 +8,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 "$PB" --method af_packet,udp_sendto --sweep frame-size=64,512 --count 2000 -q --format json \
 	-o "$T/sweep.json" 2>"$T/err"
-check "sweep: exit 0 ($(head -c 200 "$T/err"))" [ $? = 0 ]
+rc=$?
+check "sweep: exit 0 ($(head -c 200 "$T/err"))" [ $rc = 0 ]
 check "sweep: a row per method and point, in order" json "$T/sweep.json" \
 	"[(r['method'], r['point']) for r in d['results']] == [('af_packet','frame-size=64'), ('udp_sendto','frame-size=64'), ('af_packet','frame-size=512'), ('udp_sendto','frame-size=512')]"
 check "sweep: each row's frames are the point's size, all delivered" json "$T/sweep.json" \
@@ -17,7 +18,8 @@ check "sweep: each row's frames are the point's size, all delivered" json "$T/sw
 # the methods' own knobs: a swept batch wins over an alias's (pkt_conn's 128), segments, rings
 "$PB" --method pkt_conn,gso_mmsg --sweep batch=8,32 --count 2000 -q --format json \
 	-o "$T/batch.json" 2>"$T/err"
-check "sweep batch: exit 0 ($(head -c 200 "$T/err"))" [ $? = 0 ]
+rc=$?
+check "sweep batch: exit 0 ($(head -c 200 "$T/err"))" [ $rc = 0 ]
 check "sweep batch: each row at the point's batch, all delivered" json "$T/batch.json" \
 	"[(r['point'], r['mode']) for r in d['results']] == [('batch=8','batch 8'), ('batch=8','x8 segments, batch 8'), ('batch=32','batch 32'), ('batch=32','x8 segments, batch 32')] and all(r['frames_delivered'] == 2000 for r in d['results'])"
 "$PB" --method gso --sweep segments=4,64 --count 2000 -q --format json -o "$T/seg.json" 2>"$T/err"
