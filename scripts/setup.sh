@@ -6,6 +6,8 @@
 #   PB_CMAKE_ARGS  extra CMake arguments (CI adds -DPB_WERROR=ON)
 #   PB_TARGETS     build only these targets (default: all); CI's fuzz build makes its two
 #                  fuzzers and pb_docs (the fuzz dictionary) and nothing else
+# podman, runc and mmdebstrap serve tests/container (the image, built from Debian's packages
+# alone; runc where crun refuses the host's cgroups).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -13,7 +15,7 @@ PKGS="build-essential cmake pkg-config clang llvm bpftool libbpf-dev libxdp-dev 
 liburing-dev libyaml-dev libnl-3-dev libnl-route-3-dev libjson-c-dev libcmocka-dev
 libclang-rt-14-dev libelf-dev zlib1g-dev libmicrohttpd-dev libcurl4-openssl-dev iproute2 ethtool
 util-linux procps python3 python3-matplotlib python3-yaml python3-prometheus-client git dpkg-dev
-file binutils man-db gzip strace tmux tshark prometheus time"
+file binutils man-db gzip strace tmux tshark prometheus time podman runc mmdebstrap"
 
 # Every program that the build, the package step and the tests run, and the Debian package
 # that brings it: checked after the install, so a fresh machine fails here, in one line,
@@ -24,7 +26,8 @@ bpftool:bpftool git:git file:file dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev readelf:
 man:man-db zcat:gzip ip:iproute2 tc:iproute2 ss:iproute2 ethtool:ethtool python3:python3
 flock:util-linux setpriv:util-linux taskset:util-linux mount:mount sysctl:procps
 timeout:coreutils od:coreutils strace:strace tmux:tmux script:bsdutils tshark:tshark
-prometheus:prometheus kubectl:kubernetes-client /usr/bin/time:time"
+prometheus:prometheus kubectl:kubernetes-client /usr/bin/time:time podman:podman runc:runc
+mmdebstrap:mmdebstrap"
 
 missing=""
 # a program some machines have from elsewhere (kubectl from another vendor's package, which

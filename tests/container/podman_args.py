@@ -3,10 +3,12 @@
 runs what a kubelet would: the image, command and args (with $(VAR) expanded from the env, as
 the kubelet does), the env (fieldRef: the Job's completion index alone), the capabilities
 (--cap-drop all, then each one added), readOnlyRootFilesystem, allowPrivilegeEscalation:
-false as no-new-privileges, and hostPath volumes. hostNetwork is the caller's (--network).
+false as no-new-privileges, and hostPath volumes (made when DirectoryOrCreate, as the kubelet
+makes them). hostNetwork is the caller's (--network).
 
   podman_args.py MANIFESTS.yaml KIND NAME INDEX    NUL-separated arguments on stdout
 """
+import os
 import re
 import sys
 
@@ -45,6 +47,12 @@ for m in c.get("volumeMounts", []):
     hp = vols[m["name"]].get("hostPath")
     if not hp:
         sys.exit("%s: volume %s is not a hostPath: not emulated" % (name, m["name"]))
+    # as the kubelet does for this type (a fresh node has no /run/pktbench); podman refuses
+    # a volume whose source is missing
+    if hp.get("type") == "DirectoryOrCreate":
+        os.makedirs(hp["path"], 0o755, exist_ok=True)
+    elif hp.get("type") == "Directory" and not os.path.isdir(hp["path"]):
+        sys.exit("%s: hostPath %s is not a directory" % (name, hp["path"]))
     out += ["--volume", "%s:%s" % (hp["path"], m["mountPath"])]
 # the kubelet's expansion of $(VAR) in command and args; $$ is a literal $
 expand = lambda s: re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)",
