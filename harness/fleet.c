@@ -337,12 +337,20 @@ static int fleet_sleep_until_ns(void *ctx, clockid_t clk, int64_t t)
 	return 0;
 }
 
-int pb_start_wait_clock(const struct pb_config *cfg, const struct pb_fleet_clock *clock,
-			const int *stop, int64_t *actual_ns, int64_t *cpu_wait_ns)
+static int64_t fleet_cpu_ns(void *ctx)
 {
-	int64_t target = cfg->start_at_ns, delay0, delay1, read_ns, late, wait;
+	(void)ctx;
+	return fleet_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+int pb_start_wait_clock(const struct pb_config *cfg, const struct pb_fleet_clock *clock,
+			const int *stop, struct pb_start *st)
+{
+	int64_t target = cfg->start_at_ns;
 	clockid_t clk = CLOCK_REALTIME;
 
+	st->clock = *clock;
+	st->target_ns = cfg->start_at_ns;
 	if (cfg->synced_clocks) {
 		/* the same instant on CLOCK_TAI: UTC plus the kernel's TAI offset, whole seconds */
 		int64_t off = clock->now_ns(clock->ctx, CLOCK_TAI) -
@@ -355,43 +363,64 @@ int pb_start_wait_clock(const struct pb_config *cfg, const struct pb_fleet_clock
 	 * Read last before the sleep: a wait for a CPU before it (a busy machine's preemption of
 	 * milliseconds) delayed nothing, and counted would pass a late timer for the load's.
 	 */
-	delay0 = clock->run_delay_ns(clock->ctx);
+	st->delay0 = clock->run_delay_ns(clock->ctx);
 	/* a signal (SIGINT, SIGTERM) interrupts the sleep; its handler has set *stop */
 	while (!__atomic_load_n(stop, __ATOMIC_RELAXED) &&
 	       clock->sleep_until_ns(clock->ctx, clk, target) == EINTR)
 		;
-	*actual_ns = clock->now_ns(clock->ctx, CLOCK_REALTIME);
-	delay1 = clock->run_delay_ns(clock->ctx);
 	/*
-	 * A wait for a CPU after the wake was read (in the read itself) is not the start's
-	 * lateness: at most the read's own span, taken off. And no wait explains more than the
-	 * start's lateness: the rest of it was before the instant (between the read of delay0
-	 * and the sleep).
+	 * Only what the wake must read, so that the first frame follows it at once: the
+	 * schedstat read and the rest (50-80 us here, of the 140-170 us between the instant and
+	 * the first frame at the agent) wait for pb_start_settle
 	 */
-	read_ns = clock->now_ns(clock->ctx, CLOCK_REALTIME) - *actual_ns;
-	late = *actual_ns - cfg->start_at_ns;
-	*cpu_wait_ns = -1;
-	if (delay0 >= 0 && delay1 >= delay0) {
-		wait = delay1 - delay0 - read_ns;
-		wait = wait < late ? wait : late;
-		*cpu_wait_ns = wait > 0 ? wait : 0;
-	}
+	st->actual_ns = clock->now_ns(clock->ctx, CLOCK_REALTIME);
+	st->cpu_wake = clock->cpu_ns ? clock->cpu_ns(clock->ctx) : -1;
 	return __atomic_load_n(stop, __ATOMIC_RELAXED) ? -EINTR : 0;
 }
 
-int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns,
-		  int64_t *cpu_wait_ns)
+int64_t pb_start_settle(struct pb_start *st)
 {
-	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	const struct pb_fleet_clock *clock = &st->clock;
+	int64_t delay1, cpu1, now, after, late, wait = -1;
+
+	delay1 = clock->run_delay_ns(clock->ctx);
+	cpu1 = clock->cpu_ns && st->cpu_wake >= 0 ? clock->cpu_ns(clock->ctx) : -1;
+	now = clock->now_ns(clock->ctx, CLOCK_REALTIME);
+	/*
+	 * The thread does not sleep between the wake and this read: what of that span it was not
+	 * on a CPU, it waited for one, and that wait (the first frame's, this read's) is not the
+	 * start's lateness; without the thread's CPU time the whole span is taken off. And no
+	 * wait explains more than the start's lateness: the rest of it was before the instant
+	 * (between the read of delay0 and the sleep).
+	 */
+	after = now - st->actual_ns - (cpu1 >= 0 ? cpu1 - st->cpu_wake : 0);
+	late = st->actual_ns - st->target_ns;
+	if (st->delay0 >= 0 && delay1 >= st->delay0) {
+		wait = delay1 - st->delay0 - (after > 0 ? after : 0);
+		wait = wait < late ? wait : late;
+		wait = wait > 0 ? wait : 0;
+	}
+	if (st->fd >= 0)
+		close(st->fd);
+	st->fd = -1;
+	if (st->slack > 0)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)st->slack, 0, 0, 0);
+	st->slack = 0;
+	return wait;
+}
+
+int pb_start_wait(const struct pb_config *cfg, const int *stop, struct pb_start *st)
+{
 	struct pb_fleet_clock clock = {
 		.now_ns = fleet_now_ns,
 		.sleep_until_ns = fleet_sleep_until_ns,
 		.run_delay_ns = fleet_run_delay_ns,
-		.ctx = &fd,
+		.cpu_ns = fleet_cpu_ns,
+		.ctx = &st->fd,
 	};
-	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-	int err;
 
+	st->fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	st->slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	/*
 	 * Asleep to a millisecond before the instant, with the timer's slack (50 us by default)
 	 * at its least, then on the CPU to it (fleet_sleep_until_ns), yielding at each turn:
@@ -399,12 +428,7 @@ int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_
 	 * scheduler slice.
 	 */
 	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
-	err = pb_start_wait_clock(cfg, &clock, stop, actual_ns, cpu_wait_ns);
-	if (fd >= 0)
-		close(fd);
-	if (slack > 0)
-		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
-	return err;
+	return pb_start_wait_clock(cfg, &clock, stop, st);
 }
 
 /* The UUID's 16 bytes from its text (validated by pb_parse_test_id). */

@@ -46,27 +46,41 @@ void pb_shard_apply(struct pb_config *cfg);
  * time; pb_start_wait uses the machine's, with the timer's slack at its least.
  *   now_ns: clk's time (CLOCK_REALTIME or CLOCK_TAI) in ns;
  *   sleep_until_ns: sleeps until clk reads t; 0 on reaching it, EINTR when a signal woke it;
- *   run_delay_ns: the calling thread's total time runnable but waiting for a CPU, -1 unknown.
+ *   run_delay_ns: the calling thread's total time runnable but waiting for a CPU, -1 unknown;
+ *   cpu_ns: the calling thread's CPU time (NULL or -1: unknown).
  */
 struct pb_fleet_clock {
 	int64_t (*now_ns)(void *ctx, clockid_t clk);
 	int (*sleep_until_ns)(void *ctx, clockid_t clk, int64_t t);
 	int64_t (*run_delay_ns)(void *ctx);
+	int64_t (*cpu_ns)(void *ctx);
 	void *ctx;
+};
+
+/* A start from its wait to its settling, after the first frame (pb_start_settle). */
+struct pb_start {
+	struct pb_fleet_clock clock;
+	int64_t target_ns;  /* --start-at, UTC */
+	int64_t actual_ns;  /* the wall clock on waking */
+	int64_t delay0;	    /* run_delay before the sleep */
+	int64_t cpu_wake;   /* the thread's CPU time on waking */
+	int fd, slack;	    /* pb_start_wait's schedstat and timer slack, until settled */
 };
 
 /*
  * Waits for --start-at (CLOCK_REALTIME; CLOCK_TAI at the same instant with --synced-clocks),
- * returning at once when it has passed or when *stop is set. *actual_ns: the wall clock on
- * waking; *cpu_wait_ns: how long the thread, woken, waited for a CPU meanwhile (the
- * scheduler's run_delay, -1 when the kernel does not say), the part of a late start that
- * is the machine's load and not the timer's: never more than the start's lateness, since
- * a wait before the instant delayed nothing. 0, or -EINTR when stopped.
+ * returning at once when it has passed or when *stop is set, with the wall clock on waking
+ * in st->actual_ns and nothing else read, so that the first frame can follow at once. 0, or
+ * -EINTR when stopped; pb_start_settle follows either way.
+ * pb_start_settle, after the first frame: how long the thread, woken, waited for a CPU
+ * meanwhile (the scheduler's run_delay, -1 when the kernel does not say), the part of a late
+ * start that is the machine's load and not the timer's: never more than the start's
+ * lateness, since a wait before the instant delayed nothing, nor any wait after the wake.
  */
-int pb_start_wait(const struct pb_config *cfg, const int *stop, int64_t *actual_ns,
-		  int64_t *cpu_wait_ns);
+int pb_start_wait(const struct pb_config *cfg, const int *stop, struct pb_start *st);
 int pb_start_wait_clock(const struct pb_config *cfg, const struct pb_fleet_clock *clock,
-			const int *stop, int64_t *actual_ns, int64_t *cpu_wait_ns);
+			const int *stop, struct pb_start *st);
+int64_t pb_start_settle(struct pb_start *st);
 
 /*
  * The run's announcement (pb_bpf.h, PB_SIG_KIND_ANNOUNCE) as a frame in buf (PB_FRAME_MAX

@@ -91,6 +91,8 @@ struct run {
 	double t0;		    /* the clock start, set before go */
 	bool start_at;		    /* t0 is --start-at's instant: workers wait for it */
 	int64_t start_actual_ns, start_cpu_wait_ns; /* worker 0's wake at it (pb_start_wait) */
+	struct pb_start start; /* worker 0's, from its wait until its first frame went */
+	bool start_unsettled;
 	double deadline;   /* the stop (--duration, or --count's bound), set before go */
 	double target_pps; /* aggregate; 0: unlimited */
 	bool sleeps;	   /* --pace: waits are slept to the instant, none spun */
@@ -327,11 +329,15 @@ static void worker_start_at(struct run *run, uint32_t id)
 
 	if (!run->start_at)
 		return;
-	/* worker 0 on the wall clock the instant is named on, and measured (fleet.c) */
+	/*
+	 * worker 0 on the wall clock the instant is named on, and measured (fleet.c): what the
+	 * wake did not read is read after the first frame (worker_start_settle)
+	 */
 	if (!id) {
-		if (pb_start_wait(&run->cfg, run->env->stop, &run->start_actual_ns,
-				  &run->start_cpu_wait_ns))
+		run->start_unsettled = true;
+		if (pb_start_wait(&run->cfg, run->env->stop, &run->start))
 			__atomic_store_n(&run->abort, 1, __ATOMIC_RELAXED);
+		run->start_actual_ns = run->start.actual_ns;
 		return;
 	}
 	while (!__atomic_load_n(&run->abort, __ATOMIC_RELAXED) &&
@@ -339,6 +345,14 @@ static void worker_start_at(struct run *run, uint32_t id)
 		pb_clock_nap_until(run->clk, fmin(run->t0 - PB_START_SPIN_S, t + PB_START_NAP_S));
 	while (!__atomic_load_n(&run->abort, __ATOMIC_RELAXED) && pb_clock_now(run->clk) < run->t0)
 		sched_yield();
+}
+
+static void worker_start_settle(struct run *run)
+{
+	if (!run->start_unsettled)
+		return;
+	run->start_cpu_wait_ns = pb_start_settle(&run->start);
+	run->start_unsettled = false;
 }
 
 static void *worker_main(void *arg)
@@ -365,10 +379,6 @@ static void *worker_main(void *arg)
 	while (!run->go)
 		pthread_cond_wait(&run->cv, &run->mu);
 	pthread_mutex_unlock(&run->mu);
-	worker_start_at(run, s->w.id);
-	if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED))
-		goto out;
-	cpu0 = thread_cpu_s() + (m->helper_cpu_s ? m->helper_cpu_s(&s->w) : 0);
 	rate = run->target_pps / run->cfg.streams;
 	/*
 	 * A schedule's frame i is due at t0 + (i + 1) / rate: one gap after the window opens. A
@@ -391,6 +401,13 @@ static void *worker_main(void *arg)
 		pb_pacer_sleeps(&s->pacer);
 	if (run->target_pps || s->rs)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* paced sleeps end when asked, not 50 us later */
+	/* all of the above before a --start-at instant: after it, the first frame comes first */
+	worker_start_at(run, s->w.id);
+	if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED)) {
+		worker_start_settle(run);
+		goto out;
+	}
+	cpu0 = thread_cpu_s() + (m->helper_cpu_s ? m->helper_cpu_s(&s->w) : 0);
 
 	/* what the loop has to ask before each call: nothing at all when unlimited */
 	limited = s->quota != UINT64_MAX || s->pacer.rate || s->w.probe.on || s->rs;
@@ -424,6 +441,8 @@ static void *worker_main(void *arg)
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
+		if (!s->w.id)
+			worker_start_settle(run);
 		if (s->pacer.rate)
 			pb_pacer_depart(&s->pacer, s->budget_t, tried, slot_tried(s));
 		refused = o.retried && !o.sent;
@@ -432,6 +451,8 @@ static void *worker_main(void *arg)
 		if (s->past)
 			break; /* that call had what was due by the deadline */
 	}
+	if (!s->w.id)
+		worker_start_settle(run); /* a window that sent nothing */
 	if (s->call_t)
 		s->ctr.send_s += pb_clock_now(run->clk) - s->call_t;
 	s->behind = pb_pacer_behind(&s->pacer, fmin(pb_clock_now(run->clk), run->deadline),

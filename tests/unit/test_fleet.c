@@ -178,7 +178,9 @@ static void test_apply(uint32_t n, uint32_t flows, uint32_t streams, uint64_t co
  */
 struct sim {
 	int64_t now, tai_off_ns, tai_read_ns, wake_late_ns, cpu_wait_ns, run_delay, intr_at;
-	int sleeps, known, stop_on_intr, *stop;
+	/* after the wake, before the settling: after_ns pass, after_wait_ns of them off a CPU */
+	int64_t cpu, after_ns, after_wait_ns;
+	int sleeps, known, no_cpu, stop_on_intr, *stop;
 	clockid_t slept_clk;
 	int64_t slept_until;
 };
@@ -219,21 +221,37 @@ static int64_t sim_run_delay(void *ctx)
 	return s->known ? s->run_delay : -1;
 }
 
+static int64_t sim_cpu(void *ctx)
+{
+	struct sim *s = ctx;
+
+	return s->no_cpu ? -1 : s->cpu;
+}
+
 #define T0 (1796142600ll * 1000000000ll)
 #define US 1000ll
 
 /* A start at T0 + 2 s, the clock at T0; *s set up by the caller beyond that. */
 static int sim_wait(struct sim *s, bool synced, int *stop, int64_t *actual, int64_t *wait)
 {
-	struct pb_fleet_clock clock = { sim_now, sim_sleep_until, sim_run_delay, s };
+	struct pb_fleet_clock clock = { sim_now, sim_sleep_until, sim_run_delay, sim_cpu, s };
+	struct pb_start st = { .fd = -1 };
 	struct pb_config cfg;
+	int err;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.start_at_ns = T0 + 2000000000ll;
 	cfg.synced_clocks = synced;
 	s->stop = stop;
 	*actual = *wait = -2;
-	return pb_start_wait_clock(&cfg, &clock, stop, actual, wait);
+	err = pb_start_wait_clock(&cfg, &clock, stop, &st);
+	*actual = st.actual_ns;
+	/* the first frame: time passes, some of it waiting for a CPU */
+	s->now += s->after_ns;
+	s->run_delay += s->after_wait_ns;
+	s->cpu += s->after_ns - s->after_wait_ns;
+	*wait = pb_start_settle(&st);
+	return err;
 }
 
 static void test_start_wait(void)
@@ -269,6 +287,25 @@ static void test_start_wait(void)
 	CHECK(!err && actual == at + 100 * US && wait == 100 * US,
 	      "a wait for a CPU never exceeds the lateness: %+lld ns late, cpu wait %lld ns",
 	      (long long)(actual - at), (long long)wait);
+
+	/*
+	 * the first frame after the wake took 60 us, 45 of them waiting for a CPU: not the
+	 * start's (read then, a wake 300 us late with 200 us of wait would show 245 us of it)
+	 */
+	s = (struct sim){ .now = T0, .known = 1, .wake_late_ns = 300 * US, .cpu_wait_ns = 200 * US,
+			  .after_ns = 60 * US, .after_wait_ns = 45 * US };
+	err = sim_wait(&s, false, &stop, &actual, &wait);
+	CHECK(!err && actual == at + 300 * US && wait == 200 * US,
+	      "a wait after the wake is not the start's: %+lld ns late, cpu wait %lld ns",
+	      (long long)(actual - at), (long long)wait);
+
+	/* without the thread's CPU time the whole span after the wake is taken off */
+	s = (struct sim){ .now = T0, .known = 1, .no_cpu = 1, .wake_late_ns = 300 * US,
+			  .cpu_wait_ns = 200 * US, .after_ns = 60 * US, .after_wait_ns = 45 * US };
+	err = sim_wait(&s, false, &stop, &actual, &wait);
+	CHECK(!err && actual == at + 300 * US && wait == 185 * US,
+	      "no CPU clock: the span after the wake taken off whole: cpu wait %lld ns",
+	      (long long)wait);
 
 	/* the kernel does not say: the wait is unknown, the lateness still exact */
 	s = (struct sim){ .now = T0, .wake_late_ns = 40 * US };
