@@ -90,9 +90,8 @@ struct run {
 	const struct pb_clock *clk; /* env's, or CLOCK_MONOTONIC: pacing, deadline, link wait */
 	double t0;		    /* the clock start, set before go */
 	bool start_at;		    /* t0 is --start-at's instant: workers wait for it */
-	int64_t start_actual_ns, start_cpu_wait_ns; /* worker 0's wake at it (pb_start_wait) */
-	struct pb_start start; /* worker 0's, from its wait until its first frame went */
-	bool start_unsettled;
+	struct pb_start start;	   /* worker 0's wait for it (pb_start_wait), its wake */
+	int64_t start_cpu_wait_ns; /* ... and its CPU wait, settled after its first frame */
 	double deadline;   /* the stop (--duration, or --count's bound), set before go */
 	double target_pps; /* aggregate; 0: unlimited */
 	bool sleeps;	   /* --pace: waits are slept to the instant, none spun */
@@ -334,10 +333,8 @@ static void worker_start_at(struct run *run, uint32_t id)
 	 * wake did not read is read after the first frame (worker_start_settle)
 	 */
 	if (!id) {
-		run->start_unsettled = true;
 		if (pb_start_wait(&run->cfg, run->env->stop, &run->start))
 			__atomic_store_n(&run->abort, 1, __ATOMIC_RELAXED);
-		run->start_actual_ns = run->start.actual_ns;
 		return;
 	}
 	while (!__atomic_load_n(&run->abort, __ATOMIC_RELAXED) &&
@@ -347,12 +344,13 @@ static void worker_start_at(struct run *run, uint32_t id)
 		sched_yield();
 }
 
-static void worker_start_settle(struct run *run)
+/* worker 0's start, settled once: after its first call, or when it makes none (fleet.c) */
+static void worker_start_settle(struct run *run, bool *pending)
 {
-	if (!run->start_unsettled)
+	if (!*pending)
 		return;
 	run->start_cpu_wait_ns = pb_start_settle(&run->start);
-	run->start_unsettled = false;
+	*pending = false;
 }
 
 static void *worker_main(void *arg)
@@ -364,7 +362,7 @@ static void *worker_main(void *arg)
 	struct pb_outcome o;
 	double cpu0, wait = 0, rate;
 	uint64_t budget, tried;
-	bool limited, own_clock, refused = false;
+	bool limited, own_clock, refused = false, settle;
 	char name[16];
 
 	/* named, so that top -H, perf and strace show which thread sends which stream */
@@ -403,8 +401,9 @@ static void *worker_main(void *arg)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* paced sleeps end when asked, not 50 us later */
 	/* all of the above before a --start-at instant: after it, the first frame comes first */
 	worker_start_at(run, s->w.id);
+	settle = run->start_at && !s->w.id;
 	if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED)) {
-		worker_start_settle(run);
+		worker_start_settle(run, &settle);
 		goto out;
 	}
 	cpu0 = thread_cpu_s() + (m->helper_cpu_s ? m->helper_cpu_s(&s->w) : 0);
@@ -441,8 +440,8 @@ static void *worker_main(void *arg)
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 			break;
 		}
-		if (!s->w.id)
-			worker_start_settle(run);
+		if (settle) /* a flag in a register: the loop pays no call for it */
+			worker_start_settle(run, &settle);
 		if (s->pacer.rate)
 			pb_pacer_depart(&s->pacer, s->budget_t, tried, slot_tried(s));
 		refused = o.retried && !o.sent;
@@ -451,8 +450,7 @@ static void *worker_main(void *arg)
 		if (s->past)
 			break; /* that call had what was due by the deadline */
 	}
-	if (!s->w.id)
-		worker_start_settle(run); /* a window that sent nothing */
+	worker_start_settle(run, &settle); /* a window that sent nothing */
 	if (s->call_t)
 		s->ctr.send_s += pb_clock_now(run->clk) - s->call_t;
 	s->behind = pb_pacer_behind(&s->pacer, fmin(pb_clock_now(run->clk), run->deadline),
@@ -1543,7 +1541,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	for (i = 0; i < run->arrived; i++)
 		pthread_join(run->slots[i].thread, NULL);
 	/* worker 0's wake: how the machine kept the instant (start_skew_us, start_cpu_wait_us) */
-	res->start_actual_ns = run->start_actual_ns;
+	res->start_actual_ns = run->start.actual_ns;
 	res->start_cpu_wait_ns = run->start_cpu_wait_ns;
 	if (run->abort) {
 		run_stopped_early(env, res);

@@ -33,9 +33,8 @@ die() { echo "fresh-check: $*" >&2; exit 2; }
 command -v debootstrap >/dev/null || die "debootstrap not found (Debian package debootstrap)"
 git -C "$SRC" diff --quiet HEAD || echo "fresh-check: uncommitted changes are not checked: the clone is of HEAD"
 # the mirror this machine's apt uses (Debian's package registry), for the new tree's apt too
-MIRROR=$(sed -n 's/^URIs: *//p; s/^deb \(\[[^]]*\] \)\{0,1\}\(http[^ ]*\) .*/\2/p' \
-	/etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null | grep -v security | head -1)
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
+. "$SRC/scripts/apt-mirror.sh"
+MIRROR=$(pb_apt_mirror "$SUITE")
 
 unmount_all() {
 	# the deepest first: whatever tests, apt or bpffs mounted below the tree too

@@ -4,17 +4,8 @@
 # passes whatever the command under test did (17 such checks were found so). The status is
 # taken first (`rc=$?`), then checked. This scans every script under tests/, and on a
 # made-up script it names each kind of line it refuses.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
 command -v python3 >/dev/null || { echo "SKIP: no python3 (Debian package python3)"; exit 77; }
-T=$(mktemp -d /tmp/pbcheckst.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-check() { # NAME, then the condition as a command
-	local name=$1
-	shift
-	if "$@"; then pass=$((pass + 1)); echo "ok: $name"; else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # scan FILE...: each line (continuations joined) whose check or attempts call reads $? after a
 # command substitution in the same call; exit 1 if any
@@ -67,5 +58,4 @@ false
 got=$(f() { echo "$2"; }; f "x $(true)" $?)
 check "bash expands \$? after a preceding \$(...) (got $got, the substitution's 0)" [ "$got" = 0 ]
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+finish

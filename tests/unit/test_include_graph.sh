@@ -2,17 +2,8 @@
 # scripts/include-graph.py: the checkout keeps its layout (no cycle, the engine includes
 # nothing above it, no folder over a third of the lines), and on small made-up trees the
 # script names each kind of break and exits 1.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
 command -v python3 >/dev/null || { echo "SKIP: no python3 (Debian package python3)"; exit 77; }
-T=$(mktemp -d /tmp/pbgraph.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-check() { # NAME, then the condition as a command
-	local name=$1
-	shift
-	if "$@"; then pass=$((pass + 1)); echo "ok: $name"; else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 python3 "$top/scripts/include-graph.py" "$top" >"$T/out" 2>&1
 rc=$?
@@ -48,5 +39,4 @@ broken "two files include each other" "$T/pair" "files include each other: resul
 tree "$T/big" methods/m.c::40 harness/e.c::10 cli/c.c::10 lab/l.c::10
 broken "a folder over a third" "$T/big" "methods/ holds 40 of"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+finish
