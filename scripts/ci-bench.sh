@@ -1,135 +1,156 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The CI comparison on veth pairs: a short lab benchmark of every send path, compared with
-# the stored baseline (results/baseline-ci.json). docs/ci.md says what it catches, measured.
+# The CI gate on veth pairs: the change against its base, both built here and run side by
+# side in one run, no stored numbers. docs/ci.md says what it catches, measured.
 #
-#   scripts/ci-bench.sh [BUILD_DIR]            run and compare; exit 1 on a regression
-#   scripts/ci-bench.sh --refresh [BUILD_DIR]  run (more rounds) and store the new baseline
+#   scripts/ci-bench.sh [--base REV | --base-build DIR] [BUILD_DIR]
 #
-# Rounds, interleaved: every method once per round (A B C, A B C, ...), not A A A B B B, so
-# a neighbour's burst of load falls on a few methods' single runs, not on one method's every
-# run. Each row is then the median of its rounds, and three signals are compared:
-# - CPU per frame of the sending threads (cpu_ns_per_pkt), NEW/BASE over the median of that
-#   ratio across the rows: another tenant's load moves it far less than the rate, and what it
-#   moves, it moves in every row. A row whose loop costs CPU_TOL % more fails.
+# The base: --base-build DIR (a tree already built: DIR/pktbench), else the commit --base
+# REV, $PB_GATE_BASE or .ci/gate-base names (the landed main the change was made on). That
+# commit is built here from git history alone (git archive; target pktbench; in
+# BUILD_DIR-gate-base, reused while it is the same commit). A base that does not build, or
+# that is not an ancestor of HEAD, fails the gate in one line that says what to do.
+#
+# Rounds: base and change in turns (base, change, change, base, ...), every method in each,
+# round r sending from CPU (r - 1) mod the CPUs, both sides of a round on the same CPU: a
+# sender's CPU/frame depends on which CPU it is on at the time (here 1.5x between the two,
+# and which one is cheap changes over minutes), so the pair sees the same machine. Three
+# signals per row, through `pktbench compare`:
+# - CPU per frame of the sending threads: the median over rounds of change/base in the same
+#   round, over the median of that ratio across the rows of its class; CPU_TOL % more fails.
 # - syscalls per frame, counted not timed: SYS_TOL % more fails (a batch that broke).
 # - the rate, normalised by udp_sendto of the same round, with compare's own allowance
 #   (max(TOL, the rows' noise)): the slowdown that costs no CPU (a sleep, a wait).
-# The tolerances come from the scatter measured on unchanged code, quiet and beside
-# scripts/noisy.sh (docs/ci.md). After the comparison it runs bench/ceiling.sh once, short,
-# for the log (PB_CI_CEILING=0 leaves it out: .ci/run, scripts/gate-check.sh).
+# Every way it judges less than everything (a method left out or in one build only, a row
+# not ok in a base round, a signal without figures) is a line starting "gate:", also in
+# BUILD_DIR/ci-gate-summary.txt, which .ci/run prints at its end; a gate that judged no row
+# fails. Exit 0 pass, 1 fail.
 set -u
 cd "$(dirname "$0")/.."
-refresh=0
-[ "${1:-}" = --refresh ] && { refresh=1; shift; }
+base_build= base_rev=${PB_GATE_BASE:-}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--base) base_rev=$2; shift 2 ;;
+	--base-build) base_build=$2; shift 2 ;;
+	-h | --help) sed -n '3,29p' "$0" | cut -c3-; exit 0 ;;
+	-*) echo "ci-bench: unknown option $1 (see --help)" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
 BUILD=${1:-build}
 PB=$BUILD/pktbench
-BASE=results/baseline-ci.json
-OUT=$BUILD/ci-bench.json
 TOL=${PB_CI_TOLERANCE:-45}
-CPU_TOL=${PB_CI_CPU_TOLERANCE:-30}
+CPU_TOL=${PB_CI_CPU_TOLERANCE:-15}
 SYS_TOL=${PB_CI_SYSCALLS_TOLERANCE:-10}
 DUR=${PB_CI_DURATION:-0.4}
-# the baseline is the median of more rounds: its own scatter adds to every comparison's
-if [ $refresh = 1 ]; then ROUNDS=${PB_CI_ROUNDS:-15}; else ROUNDS=${PB_CI_ROUNDS:-7}; fi
+ROUNDS=${PB_CI_ROUNDS:-6}
+SUMMARY=$BUILD/ci-gate-summary.txt
+work=$(mktemp -d /tmp/pb-gate.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+: >"$SUMMARY"
+# a line for the log and for the summary at the end of .ci/run
+say() { echo "gate: $*" | tee -a "$SUMMARY"; }
+fail() { say "FAIL: $*"; exit 1; }
+[ -x "$PB" ] || fail "no $PB: build it first (scripts/setup.sh)"
 
-# every wire method this build has; null measures only the harness, so it is left out, and
-# io_uring_sqpoll, whose rate is whether its kernel thread finds the other CPU free: 0.1 to
-# 0.44 Mpps from one run to the next on a shared 2-core VM, beyond any useful tolerance
-methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' |
-	grep -v -e '^benchmark$' -e '^null$' -e '^io_uring_sqpoll$' | paste -sd, -)
-echo "ci-bench: $methods, $DUR s each, median of $ROUNDS interleaved rounds"
-# Round r sends from CPU (r - 1) mod ncpus: a sender's CPU/frame depends on which CPU it is
-# on at the time (on this VM, the same loop cost 1.5x more on one CPU than on the other, and
-# which one changed over minutes), so every row gets rounds on each CPU and its cheapest
-# round is taken on the CPU that was cheap then, as every other row's is.
-ncpu=$(nproc)
-rounds=()
-for r in $(seq "$ROUNDS"); do
-	f=$BUILD/ci-bench-round$r.json
-	"$PB" --method "$methods" --duration "$DUR" --cpus $(((r - 1) % ncpu)) -q --format json \
-		-o "$f" || exit 1
-	rounds+=("$f")
+if [ -n "$base_build" ]; then
+	BPB=$base_build/pktbench
+	[ -x "$BPB" ] || fail "no $BPB"
+	desc="the build in $base_build"
+else
+	why="named by \$PB_GATE_BASE"
+	if [ -z "$base_rev" ]; then
+		[ -f .ci/gate-base ] || fail "no base: .ci/gate-base names none (see docs/ci.md)"
+		base_rev=$(grep -v '^#' .ci/gate-base | awk 'NF { print $1; exit }')
+		why="named in .ci/gate-base: the landed main this work began on"
+	fi
+	rev=$(git rev-parse -q --verify "${base_rev}^{commit}" 2>/dev/null) ||
+		fail "the base $base_rev ($why) is not a commit of this clone's history"
+	git merge-base --is-ancestor "$rev" HEAD ||
+		fail "the base $base_rev ($why) is not an ancestor of HEAD: name the main this work began on"
+	desc="base ${rev:0:12} ($(git log -1 --format='%cs %s' "$rev" | cut -c1-60)), $why"
+	[ "$rev" = "$(git rev-parse HEAD)" ] && desc="$desc; it is HEAD itself: unchanged code against itself"
+	bdir=${BUILD}-gate-base
+	if [ "$(cat "$bdir/commit" 2>/dev/null)" != "$rev" ] || [ ! -x "$bdir/build/pktbench" ]; then
+		echo "gate: building the base ${rev:0:12} in $bdir (target pktbench)"
+		rm -rf "$bdir" && mkdir -p "$bdir/src" || fail "cannot make $bdir"
+		t0=$SECONDS
+		# git archive: the commit's tree alone, so its build sees no file of this checkout's;
+		# the ceiling keeps its version script from describing this checkout instead
+		if ! { git archive "$rev" | tar -x -C "$bdir/src" &&
+			GIT_CEILING_DIRECTORIES=$(cd "$bdir" && pwd) cmake -S "$bdir/src" -B "$bdir/build" \
+				-DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+			GIT_CEILING_DIRECTORIES=$(cd "$bdir" && pwd) cmake --build "$bdir/build" \
+				-j"$(nproc)" --target pktbench; } >"$bdir/build.log" 2>&1; then
+			tail -5 "$bdir/build.log" | sed 's/^/    /'
+			fail "the base ${rev:0:12} does not build on this machine ($bdir/build.log): name a newer base in .ci/gate-base"
+		fi
+		echo "$rev" >"$bdir/commit"
+		echo "gate: the base built in $((SECONDS - t0)) s"
+	fi
+	BPB=$bdir/build/pktbench
+fi
+say "comparing $PB with $desc"
+
+# every wire method both builds have. null measures only the harness; io_uring_sqpoll's rate
+# is whether its kernel thread finds the other CPU free (0.1 to 0.44 Mpps run to run on a
+# shared 2-core VM), beyond any useful tolerance: both said, not silently dropped
+list() { "$1" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' | grep -vx benchmark | sort; }
+list "$BPB" >"$work/base.m"
+list "$PB" >"$work/new.m"
+[ -s "$work/base.m" ] && [ -s "$work/new.m" ] || fail "cannot read the methods of $BPB or $PB"
+for m in $(comm -23 "$work/base.m" "$work/new.m"); do
+	say "FAIL-ROW $m: in the base, not in this build (a method gone)"
+	gone=1
 done
+for m in $(comm -13 "$work/base.m" "$work/new.m"); do say "NOT JUDGED $m: new, not in the base"; done
+methods=
+for m in $(comm -12 "$work/base.m" "$work/new.m"); do
+	case $m in
+	null) say "NOT JUDGED null: it sends nothing (the harness's own cost)" ;;
+	io_uring_sqpoll) say "NOT JUDGED io_uring_sqpoll: its rate is its kernel thread's luck on a shared CPU" ;;
+	*) methods=${methods:+$methods,}$m ;;
+	esac
+done
+[ -n "$methods" ] || fail "no method in common with the base"
+echo "gate: $methods; $DUR s each, $ROUNDS rounds of each side, interleaved"
 
-# One result set from the rounds: each ok row the median of its rounds (CPU/frame: the least;
-# the rate of each round taken over udp_sendto's of the same round, times udp_sendto's median
-# rate, so compare's --normalize sees the median of the per-round ratios). A row not ok in
-# any round is that round's row: a method that failed once fails the comparison.
-python3 - "$OUT" "${rounds[@]}" <<'EOF' || exit 1
-import json, statistics, sys
+ncpu=$(nproc)
+bases=() news=()
+for r in $(seq "$ROUNDS"); do
+	cpu=$(((r - 1) % ncpu))
+	# the order turns each round, so neither side is always the one after a pause
+	if [ $((r % 2)) = 1 ]; then order="base new"; else order="new base"; fi
+	for side in $order; do
+		f=$work/$side-$r.json
+		bin=$PB
+		[ $side = base ] && bin=$BPB
+		# exit 1 is a row that failed: its row says so and compare judges it
+		"$bin" --method "$methods" --duration "$DUR" --cpus $cpu -q --format json -o "$f" \
+			2>"$work/err"
+		rc=$?
+		if [ $rc -gt 1 ] || [ ! -s "$f" ]; then
+			sed 's/^/    /' "$work/err" | tail -5
+			fail "round $r of the $side exited $rc without results"
+		fi
+		if [ $side = base ]; then bases+=("$f"); else news+=("$f"); fi
+	done
+done
+python3 scripts/ci_rounds.py merge "$BUILD/ci-bench-base.json" "$BUILD/ci-bench.json" \
+	--base "${bases[@]}" --new "${news[@]}" || fail "the rounds could not be merged"
 
-out, paths = sys.argv[1], sys.argv[2:]
-sets = [json.load(open(p)) for p in paths]
-byname = [{r['method']: r for r in s['results']} for s in sets]
-ref = 'udp_sendto'
-ref_ok = all(ref in b and b[ref]['status'] == 'ok' and b[ref]['pps'] > 0 for b in byname)
-ref_pps = statistics.median(b[ref]['pps'] for b in byname) if ref_ok else None
-
-
-def med(rows, key):
-    v = [r[key] for r in rows if isinstance(r.get(key), (int, float))]
-    return statistics.median(v) if len(v) == len(rows) else None
-
-
-rows = []
-for first in sets[0]['results']:
-    m = first['method']
-    runs = [b.get(m) for b in byname]
-    bad = [r for r in runs if r is None or r['status'] != 'ok']
-    if bad:
-        rows.append(next((r for r in bad if r), first))
-        continue
-    row = dict(sorted(runs, key=lambda r: r['pps'])[len(runs) // 2])
-    if ref_ok:
-        row['pps'] = statistics.median(r['pps'] / b[ref]['pps']
-                                       for r, b in zip(runs, byname)) * ref_pps
-    else:
-        row['pps'] = med(runs, 'pps')
-    for key in ('syscalls_per_frame', 'delivered_pct', 'accounted_pct'):
-        row[key] = med(runs, key)
-    # CPU/frame: the cheapest round, not the median. A row can land in one of two costs run
-    # by run (gso here: 617 or 869 ns a frame, issue 30); the cheapest of 7 is its lower
-    # mode almost always, and a slower loop raises every round, the cheapest too.
-    cpu = [r['cpu_ns_per_pkt'] for r in runs if isinstance(r.get('cpu_ns_per_pkt'), (int, float))]
-    row['cpu_ns_per_pkt'] = min(cpu) if len(cpu) == len(runs) else None
-    row['interrupted'] = any(r['interrupted'] for r in runs)
-    row['timed_out'] = any(r['timed_out'] for r in runs)
-    row['runs'] = len(runs)
-    row['pps_min'] = row['pps_max'] = None  # the median decides, not the runs' overlap
-    rows.append(row)
-res = dict(sets[0])
-res['command'] = 'scripts/ci-bench.sh: %d interleaved rounds of %s' % (len(sets), sets[0]['command'])
-res['rounds'] = len(sets)
-res['results'] = rows
-json.dump(res, open(out, 'w'), indent=1)
-EOF
-rm -f "${rounds[@]}"
-if [ $refresh = 1 ]; then
-	cp "$OUT" "$BASE"
-	echo "ci-bench: stored $BASE"
-	exit 0
-fi
-if [ ! -f "$BASE" ]; then
-	echo "ci-bench: no $BASE yet: run scripts/ci-bench.sh --refresh on a quiet machine"
-	exit 1
-fi
-# A baseline from another kernel: a kernel moves each path's cost its own way (on this VM,
-# from 6.18.44-fc-v1147 to -v1252, socket paths' CPU/frame x2.4 while af_packet's and af_xdp's
-# rates rose a third), which no normalisation cancels. Then only what is counted is judged:
-# syscalls/frame, delivery, accounting; it says so, and how to judge the rest.
-bk=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("kernel", ""))' "$BASE")
-if [ "$bk" != "$(uname -r)" ]; then
-	echo "ci-bench: the baseline was measured on kernel $bk, this machine runs $(uname -r):" \
-		"CPU/frame and the rate are NOT judged (another kernel's are not this one's); only" \
-		"syscalls/frame, delivery and accounting are. To judge them, store a baseline made" \
-		"on this kernel: scripts/ci-bench.sh --refresh"
-	TOL=100 CPU_TOL=0 fixed=--fixed-tolerance
-fi
-"$PB" compare "$BASE" "$OUT" --normalize udp_sendto --tolerance "$TOL" ${fixed:-} \
-	--cpu-tolerance "$CPU_TOL" --syscalls-tolerance "$SYS_TOL" || exit
-[ "${PB_CI_CEILING:-1}" = 0 ] && exit 0
-# The reference loops beside pktbench's two fastest paths, one short round (about 25 s):
-# shown for the log, not compared (docs/performance.md); it fails only if one cannot run.
-echo "ci-bench: the reference loops beside xdp_live and af_xdp (bench/ceiling.sh)"
-bench/ceiling.sh -s 2 -r 1 -b "$BUILD" live xsk pb_xdp_live pb_af_xdp
+args=("$BUILD/ci-bench-base.json" "$BUILD/ci-bench.json" --normalize udp_sendto --tolerance "$TOL"
+	--cpu-tolerance "$CPU_TOL" --syscalls-tolerance "$SYS_TOL")
+"$PB" compare "${args[@]}"
+rc=$?
+"$PB" compare "${args[@]}" -f json >"$work/cmp.json" 2>/dev/null
+python3 scripts/ci_rounds.py judged "$work/cmp.json" "$desc" | tee -a "$SUMMARY"
+[ "${PIPESTATUS[0]}" = 0 ] || exit 1
+[ -z "${gone:-}" ] || fail "a method the base has is gone"
+case $rc in
+0) say "PASS: no row regressed against the base" ;;
+1) fail "$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print("regressed against the base: " + ", ".join("%s (%s)" % (r["method"], r["detail"]) for r in d["rows"] if r["fails"]))' "$work/cmp.json")" ;;
+*) fail "pktbench compare could not compare (exit $rc)" ;;
+esac

@@ -3,7 +3,9 @@
 # How good is the CI gate (scripts/ci-bench.sh)? Runs it on unchanged code and on builds with
 # one method's send loop made slower on purpose (CMake's PB_GATE_SLOWDOWN, a busy-wait sized
 # from that loop's own cost: methods/gate_slowdown.h), each N times beside scripts/noisy.sh,
-# and prints the catch rate per slowdown and the false alarm rate.
+# and prints the catch rate per slowdown and the false alarm rate. The base of every run is
+# the unchanged build, run beside the case's build in the same interleaved rounds, as CI runs
+# its base beside the change (unchanged: the unchanged build beside itself).
 #
 #   scripts/gate-check.sh [-n N] [--short] [--busy MS] [--only LIST]
 #
@@ -21,7 +23,7 @@
 # over several invocations.
 set -u
 cd "$(dirname "$0")/.."
-SLOWDOWNS=(af_packet:2 udp_connected:2 sendmmsg:1.5)
+SLOWDOWNS=(af_packet:2 udp_connected:2 sendmmsg:1.5 sendmmsg:1.3)
 n=10 busy=30 only=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -29,7 +31,7 @@ while [ $# -gt 0 ]; do
 	--short) n=1; shift ;;
 	--busy) busy=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
-	-h | --help) sed -n '3,21p' "$0" | cut -c3-; exit 0 ;;
+	-h | --help) sed -n '3,23p' "$0" | cut -c3-; exit 0 ;;
 	*) echo "gate-check: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -40,9 +42,13 @@ cases=(unchanged "${SLOWDOWNS[@]}")
 if [ -n "$only" ]; then IFS=, read -ra cases <<<"$only"; fi
 
 dir_of() { [ "$1" = unchanged ] && echo "$prefix" || echo "$prefix-slow-${1%%:*}-${1#*:}"; }
+# the unchanged build is every case's base, so it is built whichever cases run
+builds=(unchanged "${cases[@]}")
+# shellcheck disable=SC2207
+builds=($(printf '%s\n' "${builds[@]}" | awk '!seen[$0]++'))
 
 # the builds: only pktbench, with the project's own warnings as errors
-for c in "${cases[@]}"; do
+for c in "${builds[@]}"; do
 	d=$(dir_of "$c")
 	slow=
 	[ "$c" = unchanged ] || slow=$c
@@ -62,14 +68,16 @@ for i in $(seq "$n"); do
 		m=${c%%:*}
 		out=$d/gate-run.txt
 		t0=$SECONDS
-		flock -o /tmp/pb-net.lock "${noisy[@]}" env PB_CI_CEILING=0 scripts/ci-bench.sh "$d" >"$out" 2>&1
+		flock -o /tmp/pb-net.lock "${noisy[@]}" scripts/ci-bench.sh --base-build "$prefix" "$d" >"$out" 2>&1
 		rc=$?
 		# rows the gate failed: the table's lines whose verdict says so
 		bad=$(awk -F'|' '/\| (regressed|not comparable|missing in NEW|skipped in NEW|error in NEW)/ {gsub(/ /, "", $2); print $2}' "$out" |
 			sort -u | paste -sd, -)
+		# the gate must name the base it compared with
+		grep -q '^gate: comparing ' "$out" || bad=${bad:+$bad,}no-base-named
 		# the figures behind it, from the same two files, without the lock
-		fig=$("$d/pktbench" compare results/baseline-ci.json "$d/ci-bench.json" --normalize udp_sendto \
-			--tolerance "${PB_CI_TOLERANCE:-45}" --cpu-tolerance "${PB_CI_CPU_TOLERANCE:-30}" \
+		fig=$("$d/pktbench" compare "$d/ci-bench-base.json" "$d/ci-bench.json" --normalize udp_sendto \
+			--tolerance "${PB_CI_TOLERANCE:-45}" --cpu-tolerance "${PB_CI_CPU_TOLERANCE:-15}" \
 			--syscalls-tolerance "${PB_CI_SYSCALLS_TOLERANCE:-10}" -f json 2>/dev/null |
 			python3 -c '
 import json, sys

@@ -275,3 +275,19 @@ finish() {
 	echo "$PASSES passed, $FAILS failed"
 	[ "$FAILS" = 0 ]
 }
+
+# live_frames_refused: the kernel itself refuses BPF_PROG_RUN with live frames, as a witness
+# that is not pktbench says (the reference loop bench/ceiling/bench_live, run once on the
+# loopback of a namespace of its own, where no frame can leave). Prints the kernel's word.
+# A pktbench method that skips while this says nothing is a failure, not a skip: seen on
+# 6.18.44-fc-v1300, where the kernel answers EPERM to root for every live run.
+live_frames_refused() {
+	local bin out
+	bin=$(dirname "$PB")/bench/bench_live
+	[ -x "$bin" ] || return 1
+	out=$(unshare -n "$bin" lo 1 02:00:00:00:00:02 02:00:00:00:00:01 2>&1) && return 1
+	case $out in
+	*"BPF_PROG_RUN: Operation not permitted"* | *"BPF_PROG_RUN: Invalid argument"*) echo "${out#bench_live: }" ;;
+	*) return 1 ;;
+	esac
+}
