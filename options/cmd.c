@@ -821,19 +821,26 @@ int pb_cmd_parse(const struct pb_cmd *cmd, void *dst, int argc, char **argv,
 static void usage_wrap(FILE *f, const char *text, int indent, int *col, int width)
 {
 	const char *p = text;
+	/*
+	 * a word opens a line (the call's first, or after a break) or follows a space: by what
+	 * was written, not by the column, which a caller may start left of the indent (the exit
+	 * statuses did: "0every row ran", "1arunfailed")
+	 */
+	bool first = true;
 
 	while (*p) {
 		size_t w = strcspn(p, " \n");
 
-		if (*col > indent && *col + 1 + (int)w > width) {
+		if (!first && *col + 1 + (int)w > width) {
 			fprintf(f, "\n%*s", indent, "");
 			*col = indent;
-		} else if (*col > indent) {
+		} else if (!first) {
 			fputc(' ', f);
 			(*col)++;
 		}
 		fprintf(f, "%.*s", (int)w, p);
 		*col += (int)w;
+		first = false;
 		p += w;
 		while (*p == ' ')
 			p++;
@@ -842,6 +849,7 @@ static void usage_wrap(FILE *f, const char *text, int indent, int *col, int widt
 			p++;
 			fprintf(f, "\n%*s", indent, "");
 			*col = indent;
+			first = true;
 		}
 	}
 }
@@ -996,14 +1004,14 @@ void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)
 
 		fprintf(f, "\nExit status:\n");
 		while (*p) {
-			size_t len = strcspn(p, "\n");
-			char *line = strndup(p, len);
-			int col = 2;
+			size_t len = strcspn(p, "\n"), code = strcspn(p, " \n");
+			char *line = strndup(p + code, len - code);
+			int col = 7;
 
 			/* "  CODE meaning", the meaning wrapped under itself */
-			fputs("  ", f);
+			fprintf(f, "  %-4.*s ", (int)code, p);
 			if (line)
-				usage_wrap(f, line, 7, &col, USAGE_WIDTH);
+				usage_wrap(f, line + strspn(line, " "), 7, &col, USAGE_WIDTH);
 			fputc('\n', f);
 			free(line);
 			p += len + (p[len] == '\n');

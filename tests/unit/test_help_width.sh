@@ -34,6 +34,12 @@ PY
 )
 	[ -z "$run" ] && ok "$2: no entries run together" ||
 		bad "$2: entries run together: $(echo "$run" | head -3)"
+	# the exit statuses: a code, then its meaning after a space ("0every row ran",
+	# "1arunfailed" were written where the wrap began left of its indent)
+	run=$(awk '/^Exit status/ { e = 1; next } e && !NF { exit }
+		e && /^  [0-9]/ && !/^  [0-9]+ +[a-z(]/ { printf "%d: %s\n", NR, $0 }' "$1")
+	[ -z "$run" ] && ok "$2: each exit status apart from its meaning" ||
+		bad "$2: an exit status run into its meaning: $(echo "$run" | head -3)"
 }
 
 "$PB" --help >"$T/main" 2>&1
