@@ -192,9 +192,29 @@ except Exception as e:
 }
 
 # The methods this pktbench has (from --help), one a line; "benchmark" is not one.
+# pb_methods: the methods this build has (less benchmark), less those this kernel refuses as
+# a witness that is not pktbench says (refused_methods: each said as a skip, on stderr)
 pb_methods() {
-	"$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' | grep -v '^benchmark$'
+	local all
+	all=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' | grep -v '^benchmark$')
+	grep -vxF -f <(refused_methods; echo '-') <<<"$all"
 }
+# refused_methods: methods of this build the kernel itself refuses, one a line: xdp_live when
+# the reference loop's live-frame run is refused too (live_frames_refused, below); said once
+# a test as a skip with the kernel's word, on stderr
+refused_methods() {
+	local why
+	"$PB" --help | grep -qE '^  xdp_live ' || return 0
+	why=$(live_frames_refused) || return 0
+	# once a test (a marker file: the callers are subshells)
+	if [ ! -e "$T/.refused-said" ]; then
+		echo "skip: xdp_live: this kernel refuses live frames ($why; the reference loop too)" >&2
+		: >"$T/.refused-said"
+	fi
+	echo xdp_live
+}
+# refused METHOD: true when the kernel refuses METHOD (refused_methods)
+refused() { refused_methods | grep -qx "$1"; }
 
 # icmp_ping NETNS ADDR: 3 echo requests from NETNS, all answered (no ping(8) needed).
 icmp_ping() {

@@ -11,8 +11,7 @@ row() { # row FILE PYTHON-EXPR-ON-r: the first result row
 	json "$1" "(lambda r: $2)(d['results'][0])"
 }
 
-methods=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' |
-	grep -v '^benchmark$\|^null$')
+methods=$(pb_methods | grep -v '^null$')
 
 # a method the kernel does not tell of a drop at the DUT's input (lib.sh's untold) must not
 # outrun the DUT: paced far below what it forwards, its input backlog (1000 frames) outlasts a

@@ -203,6 +203,7 @@ ip -n "$NRX" link set dev "$B" xdpdrv obj "$OBJ" sec xdp
 for mode in native generic; do
 	m="xdp_live $mode"
 	"$PB" --help | grep -qE '^  xdp_live ' || break
+	refused xdp_live && break # this kernel refuses live frames: said as a skip
 	user=$(user_prog "$NTX" "$A" $mode)
 	sender --method xdp_live --xdp-mode $mode --force --duration 20 --pps 1000
 	sleep 1.5
