@@ -38,7 +38,7 @@
 #define EXIT_INTERRUPTED 130
 
 /*
- * Set by SIGINT/SIGTERM, read by every thread: a lock-free atomic int, which a signal
+ * Set by SIGINT/SIGTERM/SIGHUP (the signal), read by every thread: a lock-free atomic int, which a signal
  * handler may store to and other threads may load without a data race (C11 7.17.5).
  */
 static int pb_stop;
@@ -60,6 +60,8 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* an SSH session that drops: the lab is removed and the partial row written all the same */
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -296,7 +298,7 @@ static int session_agent(struct pb_session *s, char *err, size_t errlen)
 	uint32_t i;
 	int ret;
 
-	ret = pb_rx_source_agent(&s->rxsrc, cfg->receiver, &info, err, errlen);
+	ret = pb_rx_source_agent(&s->rxsrc, cfg->receiver, &pb_stop, &info, err, errlen);
 	if (ret)
 		return -EINVAL; /* nothing can run as asked: bad input, exit 2 */
 	if (!cfg->dstmac_set) {
@@ -999,8 +1001,10 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 			strerror(-s.stream.error));
 		status = 1;
 	}
+	/* 130 for Ctrl-C and SIGTERM, 129 for a hang-up: a shell's 128 + the signal, but TERM's */
 	if (pb_stopped())
-		status = EXIT_INTERRUPTED;
+		status = __atomic_load_n(&pb_stop, __ATOMIC_RELAXED) == SIGHUP ? 128 + SIGHUP
+									: EXIT_INTERRUPTED;
 	/* rfc2544's rows are s.results now, released like any run's */
 	for (i = 0; i < s.n; i++)
 		pb_result_release(&s.results[i]);

@@ -319,6 +319,7 @@ static int64_t fleet_now_ns(void *ctx, clockid_t clk)
  * not held back by a scheduler slice.
  */
 #define PB_START_SPIN_NS 1000000ll
+#define PB_START_NAP_NS  100000000ll /* the longest nap before a --start-at instant */
 
 static int fleet_sleep_until_ns(void *ctx, clockid_t clk, int64_t t)
 {
@@ -360,11 +361,24 @@ int pb_start_wait_clock(const struct pb_config *cfg, const struct pb_fleet_clock
 		clk = CLOCK_TAI;
 	}
 	/*
+	 * Naps while the instant is far, *stop read between them: a signal goes to any thread of
+	 * the process, most often not this one, so it cannot be counted on to break a sleep (a
+	 * Ctrl-C 4 s before the instant was seen at the instant). The last sleep, to the instant
+	 * itself, is at most PB_START_NAP_NS: a stop is seen within that.
+	 */
+	for (;;) {
+		int64_t now = clock->now_ns(clock->ctx, clk);
+
+		if (__atomic_load_n(stop, __ATOMIC_RELAXED) || target - now <= PB_START_NAP_NS)
+			break;
+		clock->sleep_until_ns(clock->ctx, clk, now + PB_START_NAP_NS);
+	}
+	/*
 	 * Read last before the sleep: a wait for a CPU before it (a busy machine's preemption of
 	 * milliseconds) delayed nothing, and counted would pass a late timer for the load's.
 	 */
 	st->delay0 = clock->run_delay_ns(clock->ctx);
-	/* a signal (SIGINT, SIGTERM) interrupts the sleep; its handler has set *stop */
+	/* a signal (SIGINT, SIGTERM, SIGHUP) may interrupt the sleep; its handler has set *stop */
 	while (!__atomic_load_n(stop, __ATOMIC_RELAXED) &&
 	       clock->sleep_until_ns(clock->ctx, clk, target) == EINTR)
 		;

@@ -464,8 +464,12 @@ static void *worker_main(void *arg)
 		s->ctr.blocked_at = 0;
 	}
 	s->cpu_s = thread_cpu_s() + (m->helper_cpu_s ? m->helper_cpu_s(&s->w) : 0) - cpu0;
-	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 out:
+	/*
+	 * done on every way out, an abort's too: the sampler waits for every worker's (a Ctrl-C
+	 * before a --start-at instant left it waiting for ever, deaf to further signals)
+	 */
+	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 	if (m->close)
 		m->close(&s->w);
 	return NULL;

@@ -122,10 +122,11 @@ int pb_rx_source_lab(struct pb_rx_source *src, int ifindex, const char *ifname,
 		     enum pb_xdp_mode mode);
 /*
  * A `pktbench receive` agent at url (receiver/client.c): it must answer /v1/info, which fills
- * peer, before src reads it over HTTP. 0, or -errno with why in err.
+ * peer, before src reads it over HTTP. Once *stop is set (a signal), the reads still made
+ * get half a second in all. 0, or -errno with why in err.
  */
-int pb_rx_source_agent(struct pb_rx_source *src, const char *url, struct pb_rx_peer *peer,
-		       char *err, size_t errlen);
+int pb_rx_source_agent(struct pb_rx_source *src, const char *url, const int *stop,
+		       struct pb_rx_peer *peer, char *err, size_t errlen);
 
 /* Undoes either of the above and clears src; a cleared src is left alone. */
 static inline void pb_rx_source_close(struct pb_rx_source *src)

@@ -465,7 +465,8 @@ const struct pb_cmd pb_cmd_main = {
 	.exit_status = "0    every row ran or was skipped with its reason\n"
 		       "1    a run failed, or the results could not be written\n"
 		       "2    bad input or missing privileges (one line on stderr)\n"
-		       "130  interrupted (partial results are still printed)",
+		       "129  hung up (SIGHUP: partial results are still printed)\n"
+		       "130  interrupted (SIGINT, SIGTERM: partial results are still printed)",
 	.examples = "pktbench --method benchmark --duration 30\n"
 		    "every method in the namespace lab, 30 s each, one table by packets/s\n"
 		    "pktbench --method af_xdp,af_packet --pps 1M --format json -o run.json\n"

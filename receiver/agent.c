@@ -86,7 +86,7 @@ static const struct pb_opt agent_opts[] = {
 	  "exit",
 	  .flags = PB_OPTF_IFACE },
 	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, NULL, 0, 0, "SECS",
-	  "stop after SECS (default: run until SIGINT or SIGTERM)" },
+	  "stop after SECS (default: run until SIGINT, SIGTERM or SIGHUP)" },
 	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL,
 	  "more log output, every request at -vv (repeatable)" },
 	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
@@ -120,7 +120,7 @@ const struct pb_cmd pb_cmd_receive = {
 	.description =
 		"Attaches pktbench's receiver (an XDP program) to IFACE and answers senders "
 		"(pktbench --iface X --receiver http://ADDR:PORT) and Prometheus over HTTP at "
-		"ADDR:PORT, until SIGINT or SIGTERM (or --duration). Frames with a pktbench "
+		"ADDR:PORT, until SIGINT, SIGTERM or SIGHUP (or --duration). Frames with a pktbench "
 		"signature are counted by their run id, so many senders can share one agent, and "
 		"dropped; everything else passes (XDP_PASS), so the host stays reachable over the "
 		"same interface.\n\n"
@@ -140,7 +140,7 @@ const struct pb_cmd pb_cmd_receive = {
 		"back on exit. After a SIGKILL the interface has no XDP program until "
 		"`pktbench receive --restore IFACE`, or the next pktbench that attaches to IFACE, "
 		"puts it back (the same id and mode); the same holds for a sender's --force.",
-	.exit_status = "0    stopped by SIGINT, SIGTERM or --duration; --restore: put back, or "
+	.exit_status = "0    stopped by SIGINT, SIGTERM, SIGHUP or --duration; --restore: put back, or "
 		       "nothing to put back\n"
 		       "1    the receiver could not attach, the API could not listen, or IFACE "
 		       "was deleted (a rename is followed); --restore: could not put it back "
@@ -157,7 +157,7 @@ const struct pb_cmd pb_cmd_receive = {
 	.run = pb_receive_main,
 };
 
-/* Set by SIGINT/SIGTERM (the signal number); read by the main loop. */
+/* Set by SIGINT/SIGTERM/SIGHUP (the signal number); read by the main loop. */
 static int agent_stop;
 
 static void agent_on_signal(int sig)
@@ -1073,6 +1073,11 @@ static void agent_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/*
+	 * a dropped SSH session: detach and put a user's program back (--force) as for SIGTERM,
+	 * rather than die and leave it off the interface, pinned, until --restore
+	 */
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -1167,6 +1172,7 @@ int pb_receive_main(int argc, char **argv)
 	fprintf(stderr, "pktbench receive: stopped by %s after %.1f s; detached from %s\n",
 		sig == SIGINT	 ? "SIGINT"
 		: sig == SIGTERM ? "SIGTERM"
+		: sig == SIGHUP	 ? "SIGHUP"
 				 : "--duration",
 		pb_now() - ag.t0, ifname);
 	return 0;

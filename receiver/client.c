@@ -4,8 +4,10 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <curl/curl.h>
 #include <json-c/json.h>
 
@@ -25,6 +27,8 @@ struct pb_agent {
 	char why[256];	      /* the last failure */
 	char answer_why[256]; /* the last failure, when it was the agent's answer: its reason */
 	bool curl_global;
+	const int *stop;   /* the program's stop (a signal's number), or NULL */
+	uint64_t stop_ns;  /* when a request first saw it: PB_AGENT_STOP_GRACE_MS from then */
 };
 
 static size_t agent_write(char *data, size_t size, size_t n, void *arg)
@@ -136,6 +140,27 @@ static int agent_get(struct pb_agent *a, const char *path)
 	return 0;
 }
 
+/*
+ * Called by curl during a request: after a stop, the reads still due (the settle, the run's
+ * counters) get PB_AGENT_STOP_GRACE_MS in all, so an agent that hangs (stopped, a network
+ * gone) cannot hold a Ctrl-C for a request's timeout at each read.
+ */
+static int agent_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+			  curl_off_t ulnow)
+{
+	struct pb_agent *a = arg;
+	struct timespec ts;
+	uint64_t now;
+
+	if (!a->stop || !__atomic_load_n(a->stop, __ATOMIC_RELAXED))
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!a->stop_ns)
+		a->stop_ns = now;
+	return now - a->stop_ns > PB_AGENT_STOP_GRACE_MS * 1000000ull; /* non-zero: abort */
+}
+
 int pb_agent_open(struct pb_agent **out, const char *url, char *err, size_t errlen)
 {
 	static const char *const v = "pktbench/" PB_VERSION;
@@ -173,6 +198,9 @@ int pb_agent_open(struct pb_agent **out, const char *url, char *err, size_t errl
 	curl_easy_setopt(a->curl, CURLOPT_ERRORBUFFER, a->curl_err);
 	curl_easy_setopt(a->curl, CURLOPT_WRITEFUNCTION, agent_write);
 	curl_easy_setopt(a->curl, CURLOPT_WRITEDATA, a);
+	curl_easy_setopt(a->curl, CURLOPT_XFERINFOFUNCTION, agent_progress);
+	curl_easy_setopt(a->curl, CURLOPT_XFERINFODATA, a);
+	curl_easy_setopt(a->curl, CURLOPT_NOPROGRESS, 0L);
 	*out = a;
 	return 0;
 }
@@ -311,8 +339,8 @@ static void agent_source_close(void *ctx)
 	pb_agent_close(ctx);
 }
 
-int pb_rx_source_agent(struct pb_rx_source *src, const char *url, struct pb_rx_peer *peer,
-		       char *err, size_t errlen)
+int pb_rx_source_agent(struct pb_rx_source *src, const char *url, const int *stop,
+		       struct pb_rx_peer *peer, char *err, size_t errlen)
 {
 	struct pb_api_info info;
 	struct pb_agent *a;
@@ -334,6 +362,7 @@ int pb_rx_source_agent(struct pb_rx_source *src, const char *url, struct pb_rx_p
 	memcpy(peer->mac, info.mac, sizeof(peer->mac));
 	for (i = 0; i < info.naddrs && i < PB_RX_PEER_ADDRS; i++)
 		peer->addrs[peer->naddrs++] = info.addrs[i];
+	a->stop = stop;
 	pb_agent_source(a, src);
 	src->close = agent_source_close;
 	return 0;

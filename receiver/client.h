@@ -15,6 +15,7 @@
 
 #define PB_AGENT_CONNECT_MS 1000 /* to connect */
 #define PB_AGENT_REQUEST_MS 2000 /* for a whole request, connecting included */
+#define PB_AGENT_STOP_GRACE_MS 500 /* for the reads after a stop (a signal), all of them */
 
 struct pb_agent;
 
