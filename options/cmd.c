@@ -778,6 +778,13 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 		ret = opt_apply(cmd, o, dst, optarg, err, errlen);
 	}
 	for (; !ret && !config_only && optind < argc; optind++) {
+		if (nargs == cmd->nargs && cmd->min_args && cmd->min_args < cmd->nargs) {
+			/* a list of arguments: say how long it may be */
+			snprintf(err, errlen, "unexpected argument '%s': at most %u (see --help)",
+				 argv[optind], cmd->nargs);
+			ret = -EINVAL;
+			break;
+		}
 		if (nargs == cmd->nargs) {
 			snprintf(err, errlen, "unexpected argument '%s' (see --help)",
 				 argv[optind]);
