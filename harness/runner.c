@@ -25,10 +25,8 @@
 #include "replay.h"
 #include "rx_source.h"
 #include "runner.h"
+#include "settle.h"
 
-#define PB_SETTLE_S	  0.02 /* receiver poll step while frames are still arriving */
-#define PB_SETTLE_QUIET_S 0.2  /* a count that stood still this long has all it will get */
-#define PB_SETTLE_MAX_S	  1.0
 #define PB_BURST_S	  0.01	/* catch-up a late paced worker may send at once */
 #define PB_PACE_NAP_S	  0.01	/* longest sleep while paced, so a stop is seen soon */
 #define PB_CPU_LOOK_MAX	  256	/* CPUs a worker is looked for on (run_cpu_look) */
@@ -930,25 +928,23 @@ static void run_sample(struct run *run, struct pb_result *res)
  * for a few steps, or a long link, still holds frames after a quiet step), or, while none
  * has arrived yet, until PB_SETTLE_MAX_S. 0 with c filled, or the read's -errno.
  */
-static int run_settle(struct run *run, uint64_t sent, struct pb_rx_run *c)
+static int run_settle(struct run *run, uint64_t sent, struct pb_rx_run *c,
+		      enum pb_settle_verdict *v)
 {
 	const struct pb_rx_source *rx = run->env->path->rx;
 	const struct timespec step = { 0, (long)(PB_SETTLE_S * 1e9) };
-	double now = pb_now(), until = now + PB_SETTLE_MAX_S, moved = now;
-	uint64_t prev = UINT64_MAX;
+	struct pb_settle st;
 	int err;
 
+	pb_settle_start(&st, pb_now());
 	for (;;) {
 		err = rx->read_run(rx->ctx, run->cfg.run_id, c);
-		now = pb_now();
-		if (!err)
-			run_rx_count(run, c);
-		if (!err && c->frames != prev)
-			moved = now;
-		if (err || c->frames >= sent || now >= until ||
-		    (c->frames && now - moved >= PB_SETTLE_QUIET_S))
+		if (err)
 			return err;
-		prev = c->frames;
+		run_rx_count(run, c);
+		*v = pb_settle_next(&st, pb_now(), c->frames, sent);
+		if (*v != PB_SETTLE_WAIT)
+			return 0;
 		nanosleep(&step, NULL);
 	}
 }
@@ -1192,10 +1188,11 @@ static void run_latency(const struct run *run, const struct pb_rx_run *c, struct
 /* The receiver's count of this run, once it has settled, into res and c; false if unknown. */
 static bool run_delivered(struct run *run, struct pb_result *res, struct pb_rx_run *c)
 {
+	enum pb_settle_verdict v;
 	uint32_t i;
 	int err;
 
-	err = run_settle(run, res->frames_sent, c);
+	err = run_settle(run, res->frames_sent, c, &v);
 	if (err) {
 		/* unknown, not zero: the row says why and is not a result */
 		const struct pb_rx_source *rx = run->env->path->rx;

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+/* Settling the receiver's count after a window (settle.h). */
+#include "settle.h"
+
+void pb_settle_start(struct pb_settle *s, double now)
+{
+	*s = (struct pb_settle){ .start = now, .moved = now };
+}
+
+enum pb_settle_verdict pb_settle_next(struct pb_settle *s, double now, uint64_t frames,
+				      uint64_t sent)
+{
+	if (!s->read || frames != s->prev)
+		s->moved = now;
+	s->read = true;
+	s->prev = frames;
+	if (frames >= sent || (frames && now - s->moved >= PB_SETTLE_QUIET_S))
+		return PB_SETTLE_DONE;
+	if (now - s->start >= PB_SETTLE_MAX_S)
+		return frames ? PB_SETTLE_DONE : PB_SETTLE_NONE;
+	return PB_SETTLE_WAIT;
+}
