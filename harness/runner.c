@@ -923,10 +923,9 @@ static void run_sample(struct run *run, struct pb_result *res)
 }
 
 /*
- * Frames keep arriving at the receiver a little after the sender stops: read until the
- * count has them all, or has stood still for PB_SETTLE_QUIET_S (a DUT whose CPU was taken
- * for a few steps, or a long link, still holds frames after a quiet step), or, while none
- * has arrived yet, until PB_SETTLE_MAX_S. 0 with c filled, or the read's -errno.
+ * Frames keep arriving at the receiver a little after the sender stops: read until settle.h
+ * says the count has all it will get (or gave up on a count still rising: *v says which). 0
+ * with c filled, or the read's -errno.
  */
 static int run_settle(struct run *run, uint64_t sent, struct pb_rx_run *c,
 		      enum pb_settle_verdict *v)
@@ -1202,6 +1201,18 @@ static bool run_delivered(struct run *run, struct pb_result *res, struct pb_rx_r
 			rx->last_error(rx->ctx, why, sizeof(why));
 		snprintf(res->rx_error, sizeof(res->rx_error), "%s: %s", rx->what,
 			 why[0] ? why : strerror(-err));
+		res->status = PB_STATUS_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "delivered unknown: %s", res->rx_error);
+		return false;
+	}
+	if (v == PB_SETTLE_RISING) {
+		/* a lower bound is no count: the rest may still come, or a stuck receiver lie */
+		const struct pb_rx_source *rx = run->env->path->rx;
+
+		snprintf(res->rx_error, sizeof(res->rx_error),
+			 "%s: count still rising %.0f s after the window (%" PRIu64 " of %" PRIu64
+			 " sent)",
+			 rx->what, PB_SETTLE_RISING_MAX_S, c->frames, res->frames_sent);
 		res->status = PB_STATUS_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "delivered unknown: %s", res->rx_error);
 		return false;

@@ -16,7 +16,10 @@ enum pb_settle_verdict pb_settle_next(struct pb_settle *s, double now, uint64_t 
 	s->prev = frames;
 	if (frames >= sent || (frames && now - s->moved >= PB_SETTLE_QUIET_S))
 		return PB_SETTLE_DONE;
-	if (now - s->start >= PB_SETTLE_MAX_S)
-		return frames ? PB_SETTLE_DONE : PB_SETTLE_NONE;
+	if (!frames && now - s->start >= PB_SETTLE_MAX_S)
+		return PB_SETTLE_NONE;
+	/* a count that moved in the last PB_SETTLE_QUIET_S has more to come: read on, a while */
+	if (now - s->start >= PB_SETTLE_RISING_MAX_S)
+		return PB_SETTLE_RISING;
 	return PB_SETTLE_WAIT;
 }
