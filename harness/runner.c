@@ -1491,6 +1491,21 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 					   : 0;
 	res->target_pps = run->target_pps;
 	/*
+	 * a stream's first frame is due 1 / its share of the rate after the start: a share below
+	 * 1 / the window sends none. options.c refuses what it can tell; --rate's frames are
+	 * known only here. An error, never an ok row with nothing sent.
+	 */
+	if (run->target_pps > 0 && !cfg->count && !cfg->replay[0] && cfg->duration_s > 0 &&
+	    run->target_pps / cfg->streams * cfg->duration_s + 1e-6 < 1) {
+		res->status = PB_STATUS_ERROR;
+		snprintf(res->reason, sizeof(res->reason),
+			 "%g packets/s over %u stream%s sends no frame in the %g s window: a "
+			 "stream's first is due %g s after its start",
+			 run->target_pps, cfg->streams, cfg->streams > 1 ? "s" : "",
+			 cfg->duration_s, cfg->streams / run->target_pps);
+		goto out_free;
+	}
+	/*
 	 * --pace auto sleeps a --pps or --rate schedule, whose gaps are its own rule, and spins a
 	 * --replay's, whose gaps are the capture's content
 	 */
