@@ -70,7 +70,7 @@ fi
 
 probes a0000003 P 100 200 0,100,1
 s=$(stream0 a0000003)
-check "0,100,1: late by 99 fills a gap beyond the window ($s)" \
+check "0,100,1: late by 99 fills its gap ($s)" \
 	[ "$(field "$s" probes)/$(field "$s" late)/$(field "$s" dup)/$(field "$s" missing)" = 3/1/0/98 ]
 probes a0000004 P 100 200 "$(seq_list 0 69),3,40"
 s=$(stream0 a0000004)
