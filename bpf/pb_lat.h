@@ -3,7 +3,7 @@
  * Latency probes' arithmetic, shared by the receiver's BPF program and user space (the
  * percentiles, the unit tests), so a test checks the very code the receiver runs: the
  * log-linear histogram's buckets, a stream's sequence window (received, late, duplicate,
- * missing) and RFC 3550's interarrival jitter. Plain UAPI types, no calls, bounded loops
+ * missing, stray) and RFC 3550's interarrival jitter. Plain UAPI types, no calls, bounded loops
  * only: both compilers take it, the verifier too.
  */
 #ifndef PB_LAT_H
@@ -88,57 +88,114 @@ static __always_inline __u64 pb_hist_upper(__u32 b)
 }
 
 /*
- * A stream's probe sequence as the receiver sees it. Sequence numbers start at 0 for every
- * stream of every run. A window of the last 64 numbers tells a late probe (its bit is clear:
- * it fills a gap) from a duplicate (its bit is set); older than the window, a probe fills a
- * gap if there is one (late), else it can only be a duplicate.
+ * A stream's probe sequence as the receiver sees it. Numbers start at 0 for every stream of
+ * every run and compare in serial number arithmetic (RFC 1982, 32 bits), so they wrap after
+ * 2^32 probes without a false gap. The receiver holds a window of the PB_SEQ_WINDOW numbers up
+ * to the highest seen, one bit each, which tells a late probe (its bit clear: it fills a gap)
+ * from a duplicate (its bit set), as RFC 4303 3.4.3's anti-replay window does. The bits are a
+ * ring of PB_SEQ_WORDS words, word n / 64 for number n (RFC 6479): moving the window up clears
+ * the words of the blocks of 64 it enters, no shift, no per-bit loop (the verifier's limits),
+ * and one word holds the highest number's own block, so the window is one word short of the
+ * ring.
+ *
+ * A probe 1 .. PB_SEQ_WINDOW ahead of the highest moves the window up; the numbers it skips
+ * are missing until they arrive. Anything else, a number behind the window (or before 0) or
+ * farther ahead, is out of the window ("stray"): counted apart, not received, and it moves
+ * nothing, so one probe forged far ahead makes no later one late, and an old duplicate is
+ * never taken for a gap filled. A jump ahead is bounded so: at most PB_SEQ_WINDOW numbers,
+ * which stay in the window, so what a forged probe inside the bound opens, the real ones fill.
+ *
+ * A real loss of more than PB_SEQ_WINDOW probes in a row must not leave the stream out of the
+ * window for good: two out-of-window probes in a row, the second the first plus one, restart
+ * the window there (RFC 3550 A.1's resync). Both count as received; the numbers skipped by
+ * that jump are not in missing (a sender's lost, its sent minus received, has them). A pair
+ * up to PB_SEQ_FAR behind the highest (late, or old duplicates) never pulls it back; so two
+ * probes forged in a row can put the window at most that far from the real ones, which are
+ * then out of it until they catch up, and one forged beyond it only until two real ones follow.
  */
-#define PB_SEQ_WINDOW 64
+#define PB_SEQ_WORDS  16u
+#define PB_SEQ_WINDOW ((PB_SEQ_WORDS - 1) * 64)
+#define PB_SEQ_FAR    65536u
+
+#define PB_SEQ_ARMED 1u /* the last probe was out of the window and far: resync waits at it + 1 */
 
 struct pb_seq {
-	__u32 next; /* the highest sequence number seen, plus one; 0: none yet */
-	__u32 pad;
-	__u64 window;	/* bit i: next - 1 - i has arrived */
+	__u32 next;   /* the highest sequence number seen, plus one; 0 with none yet */
+	__u32 depth;  /* numbers up to the highest that the window holds (<= PB_SEQ_WINDOW) */
+	__u32 resync; /* with PB_SEQ_ARMED: the number that restarts the window */
+	__u32 flags;
+	__u64 window[PB_SEQ_WORDS]; /* bit n % 64 of word (n / 64) % PB_SEQ_WORDS: n arrived */
 	__u64 received; /* distinct probes */
-	__u64 late;	/* arrived after a higher number did (reordered) */
+	__u64 late;	/* arrived after a higher number did, and filled its gap (reordered) */
 	__u64 dup;	/* arrived again */
 	__u64 missing;	/* numbers skipped and not filled (yet) */
+	__u64 stray;	/* out of the window: too old to tell, before 0, or too far ahead */
 };
 
 enum pb_seq_kind {
-	PB_SEQ_NEW,  /* the highest so far */
-	PB_SEQ_LATE, /* filled a gap */
-	PB_SEQ_DUP,  /* seen before */
+	PB_SEQ_NEW,   /* the highest so far */
+	PB_SEQ_LATE,  /* filled a gap */
+	PB_SEQ_DUP,   /* seen before */
+	PB_SEQ_STRAY, /* out of the window: not received, nothing moved */
 };
+
+static __always_inline __u64 *pb_seq_word(struct pb_seq *s, __u32 seq)
+{
+	return &s->window[(seq / 64) & (PB_SEQ_WORDS - 1)];
+}
 
 static __always_inline enum pb_seq_kind pb_seq_update(struct pb_seq *s, __u32 seq)
 {
-	__s32 d = (__s32)(seq - s->next);
-	__u32 back;
+	__u32 top = s->next - 1, ahead = seq - top, back = top - seq, armed = s->flags;
+	__u32 blocks = (seq / 64 - top / 64) & (~0u / 64), k; /* block numbers wrap at 2^26 */
+	__u64 *w, bit = 1ull << (seq % 64);
 
-	if (d >= 0) {
-		/* d numbers skipped; the window moves up by d + 1 */
-		s->missing += (__u32)d;
-		s->window = (__u32)d >= PB_SEQ_WINDOW - 1 ? 1 : s->window << ((__u32)d + 1) | 1;
+	s->flags = 0;
+	if (ahead >= 1 && ahead <= PB_SEQ_WINDOW) {
+		/*
+		 * ahead - 1 numbers skipped; the blocks entered (at most PB_SEQ_WORDS - 1) held
+		 * numbers a ring ago. Above the highest, its own block has no bit set.
+		 */
+		for (k = 1; k < PB_SEQ_WORDS && k <= blocks; k++)
+			s->window[(top / 64 + k) & (PB_SEQ_WORDS - 1)] = 0;
+		*pb_seq_word(s, seq) |= bit;
+		s->missing += ahead - 1;
+		s->depth = s->depth + ahead < PB_SEQ_WINDOW ? s->depth + ahead : PB_SEQ_WINDOW;
 		s->next = seq + 1;
 		s->received++;
 		return PB_SEQ_NEW;
 	}
-	back = (__u32)(-(d + 1)); /* seq = next - 1 - back */
-	if (back < PB_SEQ_WINDOW) {
-		if (s->window & (1ull << back)) {
+	if (back < s->depth) {
+		w = pb_seq_word(s, seq);
+		if (*w & bit) {
 			s->dup++;
 			return PB_SEQ_DUP;
 		}
-		s->window |= 1ull << back;
-	} else if (!s->missing) {
-		s->dup++; /* no gap left to fill: it was here before */
-		return PB_SEQ_DUP;
+		*w |= bit;
+		s->missing--; /* a clear bit within depth is a number counted missing */
+		s->late++;
+		s->received++;
+		return PB_SEQ_LATE;
 	}
-	s->missing--;
-	s->late++;
-	s->received++;
-	return PB_SEQ_LATE;
+	if ((armed & PB_SEQ_ARMED) && seq == s->resync) {
+		/* the window starts again at seq, with seq - 1 (the stray before) in it */
+		for (k = 0; k < PB_SEQ_WORDS; k++)
+			s->window[k] = 0;
+		*pb_seq_word(s, seq - 1) |= 1ull << ((seq - 1) % 64);
+		*pb_seq_word(s, seq) |= bit;
+		s->depth = 2;
+		s->next = seq + 1;
+		s->stray--;
+		s->received += 2;
+		return PB_SEQ_NEW;
+	}
+	/* a number just behind the window (a late pair, an old duplicate) never restarts it */
+	if (back > PB_SEQ_FAR) {
+		s->flags = PB_SEQ_ARMED;
+		s->resync = seq + 1;
+	}
+	s->stray++;
+	return PB_SEQ_STRAY;
 }
 
 /*

@@ -333,7 +333,7 @@ static __noinline int pb_special(__u8 *pl, void *end, __u32 run, __u32 kind, __u
 	__u64 now, prev, rx, ts, lat, transit;
 	enum pb_seq_kind got;
 	__u32 seq;
-	int timed;
+	int timed, counted;
 
 	if (!st)
 		return 0;
@@ -370,7 +370,9 @@ static __noinline int pb_special(__u8 *pl, void *end, __u32 run, __u32 kind, __u
 	}
 	st->kind = kind;
 	got = pb_seq_update(&st->seq, seq);
-	if (got != PB_SEQ_DUP) {
+	/* a duplicate, or one out of the window (forged, or too old to tell), is not timed */
+	counted = got == PB_SEQ_NEW || got == PB_SEQ_LATE;
+	if (counted) {
 		pb_jitter_update(&st->jitter, transit);
 		if (timed) {
 			if (!st->lat_n || lat < st->lat_min_ns)
@@ -384,7 +386,7 @@ static __noinline int pb_special(__u8 *pl, void *end, __u32 run, __u32 kind, __u
 		}
 	}
 	__sync_lock_test_and_set(&st->busy, 0); /* an exchange: ordered after the updates */
-	if (got != PB_SEQ_DUP && timed)
+	if (counted && timed)
 		hist_add(run, PB_BPF_HIST_LAT, lat);
 	return 0;
 }

@@ -25,10 +25,8 @@
 #include "replay.h"
 #include "rx_source.h"
 #include "runner.h"
+#include "settle.h"
 
-#define PB_SETTLE_S	  0.02 /* receiver poll step while frames are still arriving */
-#define PB_SETTLE_QUIET_S 0.2  /* a count that stood still this long has all it will get */
-#define PB_SETTLE_MAX_S	  1.0
 #define PB_BURST_S	  0.01	/* catch-up a late paced worker may send at once */
 #define PB_PACE_NAP_S	  0.01	/* longest sleep while paced, so a stop is seen soon */
 #define PB_CPU_LOOK_MAX	  256	/* CPUs a worker is looked for on (run_cpu_look) */
@@ -929,30 +927,27 @@ static void run_sample(struct run *run, struct pb_result *res)
 }
 
 /*
- * Frames keep arriving at the receiver a little after the sender stops: read until the
- * count has them all, or has stood still for PB_SETTLE_QUIET_S (a DUT whose CPU was taken
- * for a few steps, or a long link, still holds frames after a quiet step), or, while none
- * has arrived yet, until PB_SETTLE_MAX_S. 0 with c filled, or the read's -errno.
+ * Frames keep arriving at the receiver a little after the sender stops: read until settle.h
+ * says the count has all it will get (or gave up on a count still rising: *v says which). 0
+ * with c filled, or the read's -errno.
  */
-static int run_settle(struct run *run, uint64_t sent, struct pb_rx_run *c)
+static int run_settle(struct run *run, uint64_t sent, struct pb_rx_run *c,
+		      enum pb_settle_verdict *v)
 {
 	const struct pb_rx_source *rx = run->env->path->rx;
 	const struct timespec step = { 0, (long)(PB_SETTLE_S * 1e9) };
-	double now = pb_now(), until = now + PB_SETTLE_MAX_S, moved = now;
-	uint64_t prev = UINT64_MAX;
+	struct pb_settle st;
 	int err;
 
+	pb_settle_start(&st, pb_now());
 	for (;;) {
 		err = rx->read_run(rx->ctx, run->cfg.run_id, c);
-		now = pb_now();
-		if (!err)
-			run_rx_count(run, c);
-		if (!err && c->frames != prev)
-			moved = now;
-		if (err || c->frames >= sent || now >= until ||
-		    (c->frames && now - moved >= PB_SETTLE_QUIET_S))
+		if (err)
 			return err;
-		prev = c->frames;
+		run_rx_count(run, c);
+		*v = pb_settle_next(&st, pb_now(), c->frames, sent);
+		if (*v != PB_SETTLE_WAIT)
+			return 0;
 		nanosleep(&step, NULL);
 	}
 }
@@ -1196,10 +1191,11 @@ static void run_latency(const struct run *run, const struct pb_rx_run *c, struct
 /* The receiver's count of this run, once it has settled, into res and c; false if unknown. */
 static bool run_delivered(struct run *run, struct pb_result *res, struct pb_rx_run *c)
 {
+	enum pb_settle_verdict v;
 	uint32_t i;
 	int err;
 
-	err = run_settle(run, res->frames_sent, c);
+	err = run_settle(run, res->frames_sent, c, &v);
 	if (err) {
 		/* unknown, not zero: the row says why and is not a result */
 		const struct pb_rx_source *rx = run->env->path->rx;
@@ -1209,6 +1205,18 @@ static bool run_delivered(struct run *run, struct pb_result *res, struct pb_rx_r
 			rx->last_error(rx->ctx, why, sizeof(why));
 		snprintf(res->rx_error, sizeof(res->rx_error), "%s: %s", rx->what,
 			 why[0] ? why : strerror(-err));
+		res->status = PB_STATUS_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "delivered unknown: %s", res->rx_error);
+		return false;
+	}
+	if (v == PB_SETTLE_RISING) {
+		/* a lower bound is no count: the rest may still come, or a stuck receiver lie */
+		const struct pb_rx_source *rx = run->env->path->rx;
+
+		snprintf(res->rx_error, sizeof(res->rx_error),
+			 "%s: count still rising %.0f s after the window (%" PRIu64 " of %" PRIu64
+			 " sent)",
+			 rx->what, PB_SETTLE_RISING_MAX_S, c->frames, res->frames_sent);
 		res->status = PB_STATUS_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "delivered unknown: %s", res->rx_error);
 		return false;
@@ -1486,6 +1494,21 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 			  : cfg->rate_gbps ? cfg->rate_gbps * 1e9 / (8.0 * res->wire_avg)
 					   : 0;
 	res->target_pps = run->target_pps;
+	/*
+	 * a stream's first frame is due 1 / its share of the rate after the start: a share below
+	 * 1 / the window sends none. options.c refuses what it can tell; --rate's frames are
+	 * known only here. An error, never an ok row with nothing sent.
+	 */
+	if (run->target_pps > 0 && !cfg->count && !cfg->replay[0] && cfg->duration_s > 0 &&
+	    run->target_pps / cfg->streams * cfg->duration_s + 1e-6 < 1) {
+		res->status = PB_STATUS_ERROR;
+		snprintf(res->reason, sizeof(res->reason),
+			 "%g packets/s over %u stream%s sends no frame in the %g s window: a "
+			 "stream's first is due %g s after its start",
+			 run->target_pps, cfg->streams, cfg->streams > 1 ? "s" : "",
+			 cfg->duration_s, cfg->streams / run->target_pps);
+		goto out_free;
+	}
 	/*
 	 * --pace auto sleeps a --pps or --rate schedule, whose gaps are its own rule, and spins a
 	 * --replay's, whose gaps are the capture's content

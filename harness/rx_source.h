@@ -31,6 +31,7 @@ struct pb_rx_stream {
 	uint64_t probes;    /* distinct probes received */
 	uint64_t late, dup; /* probes that arrived after a later one (filled a gap), again */
 	uint64_t missing;   /* sequence numbers skipped and not filled (so far) */
+	uint64_t stray;	    /* out of the window (bpf/pb_lat.h): not received, not timed */
 	uint32_t next_seq;  /* the highest sequence number seen, plus one */
 	uint64_t lat_n;	    /* probes whose one-way latency was taken, and its min, max, sum */
 	uint64_t lat_min_ns, lat_max_ns, lat_sum_ns;

@@ -80,7 +80,8 @@ static int opt_parse_u64(const char *s, uint64_t *out)
 	unsigned long long v;
 	char *end;
 
-	if (!*s || *s == '-' || *s == '+')
+	/* decimal digits only: strtoull also takes blanks and a sign before them */
+	if (!*s || s[strspn(s, "0123456789")])
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, 10);
@@ -284,14 +285,44 @@ static int opt_check_methods(const char *arg, char *err, size_t errlen)
 	return -EINVAL;
 }
 
-/* A double from arg with an optional suffix; false unless the whole text was used. */
+/*
+ * Whether s is a decimal number, [+-]digits[.digits][e[+-]digits] with a digit before the
+ * exponent: strtod also takes hex ("0x10" is 16, "0x1p4"), blanks, inf and nan.
+ */
+static bool opt_decimal(const char *s)
+{
+	size_t n;
+
+	s += *s == '+' || *s == '-';
+	n = strspn(s, "0123456789");
+	s += n;
+	if (*s == '.') {
+		s++;
+		n += strspn(s, "0123456789");
+		s += strspn(s, "0123456789");
+	}
+	if (!n)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		s += *s == '+' || *s == '-';
+		if (!strspn(s, "0123456789"))
+			return false;
+		s += strspn(s, "0123456789");
+	}
+	return !*s;
+}
+
+/* The one reader of every fractional number an option takes: decimal, finite, whole text. */
 static bool opt_parse_double(const char *arg, double *d)
 {
 	char *end;
 
+	if (!opt_decimal(arg))
+		return false;
 	errno = 0;
 	*d = strtod(arg, &end);
-	return *arg && !errno && !*end && isfinite(*d);
+	return !errno && !*end && isfinite(*d);
 }
 
 static int opt_parse_rate(const struct pb_opt *o, double *field, const char *arg, char *err,
@@ -311,8 +342,10 @@ static int opt_parse_rate(const struct pb_opt *o, double *field, const char *arg
 	snprintf(num, sizeof(num), "%.*s", (int)(len - (mult != 1)), arg);
 	if (len >= sizeof(num) || !opt_parse_double(num, &d) || !(d * mult > 0) ||
 	    !isfinite(d * mult)) {
-		snprintf(err, errlen, "--%s: '%s' is not a positive rate (e.g. 50k, 1.5M)", o->name,
-			 arg);
+		snprintf(err, errlen,
+			 "--%s: '%s' is not a positive rate (a decimal number, with k, M or G: "
+			 "e.g. 50k, 1.5M)",
+			 o->name, arg);
 		return -EINVAL;
 	}
 	*field = d * mult;
@@ -388,11 +421,10 @@ static int opt_parse_profile(const struct pb_opt *o, double *pps, struct pb_swee
 		if (!colon)
 			goto bad;
 		*colon = '\0';
-		errno = 0;
-		secs = strtod(colon + 1, &end);
-		if (end != colon + 1 && *end == 's' && !end[1])
-			end++;
-		if (errno || end == colon + 1 || *end || !(secs >= 0.001) || secs > 86400)
+		end = colon + 1 + strlen(colon + 1);
+		if (end > colon + 1 && end[-1] == 's')
+			*--end = '\0'; /* 10s: the unit may be said */
+		if (!opt_parse_double(colon + 1, &secs) || !(secs >= 0.001) || secs > 86400)
 			goto bad;
 		dash = strchr(one, '-');
 		if (dash)
@@ -473,7 +505,9 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 		return 0;
 	case OPT_SECS:
 		if (!opt_parse_double(arg, &d) || !(d > 0)) {
-			snprintf(err, errlen, "--%s: '%s' is not a positive number of seconds",
+			snprintf(err, errlen,
+				 "--%s: '%s' is not a positive number of seconds (a decimal "
+				 "number, e.g. 2.5)",
 				 o->name, arg);
 			return -EINVAL;
 		}
@@ -778,6 +812,13 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 		ret = opt_apply(cmd, o, dst, optarg, err, errlen);
 	}
 	for (; !ret && !config_only && optind < argc; optind++) {
+		if (nargs == cmd->nargs && cmd->min_args && cmd->min_args < cmd->nargs) {
+			/* a list of arguments: say how long it may be */
+			snprintf(err, errlen, "unexpected argument '%s': at most %u (see --help)",
+				 argv[optind], cmd->nargs);
+			ret = -EINVAL;
+			break;
+		}
 		if (nargs == cmd->nargs) {
 			snprintf(err, errlen, "unexpected argument '%s' (see --help)",
 				 argv[optind]);

@@ -4,12 +4,14 @@
  * command line, scenario files (scenario.c), --help, the man page and the completion all read
  * these rows (cmd.c, doc.c); adding a row is all a new flag needs.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "fleet.h"
 #include "frame.h"
 #include "method.h"
 #include "options.h"
@@ -262,12 +264,14 @@ static int opt_parse_imix(struct pb_config *cfg, char *err, size_t errlen)
 
 	cfg->imix_n = 0;
 	while (*p) {
+		/* decimal digits first: strtoul takes blanks and signs too */
 		errno = 0;
-		size = strtoul(p, &end, 10);
+		size = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : 0;
+		end = size ? end : (char *)p;
 		weight = 1;
 		if (end != p && *end == ':') {
 			p = end + 1;
-			weight = strtoul(p, &end, 10);
+			weight = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : 0;
 		}
 		if (end == p || errno || (*end && (*end != ',' || !end[1])) || size < 64 ||
 		    size > 9206 ||
@@ -344,6 +348,64 @@ static int opt_validate_rate(const char *name, double v, double max, const char 
 	return -EINVAL;
 }
 
+/*
+ * A rate whose share sends nothing in the run: the pacer sends a stream's first frame (and
+ * the probe scheduler its first probe) 1 / the stream's share of the rate after the start
+ * (harness/pacer.c, with its 1e-6 of rounding), so a share below 1 / the window sends none,
+ * and the row said ok with nothing sent. rate is what the option says, per_unit the frames a
+ * second one unit of it is at most; shards, the senders that split it (--shard).
+ */
+static int opt_validate_sends(const struct pb_config *cfg, const char *name, double rate,
+			      double per_unit, const char *unit, uint32_t shards, const char *what,
+			      char *err, size_t errlen)
+{
+	double window = cfg->count ? cfg->count_timeout_s : cfg->duration_s;
+	uint32_t streams = cfg->streams, i;
+	char who[96];
+	double share;
+
+	if (cfg->count && !window)
+		window = PB_DURATION_MAX_S; /* --count runs until done: at most the longest run */
+	for (i = 0; cfg->sweep.kind == PB_SWEEP_STREAMS && i < cfg->sweep.n; i++)
+		streams = cfg->sweep.values[i] > streams ? cfg->sweep.values[i] : streams;
+	share = (double)streams * shards;
+	if (!(rate > 0) || !(window > 0) || window * rate * per_unit / share + 1e-6 >= 1)
+		return 0;
+	if (shards > 1)
+		snprintf(who, sizeof(who), "%u stream%s in each of %u shards", streams,
+			 streams > 1 ? "s" : "", shards);
+	else
+		snprintf(who, sizeof(who), "%u stream%s", streams, streams > 1 ? "s" : "");
+	snprintf(err, errlen,
+		 "--%s %g%s sends no %s in this run: shared by %s, a stream's first %s is due %g "
+		 "s after the start, past the %g s %s; give at least %g%s",
+		 name, rate, unit, what, who, what, share / (rate * per_unit), window,
+		 cfg->count ? "a run may last" : "window", share / (window * per_unit), unit);
+	return -EINVAL;
+}
+
+/* --pps, --rate and --latency-pps: each sends something in the run (opt_validate_sends). */
+static int opt_validate_shares(const struct pb_config *cfg, char *err, size_t errlen)
+{
+	uint32_t idx, shards = 1, i;
+	double pps = cfg->pps;
+	int ret;
+
+	/* a bad --shard is said later, with the fleet's checks */
+	if (cfg->shard_spec[0] && pb_parse_shard(cfg->shard_spec, &idx, &shards))
+		shards = 1;
+	for (i = 0; cfg->sweep.kind == PB_SWEEP_PPS && !cfg->sweep.profile && i < cfg->sweep.n; i++)
+		pps = !pps || cfg->sweep.values[i] < pps ? cfg->sweep.values[i] : pps;
+	ret = opt_validate_sends(cfg, "pps", pps, 1, "", shards, "frame", err, errlen);
+	/* the most frames a Gb/s can be: 84 bytes each on the wire (60, FCS, preamble, gap) */
+	ret = ret
+		      ?: opt_validate_sends(cfg, "rate", cfg->rate_gbps, 1e9 / (8 * 84.0), " Gb/s",
+					    shards, "frame", err, errlen);
+	return ret
+		       ?: opt_validate_sends(cfg, "latency-pps", cfg->latency_pps, 1, "", 1,
+					     "probe", err, errlen);
+}
+
 /* The ranges a run can have (options.h); an all-zero --test-id names no test. */
 static int opt_validate_ranges(const struct pb_config *cfg, char *err, size_t errlen)
 {
@@ -374,7 +436,7 @@ static int opt_validate_ranges(const struct pb_config *cfg, char *err, size_t er
 			 cfg->test_id);
 		return -EINVAL;
 	}
-	return 0;
+	return opt_validate_shares(cfg, err, errlen);
 }
 
 /* Cross-field checks that no single row can make. */

@@ -429,7 +429,8 @@ static struct json_object *api_stream_json(const struct pb_rx_stream *s)
 	    (s->probe_kind ? api_add_str(o, "probe_kind", kind)
 			   : !json_object_object_add(o, "probe_kind", NULL)) &&
 	    api_add_fields(o, s, api_stream_fields,
-			   sizeof(api_stream_fields) / sizeof(api_stream_fields[0])))
+			   sizeof(api_stream_fields) / sizeof(api_stream_fields[0])) &&
+	    api_add_u64(o, "stray", s->stray))
 		return o;
 	json_object_put(o);
 	return NULL;
@@ -988,6 +989,9 @@ static int api_streams(struct api_in *in, struct pb_rx_run *r)
 		if (!ret)
 			ret = api_fields(in, o, s, api_stream_fields,
 					 sizeof(api_stream_fields) / sizeof(api_stream_fields[0]));
+		/* optional: an agent from before it counted none */
+		if (!ret && json_object_object_get_ex(o, "stray", NULL))
+			ret = api_u64(in, o, "stray", UINT64_MAX, &s->stray);
 		if (ret)
 			return ret;
 		if (!json_object_object_get_ex(o, "probe_kind", &k))

@@ -256,6 +256,7 @@ static int rx_read_streams(struct pb_rx *rx, uint32_t run_id, struct pb_rx_run *
 			.late = v.seq.late,
 			.dup = v.seq.dup,
 			.missing = v.seq.missing,
+			.stray = v.seq.stray,
 			.next_seq = v.seq.next,
 			.lat_n = v.lat_n,
 			.lat_min_ns = v.lat_min_ns,

@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "compare_int.h"
+#include "jsondup.h"
 #include "readfile.h"
 #include "writers.h"
 
@@ -427,6 +428,7 @@ int pb_compare_parse(const char *text, size_t len, const char *name, struct pb_c
 	struct json_object *root = NULL;
 	struct json_tokener *tok;
 	enum json_tokener_error jerr;
+	char key[48];
 	size_t end;
 	int ret = -EINVAL;
 
@@ -459,6 +461,18 @@ int pb_compare_parse(const char *text, size_t len, const char *name, struct pb_c
 				   end);
 			goto out;
 		}
+	}
+	/* json-c keeps the last of a key given twice, silently: which one counts is not said */
+	ret = pb_json_dup_key(text, len, key, sizeof(key), &end);
+	if (ret) {
+		if (ret > 0)
+			pb_cmp_err(err, errlen,
+				   "%s: \"%s\" twice in one object (byte %zu): write each key once",
+				   name, key, end);
+		else
+			pb_cmp_err(err, errlen, "%s: %s", name, strerror(ENOMEM));
+		ret = ret > 0 ? -EINVAL : ret;
+		goto out;
 	}
 	ret = pb_cmp_parse_root(root, name, in, err, errlen);
 out:

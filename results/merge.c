@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "fleet.h"
+#include "jsondup.h"
 #include "latency.h"
 #include "merge.h"
 #include "pb_lat.h"
@@ -257,6 +258,14 @@ static const char *merge_test_name(const char *test_id)
 	return test_id[0] ? test_id : "(none)";
 }
 
+/* Two windows within PB_MERGE_DURATION_PCT % of the longer, or PB_MERGE_DURATION_MIN_S. */
+static bool merge_same_window(double a, double b)
+{
+	double hi = fmax(a, b);
+
+	return hi - fmin(a, b) <= fmax(hi * PB_MERGE_DURATION_PCT / 100, PB_MERGE_DURATION_MIN_S);
+}
+
 /*
  * The checks that make the rows one test: one test id over the files, each row once per file,
  * each run and each shard once, every shard of the same count. Then the row joins m.
@@ -296,6 +305,13 @@ static int merge_member(struct merge_ctx *c, struct pb_merge_row *m,
 		if (n->run_id && p->run_id == n->run_id)
 			return merge_badf(c, "run %" PRIu64 " is already in %s: a run counts once",
 					  n->run_id, p->file);
+		if (n->ok && p->ok && !merge_same_window(p->duration_s, n->duration_s))
+			return merge_badf(c,
+					  "duration_s %g s, but %s's %g s: windows more than %g %% "
+					  "(%g s at least) apart are not one test's, their rates "
+					  "do not add up",
+					  n->duration_s, p->file, p->duration_s,
+					  PB_MERGE_DURATION_PCT, PB_MERGE_DURATION_MIN_S);
 	}
 	p = realloc(m->mem, sizeof(*p) * (m->nmem + 1));
 	if (!p) {
@@ -313,8 +329,8 @@ static int merge_one_row(struct pb_merge_result *res, struct merge_ctx *c, struc
 	char point[PB_MERGE_KEY_LEN], shard[32];
 	struct pb_merge_member n = { .file_idx = c->file_idx, .row = c->idx };
 	uint64_t fb = 0, sent = 0, deliv = 0, bytes;
-	double pps = 0, app = 0, wire = 0, target = 0, skew = 0;
-	bool h_fb, h_sent, h_deliv, h_pps, h_app, h_wire, h_target, h_run, h_skew = false;
+	double pps = 0, app = 0, wire = 0, target = 0, skew = 0, dur = 0;
+	bool h_fb, h_sent, h_deliv, h_pps, h_app, h_wire, h_target, h_run, h_skew = false, h_dur;
 	struct pb_merge_row *m;
 	int err;
 
@@ -364,12 +380,20 @@ static int merge_one_row(struct pb_merge_result *res, struct merge_ctx *c, struc
 		err = err ?: merge_num_max(c, row, "wire_gbps", &wire, &h_wire, 1e7);
 		/* a day: no --start-at wait is longer */
 		err = err ?: merge_num_max(c, row, "start_skew_us", &skew, &h_skew, 86400e6);
+		err = err ?: merge_num(c, row, "duration_s", &dur, &h_dur);
 		err = err ?: merge_count(c, row, "frames_sent", &sent, &h_sent);
 		err = err ?: merge_count(c, row, "frames_delivered", &deliv, &h_deliv);
 		if (err)
 			return err;
+		/* what is summed must be there: pktbench writes them in every ok row */
 		if (!h_pps)
 			return merge_bad(c, "pps", "is missing in an ok row");
+		if (!h_sent)
+			return merge_bad(c, "frames_sent", "is missing in an ok row");
+		if (!h_dur)
+			return merge_bad(c, "duration_s", "is missing in an ok row");
+		if (!(dur > 0))
+			return merge_badf(c, "duration_s %g is not a window: an ok row ran", dur);
 		if (h_sent && h_deliv && deliv > sent)
 			return merge_badf(c,
 					  "frames_delivered %" PRIu64
@@ -378,6 +402,7 @@ static int merge_one_row(struct pb_merge_result *res, struct merge_ctx *c, struc
 					  deliv, sent);
 		n.pps = pps;
 		n.target_pps = h_target ? target : 0;
+		n.duration_s = dur;
 	}
 	err = merge_member(c, m, &n);
 	if (err)
@@ -387,8 +412,6 @@ static int merge_one_row(struct pb_merge_result *res, struct merge_ctx *c, struc
 		m->not_ok++;
 		return 0;
 	}
-	if (!h_sent) /* a hand-made or foreign row: its rate is summed, its counts are unknown */
-		h_deliv = false;
 	if (__builtin_mul_overflow(sent, fb, &bytes) || bytes > MERGE_COUNT_MAX)
 		return merge_badf(c,
 				  "frames_sent %" PRIu64 " of %" PRIu64 " bytes pass 2^63-1 bytes",
@@ -439,8 +462,9 @@ int pb_merge_add_json(struct pb_merge_result *res, const char *text, const char 
 	struct json_object *root = NULL, *rows;
 	struct pb_merge_file *file;
 	uint64_t hash = merge_hash(text);
-	size_t i, n;
-	int ret = 0;
+	char key[48];
+	size_t i, n, at;
+	int ret = 0, dup;
 
 	for (i = 0; i < res->files; i++)
 		if (res->file[i].hash == hash) {
@@ -466,6 +490,18 @@ int pb_merge_add_json(struct pb_merge_result *res, const char *text, const char 
 		snprintf(err, errlen, "%s: not JSON: %s", name,
 			 json_tokener_error_desc(json_tokener_get_error(tok)));
 		ret = -EINVAL;
+		goto out;
+	}
+	dup = pb_json_dup_key(text, strlen(text), key, sizeof(key), &at);
+	if (dup) {
+		if (dup < 0)
+			snprintf(err, errlen, "out of memory");
+		else
+			snprintf(err, errlen,
+				 "%s: \"%s\" twice in one object (byte %zu): which value counts "
+				 "is not said; write each key once",
+				 name, key, at);
+		ret = dup < 0 ? dup : -EINVAL;
 		goto out;
 	}
 	if (!json_object_is_type(root, json_type_object) ||

@@ -9,7 +9,8 @@
  * What cannot be one test is refused, naming the field and the file: the same file twice, a
  * row twice in one file, a run or a shard twice, shards of different counts or of different
  * tests, a shard missing (unless partial: then merged and marked so), a count beyond 2^63 or a
- * sum that overflows, a rate no sender reaches, delivered above sent.
+ * sum that overflows, a rate no sender reaches, delivered above sent, an ok row without
+ * frames_sent or a window (duration_s > 0), windows that disagree, a key twice in an object.
  */
 #ifndef PB_MERGE_H
 #define PB_MERGE_H
@@ -19,15 +20,25 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fleet.h"
 #include "options.h"
 
-#define PB_MERGE_MAX_FILES 256
+/* One file a shard at most: a test has up to PB_SHARD_MAX (--shard I/N) */
+#define PB_MERGE_MAX_FILES PB_SHARD_MAX
 #define PB_MERGE_KEY_LEN   64
 #define PB_MERGE_NAME_LEN  128
 /* No sender reaches this: 800GbE at 64-byte frames is 1.19 Gpps (options.h's PB_PPS_MAX). */
 #define PB_MERGE_PPS_MAX 1e10
 /* A shard below this share of its asked rate fell behind (the sender's own warning's 2 %). */
 #define PB_MERGE_BEHIND 0.98
+/*
+ * The windows (duration_s) of the rows summed into one agree within this many % of the
+ * longest, or PB_MERGE_DURATION_MIN_S, whichever is more: rates over windows further apart
+ * do not add up to one test's. --start-at starts them together; what differs is each
+ * sender's drain, a few ms.
+ */
+#define PB_MERGE_DURATION_PCT	5.0
+#define PB_MERGE_DURATION_MIN_S 0.1
 
 /* One sender's row inside a merged row: where it came from, its shard and pace. */
 struct pb_merge_member {
@@ -38,6 +49,7 @@ struct pb_merge_member {
 	uint64_t run_id; /* 0: none */
 	bool ok;
 	double pps, target_pps; /* target 0: not paced, or not said */
+	double duration_s;	/* the row's window (ok rows) */
 };
 
 /* One merged row: the sums over the senders' rows of one key. */

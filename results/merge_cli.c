@@ -387,19 +387,33 @@ int pb_merge_main(int argc, char **argv)
 	struct pb_merge_opts o;
 	struct pb_merge_result res = { 0 };
 	enum pb_opt_action action;
-	char err[512], *files[PB_MERGE_MAX_FILES] = { NULL };
-	unsigned int i, not_ok = 0;
+	char err[512], **files = calloc(PB_MERGE_MAX_FILES + 1, sizeof(*files));
+	unsigned int i, not_ok = 0, stdin_n = 0;
 	int ret, status = 2;
 
+	if (!files) {
+		pb_log_say("pktbench merge", "out of memory");
+		return 2;
+	}
 	if (pb_cmd_parse(&pb_cmd_merge, &o, argc, argv, &action, files, err, sizeof(err))) {
 		pb_log_say("pktbench merge", err);
-		return 2;
+		goto out;
 	}
 	if (action == PB_OPT_HELP) {
 		pb_cmd_usage(&pb_cmd_merge, stdout);
-		return 0;
+		status = 0;
+		goto out;
 	}
-	for (i = 0; i < PB_MERGE_MAX_FILES && files[i]; i++) {
+	/* a second "-" would read what the first left: nothing, "not JSON" */
+	for (i = 0; files[i]; i++)
+		stdin_n += !strcmp(files[i], "-");
+	if (stdin_n > 1) {
+		pb_log_say("pktbench merge",
+			   "'-' (standard input) may be given once: it holds one stream, which "
+			   "may hold many result sets or logs");
+		goto out;
+	}
+	for (i = 0; files[i]; i++) {
 		char *text;
 		size_t len;
 
@@ -430,5 +444,6 @@ int pb_merge_main(int argc, char **argv)
 	status = not_ok || res.partial ? 1 : 0;
 out:
 	pb_merge_result_free(&res);
+	free(files);
 	return status;
 }

@@ -95,13 +95,15 @@ static void print_streams(const struct pb_rx_run *r)
 	for (i = 0; i < r->nstreams; i++) {
 		const struct pb_rx_stream *s = &r->streams[i];
 
-		printf("stream %u kind=%c probes=%llu late=%llu dup=%llu missing=%llu next=%u "
+		printf("stream %u kind=%c probes=%llu late=%llu dup=%llu missing=%llu stray=%llu "
+		       "next=%u "
 		       "lat_n=%llu min_us=%llu max_us=%llu mean_us=%llu bad=%llu jitter_ns=%llu "
 		       "gap_frames=%llu\n",
 		       s->stream, s->probe_kind ? s->probe_kind : '-',
 		       (unsigned long long)s->probes, (unsigned long long)s->late,
-		       (unsigned long long)s->dup, (unsigned long long)s->missing, s->next_seq,
-		       (unsigned long long)s->lat_n, (unsigned long long)s->lat_min_ns / 1000,
+		       (unsigned long long)s->dup, (unsigned long long)s->missing,
+		       (unsigned long long)s->stray, s->next_seq, (unsigned long long)s->lat_n,
+		       (unsigned long long)s->lat_min_ns / 1000,
 		       (unsigned long long)s->lat_max_ns / 1000,
 		       (unsigned long long)(s->lat_n ? s->lat_sum_ns / s->lat_n / 1000 : 0),
 		       (unsigned long long)s->lat_bad, (unsigned long long)s->jitter_ns,

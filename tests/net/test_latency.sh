@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Latency probes against known answers.
 # 1. The receiver, on a veth pair of the test's own, fed hand-made probes by rx_probe: the
-#    sequence accounting (gaps, late, duplicates, in and beyond the window), a one-way latency
+#    sequence accounting (gaps, late, duplicates, in and beyond the window, across 2^32, a
+#    forged jump), a one-way latency
 #    that is the delay the sender wrote into the timestamp, CLOCK_TAI probes, RFC 3550 jitter
 #    of alternating delays, and a paced stream's gaps.
 # 2. The lab, every method with --latency --count 20000: every probe sent arrives, none lost,
@@ -69,12 +70,26 @@ fi
 
 probes a0000003 P 100 200 0,100,1
 s=$(stream0 a0000003)
-check "0,100,1: late by 99 fills a gap beyond the window ($s)" \
+check "0,100,1: late by 99 fills its gap ($s)" \
 	[ "$(field "$s" probes)/$(field "$s" late)/$(field "$s" dup)/$(field "$s" missing)" = 3/1/0/98 ]
 probes a0000004 P 100 200 "$(seq_list 0 69),3,40"
 s=$(stream0 a0000004)
-check "0..69 then 3 and 40: duplicates beyond and within the window ($s)" \
+check "0..69 then 3 and 40: duplicates, far back and near ($s)" \
 	[ "$(field "$s" probes)/$(field "$s" late)/$(field "$s" dup)/$(field "$s" missing)" = 70/0/2/0 ]
+
+# serial arithmetic (RFC 1982) and the window's bounds (bpf/pb_lat.h), on the real program
+probes a0000008 P 100 200 4294967294,4294967295,0,1
+s=$(stream0 a0000008)
+check "first probes 0xfffffffe, 0xffffffff, then 0, 1: 2 received, 2 stray, none missing ($s)" \
+	[ "$(field "$s" probes)/$(field "$s" late)/$(field "$s" stray)/$(field "$s" missing)/$(field "$s" next)" = 2/0/2/0/2 ]
+probes a0000009 P 100 200 "$(seq_list 0 9),2147483656,$(seq_list 10 59)"
+s=$(stream0 a0000009)
+check "one probe forged 2^31 - 1 ahead: stray, no later one late ($s)" \
+	[ "$(field "$s" probes)/$(field "$s" late)/$(field "$s" stray)/$(field "$s" missing)/$(field "$s" next)" = 60/0/1/0/60 ]
+probes a000000a P 100 200 "0,$(seq_list 2 1100),2"
+s=$(stream0 a000000a)
+check "a duplicate beyond the window, a gap open: stray, not late ($s)" \
+	[ "$(field "$s" probes)/$(field "$s" late)/$(field "$s" dup)/$(field "$s" stray)/$(field "$s" missing)" = 1100/0/0/1/1 ]
 
 probes a0000005 P 1000/3000 1000 "$(seq_list 0 39)"
 s=$(stream0 a0000005)

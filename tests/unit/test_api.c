@@ -360,6 +360,7 @@ static struct pb_api_run sample_run(void)
 	r.run.streams[0].late = 2;
 	r.run.streams[0].dup = 1;
 	r.run.streams[0].missing = 3;
+	r.run.streams[0].stray = 4;
 	r.run.streams[0].next_seq = 1003;
 	r.run.streams[0].lat_n = 999;
 	r.run.streams[0].lat_min_ns = 1500;
@@ -407,6 +408,21 @@ static void test_run(void)
 	CHECK(pb_api_parse_run(s, strlen(s), 1, &back, err, sizeof(err)) == -EBADMSG &&
 		      strstr(err, "not 1"),
 	      "another run's answer is refused: %s", err);
+	{
+		/* an agent from before "stray" counted none: read as 0 */
+		char t[4096], *at = strstr(s, ",\"stray\":4");
+
+		CHECK(at != NULL, "stream 0 says stray 4: %s", s);
+		if (at) {
+			snprintf(t, sizeof(t), "%.*s%s", (int)(at - s), s,
+				 at + strlen(",\"stray\":4"));
+			CHECK(pb_api_parse_run(t, strlen(t), r.run.run_id, &back, err,
+					       sizeof(err)) == 0 &&
+				      back.run.streams[0].stray == 0 &&
+				      back.run.streams[0].missing == 3,
+			      "without stray: 0 (%s)", err);
+		}
+	}
 	json_object_put(o);
 	free(s);
 
@@ -480,6 +496,8 @@ static void test_bad_answers(void)
 		{ "\"probe_kind\":\"P\"", "\"probe_kind\":80", "probe_kind" },
 		{ "\"stream\":5", "\"stream\":64", "stream" },
 		{ "\"lat_n\":999", "\"lat_n\":-999", "lat_n" },
+		{ "\"stray\":4", "\"stray\":-4", "stray" },
+		{ "\"stray\":4", "\"stray\":null", "stray" },
 		{ "\"next_seq\":1003", "\"next_seq\":4294967296", "next_seq" },
 		{ "\"gap_last_ns\":5004000001", "\"gap_last\":5004000001", "gap_last_ns" },
 		{ "\"streams\":[", "\"streams\":{\"x\":[", "" },

@@ -819,6 +819,11 @@ static void test_parse_text(void)
 	CHECK(ret == -EINVAL && strstr(err, "not JSON"), "trailing data: %s", err);
 	ret = parse("[1,2]", &in, err, sizeof(err));
 	CHECK(ret == -EINVAL && strstr(err, "not a JSON object"), "array: %s", err);
+	/* json-c keeps the last of a key given twice: what is compared would not be what is seen */
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":1,"
+		    "\"pps\":1000000}]}",
+		    &in, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "\"pps\" twice"), "a key twice: %d %s", ret, err);
 	ret = parse("{\"results\":[]}", &in, err, sizeof(err));
 	CHECK(ret == -EINVAL && strstr(err, "no schema"), "no schema: %s", err);
 	ret = parse("{\"schema\":99,\"results\":[]}", &in, err, sizeof(err));

@@ -160,6 +160,19 @@ struct seq_case {
 	uint64_t received, late, dup, missing;
 };
 
+/*
+ * A fresh stream brought to its highest number n the way a receiver can be: two probes far
+ * from it in a row restart the window (twice, so any n is reached from 0's start).
+ */
+static void seq_start_at(struct pb_seq *s, uint32_t n)
+{
+	memset(s, 0, sizeof(*s));
+	pb_seq_update(s, n ^ 0x80000000u);
+	pb_seq_update(s, (n ^ 0x80000000u) + 1);
+	pb_seq_update(s, n - 1);
+	pb_seq_update(s, n);
+}
+
 static void test_sequences(void)
 {
 	static const struct seq_case cases[] = {
@@ -172,7 +185,10 @@ static void test_sequences(void)
 		{ "late, then again", { 0, 2, 1, 1 }, 4, 3, 1, 1, 0 },
 		{ "late by 40", { 0, 41, 1, 2 }, 4, 4, 2, 0, 38 },
 		{ "late by 63 (the window's edge)", { 0, 64, 1 }, 3, 3, 1, 0, 62 },
-		{ "late by 150: beyond the window, a gap to fill", { 0, 151, 1 }, 3, 3, 1, 0, 149 },
+		{ "late by 150: a gap to fill", { 0, 151, 1 }, 3, 3, 1, 0, 149 },
+		{ "a jump of the whole window", { 0, 960, 1 }, 3, 3, 1, 0, 958 },
+		{ "a jump past the window: stray", { 0, 961, 1 }, 3, 2, 0, 0, 0 },
+		{ "duplicates of the highest and of 0", { 0, 0, 1, 1, 0 }, 5, 2, 0, 3, 0 },
 		{ "two gaps, one filled", { 0, 2, 4, 3 }, 4, 4, 1, 0, 1 },
 		{ "a duplicate 39 back, gaps open", { 0, 1, 3, 40, 1 }, 5, 4, 0, 1, 37 },
 	};
@@ -203,6 +219,30 @@ static void test_sequences(void)
 	CHECK(pb_seq_update(&s, 36) == PB_SEQ_DUP, "within the window its bit tells: duplicate");
 	CHECK(pb_seq_update(&s, 100) == PB_SEQ_NEW && s.next == 101, "and the next is new");
 
+	/*
+	 * a gap across a word of the ring, once it has gone round: every bit of the numbers
+	 * skipped is cleared (1151 is bit 63 of the word 127 set a round before)
+	 */
+	memset(&s, 0, sizeof(s));
+	for (k = 0; k <= 1140; k++)
+		pb_seq_update(&s, k);
+	pb_seq_update(&s, 1160);
+	CHECK(s.missing == 19, "1141..1159 skipped: missing %llu", (unsigned long long)s.missing);
+	for (k = 1141; k < 1160; k++)
+		CHECK(pb_seq_update(&s, k) == PB_SEQ_LATE, "%u fills its gap", k);
+	CHECK(s.missing == 0 && s.late == 19 && s.dup == 0, "all filled: late %llu dup %llu",
+	      (unsigned long long)s.late, (unsigned long long)s.dup);
+
+	/* the window's edge: 960 numbers up to the highest, then stray */
+	memset(&s, 0, sizeof(s));
+	for (k = 0; k <= 2000; k++)
+		pb_seq_update(&s, k);
+	CHECK(PB_SEQ_WINDOW == 960, "the window: 15 words of the ring's 16");
+	CHECK(pb_seq_update(&s, 2000 - 959) == PB_SEQ_DUP &&
+		      pb_seq_update(&s, 2000 - 960) == PB_SEQ_STRAY && s.stray == 1 && s.dup == 1 &&
+		      s.received == 2001,
+	      "959 behind: a duplicate; 960 behind: stray");
+
 	/* the kinds returned */
 	memset(&s, 0, sizeof(s));
 	CHECK(pb_seq_update(&s, 0) == PB_SEQ_NEW && pb_seq_update(&s, 2) == PB_SEQ_NEW &&
@@ -210,14 +250,18 @@ static void test_sequences(void)
 	      "new, new, late, duplicate");
 
 	/* sequence numbers wrap after 2^32 probes without a false gap */
-	memset(&s, 0, sizeof(s));
-	s.next = 0xfffffffe;
-	s.window = 1;
-	pb_seq_update(&s, 0xfffffffe);
-	pb_seq_update(&s, 0xffffffff);
-	pb_seq_update(&s, 0);
-	pb_seq_update(&s, 1);
-	CHECK(s.missing == 0 && s.received == 4 && s.next == 2, "across the wrap: no gap");
+	seq_start_at(&s, 0xfffffffd);
+	CHECK(s.next == 0xfffffffe && s.received == 4 && s.stray == 0 && s.missing == 0,
+	      "restarted at 0xfffffffd: next %#x received %llu stray %llu", s.next,
+	      (unsigned long long)s.received, (unsigned long long)s.stray);
+	CHECK(pb_seq_update(&s, 0xfffffffe) == PB_SEQ_NEW &&
+		      pb_seq_update(&s, 0xffffffff) == PB_SEQ_NEW &&
+		      pb_seq_update(&s, 0) == PB_SEQ_NEW && pb_seq_update(&s, 1) == PB_SEQ_NEW,
+	      "0xfffffffe, 0xffffffff, 0, 1: each the highest");
+	CHECK(s.missing == 0 && s.received == 8 && s.next == 2, "across the wrap: no gap");
+	CHECK(pb_seq_update(&s, 0xffffffff) == PB_SEQ_DUP && pb_seq_update(&s, 3) == PB_SEQ_NEW &&
+		      pb_seq_update(&s, 2) == PB_SEQ_LATE && s.missing == 0 && s.late == 1,
+	      "across the wrap: a duplicate behind 0, a gap after it filled");
 
 	/* random reordering within the window: every number once, nothing missing, some late */
 	memset(&s, 0, sizeof(s));
@@ -243,6 +287,238 @@ static void test_sequences(void)
 		      (unsigned long long)s.received, (unsigned long long)s.missing,
 		      (unsigned long long)s.late);
 	}
+}
+
+/*
+ * The sequence rules of pb_lat.h read plainly, on unwrapped 64-bit numbers and a set of those
+ * that arrived (tagged slots of a large ring, not the receiver's 1024-bit one): a probe 1 ..
+ * PB_SEQ_WINDOW above the highest moves it; one within the window's depth behind it is late
+ * (not there yet) or a duplicate; two out-of-window probes in a row, the first more than
+ * PB_SEQ_FAR behind or anywhere ahead, the second the first plus one, restart the window;
+ * anything else is stray.
+ */
+#define REF_SLOTS (1u << 20)
+
+struct seq_ref {
+	int64_t hi, start; /* the highest; the lowest number the window may hold */
+	bool armed;
+	int64_t resync;
+	uint64_t received, late, dup, missing, stray;
+	int64_t *tag; /* REF_SLOTS: the number that arrived at slot v % REF_SLOTS */
+};
+
+static bool ref_has(const struct seq_ref *r, int64_t v)
+{
+	return r->tag[(uint64_t)v % REF_SLOTS] == v;
+}
+
+static void ref_set(struct seq_ref *r, int64_t v, bool on)
+{
+	r->tag[(uint64_t)v % REF_SLOTS] = on ? v : INT64_MIN;
+}
+
+static enum pb_seq_kind ref_update(struct seq_ref *r, int64_t v)
+{
+	bool armed = r->armed;
+	int64_t x, lo;
+
+	r->armed = false;
+	if (v > r->hi && v - r->hi <= PB_SEQ_WINDOW) {
+		for (x = r->hi + 1; x < v; x++)
+			ref_set(r, x, false);
+		r->missing += (uint64_t)(v - r->hi - 1);
+		ref_set(r, v, true);
+		r->hi = v;
+		r->received++;
+		return PB_SEQ_NEW;
+	}
+	lo = r->hi - PB_SEQ_WINDOW + 1 > r->start ? r->hi - PB_SEQ_WINDOW + 1 : r->start;
+	if (v <= r->hi && v >= lo) {
+		if (ref_has(r, v)) {
+			r->dup++;
+			return PB_SEQ_DUP;
+		}
+		ref_set(r, v, true);
+		r->missing--;
+		r->late++;
+		r->received++;
+		return PB_SEQ_LATE;
+	}
+	if (armed && v == r->resync) {
+		ref_set(r, v - 1, true);
+		ref_set(r, v, true);
+		r->start = v - 1;
+		r->hi = v;
+		r->stray--;
+		r->received += 2;
+		return PB_SEQ_NEW;
+	}
+	if (v > r->hi || r->hi - v > PB_SEQ_FAR) {
+		r->armed = true;
+		r->resync = v + 1;
+	}
+	r->stray++;
+	return PB_SEQ_STRAY;
+}
+
+/*
+ * One random stream from base (its start, unwrapped), n probes, both sides compared. Calm, the
+ * events that clear the window (long losses, forged and old probes) are rare, so its ring goes
+ * round many times: a bit left set from the round before shows as a duplicate.
+ */
+static void seq_model_case(int64_t base, uint32_t n, bool calm, int64_t *tag)
+{
+	struct seq_ref r = { .tag = tag };
+	uint64_t r0[5];
+	struct pb_seq s;
+	int64_t real = base, recent[64], v;
+	uint32_t i, bad = 0, nrecent = 0;
+	enum pb_seq_kind kr, ks;
+
+	for (i = 0; i < REF_SLOTS; i++)
+		tag[i] = INT64_MIN;
+	if (base) {
+		seq_start_at(&s, (uint32_t)base);
+		r.hi = base;
+		r.start = base - 1;
+		ref_set(&r, base - 1, true);
+		ref_set(&r, base, true);
+		real = base + 1;
+	} else {
+		memset(&s, 0, sizeof(s));
+		r.hi = -1; /* numbers start at 0: nothing before it */
+	}
+	r0[0] = s.received - r.received;
+	r0[1] = s.late;
+	r0[2] = s.dup;
+	r0[3] = s.missing;
+	r0[4] = s.stray;
+	for (i = 0; i < n && bad < 5; i++) {
+		uint64_t what = rnd() % 1000;
+
+		if (calm && ((what >= 800 && what < 830) || (what >= 900 && what < 955)) &&
+		    rnd() % 50)
+			what = 0;
+
+		if (what < 700) { /* the next real one */
+			v = real++;
+		} else if (what < 800) { /* a few lost */
+			real += 1 + (int64_t)(rnd() % 8);
+			v = real++;
+		} else if (what < 830) { /* a run lost: past the window, rarely past FAR */
+			real += 1 + (int64_t)(rnd() % (what < 828 ? 3000 : 200000));
+			v = real++;
+		} else if (what < 860 && nrecent) { /* a late or repeated one, near */
+			v = recent[rnd() % nrecent] - (int64_t)(rnd() % 40);
+		} else if (what < 900) { /* just behind the highest: gaps just opened */
+			v = r.hi - (int64_t)(rnd() % 70);
+		} else if (what < 920) { /* old: near the window's edge or beyond */
+			v = real - 1000 + (int64_t)(rnd() % 100) - (rnd() % 2 ? 0 : 5000);
+		} else if (what < 940) { /* forged, far ahead (2^31 - 1 at most) */
+			v = real + 1 + (int64_t)(rnd() % 0x7fffffffu);
+		} else if (what < 950) { /* forged, far behind */
+			v = real - 70000 - (int64_t)(rnd() % 0x7ffe0000u);
+		} else if (what < 955) { /* a forged pair: the stream restarts there */
+			v = real + (rnd() % 2 ? 2000 + (int64_t)(rnd() % 3000)
+					      : 0x7fff0000ll + (int64_t)(rnd() % 0x10000));
+			kr = ref_update(&r, v);
+			ks = pb_seq_update(&s, (uint32_t)v);
+			bad += kr != ks;
+			v++;
+		} else { /* a duplicate of the highest */
+			v = r.hi;
+		}
+		kr = ref_update(&r, v);
+		ks = pb_seq_update(&s, (uint32_t)v);
+		if (kr != ks || s.received - r0[0] != r.received || s.late - r0[1] != r.late ||
+		    s.dup - r0[2] != r.dup || s.missing - r0[3] != r.missing ||
+		    s.stray - r0[4] != r.stray || s.next != (uint32_t)(r.hi + 1)) {
+			bad++;
+			CHECK(0,
+			      "model from %#llx, probe %u (%#x, %lld from the highest): kind %d, "
+			      "want %d; received %llu late %llu dup %llu missing %llu stray %llu "
+			      "next %#x, want %llu %llu %llu %llu %llu %#x",
+			      (unsigned long long)base, i, (uint32_t)v, (long long)(v - r.hi), ks,
+			      kr, (unsigned long long)(s.received - r0[0]),
+			      (unsigned long long)(s.late - r0[1]),
+			      (unsigned long long)(s.dup - r0[2]),
+			      (unsigned long long)(s.missing - r0[3]),
+			      (unsigned long long)(s.stray - r0[4]), s.next,
+			      (unsigned long long)r.received, (unsigned long long)r.late,
+			      (unsigned long long)r.dup, (unsigned long long)r.missing,
+			      (unsigned long long)r.stray, (uint32_t)(r.hi + 1));
+		}
+		if (kr == PB_SEQ_NEW) {
+			if (nrecent < 64)
+				recent[nrecent++] = v;
+			else
+				recent[rnd() % 64] = v;
+		}
+	}
+	CHECK(bad == 0, "model from %#llx: %u probes differ", (unsigned long long)base, bad);
+}
+
+static void test_sequence_model(void)
+{
+	static const int64_t bases[] = {
+		0, 0xfffffffdll, 0xfffff000ll, 0xffffffffll - 2000, 0x7ffffff0ll, 12345
+	};
+	int64_t *tag = malloc(sizeof(*tag) * REF_SLOTS);
+	uint32_t i, k;
+
+	if (!tag) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	for (k = 0; k < 4; k++)
+		for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
+			seq_model_case(bases[i], 20000, k % 2, tag);
+	free(tag);
+}
+
+/*
+ * Issue 44's defects, as a receiver saw them: a stream whose first probes were 0xfffffffe
+ * and 0xffffffff showed missing 2^64 - 2; one probe forged 2^31 - 1 ahead made every later
+ * one late; a duplicate older than the window counted as late while a gap was open.
+ */
+static void test_sequence_defects(void)
+{
+	struct pb_seq s;
+	uint32_t k;
+
+	memset(&s, 0, sizeof(s));
+	pb_seq_update(&s, 0xfffffffe);
+	pb_seq_update(&s, 0xffffffff);
+	pb_seq_update(&s, 0);
+	pb_seq_update(&s, 1);
+	CHECK(s.missing == 0 && s.late == 0 && s.dup == 0 && s.received == 2,
+	      "first probes 0xfffffffe, 0xffffffff, then 0, 1: received %llu late %llu dup %llu "
+	      "missing %llu, want 2 0 0 0 (numbers start at 0: nothing before it is missing)",
+	      (unsigned long long)s.received, (unsigned long long)s.late, (unsigned long long)s.dup,
+	      (unsigned long long)s.missing);
+
+	memset(&s, 0, sizeof(s));
+	for (k = 0; k < 10; k++)
+		pb_seq_update(&s, k);
+	pb_seq_update(&s, 9 + 0x7fffffffu);
+	for (k = 10; k < 2000; k++)
+		pb_seq_update(&s, k);
+	CHECK(s.late == 0 && s.missing == 0 && s.received == 2000,
+	      "one probe forged 2^31 - 1 ahead: received %llu late %llu missing %llu, want 2000 "
+	      "0 0",
+	      (unsigned long long)s.received, (unsigned long long)s.late,
+	      (unsigned long long)s.missing);
+
+	memset(&s, 0, sizeof(s));
+	pb_seq_update(&s, 0);
+	for (k = 2; k < 5000; k++)
+		pb_seq_update(&s, k);
+	pb_seq_update(&s, 2);
+	CHECK(s.late == 0 && s.missing == 1 && s.received == 4999,
+	      "a duplicate far behind, gap 1 open: late %llu missing %llu received %llu, want 0 "
+	      "1 4999 (it fills no gap)",
+	      (unsigned long long)s.late, (unsigned long long)s.missing,
+	      (unsigned long long)s.received);
 }
 
 /* RFC 3550's J += (|D| - J) / 16, read plainly in signed integers. */
@@ -435,6 +711,8 @@ int main(void)
 	test_buckets();
 	test_quantiles();
 	test_sequences();
+	test_sequence_defects();
+	test_sequence_model();
 	test_jitter();
 	test_compute();
 	return check_summary();

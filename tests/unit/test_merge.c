@@ -21,6 +21,8 @@
 #include <json-c/json.h>
 
 #include "check.h"
+#include "fleet.h"
+#include "jsondup.h"
 #include "latency.h"
 #include "merge.h"
 #include "pb_lat.h"
@@ -63,7 +65,8 @@ static char *row_json(const char *test_id, const char *method, double pps, uint6
 		s + len, cap - len,
 		"{\"schema\": 1, \"results\": [{\"method\": \"%s\", \"status\": \"ok\", "
 		"%s%s%s\"frame_bytes\": 60, \"pps\": %.1f, \"app_mbps\": 1.5, "
-		"\"wire_gbps\": 0.5, \"frames_sent\": %llu, \"frames_delivered\": %llu",
+		"\"wire_gbps\": 0.5, \"duration_s\": 5.0, \"frames_sent\": %llu, "
+		"\"frames_delivered\": %llu",
 		method, test_id ? "\"test_id\": \"" : "", test_id ? test_id : "",
 		test_id ? "\", " : "", pps, (unsigned long long)sent,
 		(unsigned long long)delivered);
@@ -200,11 +203,11 @@ static void test_bad(void)
 		{ "{\"results\": [{\"method\": \"x\", \"status\": \"ok\", \"pps\": -1}]}",
 		  "finite number >= 0" },
 		{ "{\"results\": [{\"method\": \"x\", \"status\": \"ok\", \"pps\": 1, "
-		  "\"frames_sent\":"
+		  "\"duration_s\": 1, \"frames_sent\":"
 		  " 1, \"latency\": {\"min_us\": 1, \"max_us\": 2, \"histogram\": [[1001, 1]]}}]}",
 		  "not one of pktbench's buckets" },
 		{ "{\"results\": [{\"method\": \"x\", \"status\": \"ok\", \"pps\": 1, "
-		  "\"frames_sent\":"
+		  "\"duration_s\": 1, \"frames_sent\":"
 		  " 1, \"latency\": {\"min_us\": 1, \"max_us\": 2, \"histogram\": [[1]]}}]}",
 		  "not a pair" },
 	};
@@ -224,10 +227,13 @@ static void test_bad(void)
 
 #define TID "6f9619ff-8b86-4011-b42d-00c04fc964ff"
 
-/* A sharded sender's row: test TID unless test is given, its shard, run id and figures. */
-static char *shard_json(const char *test, const char *shard, unsigned int run_id,
-			const char *target, const char *pps, const char *sent,
-			const char *delivered)
+/*
+ * A sharded sender's row: test TID unless test is given, its shard, run id and figures, its
+ * window duration_s seconds long.
+ */
+static char *shard_json_d(const char *test, const char *shard, unsigned int run_id,
+			  const char *target, const char *pps, const char *sent,
+			  const char *delivered, const char *duration_s)
 {
 	char *s = malloc(1024);
 
@@ -235,9 +241,17 @@ static char *shard_json(const char *test, const char *shard, unsigned int run_id
 		 "{\"schema\": 1, \"results\": [{\"method\": \"af_packet\", \"status\": \"ok\", "
 		 "\"test_id\": \"%s\", \"shard\": \"%s\", \"run_id\": %u, \"frame_bytes\": 60, "
 		 "\"target_pps\": %s, \"pps\": %s, \"app_mbps\": 0.5, \"wire_gbps\": 0.1, "
-		 "\"frames_sent\": %s, \"frames_delivered\": %s}]}",
-		 test ? test : TID, shard, run_id, target, pps, sent, delivered);
+		 "\"duration_s\": %s, \"frames_sent\": %s, \"frames_delivered\": %s}]}",
+		 test ? test : TID, shard, run_id, target, pps, duration_s, sent, delivered);
 	return s;
+}
+
+/* The same, 5 s long. */
+static char *shard_json(const char *test, const char *shard, unsigned int run_id,
+			const char *target, const char *pps, const char *sent,
+			const char *delivered)
+{
+	return shard_json_d(test, shard, run_id, target, pps, sent, delivered, "5.0");
 }
 
 /*
@@ -346,6 +360,125 @@ static void test_one_test(void)
 }
 
 /* partial: one shard of two merged and marked so, in the row, the table and the JSON */
+/*
+ * What is summed is checked first: an ok row's frames_sent is there and a count, its window
+ * (duration_s) finite and positive, and the windows summed into one row agree within
+ * PB_MERGE_DURATION_PCT % (PB_MERGE_DURATION_MIN_S at least); a key twice in one object is
+ * refused, however it is spelled (json-c keeps the last one, silently).
+ */
+static void test_validated(void)
+{
+	static const struct {
+		const char *from, *to, *want;
+	} rows[] = {
+		{ "\"frames_sent\": 5000, ", "", "frames_sent is missing in an ok row" },
+		{ "\"frames_sent\": 5000", "\"frames_sent\": null", "frames_sent is missing" },
+		{ "\"duration_s\": 5.0, ", "", "duration_s is missing in an ok row" },
+		{ "\"duration_s\": 5.0", "\"duration_s\": null", "duration_s is missing" },
+		{ "\"duration_s\": 5.0", "\"duration_s\": 0", "duration_s 0 is not" },
+		{ "\"duration_s\": 5.0", "\"duration_s\": -5", "duration_s" },
+		{ "\"duration_s\": 5.0", "\"duration_s\": \"5\"", "duration_s is not a number" },
+		{ "\"duration_s\": 5.0", "\"duration_s\": 1e400", "duration_s" },
+		{ "\"frames_sent\": 5000", "\"frames_sent\": 5000, \"frames_sent\": 50",
+		  "\"frames_sent\" twice" },
+		{ "\"frames_sent\": 5000", "\"frames_sent\": 5000, \"frames\\u005fsent\": 50",
+		  "\"frames_sent\" twice" },
+		{ "\"results\": [", "\"results\": [], \"results\": [", "\"results\" twice" },
+		{ "\"schema\": 1", "\"schema\": {\"a\": 1, \"b\": {\"a\": 2, \"a\": 3}}",
+		  "\"a\" twice" },
+	};
+	const char *ab[] = { "s0.json", "s1.json" }, *a[] = { "s0.json" };
+	char *t[2], buf[1280];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char *base = shard_json(NULL, "0/1", 11, "1000", "1000", "5000", "5000");
+		char *at = strstr(base, rows[i].from);
+
+		CHECK(at, "case %u: '%s' not in %s", i, rows[i].from, base);
+		if (!at) {
+			free(base);
+			continue;
+		}
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - base), base, rows[i].to,
+			 at + strlen(rows[i].from));
+		free(base);
+		t[0] = strdup(buf);
+		refused(rows[i].to[0] ? rows[i].to : rows[i].from, 1, t, a, rows[i].want,
+			"s0.json");
+	}
+	/* the scan itself: keys decoded, compared per object, strings' braces not objects */
+	{
+		static const struct {
+			const char *json, *key;
+		} d[] = {
+			{ "{\"a\": \"}{\\\"a\\\": 1\", \"b\": {\"a\": 2}}", NULL },
+			{ "[{\"a\": 1}, {\"a\": 2}]", NULL },
+			{ "{\"x\": {\"a\": 1}, \"a\": 2, \"y\": [{\"a\": 3}]}", NULL },
+			{ "{\"a\\u0000b\": 1, \"a\\u0000c\": 2}", NULL },
+			{ "{\"ab\": 1, \"a\": 2, \"b\": 3}", NULL },
+			{ "{\"k\": [1, {\"k\": 1, \"j\": {}, \"k\": 2}]}", "k" },
+			{ "{\"\\ud83d\\ude00\": 1, \"\xf0\x9f\x98\x80\": 2}", "????" },
+			{ "{\"\\/\\n\": 1, \"/\\u000a\": 2}", "/?" },
+			{ "{\"a\": {\"b\": {\"c\": {\"d\": 1, \"d\": 1}}}}", "d" },
+		};
+		char key[16];
+		size_t at;
+
+		for (i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+			int r = pb_json_dup_key(d[i].json, strlen(d[i].json), key, sizeof(key),
+						&at);
+
+			CHECK(d[i].key ? r == 1 && !strcmp(key, d[i].key) : r == 0,
+			      "dup scan %u (%s): %d '%s', want %s", i, d[i].json, r, r ? key : "",
+			      d[i].key ? d[i].key : "none");
+		}
+	}
+	/* a not-ok row says no count: not refused */
+	{
+		struct pb_merge_result res = { 0 };
+		char err[256] = "";
+		const char *skipped = "{\"results\": [{\"method\": \"x\", \"status\": \"error\", "
+				      "\"reason\": \"r\", \"pps\": null, \"frames_sent\": null, "
+				      "\"duration_s\": null}]}";
+
+		CHECK(!pb_merge_add_json(&res, skipped, "e.json", err, sizeof(err)),
+		      "a row not ok without counts: merged (counted not ok): %s", err);
+		pb_merge_result_free(&res);
+	}
+	/* windows 5 % apart at most: 5.0 and 5.25 s are one test's, 5.0 and 5.3 s are not */
+	{
+		struct pb_merge_result res = { 0 };
+		char err[512] = "";
+
+		t[0] = shard_json_d(NULL, "0/2", 11, "1000", "1000", "5000", "5000", "5.0");
+		t[1] = shard_json_d(NULL, "1/2", 12, "1000", "1000", "5000", "5000", "5.25");
+		CHECK(!merge_files(&res, false, err, sizeof(err), 2, t, ab),
+		      "5.0 and 5.25 s: merged (%s)", err);
+		pb_merge_result_free(&res);
+	}
+	t[0] = shard_json_d(NULL, "0/2", 11, "1000", "1000", "5000", "5000", "5.0");
+	t[1] = shard_json_d(NULL, "1/2", 12, "1000", "1000", "5000", "5000", "5.3");
+	refused("windows 5.0 and 5.3 s", 2, t, ab, "duration_s 5.3 s", "s0.json's 5 s");
+	t[0] = shard_json_d(NULL, "0/2", 11, "1000", "1000", "5000", "5000", "5.3");
+	t[1] = shard_json_d(NULL, "1/2", 12, "1000", "1000", "5000", "5000", "5.0");
+	refused("windows 5.3 and 5.0 s", 2, t, ab, "duration_s 5 s", "s0.json's 5.3 s");
+	/* short runs: 0.1 s apart at most */
+	{
+		struct pb_merge_result res = { 0 };
+		char err[512] = "";
+
+		t[0] = shard_json_d(NULL, "0/2", 11, "1000", "1000", "5000", "5000", "1.0");
+		t[1] = shard_json_d(NULL, "1/2", 12, "1000", "1000", "5000", "5000", "1.09");
+		CHECK(!merge_files(&res, false, err, sizeof(err), 2, t, ab),
+		      "1.0 and 1.09 s: merged (%s)", err);
+		pb_merge_result_free(&res);
+	}
+	t[0] = shard_json_d(NULL, "0/2", 11, "1000", "1000", "5000", "5000", "1.0");
+	t[1] = shard_json_d(NULL, "1/2", 12, "1000", "1000", "5000", "5000", "1.15");
+	refused("windows 1.0 and 1.15 s", 2, t, ab, "duration_s 1.15 s", "0.1 s");
+}
+
 static void test_partial(void)
 {
 	struct pb_merge_result res = { 0 };
@@ -603,16 +736,91 @@ static void test_cli(void)
 	free(t1);
 }
 
+/* pb_merge_main(argv) with stdout to /dev/null and stderr into err: its exit status. */
+static int merge_main_err(int argc, char **argv, char *err, size_t errlen)
+{
+	char path[] = "/tmp/pb-merge-err-XXXXXX";
+	int fd = mkstemp(path), keep_err = dup(2), r;
+	FILE *keep = stdout;
+	ssize_t n = 0;
+
+	fflush(stderr);
+	dup2(fd, 2);
+	stdout = fopen("/dev/null", "w");
+	r = pb_merge_main(argc, argv);
+	fclose(stdout);
+	stdout = keep;
+	fflush(stderr);
+	dup2(keep_err, 2);
+	close(keep_err);
+	if (lseek(fd, 0, SEEK_SET) == 0)
+		n = read(fd, err, errlen - 1);
+	err[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return r;
+}
+
+/*
+ * As many files as a test has shards (PB_SHARD_MAX; 256 were refused), one more refused by
+ * name of the limit; "-" (standard input) once only, said so before anything is read.
+ */
+static void test_cli_files(void)
+{
+	char dir[] = "/tmp/pb-merge-many-XXXXXX", err[512], shard[16];
+	unsigned int n = PB_SHARD_MAX + 1, i;
+	char **argv = calloc(n + 3, sizeof(*argv)), *t;
+	int r;
+
+	CHECK(PB_SHARD_MAX == 4096 && mkdtemp(dir) && argv, "a folder, 4097 names");
+	argv[0] = "merge";
+	for (i = 0; i < n; i++) {
+		FILE *f;
+
+		argv[i + 1] = malloc(sizeof(dir) + 16);
+		snprintf(argv[i + 1], sizeof(dir) + 16, "%s/s%u.json", dir, i);
+		snprintf(shard, sizeof(shard), "%u/%u", i, PB_SHARD_MAX);
+		t = shard_json(NULL, shard, 100 + i, "1000", "1000", "5000", "5000");
+		f = fopen(argv[i + 1], "w");
+		if (f) {
+			fputs(t, f);
+			fclose(f);
+		}
+		free(t);
+	}
+	r = merge_main_err(PB_SHARD_MAX + 1, argv, err, sizeof(err));
+	CHECK(r == 0, "%u shards' files merged: exit %d, want 0: %s", PB_SHARD_MAX, r, err);
+	r = merge_main_err(PB_SHARD_MAX + 2, argv, err, sizeof(err));
+	CHECK(r == 2 && strstr(err, "4096"), "%u files: exit %d, want 2, naming 4096: %s",
+	      PB_SHARD_MAX + 1, r, err);
+	{
+		char *dash[] = { "merge", argv[1], "-", "-", NULL };
+
+		r = merge_main_err(4, dash, err, sizeof(err));
+		CHECK(r == 2 && strstr(err, "'-' (standard input) may be given once") &&
+			      !strstr(err, "not JSON"),
+		      "merge a.json - -: exit %d, want 2, '-' once: %s", r, err);
+	}
+	for (i = 0; i < n; i++) {
+		unlink(argv[i + 1]);
+		free(argv[i + 1]);
+	}
+	rmdir(dir);
+	free(argv);
+}
+
 int main(void)
 {
 	test_latency();
 	test_keys_and_status();
 	test_bad();
 	test_one_test();
+	test_validated();
 	test_partial();
 	test_behind();
 	test_logs();
 	test_cli();
+	test_cli_files();
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

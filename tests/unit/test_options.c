@@ -195,6 +195,70 @@ static void test_ranges(void)
 	      "a duration no run has is refused with --count too");
 }
 
+/*
+ * Every number an option takes is decimal: strtod took hex ("0x10" as 16, "0x1p4"), and
+ * leading blanks; inf and nan were refused only by the range checks after them. One parser
+ * for all: seconds, rates, percentages, counts, a profile's seconds.
+ */
+static void test_decimal(void)
+{
+	bad("--duration", "0x10", "decimal");
+	bad("--duration", "0X10", "decimal");
+	bad("--duration", "0x1p4", "decimal");
+	bad("--duration", " 5", "decimal");
+	bad("--duration", "5 ", "decimal");
+	bad("--duration", "inf", "decimal");
+	bad("--duration", "nan", "decimal");
+	bad("--duration", "1e", "decimal");
+	bad("--duration", ".", "decimal");
+	bad("--pps", "0x10", "decimal");
+	bad("--pps", "0x10k", "decimal");
+	bad("--pps", "infinity", "decimal");
+	bad("--pps", "+nan", "decimal");
+	bad("--latency-pps", "0x10", "decimal");
+	bad("--count", "0x10", "whole number");
+	bad("--count", " 5", "whole number");
+	bad("--streams", "0x2", "whole number");
+	bad("--pps", "0x10:5s", "a rate or a profile");
+	bad("--pps", "10k:0x5s", "a rate or a profile");
+	CHECK(PARSE("--duration", "1e1") == 0 && cfg.duration_s == 10, "1e1 s: %s", err);
+	CHECK(PARSE("--duration", ".5") == 0 && cfg.duration_s == 0.5, ".5 s: %s", err);
+	CHECK(PARSE("--duration", "2.") == 0 && cfg.duration_s == 2, "2. s: %s", err);
+	CHECK(PARSE("--duration", "+2.5E0") == 0 && cfg.duration_s == 2.5, "+2.5E0 s: %s", err);
+	CHECK(PARSE("--pps", "1.5e3k") == 0 && cfg.pps == 1.5e6, "1.5e3k: %s", err);
+}
+
+/*
+ * A rate that sends no frame in the run: the pacer's stream sends its first frame 1 / (its
+ * share of the rate) after the start, so a share below 1 / the window sends none, and the
+ * row said ok with 0 sent. Refused, saying the least rate that sends one.
+ */
+static void test_no_frame_rate(void)
+{
+	CHECK(PARSE("--pps", "1e-300") == -EINVAL && strstr(err, "no frame"), "--pps 1e-300: %s",
+	      err);
+	CHECK(PARSE("--pps", "0.5", "--duration", "1") == -EINVAL && strstr(err, "no frame") &&
+		      strstr(err, "at least 1"),
+	      "--pps 0.5 for 1 s: %s", err);
+	CHECK(PARSE("--pps", "0.5", "--duration", "2") == 0, "--pps 0.5 for 2 s: one frame: %s",
+	      err);
+	CHECK(PARSE("--pps", "3", "--duration", "1", "--streams", "4") == -EINVAL &&
+		      strstr(err, "4 streams") && strstr(err, "at least 4"),
+	      "3 pps over 4 streams for 1 s: a stream sends none: %s", err);
+	CHECK(PARSE("--pps", "4", "--duration", "1", "--streams", "4") == 0,
+	      "4 pps over 4 streams for 1 s: %s", err);
+	CHECK(PARSE("--pps", "100", "--duration", "1", "--shard", "0/200") == -EINVAL &&
+		      strstr(err, "200 shards") && strstr(err, "at least 200"),
+	      "100 pps shared by 200 shards for 1 s: %s", err);
+	CHECK(PARSE("--pps", "1e-300", "--count", "10") == -EINVAL && strstr(err, "no frame"),
+	      "--count 10 at 1e-300 pps: %s", err);
+	CHECK(PARSE("--latency-pps", "0.1", "--duration", "5") == -EINVAL &&
+		      strstr(err, "--latency-pps") && strstr(err, "no probe"),
+	      "--latency-pps 0.1 for 5 s: %s", err);
+	CHECK(PARSE("--rate", "1e-15", "--duration", "1") == -EINVAL && strstr(err, "no frame"),
+	      "--rate 1e-15 Gb/s for 1 s: %s", err);
+}
+
 /* --imix's cycle: the standard 7:4:1, or --imix-sizes' wire sizes by their weights */
 static void test_imix(void)
 {
@@ -401,6 +465,8 @@ int main(void)
 
 	test_subcommand_table();
 	test_ranges();
+	test_decimal();
+	test_no_frame_rate();
 	test_imix();
 	return check_summary();
 }

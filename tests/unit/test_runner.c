@@ -820,7 +820,9 @@ static void test_flap_refused(void)
 /*
  * A sender that stops making progress, its link up: past PB_STALL_S the row is an error
  * naming the stall, with the partial figures. A sender paced so slowly that it is quiet as
- * long (0.4 pps: its first frame is due at 2.5 s) is no stall.
+ * long (0.4 pps: its first frame is due at 2.5 s) is no stall. A rate that sends nothing in
+ * the window (0.4 pps for 2.3 s; 1e-9 Gb/s of 60-byte frames for 1 s) is an error, never an
+ * ok row with nothing sent.
  */
 static void test_stalled_sender(void)
 {
@@ -841,12 +843,34 @@ static void test_stalled_sender(void)
 
 	fk_reset();
 	base_cfg(&cfg);
+	cfg.duration_s = PB_STALL_S + 0.6;
+	cfg.pps = 0.4;
+	run(&fake_method, &cfg, true, &r);
+	CHECK(r.status == PB_STATUS_OK && r.frames_sent == 1,
+	      "0.4 pps, one frame due at 2.5 s: status %d (want ok), sent %llu, reason '%s'",
+	      r.status, (unsigned long long)r.frames_sent, r.reason);
+	pb_result_release(&r);
+
+	fk_reset();
+	base_cfg(&cfg);
 	cfg.duration_s = PB_STALL_S + 0.3;
 	cfg.pps = 0.4;
 	run(&fake_method, &cfg, true, &r);
-	CHECK(r.status == PB_STATUS_OK && r.frames_sent == 0,
-	      "0.4 pps, nothing due yet: status %d (want ok), sent %llu, reason '%s'", r.status,
-	      (unsigned long long)r.frames_sent, r.reason);
+	CHECK(r.status == PB_STATUS_ERROR && strstr(r.reason, "sends no frame") && !r.frames_sent,
+	      "0.4 pps for 2.3 s, nothing due: status %d (want error), reason '%s'", r.status,
+	      r.reason);
+	pb_result_release(&r);
+
+	fk_reset();
+	base_cfg(&cfg);
+	cfg.duration_s = 1;
+	cfg.rate_gbps = 1e-9; /* 1 b/s: a frame of 84 bytes on the wire every 672 s */
+	cfg.streams = 2;
+	run(&fake_method, &cfg, true, &r);
+	CHECK(r.status == PB_STATUS_ERROR && strstr(r.reason, "sends no frame") &&
+		      strstr(r.reason, "2 streams"),
+	      "--rate 1e-9 over 2 streams for 1 s: status %d (want error), reason '%s'", r.status,
+	      r.reason);
 	pb_result_release(&r);
 }
 

@@ -402,14 +402,21 @@ static void test_bad(void)
 	    "segments=V1,V2,.. or ring=V1,V2,.. or pps=V1,V2,..");
 	BAD("\n\ndstport: abc\n", "3:10: dstport: 'abc' is not a whole number from 1 to 65535");
 	BAD("# one\n# two\n# three\nduration: abc\n",
-	    "4:11: duration: 'abc' is not a positive number of seconds");
+	    "4:11: duration: 'abc' is not a positive number of seconds (a decimal number, e.g. "
+	    "2.5)");
 	BAD("sweep:\n  frame-size: [64, x]\n",
 	    "2:20: sweep: frame-size: 'x' is not a whole number from 60 to 9216");
 	BAD("quiet: maybe\n", "1:8: quiet: 'maybe' is not true or false");
 	BAD("iface:\n", "1:7: iface: no value given");
 
 	/* ranges: the command line's own checks and words */
-	BAD("duration: 0\n", "1:11: duration: '0' is not a positive number of seconds");
+	BAD("duration: 0\n",
+	    "1:11: duration: '0' is not a positive number of seconds (a decimal number, e.g. 2.5)");
+	/* YAML's 0x10 is 16 to some readers: the options' own parser says it is no decimal */
+	BAD("duration: 0x10\n", "1:11: duration: '0x10' is not a positive number of seconds (a "
+				"decimal number, e.g. 2.5)");
+	BAD("pps: .inf\n", "1:6: pps: '.inf' is not a positive rate (a decimal number, with k, M "
+			   "or G: e.g. 50k, 1.5M)");
 	BAD("dstport: 70000\n", "1:10: dstport: '70000' is not a whole number from 1 to 65535");
 	BAD("dstport: -1\n", "1:10: dstport: '-1' is not a whole number from 1 to 65535");
 	BAD("payloadsize: 3\n", "1:14: payloadsize: '3' is not a whole number from 8 to 65507");
@@ -422,7 +429,8 @@ static void test_bad(void)
 	BAD("method: null\n", "1:9: method: no value given (YAML reads null as nothing: quote it)");
 	BAD("sweep: {streams: [0]}\n",
 	    "1:19: sweep: streams: '0' is not a whole number from 1 to 64");
-	BAD("pps: fast\n", "1:6: pps: 'fast' is not a positive rate (e.g. 50k, 1.5M)");
+	BAD("pps: fast\n", "1:6: pps: 'fast' is not a positive rate (a decimal number, with k, M "
+			   "or G: e.g. 50k, 1.5M)");
 	BAD("format: yaml\n", "1:9: format: 'yaml' is not one of table|json|csv");
 
 	BAD("verbose: 4\n", "1:10: verbose: '4' is not 0 to 3");
