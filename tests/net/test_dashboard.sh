@@ -81,7 +81,7 @@ if phase == "run":
         for t, e, res in zip(p["targets"], exprs, query(exprs)):
             shards = sorted(r["metric"].get("shard", "") for r in res)
             vals = [float(r["value"][1]) for r in res]
-            bad = not res
+            bad = not res or not vals
             if "{{shard}}" in t.get("legendFormat", "") and shards != ["0/2", "1/2"]:
                 bad = True
             if p["title"].startswith("Delivered") and not all(v > 0 for v in vals):

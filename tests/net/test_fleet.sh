@@ -146,7 +146,7 @@ rows = [json.load(open("%s/s%d.json" % (sys.argv[1], i)))["results"][0] for i in
 for r in rows:
     print("planned %+d ns, woke %+.1f us, cpu wait %s us" % (
         r["start_planned_ns"] - int(sys.argv[2]), r["start_skew_us"], r["start_cpu_wait_us"]))
-sys.exit(0 if all(r["start_planned_ns"] == int(sys.argv[2]) and
+sys.exit(0 if len(rows) == 3 and all(r["start_planned_ns"] == int(sys.argv[2]) and
                   r["start_actual_ns"] >= r["start_planned_ns"] and
                   r["start_cpu_wait_us"] is not None and
                   0 <= r["start_cpu_wait_us"] <= r["start_skew_us"] for r in rows) else 1)
@@ -171,7 +171,7 @@ for line in open(sys.argv[1] + "/flows.txt"):
     by.setdefault(src, set()).add(int(port))
 ports = [by.get("198.18.90.1%d" % i, set()) for i in range(3)]
 print("ports per shard:", [sorted(p)[:1] + ["..."] + sorted(p)[-1:] if p else [] for p in ports])
-sys.exit(0 if all(len(p) == 10 for p in ports) and not (ports[0] & ports[1] or ports[0] & ports[2]
+sys.exit(0 if len(ports) == 3 and all(len(p) == 10 for p in ports) and not (ports[0] & ports[1] or ports[0] & ports[2]
          or ports[1] & ports[2]) else 1)
 PY
 
@@ -241,7 +241,8 @@ arr = [(s["first_arrival_ns"] - t["now_ns"] + t["realtime_ns"] - int(sys.argv[2]
 waits = [r["start_cpu_wait_us"] or 0 for r in rows]
 print("at the agent: first frames %s us after the instant, spread %s us (timed %s)" % (
     [round(a, 1) for a in arr], t["arrival_spread_us"], t["arrival_timed"]))
-ok = ok and t["arrival_timed"] and all(0 < a - w < 200 for a, w in zip(arr, waits)) and \
+ok = ok and t["arrival_timed"] and len(arr) == len(waits) == 3 and \
+    all(0 < a - w < 200 for a, w in zip(arr, waits)) and \
     t["arrival_spread_us"] < 200 + max(waits)
 sys.exit(0 if ok else 1)
 PY
