@@ -71,6 +71,8 @@ done
 
 trap 'test_pair_del; cleanup' EXIT
 test_pair acct 98
+rc=$?
+check "namespace $NS with $A/$B" [ $rc = 0 ]
 run() { ip netns exec $NS "$PB" --iface $A --srcip 198.18.98.1 --dstip 198.18.98.2 \
 	--dstmac "$BMAC" -q --format json "$@"; }
 

@@ -28,22 +28,26 @@ fleet_cleanup() {
 }
 trap 'fleet_cleanup; cleanup' EXIT
 
+# every step's failure is the function's (|| return 1): its status was its last sysctl's, so
+# the check below passed a lab with a port off the bridge or an address missing
 setup() {
+	local i
 	ip netns add "$NH" && ip netns add "$NRX" || return 1
 	ip -n "$NH" link add br0 type bridge && ip -n "$NH" link set br0 up || return 1
-	ip -n "$NH" link set lo up
+	ip -n "$NH" link set lo up || return 1
 	# the agent's end
 	ip -n "$NRX" link add flr$$ type veth peer name flrb netns "$NH" || return 1
-	ip -n "$NH" link set flrb master br0 up
-	ip netns exec "$NRX" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip -n "$NRX" addr add $RX_IP/24 dev flr$$ && ip -n "$NRX" link set flr$$ up && ip -n "$NRX" link set lo up
+	ip -n "$NH" link set flrb master br0 up || return 1
+	ip netns exec "$NRX" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
+	ip -n "$NRX" addr add $RX_IP/24 dev flr$$ && ip -n "$NRX" link set flr$$ up &&
+		ip -n "$NRX" link set lo up || return 1
 	for i in 0 1 2; do
 		ip netns add pbfl-s$i-$$ || return 1
-		ip netns exec pbfl-s$i-$$ sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip netns exec pbfl-s$i-$$ sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
 		ip -n pbfl-s$i-$$ link add fls$i$$ type veth peer name fls${i}b netns "$NH" || return 1
-		ip -n "$NH" link set fls${i}b master br0 up
-		ip -n pbfl-s$i-$$ addr add 198.18.90.1$i/24 dev fls$i$$
-		ip -n pbfl-s$i-$$ link set fls$i$$ up && ip -n pbfl-s$i-$$ link set lo up
+		ip -n "$NH" link set fls${i}b master br0 up || return 1
+		ip -n pbfl-s$i-$$ addr add 198.18.90.1$i/24 dev fls$i$$ || return 1
+		ip -n pbfl-s$i-$$ link set fls$i$$ up && ip -n pbfl-s$i-$$ link set lo up || return 1
 	done
 	ip netns exec "$NH" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 }
