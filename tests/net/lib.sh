@@ -22,7 +22,9 @@ if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; t
 fi
 
 # need PROGRAM PACKAGE: the whole test is skipped, naming the Debian package, without PROGRAM
+# (a capability's probe is skip_cap or skip_part: caps.sh)
 need() { command -v "$1" >/dev/null || { echo "SKIP: $1 not found (Debian package $2)"; exit 77; }; }
+. "$(dirname "${BASH_SOURCE[0]}")/caps.sh"
 
 lab_namespaces() { ip netns list 2>/dev/null | awk '{print $1}' | grep '^pktbench-' | sort; }
 NS_BEFORE=$(lab_namespaces)
@@ -119,7 +121,7 @@ test_pair() {
 	B=pbtst${1:0:2}b$$
 	A=${A:0:15}
 	B=${B:0:15}
-	ip netns add "$NS" || { echo "SKIP: cannot create a namespace"; exit 77; }
+	ip netns add "$NS" || skip_cap netns "cannot create a namespace"
 	ip -n "$NS" link add "$A" type veth peer name "$B" || return 1
 	ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
 	ip -n "$NS" addr add "198.18.$2.1/24" dev "$A" || return 1

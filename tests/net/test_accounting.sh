@@ -48,7 +48,7 @@ for m in $(pb_methods | grep -v '^null$'); do
 		[ $i = 3 ] || echo "  miss: $m attempt $i of 3: the DUT's input dropped $(row "$out" "print(r['dut_rx_dropped'] - r['frames_retried']) or True") not retried"
 	done
 	if [ $rc != 0 ] && [ -s "$out" ] && json "$out" "d['results'][0]['status'] == 'skipped'"; then
-		echo "skip: $m: $(row "$out" "print(r['reason']) or True")"
+		skip_part "$(method_caps $m)" "$m: $(row "$out" "print(r['reason']) or True")"
 		continue
 	fi
 	if [ $rc != 0 ]; then

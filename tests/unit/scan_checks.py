@@ -19,7 +19,7 @@ all: all(... for x in ITER) is True on an empty ITER, so a check of every row pa
 setup: a set-up function (named setup, setup_*, *_setup, or one that adds a namespace, link,
   address, route or neighbour with ip) answers for the whole lab: every step (a command,
   not an assignment, local, trap or a loop's and an if's own words) must end in
-  `|| return N` (or exit), be joined to the next by && or ||, or be the function's last; a
+  `|| return N` (or exit, or skip_cap, which exits), be joined to the next by && or ||, or be the function's last; a
   step inside a loop or an if always needs its `|| return`. set -e does not count: bash
   ignores it in a function called from `&&`, `||`, `!` or `if`, so the status would be the
   last step's again. And a call of a set-up function reads its status: in an `&&`/`||`
@@ -289,8 +289,10 @@ def unquoted(s):
 
 
 def guarded(s):
-    """Does the statement give up when it fails: ... || return [N], || exit [N], || { ...; }?"""
+    """Does the statement give up when it fails: ... || return [N], || exit [N], || { ...; },
+    || skip_cap ... (which exits)?"""
     return bool(re.search(r"\|\|\s*(return|exit)(\s+\S+)?\s*$", s) or
+                re.search(r"\|\|\s*skip_cap\s", s) or
                 re.search(r"\|\|\s*\{[^{}]*\b(return|exit)\b[^{}]*\}\s*$", s, re.S))
 
 
