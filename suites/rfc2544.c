@@ -19,6 +19,7 @@
 #include "log.h"
 #include "method.h"
 #include "rfc2544.h"
+#include "rfc2544_int.h"
 #include "rfc2544_search.h"
 
 /* ---- the option table ------------------------------------------------------------------ */
@@ -502,6 +503,55 @@ static double rfc_pace(double v, double max)
 	return v >= max * (1 - 1e-9) ? 0 : v;
 }
 
+int pb_rfc_throughput_best(const struct pb_result *rows, unsigned int first, unsigned int n,
+			   double answer)
+{
+	int best = -ENOENT;
+	unsigned int i;
+
+	for (i = first; i < n; i++) {
+		const struct pb_result *t = &rows[i];
+
+		if (!t->rfc.summary && t->rfc.test == PB_RFC_THROUGHPUT && t->rfc.passed &&
+		    t->offered_pps == answer)
+			best = (int)i;
+	}
+	return best;
+}
+
+void pb_rfc_throughput_fill(struct pb_result *sum, const struct pb_result *best,
+			    const struct pb_search *s, double max_pps, bool pushed)
+{
+	double answer = pb_search_result(s);
+
+	sum->rfc.max_pps = max_pps;
+	/*
+	 * A maximum the path held the sender to (a full socket or ring) is not the send path's
+	 * own: whether the sender or what is behind it is the limit is then unknown.
+	 */
+	sum->rfc.pushed_back = pushed && answer >= max_pps;
+	sum->rfc.sender_limited = answer >= max_pps && !pushed;
+	snprintf(sum->rfc.search, sizeof(sum->rfc.search), "%s",
+		 s->state == PB_SEARCH_EXHAUSTED ? "exhausted"
+		 : s->state == PB_SEARCH_NONE	 ? "none"
+		 : sum->rfc.pushed_back		 ? "pushed-back"
+		 : sum->rfc.sender_limited	 ? "path-max"
+						 : "found");
+	if (best) {
+		/* the rate the passing trial offered, as measured */
+		sum->rfc.throughput_pps = best->offered_pps;
+		sum->rfc.throughput_wire_gbps =
+			sum->wire_avg > 0 ? sum->rfc.throughput_pps * sum->wire_avg * 8 / 1e9
+					  : pb_wire_gbps(sum->rfc.throughput_pps, sum->frame_bytes,
+							 sum->vlan);
+		sum->rfc.loss_pct = best->rfc.loss_pct;
+	} else {
+		sum->status = PB_STATUS_OK;
+		snprintf(sum->reason, sizeof(sum->reason),
+			 "no rate down to %.0f pps passed: nothing to report", s->o.min);
+	}
+}
+
 /*
  * 26.1: the unpaced maximum first; if it loses, a search below it. *answer is the rate
  * found (0: none), *max the maximum.
@@ -510,10 +560,10 @@ static int rfc_throughput(struct rfc_ctx *c, double *answer, double *max_pps)
 {
 	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
 	struct pb_search_opts so = { 0 };
-	unsigned int idx, first, i;
+	unsigned int idx, first;
 	struct pb_search s;
 	struct pb_result *r;
-	int best = -1, ret;
+	int best, ret;
 	bool pushed;
 	double v, m;
 
@@ -554,42 +604,12 @@ static int rfc_throughput(struct rfc_ctx *c, double *answer, double *max_pps)
 	}
 	*answer = pb_search_result(&s);
 	/* the row that answers: the trial that offered the rate found (and passed) */
-	for (i = first; i < c->out->n; i++) {
-		const struct pb_result *t = &c->out->r[i];
-
-		if (!t->rfc.summary && t->rfc.test == PB_RFC_THROUGHPUT && t->rfc.passed &&
-		    t->offered_pps == *answer)
-			best = (int)i;
-	}
-	r = rfc_summary(c, best);
+	best = pb_rfc_throughput_best(c->out->r, first, c->out->n, *answer);
+	r = rfc_summary(c, best >= 0 ? best : -1);
 	if (!r)
 		return -ENOMEM;
-	r->rfc.max_pps = m;
-	/*
-	 * A maximum the path held the sender to (a full socket or ring) is not the send path's
-	 * own: whether the sender or what is behind it is the limit is then unknown.
-	 */
-	r->rfc.pushed_back = pushed && *answer >= m;
-	r->rfc.sender_limited = *answer >= m && !pushed;
-	snprintf(r->rfc.search, sizeof(r->rfc.search), "%s",
-		 s.state == PB_SEARCH_EXHAUSTED ? "exhausted"
-		 : s.state == PB_SEARCH_NONE	? "none"
-		 : r->rfc.pushed_back		? "pushed-back"
-		 : r->rfc.sender_limited	? "path-max"
-						: "found");
-	if (best >= 0) {
-		/* the rate the passing trial offered, as measured */
-		r->rfc.throughput_pps = c->out->r[best].offered_pps;
-		r->rfc.throughput_wire_gbps =
-			r->wire_avg > 0
-				? r->rfc.throughput_pps * r->wire_avg * 8 / 1e9
-				: pb_wire_gbps(r->rfc.throughput_pps, r->frame_bytes, r->vlan);
-		r->rfc.loss_pct = c->out->r[best].rfc.loss_pct;
-	} else {
-		r->status = PB_STATUS_OK;
-		snprintf(r->reason, sizeof(r->reason),
-			 "no rate down to %.0f pps passed: nothing to report", so.min);
-	}
+	/* rfc_summary may have moved the rows: best is found again by its index */
+	pb_rfc_throughput_fill(r, best >= 0 ? &c->out->r[best] : NULL, &s, m, pushed);
 	return 0;
 }
 

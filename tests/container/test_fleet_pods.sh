@@ -60,16 +60,16 @@ setup() {
 	ip netns add "$NH" && ip netns add "$NRX" || return 1
 	ip -n "$NH" link add br0 type bridge && ip -n "$NH" link set br0 up && ip -n "$NH" link set lo up || return 1
 	ip -n "$NRX" link add pbagent type veth peer name ha netns "$NH" || return 1
-	ip -n "$NH" link set ha master br0 up
-	ip netns exec "$NRX" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip -n "$NH" link set ha master br0 up || return 1
+	ip netns exec "$NRX" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
 	ip -n "$NRX" addr add $AGENT_ADDR/24 dev pbagent && ip -n "$NRX" link set pbagent up &&
 		ip -n "$NRX" link set lo up || return 1
 	for i in 0 1 2; do
 		ip netns add "${NS[$i]}" || return 1
-		ip netns exec "${NS[$i]}" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip netns exec "${NS[$i]}" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
 		ip -n "${NS[$i]}" link add pbsend type veth peer name hs$i netns "$NH" || return 1
-		ip -n "$NH" link set hs$i master br0 up
-		ip -n "${NS[$i]}" addr add 198.18.96.1$i/24 dev pbsend
+		ip -n "$NH" link set hs$i master br0 up || return 1
+		ip -n "${NS[$i]}" addr add 198.18.96.1$i/24 dev pbsend || return 1
 		ip -n "${NS[$i]}" link set pbsend up && ip -n "${NS[$i]}" link set lo up || return 1
 	done
 	ip netns exec "$NH" sysctl -qw net.ipv6.conf.all.disable_ipv6=1

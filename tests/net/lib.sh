@@ -22,7 +22,9 @@ if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; t
 fi
 
 # need PROGRAM PACKAGE: the whole test is skipped, naming the Debian package, without PROGRAM
+# (a capability's probe is skip_cap or skip_part: caps.sh)
 need() { command -v "$1" >/dev/null || { echo "SKIP: $1 not found (Debian package $2)"; exit 77; }; }
+. "$(dirname "${BASH_SOURCE[0]}")/caps.sh"
 
 lab_namespaces() { ip netns list 2>/dev/null | awk '{print $1}' | grep '^pktbench-' | sort; }
 NS_BEFORE=$(lab_namespaces)
@@ -110,7 +112,8 @@ untold() { case " $UNTOLD_METHODS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # A namespace of the test's own with a veth pair A (198.18.N.1, neighbour .2 = B's MAC) and B,
 # no IPv6 (so the only frames on it are the test's), lo up, A up; B up unless told "down".
-# Sets NS, A, B, BMAC; the caller's EXIT trap must run test_pair_del.
+# Sets NS, A, B, BMAC; the caller's EXIT trap must run test_pair_del. 0 when every step
+# worked: the caller checks it (a lab short of a step would fail its checks for another reason)
 #   test_pair NAME N [down]
 test_pair() {
 	NS=pbtst-$1-$$
@@ -118,14 +121,16 @@ test_pair() {
 	B=pbtst${1:0:2}b$$
 	A=${A:0:15}
 	B=${B:0:15}
-	ip netns add "$NS" || { echo "SKIP: cannot create a namespace"; exit 77; }
-	ip -n "$NS" link add "$A" type veth peer name "$B"
-	ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip -n "$NS" addr add "198.18.$2.1/24" dev "$A"
-	ip -n "$NS" link set lo up
-	[ "${3:-}" = down ] || ip -n "$NS" link set "$B" up
-	ip -n "$NS" link set "$A" up
-	BMAC=$(ip netns exec "$NS" cat "/sys/class/net/$B/address")
+	ip netns add "$NS" || skip_cap netns "cannot create a namespace"
+	ip -n "$NS" link add "$A" type veth peer name "$B" || return 1
+	ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
+	ip -n "$NS" addr add "198.18.$2.1/24" dev "$A" || return 1
+	ip -n "$NS" link set lo up || return 1
+	if [ "${3:-}" != down ]; then
+		ip -n "$NS" link set "$B" up || return 1
+	fi
+	ip -n "$NS" link set "$A" up || return 1
+	BMAC=$(ip netns exec "$NS" cat "/sys/class/net/$B/address") || return 1
 	ip -n "$NS" neigh add "198.18.$2.2" lladdr "$BMAC" dev "$A" nud permanent
 }
 test_pair_del() { [ -n "${NS:-}" ] && ip netns del "$NS" 2>/dev/null; }
@@ -133,13 +138,14 @@ test_pair_del() { [ -n "${NS:-}" ] && ip netns del "$NS" 2>/dev/null; }
 # ns_pair NETNS_A NETNS_B A B: two namespaces of the test's own joined by a veth pair A/B
 # with 2 queues each way, IPv6 off in both (no ND or MLD frames of their own), lo up.
 ns_pair() {
-	ip netns add "$1" && ip netns add "$2" &&
-		ip link add "$3" netns "$1" numtxqueues 2 numrxqueues 2 type veth \
-			peer name "$4" netns "$2" numtxqueues 2 numrxqueues 2 &&
-		for ns in "$1" "$2"; do
-			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
-			ip -n "$ns" link set lo up || return 1
-		done
+	local ns
+	ip netns add "$1" && ip netns add "$2" || return 1
+	ip link add "$3" netns "$1" numtxqueues 2 numrxqueues 2 type veth \
+		peer name "$4" netns "$2" numtxqueues 2 numrxqueues 2 || return 1
+	for ns in "$1" "$2"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
+		ip -n "$ns" link set lo up || return 1
+	done
 }
 
 # agent_lab TAG NET: the agent tests' two namespaces, senders' pbTAG-tx-PID and the agent's

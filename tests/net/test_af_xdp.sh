@@ -20,16 +20,14 @@ result() { # result FILE PYTHON-EXPR over r = the first result
 }
 
 if ! "$PB" --help | grep -qE '^  af_xdp +AF_XDP' || "$PB" --help | grep -q 'af_xdp.*not built'; then
-	echo "SKIP: af_xdp is not built into this binary (libxdp missing at build time)"
-	exit 77
+	skip_cap af_xdp "af_xdp is not built into this binary (libxdp missing at build time)"
 fi
 
 # 1. --count N in the lab: exactly N sent, every one delivered or counted as dropped
 "$PB" --method af_xdp --count $N --format json --output "$T/count.json" -q 2>"$T/count.err"
 rc=$?
 if [ $rc = 0 ] && result "$T/count.json" "r['status'] == 'skipped'"; then
-	echo "SKIP: af_xdp cannot run here: $(python3 -c "import json; print(json.load(open('$T/count.json'))['results'][0]['reason'])")"
-	exit 77
+	skip_cap af_xdp "af_xdp cannot run here: $(python3 -c "import json; print(json.load(open('$T/count.json'))['results'][0]['reason'])")"
 fi
 check "count: exit 0 (got $rc: $(cat "$T/count.err"))" [ $rc = 0 ]
 check "count: status ok" result "$T/count.json" "r['status'] == 'ok'"

@@ -18,8 +18,9 @@ UUID=6f9619ff-8b86-4011-b42d-$(printf '%012x' $$)
 LABEL=$(printf %s "$UUID" | sha256sum | cut -c1-16)
 PROM_PID=
 agent_lab db 91
+rc=$? # before the trap below, whose own status $? would read
 trap '[ -n "$PROM_PID" ] && kill -KILL "$PROM_PID" 2>/dev/null; agent_lab_del; cleanup' EXIT
-check "namespaces $NTX, $NRX with $A/$B" [ $? = 0 ]
+check "namespaces $NTX, $NRX with $A/$B" [ $rc = 0 ]
 URL=http://$RX_IP:$PORT
 ip netns exec "$NRX" "$PB" receive --iface "$B" --listen "$RX_IP:$PORT" >"$T/agent.out" 2>"$T/agent.err" &
 AGENT_PID=$!
@@ -81,7 +82,7 @@ if phase == "run":
         for t, e, res in zip(p["targets"], exprs, query(exprs)):
             shards = sorted(r["metric"].get("shard", "") for r in res)
             vals = [float(r["value"][1]) for r in res]
-            bad = not res
+            bad = not res or not vals
             if "{{shard}}" in t.get("legendFormat", "") and shards != ["0/2", "1/2"]:
                 bad = True
             if p["title"].startswith("Delivered") and not all(v > 0 for v in vals):

@@ -28,22 +28,26 @@ fleet_cleanup() {
 }
 trap 'fleet_cleanup; cleanup' EXIT
 
+# every step's failure is the function's (|| return 1): its status was its last sysctl's, so
+# the check below passed a lab with a port off the bridge or an address missing
 setup() {
+	local i
 	ip netns add "$NH" && ip netns add "$NRX" || return 1
 	ip -n "$NH" link add br0 type bridge && ip -n "$NH" link set br0 up || return 1
-	ip -n "$NH" link set lo up
+	ip -n "$NH" link set lo up || return 1
 	# the agent's end
 	ip -n "$NRX" link add flr$$ type veth peer name flrb netns "$NH" || return 1
-	ip -n "$NH" link set flrb master br0 up
-	ip netns exec "$NRX" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip -n "$NRX" addr add $RX_IP/24 dev flr$$ && ip -n "$NRX" link set flr$$ up && ip -n "$NRX" link set lo up
+	ip -n "$NH" link set flrb master br0 up || return 1
+	ip netns exec "$NRX" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
+	ip -n "$NRX" addr add $RX_IP/24 dev flr$$ && ip -n "$NRX" link set flr$$ up &&
+		ip -n "$NRX" link set lo up || return 1
 	for i in 0 1 2; do
 		ip netns add pbfl-s$i-$$ || return 1
-		ip netns exec pbfl-s$i-$$ sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip netns exec pbfl-s$i-$$ sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || return 1
 		ip -n pbfl-s$i-$$ link add fls$i$$ type veth peer name fls${i}b netns "$NH" || return 1
-		ip -n "$NH" link set fls${i}b master br0 up
-		ip -n pbfl-s$i-$$ addr add 198.18.90.1$i/24 dev fls$i$$
-		ip -n pbfl-s$i-$$ link set fls$i$$ up && ip -n pbfl-s$i-$$ link set lo up
+		ip -n "$NH" link set fls${i}b master br0 up || return 1
+		ip -n pbfl-s$i-$$ addr add 198.18.90.1$i/24 dev fls$i$$ || return 1
+		ip -n pbfl-s$i-$$ link set fls$i$$ up && ip -n pbfl-s$i-$$ link set lo up || return 1
 	done
 	ip netns exec "$NH" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 }
@@ -146,7 +150,7 @@ rows = [json.load(open("%s/s%d.json" % (sys.argv[1], i)))["results"][0] for i in
 for r in rows:
     print("planned %+d ns, woke %+.1f us, cpu wait %s us" % (
         r["start_planned_ns"] - int(sys.argv[2]), r["start_skew_us"], r["start_cpu_wait_us"]))
-sys.exit(0 if all(r["start_planned_ns"] == int(sys.argv[2]) and
+sys.exit(0 if len(rows) == 3 and all(r["start_planned_ns"] == int(sys.argv[2]) and
                   r["start_actual_ns"] >= r["start_planned_ns"] and
                   r["start_cpu_wait_us"] is not None and
                   0 <= r["start_cpu_wait_us"] <= r["start_skew_us"] for r in rows) else 1)
@@ -171,7 +175,7 @@ for line in open(sys.argv[1] + "/flows.txt"):
     by.setdefault(src, set()).add(int(port))
 ports = [by.get("198.18.90.1%d" % i, set()) for i in range(3)]
 print("ports per shard:", [sorted(p)[:1] + ["..."] + sorted(p)[-1:] if p else [] for p in ports])
-sys.exit(0 if all(len(p) == 10 for p in ports) and not (ports[0] & ports[1] or ports[0] & ports[2]
+sys.exit(0 if len(ports) == 3 and all(len(p) == 10 for p in ports) and not (ports[0] & ports[1] or ports[0] & ports[2]
          or ports[1] & ports[2]) else 1)
 PY
 
@@ -241,7 +245,8 @@ arr = [(s["first_arrival_ns"] - t["now_ns"] + t["realtime_ns"] - int(sys.argv[2]
 waits = [r["start_cpu_wait_us"] or 0 for r in rows]
 print("at the agent: first frames %s us after the instant, spread %s us (timed %s)" % (
     [round(a, 1) for a in arr], t["arrival_spread_us"], t["arrival_timed"]))
-ok = ok and t["arrival_timed"] and all(0 < a - w < 200 for a, w in zip(arr, waits)) and \
+ok = ok and t["arrival_timed"] and len(arr) == len(waits) == 3 and \
+    all(0 < a - w < 200 for a, w in zip(arr, waits)) and \
     t["arrival_spread_us"] < 200 + max(waits)
 sys.exit(0 if ok else 1)
 PY

@@ -11,8 +11,7 @@ out=$T/count.json
 "$PB" --method io_uring --count $N --format json --output "$out" -q 2>"$T/count.err"
 rc=$?
 if [ $rc = 0 ] && [ -s "$out" ] && [ "$(row "$out" status)" = skipped ]; then
-	echo "SKIP: io_uring: $(row "$out" reason)"
-	exit 77
+	skip_cap io_uring "io_uring: $(row "$out" reason)"
 fi
 check "count: exit 0 (got $rc: $(tail -3 "$T/count.err"))" [ $rc = 0 ]
 if [ $rc = 0 ]; then
@@ -43,7 +42,7 @@ for m in io_uring_fixed io_uring_sqpoll io_uring_gso; do
 	"$PB" --method $m --count $N --ring 256 --format json --output "$out" -q 2>"$T/$m.err"
 	rc=$?
 	if [ $rc = 0 ] && [ "$(row "$out" status)" = skipped ]; then
-		echo "skip: $m: $(row "$out" reason)"
+		skip_part "$(method_caps $m)" "$m: $(row "$out" reason)"
 		continue
 	fi
 	check "$m: exit 0 (got $rc: $(tail -3 "$T/$m.err"))" [ $rc = 0 ]

@@ -24,6 +24,8 @@ trap 'lat_cleanup; cleanup' EXIT
 
 # --- 1. the receiver ---------------------------------------------------------------------------
 test_pair lat 76
+rc=$?
+check "namespace $NS with $A/$B" [ $rc = 0 ]
 coproc RX { exec "$PROBE" recv "$NS" "$B" native 2>"$T/rx.err"; }
 RX_PID=$RX_PID
 PIDS+=("$RX_PID")

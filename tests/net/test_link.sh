@@ -5,6 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 trap 'test_pair_del; cleanup' EXIT
 test_pair link 99 down # $B stays down: no carrier on $A
+rc=$?
+check "namespace $NS with $A/$B" [ $rc = 0 ]
 
 run() { ip netns exec $NS "$PB" --iface $A --srcip 198.18.99.1 --dstip 198.18.99.2 \
 	--dstmac "$BMAC" --method af_packet -q --format json "$@"; }

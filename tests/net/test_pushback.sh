@@ -12,6 +12,8 @@
 . "$(dirname "$0")/lib.sh"
 trap 'test_pair_del; cleanup' EXIT
 test_pair push 97
+rc=$?
+check "namespace $NS with $A/$B" [ $rc = 0 ]
 ip netns exec $NS ethtool -K $A tx-udp-segmentation off >/dev/null 2>&1
 tc -n $NS qdisc add dev $A root tbf rate 40mbit burst 8kb latency 6ms ||
 	{ echo "SKIP: no tbf qdisc (Debian package iproute2)"; exit 77; }

@@ -64,8 +64,8 @@ def need(cond, what):
     if not cond:
         errs.append(what)
 host = "[%s]" % addr if ":" in addr else addr
-need(all(d["metadata"].get("namespace") == ns for d in docs if d["kind"] != "Namespace"),
-     "every object in PB_NAMESPACE")
+objs = [d for d in docs if d["kind"] != "Namespace"]
+need(objs and all(d["metadata"].get("namespace") == ns for d in objs), "every object in PB_NAMESPACE")
 nsd = by.get(("Namespace", ns))
 need(nsd and nsd["metadata"]["labels"].get("pod-security.kubernetes.io/enforce") == "privileged",
      "the namespace admits privileged pods")
@@ -147,7 +147,8 @@ check xdp_live-v6 "$T/v6.env" ens1f1 ens1f0 2001:2::20 9444 4 pbtest registry.ex
 /usr/bin/python3 - "$T/changed.yaml" <<'PY' && ok "the queries name the test by its label" || bad "the queries' label"
 import sys, yaml
 q = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["metadata"]["name"] == "pktbench-queries"][0]
-sys.exit(0 if all('test="80e3efa180ebafd5"' in v for k, v in q["data"].items() if "test" in k or "shard" in k) else 1)
+qs = [v for k, v in q["data"].items() if "test" in k or "shard" in k]
+sys.exit(0 if qs and all('test="80e3efa180ebafd5"' in v for v in qs) else 1)
 PY
 
 # --senders: auto is PB_START_LEAD s ahead; a start in the past is refused
