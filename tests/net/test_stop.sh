@@ -109,6 +109,8 @@ agent_end
 # --- the agent hung up, --force over a user's program -----------------------------------------
 if [ -f "$OBJ" ]; then
 	agent_lab st 93
+	rc=$?
+	check "namespaces $NTX, $NRX with $A/$B, again" [ $rc = 0 ]
 	ip -n "$NRX" link set dev "$B" xdpgeneric obj "$OBJ" sec xdp
 	user=$(ip -n "$NRX" -j link show dev "$B" | python3 -c 'import json,sys; x=json.load(sys.stdin)[0].get("xdp"); print(x["prog"]["id"] if x else "none")')
 	check "the user's program on $B (id $user)" [ "$user" != none ]
