@@ -101,7 +101,8 @@ struct pb_mlr {
 	enum pb_mlr_state state;
 	struct pb_mlr_trial t[PB_MLR_MAX_TRIALS];
 	unsigned int n;
-	double load, duration_s; /* the trial pb_mlr_next() asked for */
+	unsigned int order[PB_MLR_MAX_GOALS]; /* the goals by increasing loss ratio */
+	double load, duration_s;	      /* the trial pb_mlr_next() asked for */
 	/* per goal and phase (0: initial duration, 1: final): new bounds in a row, + lower */
 	int streak[PB_MLR_MAX_GOALS][2];
 	double trial_s; /* the trial seconds of t[0..n) */
