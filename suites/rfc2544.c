@@ -637,6 +637,8 @@ static int rfc_no_answer(struct rfc_ctx *c, enum pb_status status, const char *p
 	if (!r)
 		return -ENOMEM;
 	r->status = status;
+	/* --search mlr's throughput says why under its own box */
+	r->rfc.goal = c->test == PB_RFC_THROUGHPUT && c->cfg->rfc.search == PB_RFC_SEARCH_MLR;
 	/* cut to the row's reason, whatever the lengths */
 	snprintf(buf, sizeof(buf), "%s%s", pre, why);
 	memcpy(r->reason, buf, sizeof(r->reason) - 1);
