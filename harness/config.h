@@ -102,6 +102,24 @@ enum pb_pace {
 #define PB_RFC_T_B2B	    (1u << 3)
 #define PB_RFC_MAX_SIZES    16
 
+/* pktbench rfc2544 --search: how throughput is searched. */
+enum pb_rfc_search {
+	PB_RFC_SEARCH_BINARY, /* RFC 2544's: one loss tolerance, a bisection */
+	PB_RFC_SEARCH_MLR,    /* RFC 9971's multiple loss ratio search: every --goal at once */
+};
+
+#define PB_RFC_MAX_GOALS 8
+
+/* An RFC 9971 Search Goal (--goal), in its units: ratios (not %) and seconds. */
+struct pb_rfc_goal {
+	double loss_ratio;   /* Goal Loss Ratio */
+	double final_s;	     /* Goal Final Trial Duration */
+	double sum_s;	     /* Goal Duration Sum */
+	double exceed_ratio; /* Goal Exceed Ratio */
+	double initial_s;    /* Goal Initial Trial Duration */
+	double width;	     /* Goal Width, relative to the upper bound */
+};
+
 /* pktbench rfc2544's own options (harness/rfc2544.c); zero for pktbench itself. */
 struct pb_rfc2544_opts {
 	char tests_spec[64];		  /* --tests as given */
@@ -118,6 +136,10 @@ struct pb_rfc2544_opts {
 	uint32_t max_trials;	   /* per search */
 	uint32_t retries;	   /* a failed search trial is tried this many times more */
 	uint32_t b2b_repeat;	   /* 26.4's repetitions */
+	int search;		   /* --search: enum pb_rfc_search */
+	char goals_spec[512];	   /* --goal as given, one goal after another, ';' apart */
+	struct pb_rfc_goal goals[PB_RFC_MAX_GOALS]; /* from goals_spec, or NDR and PDR */
+	uint32_t ngoals;
 };
 
 struct pb_config {

@@ -90,6 +90,14 @@ struct pb_rfc_row {
 	char search[16]; /* how the search ended: found, none, exhausted, path-max */
 	/* latency: at the throughput rate, as the row's probes reported it; NAN: none */
 	double lat_rate_pps, p50_us, p99_us, max_us, mean_us;
+	/* --search mlr: a summary row per goal, RFC 9971's Goal Result (throughput_pps is the
+	 * conditional throughput) */
+	uint32_t goal;		     /* which goal, from 1; 0: not an MLRsearch row */
+	struct pb_rfc_goal mlr;	     /* the goal's attributes */
+	char goal_spec[160];	     /* ... as --goal takes them (loss=0.005,final=2,...) */
+	double lower_pps, upper_pps; /* the relevant lower and upper bound (loads); NAN: none */
+	bool regular;		     /* both bounds, within the goal's width */
+	double search_s;	     /* the trial seconds of the whole search, every goal's */
 };
 
 /* Why frames of a --replay capture were not sent (replay.c). */

@@ -494,14 +494,20 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 	switch (o->type) {
 	case OPT_STR:
 	case OPT_METHODS:
-		if (strlen(arg) >= o->max || !*arg) {
-			snprintf(err, errlen, "--%s: '%s' is empty or longer than %llu characters",
-				 o->name, arg, (unsigned long long)o->max - 1);
+		/* a repeatable row keeps what it had: one value after another, ';' apart */
+		i = (o->flags & PB_OPTF_REPEAT) && *field ? (int)strlen(field) + 1 : 0;
+		if (strlen(arg) + (size_t)i >= o->max || !*arg) {
+			snprintf(err, errlen,
+				 "--%s: '%s' is empty or longer than %llu characters%s", o->name,
+				 arg, (unsigned long long)o->max - 1 - (unsigned long long)i,
+				 i ? " with the ones before" : "");
 			return -EINVAL;
 		}
 		if (o->type == OPT_METHODS && opt_check_methods(arg, err, errlen))
 			return -EINVAL;
-		strcpy(field, arg);
+		if (i)
+			field[i - 1] = ';';
+		strcpy(field + i, arg);
 		return 0;
 	case OPT_SECS:
 		if (!opt_parse_double(arg, &d) || !(d > 0)) {

@@ -56,6 +56,7 @@ enum pb_opt_type {
 #define PB_OPTF_NO_YAML (1u << 3) /* not a scenario key (implied for config, help, version) */
 #define PB_OPTF_IFACE	(1u << 4) /* the value names a network interface: completed with them */
 #define PB_OPTF_PROFILE (1u << 5) /* a rate, or a profile of steps into the sweep at flag_off */
+#define PB_OPTF_REPEAT	(1u << 6) /* OPT_STR: given again, adds to the value after a ';' */
 
 struct pb_opt {
 	const char *name;

@@ -169,7 +169,8 @@ static int pb_cmp_get_bool(struct json_object *o, const char *key, bool *out)
  * design: not compared (1). A summary row is compared by its answer, put as "higher is
  * better" like packets/s: the throughput's packets/s, the back-to-back burst in frames, and
  * 100 - loss % at each load (a rise in loss is a fall here); a latency row has no rate
- * (no_rate), its p99 is its answer. Its point is its test, frame size and load. 0, 1, or
+ * (no_rate), its p99 is its answer. Its point is its test, frame size, load and (--search
+ * mlr) goal. 0, 1, or
  * -EINVAL with the message in err.
  */
 static int pb_cmp_rfc_row(struct json_object *o, struct pb_compare_row *r, unsigned int i,
@@ -212,6 +213,10 @@ static int pb_cmp_rfc_row(struct json_object *o, struct pb_compare_row *r, unsig
 	v = pb_cmp_get(o, "load_pct");
 	if (v && !json_object_is_type(v, json_type_null))
 		json_object_object_add(pt, "load_pct", json_object_get(v));
+	/* --search mlr: a row per goal, each its own point */
+	v = pb_cmp_get(o, "goal");
+	if (v && !json_object_is_type(v, json_type_null))
+		json_object_object_add(pt, "goal", json_object_get(v));
 	ret = pb_cmp_canon(pt, true, r->point, sizeof(r->point), &pos);
 	json_object_put(pt);
 	if (ret) {

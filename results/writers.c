@@ -68,6 +68,7 @@ static void pb_rfc_fields(const struct pb_result *r, struct pb_fields *fs)
 	bool b2b = f->test == PB_RFC_B2B, loss = f->test == PB_RFC_LOSS;
 	bool b2b_sum = sum && b2b && r->status == PB_STATUS_OK;
 	bool lat = sum && f->test == PB_RFC_LATENCY && r->status == PB_STATUS_OK;
+	bool mlr = sum && f->goal && r->status == PB_STATUS_OK;
 	unsigned int i, first = fs->n;
 
 	if (sum) /* the run fields of a summary row are its trials', in their rows */
@@ -103,6 +104,23 @@ static void pb_rfc_fields(const struct pb_result *r, struct pb_fields *fs)
 	pb_add(fs, sum ? pb_fu64("trials", f->trials) : pb_fnull("trials"));
 	pb_add(fs, sum && f->search[0] ? pb_fstr("search", f->search, sizeof(f->search))
 				       : pb_fnull("search"));
+	/* --search mlr: RFC 9971's Goal Result, a row per goal */
+	pb_add(fs, mlr ? pb_fstr("goal", f->goal_spec, sizeof(f->goal_spec)) : pb_fnull("goal"));
+	pb_add(fs, pb_fdbl_if("goal_loss_ratio", mlr, f->mlr.loss_ratio));
+	pb_add(fs, pb_fdbl_if("goal_final_trial_s", mlr, f->mlr.final_s));
+	pb_add(fs, pb_fdbl_if("goal_duration_sum_s", mlr, f->mlr.sum_s));
+	pb_add(fs, pb_fdbl_if("goal_exceed_ratio", mlr, f->mlr.exceed_ratio));
+	pb_add(fs, pb_fdbl_if("goal_initial_trial_s", mlr, f->mlr.initial_s));
+	pb_add(fs, pb_fdbl_if("goal_width", mlr, f->mlr.width));
+	pb_add(fs, pb_fdbl_if("conditional_throughput_pps", mlr && isfinite(f->lower_pps),
+			      f->throughput_pps));
+	pb_add(fs,
+	       pb_fdbl_if("relevant_lower_bound_pps", mlr && isfinite(f->lower_pps), f->lower_pps));
+	pb_add(fs,
+	       pb_fdbl_if("relevant_upper_bound_pps", mlr && isfinite(f->upper_pps), f->upper_pps));
+	pb_add(fs, mlr ? pb_fstr("goal_result", f->regular ? "regular" : "irregular", 0)
+		       : pb_fnull("goal_result"));
+	pb_add(fs, pb_fdbl_if("search_trial_s", mlr, f->search_s));
 	/* 26.2's answer, with the latency object's names */
 	pb_add(fs, pb_fdbl_if("latency_rate_pps", lat, f->lat_rate_pps));
 	pb_add(fs, pb_fdbl_if("p50_us", lat, f->p50_us));
@@ -717,6 +735,30 @@ static int pb_json_add_rfc2544(struct json_object *root, const struct pb_rfc2544
 	pb_add(&fs, pb_fu64("max_trials", o->max_trials));
 	pb_add(&fs, pb_fu64("retries", o->retries));
 	pb_add(&fs, pb_fu64("b2b_repeat", o->b2b_repeat));
+	pb_add(&fs, pb_fstr("search", o->search == PB_RFC_SEARCH_MLR ? "mlr" : "binary", 0));
+	if (o->search == PB_RFC_SEARCH_MLR) {
+		arr = pb_json_add_array(obj, "goals");
+		if (!arr)
+			return -ENOMEM;
+		for (i = 0; i < o->ngoals; i++) {
+			const struct pb_rfc_goal *g = &o->goals[i];
+			struct json_object *go = json_object_new_object();
+
+			if (pb_json_push(arr, go))
+				return -ENOMEM;
+			json_object_object_add(go, "loss_ratio",
+					       json_object_new_double(g->loss_ratio));
+			json_object_object_add(go, "final_trial_s",
+					       json_object_new_double(g->final_s));
+			json_object_object_add(go, "duration_sum_s",
+					       json_object_new_double(g->sum_s));
+			json_object_object_add(go, "exceed_ratio",
+					       json_object_new_double(g->exceed_ratio));
+			json_object_object_add(go, "initial_trial_s",
+					       json_object_new_double(g->initial_s));
+			json_object_object_add(go, "width", json_object_new_double(g->width));
+		}
+	}
 	return pb_json_add_fields(obj, &fs);
 }
 

@@ -18,6 +18,7 @@
 #include "frame.h"
 #include "log.h"
 #include "method.h"
+#include "mlrsearch.h"
 #include "rfc2544.h"
 #include "rfc2544_int.h"
 #include "rfc2544_search.h"
@@ -33,7 +34,7 @@
  * does not take them. */
 static const char *const rfc_not_rows[] = {
 	"duration",    "count", "count-timeout", "repeat", "pps",    "rate", "frame-size",
-	"payloadsize", "sweep", "imix",		 "tune",   "stream", NULL,
+	"payloadsize", "sweep", "imix",		 "tune",   "stream", "pace", NULL,
 };
 
 /* What the rows a trial sets are called here. */
@@ -50,6 +51,9 @@ static const char *const rfc_hints[] = {
 
 static const char *const rfc_test_names[] = { "throughput", "latency", "loss", "back-to-back",
 					      NULL };
+static const char *const rfc_search_names[] = { "binary", "mlr", NULL };
+/* enum pb_pace's order; rfc2544's own row, whose default spins */
+static const char *const rfc_pace_names[] = { "auto", "sleep", "spin", NULL };
 
 static const struct pb_opt rfc_rows[] = {
 	{ "tests", 0, OPT_STR, OFF(rfc.tests_spec), 0, "throughput,latency,loss,back-to-back", 0,
@@ -88,6 +92,24 @@ static const struct pb_opt rfc_rows[] = {
 	{ "b2b-repeat", 0, OPT_U32, OFF(rfc.b2b_repeat), 0, "50", 1, 1000, "N",
 	  "back-to-back: searches for the longest lossless burst, averaged (the RFC asks for at "
 	  "least 50)" },
+	{ "search", 0, OPT_ENUM, OFF(rfc.search), 0, "binary", 0, 0, "binary|mlr",
+	  "how throughput is searched: binary, RFC 2544's bisection for one --loss-tolerance; "
+	  "mlr, RFC 9971's multiple loss ratio search, every --goal in one search",
+	  rfc_search_names },
+	{ "goal", 0, OPT_STR, OFF(rfc.goals_spec), 0, NULL, 0,
+	  sizeof(((struct pb_config *)0)->rfc.goals_spec), "SPEC",
+	  "--search mlr: an RFC 9971 search goal, repeat for more: loss=RATIO (the Goal Loss "
+	  "Ratio, 0.005 or 0.5%; 0), final=SECS (Goal Final Trial Duration; --final-trial), "
+	  "sum=SECS (Goal Duration Sum; final), exceed=RATIO (Goal Exceed Ratio; 0), "
+	  "initial=SECS (Goal Initial Trial Duration; --trial), width=RATIO (Goal Width; "
+	  "--precision). Default: NDR (loss=0) and PDR (loss=0.5%)",
+	  .flags = PB_OPTF_REPEAT },
+	{ "pace", 0, OPT_ENUM, OFF(pace), 0, "spin", 0, 0, "spin|sleep|auto",
+	  "how a paced trial waits for its next frame: spin (the last 100 us of each wait spun: "
+	  "frames leave evenly, the constant load the RFCs assume; a CPU busy), sleep (slept to "
+	  "the instant: what fell due meanwhile leaves at once, frames in bunches), auto "
+	  "(pktbench's: sleep). Each trial's row says which (pacing)",
+	  rfc_pace_names },
 };
 
 #define PB_RFC_NROWS	(sizeof(rfc_rows) / sizeof(rfc_rows[0]))
@@ -142,6 +164,141 @@ static int rfc_parse_sizes(struct pb_rfc2544_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* A ratio: 0.005, or a percentage with '%' (0.5%); its value in *v. */
+static bool rfc_ratio(const char *val, double *v)
+{
+	char *end;
+
+	*v = strtod(val, &end);
+	if (end == val || !isfinite(*v))
+		return false;
+	if (*end == '%') {
+		*v /= 100;
+		end++;
+	}
+	return !*end;
+}
+
+static bool rfc_secs(const char *val, double *v)
+{
+	char *end;
+
+	*v = strtod(val, &end);
+	return end != val && !*end && *v > 0 && *v <= PB_DURATION_MAX_S;
+}
+
+/*
+ * One --goal of len characters at spec: key=value items, a comma apart, over the defaults:
+ * loss 0, final --final-trial, sum its final, exceed 0, initial --trial (at most its
+ * final), width --precision.
+ */
+static int rfc_parse_goal(const struct pb_rfc2544_opts *o, const char *spec, size_t len,
+			  struct pb_rfc_goal *g, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "loss",    "final", "sum", "exceed",
+					    "initial", "width", NULL };
+	bool set[6] = { false };
+	char buf[sizeof(o->goals_spec)], *item, *save = NULL, *val;
+	unsigned int k;
+	double v;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, spec);
+	*g = (struct pb_rfc_goal){ .final_s = o->final_trial_s, .width = o->precision_pct / 100 };
+	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		val = strchr(item, '=');
+		for (k = 0; val && keys[k]; k++)
+			if (strlen(keys[k]) == (size_t)(val - item) &&
+			    !strncmp(item, keys[k], (size_t)(val - item)))
+				break;
+		if (!val || !keys[k]) {
+			snprintf(
+				err, errlen,
+				"--goal '%.*s': '%s' is not loss=, final=, sum=, exceed=, initial= "
+				"or width=",
+				(int)len, spec, item);
+			return -EINVAL;
+		}
+		val++;
+		set[k] = true;
+		if (k == 0 || k == 3 || k == 5) {
+			/* ratios: loss and exceed from 0 to below 1, width above 0 up to 0.5 */
+			if (!rfc_ratio(val, &v) || v < 0 || v >= 1 ||
+			    (k == 5 && !(v > 0 && v <= 0.5))) {
+				snprintf(err, errlen,
+					 "--goal '%.*s': %s=%s is not a ratio %s (0.005, or 0.5%%)",
+					 (int)len, spec, keys[k], val,
+					 k == 5 ? "above 0 up to 0.5" : "from 0 to below 1");
+				return -EINVAL;
+			}
+			*(k == 0 ? &g->loss_ratio : k == 3 ? &g->exceed_ratio : &g->width) = v;
+		} else {
+			if (!rfc_secs(val, &v)) {
+				snprintf(err, errlen,
+					 "--goal '%.*s': %s=%s is not a positive number of seconds",
+					 (int)len, spec, keys[k], val);
+				return -EINVAL;
+			}
+			*(k == 1 ? &g->final_s : k == 2 ? &g->sum_s : &g->initial_s) = v;
+		}
+	}
+	if (!set[2])
+		g->sum_s = g->final_s;
+	if (!set[4])
+		g->initial_s = fmin(o->trial_s, g->final_s);
+	if (g->initial_s > g->final_s) {
+		snprintf(err, errlen, "--goal '%.*s': initial=%g is longer than final=%g", (int)len,
+			 spec, g->initial_s, g->final_s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * --goal: goals a ';' apart (each --goal given adds one), for --search mlr only; none: NDR
+ * (loss 0) and PDR (loss 0.5 %), as FD.io CSIT searches them. The binary search's own
+ * options refused with it rather than ignored.
+ */
+static int rfc_parse_goals(struct pb_rfc2544_opts *o, char *err, size_t errlen)
+{
+	const char *p = o->goals_spec;
+	size_t len;
+	int ret;
+
+	o->ngoals = 0;
+	if (o->search != PB_RFC_SEARCH_MLR) {
+		if (!*p)
+			return 0;
+		snprintf(err, errlen, "--goal: goals are --search mlr's (add --search mlr)");
+		return -EINVAL;
+	}
+	if (o->loss_tolerance_pct > 0 || o->retries) {
+		snprintf(err, errlen, "%s is the binary search's: --search mlr takes --goal %s",
+			 o->retries ? "--retries" : "--loss-tolerance",
+			 o->retries ? "exceed=RATIO,sum=SECS (lossy trials a goal tolerates)"
+				    : "loss=RATIO");
+		return -EINVAL;
+	}
+	if (!*p) {
+		ret = rfc_parse_goal(o, "", 0, &o->goals[0], err, errlen);
+		o->goals[1] = o->goals[0];
+		o->goals[1].loss_ratio = 0.005;
+		o->ngoals = 2;
+		return ret;
+	}
+	while (*p) {
+		len = strcspn(p, ";");
+		if (o->ngoals == PB_RFC_MAX_GOALS) {
+			snprintf(err, errlen, "--goal: at most %d goals", PB_RFC_MAX_GOALS);
+			return -EINVAL;
+		}
+		ret = rfc_parse_goal(o, p, len, &o->goals[o->ngoals++], err, errlen);
+		if (ret)
+			return ret;
+		p += len + (p[len] == ';');
+	}
+	return 0;
+}
+
 static int rfc_validate(void *dst, char *err, size_t errlen)
 {
 	struct pb_config *cfg = dst;
@@ -157,6 +314,8 @@ static int rfc_validate(void *dst, char *err, size_t errlen)
 	}
 	if (!ret && !cfg->rfc.final_trial_s)
 		cfg->rfc.final_trial_s = cfg->rfc.trial_s;
+	if (!ret)
+		ret = rfc_parse_goals(&cfg->rfc, err, errlen);
 	/* loss is what a receiver did not count: on a real device, the agent on its far side */
 	if (!ret && cfg->iface[0] && !cfg->receiver[0]) {
 		snprintf(err, errlen,
@@ -201,7 +360,12 @@ struct pb_cmd pb_cmd_rfc2544 = {
 		"it); loss is what the receiver did not count.\n\n"
 		"throughput: a binary search over the rate for the highest whose trial loses at "
 		"most --loss-tolerance, starting from the method's unpaced maximum, confirmed by "
-		"one more trial. latency: at that rate. loss: the loss at 100 %, 90 %, ... of the "
+		"one more trial; or, with --search mlr, RFC 9971's multiple loss ratio search: "
+		"one search for every --goal (NDR and PDR at 0.5 % by default), each goal's "
+		"conditional throughput and relevant lower and upper bounds the answer. Paced "
+		"trials spin (--pace spin): frames leave evenly at the trial's rate. latency: at "
+		"that rate (--search mlr: at the first goal's lower bound). loss: the loss at 100 "
+		"%, 90 %, ... of the "
 		"maximum until two steps in a row lose nothing. back-to-back: the longest burst at "
 		"the path's maximum rate without loss, searched --b2b-repeat times and "
 		"averaged.\n\n"
@@ -218,6 +382,9 @@ struct pb_cmd pb_cmd_rfc2544 = {
 		    "pktbench rfc2544 --lab router --lab-dut-setup tbf.sh --tests throughput,loss "
 		    "--trial 60\n"
 		    "a shaped DUT, the RFC's full-length trials\n"
+		    "pktbench rfc2544 --lab router --lab-dut-setup tbf.sh --tests throughput "
+		    "--search mlr --goal loss=0 --goal loss=0.5%,sum=4,exceed=0.5\n"
+		    "NDR, and a PDR that tolerates one lossy trial in two, in one search\n"
 		    "pktbench rfc2544 --iface eth1 --receiver http://198.19.0.2:9310 --dstmac "
 		    "0c:42:a1:00:00:01\n"
 		    "a real DUT between two hosts",
@@ -471,6 +638,8 @@ static int rfc_no_answer(struct rfc_ctx *c, enum pb_status status, const char *p
 	if (!r)
 		return -ENOMEM;
 	r->status = status;
+	/* --search mlr's throughput says why under its own box */
+	r->rfc.goal = c->test == PB_RFC_THROUGHPUT && c->cfg->rfc.search == PB_RFC_SEARCH_MLR;
 	/* cut to the row's reason, whatever the lengths */
 	snprintf(buf, sizeof(buf), "%s%s", pre, why);
 	memcpy(r->reason, buf, sizeof(r->reason) - 1);
@@ -611,6 +780,159 @@ static int rfc_throughput(struct rfc_ctx *c, double *answer, double *max_pps)
 	/* rfc_summary may have moved the rows: best is found again by its index */
 	pb_rfc_throughput_fill(r, best >= 0 ? &c->out->r[best] : NULL, &s, m, pushed);
 	return 0;
+}
+
+/* What MLRsearch's Measurer needs of the unit it searches. */
+struct rfc_mlr_arg {
+	struct rfc_ctx *c;
+	double max;	     /* Max Load: what the unpaced trial offered */
+	double severe;	     /* a paced trial that offered less than its load by more than this
+			      * share counts what it did not offer as lost */
+	unsigned int failed; /* 1 + the row of a trial that did not run properly; 0: none */
+};
+
+/*
+ * MLRsearch's Measurer: one trial of rfc_trial(), the binary search's own (unpaced at the
+ * maximum), its Trial Loss Ratio the accounted loss of what was offered; a paced trial that
+ * fell short of its load by more than the narrowest goal width has the shortfall counted as
+ * lost, as RFC 9971 recommends, so a load the sender could not offer is never a lower bound.
+ * -EIO when the trial did not run properly (its row says why).
+ */
+static int rfc_mlr_measure(void *arg, double load, double secs, double *loss_ratio)
+{
+	struct rfc_mlr_arg *a = arg;
+	const struct pb_result *r;
+	double pace = rfc_pace(load, a->max), loss;
+	unsigned int idx;
+	int ret;
+
+	ret = rfc_trial(a->c, pace, secs, 0, &idx);
+	if (ret)
+		return ret;
+	if (!rfc_trial_ok(a->c, idx)) {
+		a->failed = idx + 1;
+		return -EIO;
+	}
+	r = &a->c->out->r[idx];
+	loss = r->rfc.loss_pct / 100;
+	if (pace > 0 && r->offered_pps < load * (1 - a->severe))
+		loss = fmax(loss, 1 - r->offered_pps * (1 - loss) / load);
+	*loss_ratio = loss;
+	return 0;
+}
+
+/*
+ * 26.1 by RFC 9971's MLRsearch (--search mlr): the unpaced maximum first, at the shortest
+ * initial duration (it is Max Load), then one search for every --goal, each trial the binary
+ * search's. A summary row per goal: the conditional throughput (throughput_pps), the
+ * relevant lower and upper bounds. *answer is the first goal's lower bound (latency is
+ * measured there), *max the maximum.
+ */
+static int rfc_mlr(struct rfc_ctx *c, double *answer, double *max_pps)
+{
+	const struct pb_rfc2544_opts *o = &c->cfg->rfc;
+	struct rfc_mlr_arg a = { .c = c, .severe = 1 };
+	struct pb_mlr_opts mo = { .ngoals = o->ngoals, .max_trials = o->max_trials };
+	double first = INFINITY;
+	unsigned int idx, i, k, row0;
+	struct pb_mlr *m;
+	struct pb_result *r;
+	bool pushed;
+	int ret;
+
+	*answer = 0;
+	c->test = PB_RFC_THROUGHPUT;
+	c->trial = 0;
+	for (i = 0; i < o->ngoals; i++) {
+		mo.goals[i] = (struct pb_mlr_goal){ .loss_ratio = o->goals[i].loss_ratio,
+						    .final_s = o->goals[i].final_s,
+						    .sum_s = o->goals[i].sum_s,
+						    .exceed_ratio = o->goals[i].exceed_ratio,
+						    .initial_s = o->goals[i].initial_s,
+						    .width = o->goals[i].width };
+		first = fmin(first, o->goals[i].initial_s);
+		a.severe = fmin(a.severe, o->goals[i].width);
+	}
+	ret = rfc_trial(c, 0, first, 0, &idx);
+	if (ret)
+		return ret;
+	if (!rfc_trial_ok(c, idx))
+		return rfc_trial_failed(c, idx);
+	row0 = idx;
+	a.max = c->out->r[idx].offered_pps;
+	*max_pps = a.max;
+	pushed = c->out->r[idx].pushed_back;
+	mo.min_load = fmax(1, a.max * 1e-4);
+	mo.max_load = a.max;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	if (pb_mlr_init(m, &mo)) {
+		ret = rfc_no_answer(c, PB_STATUS_ERROR, "",
+				    "the unpaced trial's rate makes no search");
+		goto out;
+	}
+	pb_mlr_add(m, a.max, first, c->out->r[idx].rfc.loss_pct / 100);
+	ret = pb_mlr_run(m, rfc_mlr_measure, &a);
+	if (ret == -EIO && a.failed) {
+		ret = rfc_trial_failed(c, a.failed - 1);
+		goto out;
+	}
+	if (ret)
+		goto out;
+	for (i = 0; i < o->ngoals; i++) {
+		struct pb_mlr_result res;
+		int best = -1;
+
+		pb_mlr_result(m, i, &res);
+		/* the row that answers: the last full-length trial at the lower bound */
+		for (k = 0; res.have_lower && k < m->n; k++)
+			if (m->t[k].load == res.lower && m->t[k].duration_s >= o->goals[i].final_s)
+				best = (int)(row0 + k);
+		r = rfc_summary(c, best);
+		if (!r) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		r->rfc.goal = i + 1;
+		r->rfc.mlr = o->goals[i];
+		snprintf(r->rfc.goal_spec, sizeof(r->rfc.goal_spec),
+			 "loss=%g,final=%g,sum=%g,exceed=%g,initial=%g,width=%g",
+			 o->goals[i].loss_ratio, o->goals[i].final_s, o->goals[i].sum_s,
+			 o->goals[i].exceed_ratio, o->goals[i].initial_s, o->goals[i].width);
+		r->rfc.max_pps = a.max;
+		r->rfc.lower_pps = res.have_lower ? res.lower : NAN;
+		r->rfc.upper_pps = res.have_upper ? res.upper : NAN;
+		r->rfc.regular = res.regular;
+		r->rfc.search_s = m->trial_s;
+		/* a maximum the path held the sender to is not the path's own (rfc_throughput) */
+		r->rfc.pushed_back = pushed && res.have_lower && !res.have_upper;
+		r->rfc.sender_limited = res.have_lower && !res.have_upper && !pushed;
+		snprintf(r->rfc.search, sizeof(r->rfc.search), "%s",
+			 res.regular			? "found"
+			 : m->state == PB_MLR_EXHAUSTED ? "exhausted"
+			 : !res.have_lower		? "none"
+			 : r->rfc.pushed_back		? "pushed-back"
+			 : r->rfc.sender_limited	? "path-max"
+							: "irregular");
+		if (!res.have_lower) {
+			r->status = PB_STATUS_OK;
+			snprintf(r->reason, sizeof(r->reason),
+				 "no load down to %.0f pps met the goal: nothing to report",
+				 mo.min_load);
+			continue;
+		}
+		if (!i)
+			*answer = res.lower;
+		r->rfc.throughput_pps = res.conditional;
+		r->rfc.loss_pct = 100 * (1 - res.conditional / res.lower);
+		r->rfc.throughput_wire_gbps =
+			r->wire_avg > 0 ? res.conditional * r->wire_avg * 8 / 1e9
+					: pb_wire_gbps(res.conditional, r->frame_bytes, r->vlan);
+	}
+out:
+	free(m);
+	return ret;
 }
 
 /* Probes in a latency trial: at most one frame in 10, so the trial is the load it measures. */
@@ -839,7 +1161,8 @@ static int rfc_one_size(struct rfc_ctx *c)
 	c->tcfg.payloadsize = frame - pb_frame_overhead(c->cfg->srcip.family);
 	/* latency is measured at the throughput rate: searched for it too */
 	if ((o->tests & (PB_RFC_T_THROUGHPUT | PB_RFC_T_LATENCY)) && !rfc_stopped(c))
-		ret = rfc_throughput(c, &rate, &max);
+		ret = o->search == PB_RFC_SEARCH_MLR ? rfc_mlr(c, &rate, &max)
+						     : rfc_throughput(c, &rate, &max);
 	if (!ret && (o->tests & PB_RFC_T_LATENCY) && !rfc_stopped(c))
 		ret = rfc_latency(c, rate, max);
 	if (!ret && (o->tests & PB_RFC_T_LOSS) && !rfc_stopped(c))
@@ -863,6 +1186,46 @@ static int rfc_tty_cols(void)
 #define PB_RFC_B2B_FIRST 16
 #define PB_RFC_B2B_NEXT	 6
 
+/* --search mlr's trials per goal on a lossy device: initial (short) and final loads. */
+#define PB_RFC_MLR_SHORT 4
+#define PB_RFC_MLR_FINAL 4
+
+/*
+ * --search mlr's throughput. Lossless: the maximum at the shortest initial duration, then
+ * the final trials there that the goal needing most seconds still lacks. Lossy: per goal,
+ * PB_RFC_MLR_SHORT initial trials when its initial duration is shorter, and
+ * PB_RFC_MLR_FINAL loads (the forwarding rate's guess, a width up, two more) of as many final
+ * trials as its duration sum holds; at most --max-trials in all.
+ */
+static void rfc_estimate_mlr(const struct pb_rfc2544_opts *o, struct pb_rfc_estimate *e)
+{
+	double gap = o->trial_gap_s + PB_RFC_TRIAL_COST_S, first = INFINITY, extra_s = 0, s;
+	unsigned int i, extra = 0, reps, n = 1, k;
+
+	for (i = 0; i < o->ngoals; i++)
+		first = fmin(first, o->goals[i].initial_s);
+	s = first + gap;
+	for (i = 0; i < o->ngoals; i++) {
+		const struct pb_rfc_goal *g = &o->goals[i];
+
+		reps = (unsigned int)ceil(g->sum_s / g->final_s - 1e-9);
+		k = reps - (first >= g->final_s);
+		if (k * (g->final_s + gap) > extra_s) {
+			extra = k;
+			extra_s = k * (g->final_s + gap);
+		}
+		for (k = 0; k < PB_RFC_MLR_FINAL * reps && n < o->max_trials; k++, n++)
+			s += g->final_s + gap;
+		for (k = 0; g->initial_s < g->final_s && k < PB_RFC_MLR_SHORT && n < o->max_trials;
+		     k++, n++)
+			s += g->initial_s + gap;
+	}
+	e->trials_lo += 1 + extra;
+	e->secs_lo += first + gap + extra_s;
+	e->trials_hi += n;
+	e->secs_hi += s;
+}
+
 void pb_rfc_estimate(const struct pb_rfc2544_opts *o, unsigned int units, struct pb_rfc_estimate *e)
 {
 	struct pb_search_opts so = { .min = 1e-4,
@@ -876,7 +1239,9 @@ void pb_rfc_estimate(const struct pb_rfc2544_opts *o, unsigned int units, struct
 	unsigned int n, steps;
 
 	memset(e, 0, sizeof(*e));
-	if (o->tests & PB_RFC_T_THROUGHPUT) {
+	if ((o->tests & PB_RFC_T_THROUGHPUT) && o->search == PB_RFC_SEARCH_MLR) {
+		rfc_estimate_mlr(o, e);
+	} else if (o->tests & PB_RFC_T_THROUGHPUT) {
 		/* lossless: the unpaced trial passes and is confirmed */
 		e->trials_lo += 2;
 		e->secs_lo += per + fin;

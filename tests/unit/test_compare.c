@@ -959,6 +959,21 @@ static void test_rfc2544_rows(void)
 		    &n, err, sizeof(err));
 	CHECK(ret == -EINVAL && strstr(err, "throughput_pps is not a number"), "no answer: %s",
 	      err);
+	/* --search mlr: a row per goal, each its own point, by its conditional throughput */
+	ret = parse("{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"test\":"
+		    "\"throughput\",\"summary\":true,\"frame_size\":64,\"goal\":\"loss=0\","
+		    "\"throughput_pps\":100},{\"method\":\"a\",\"status\":\"ok\",\"test\":"
+		    "\"throughput\",\"summary\":true,\"frame_size\":64,\"goal\":\"loss=0.005\","
+		    "\"throughput_pps\":101}]}",
+		    &n, err, sizeof(err));
+	CHECK(ret == 0 && n.n == 2 &&
+		      !strcmp(n.rows[0].point, "frame_size=64,goal=loss=0,test=throughput") &&
+		      !strcmp(n.rows[1].point, "frame_size=64,goal=loss=0.005,test=throughput") &&
+		      n.rows[1].pps == 101,
+	      "mlr goals: two points (%s, %s): %s", ret ? "" : n.rows[0].point,
+	      ret ? "" : n.rows[1].point, err);
+	if (!ret)
+		pb_compare_input_free(&n);
 	pb_compare_input_free(&b);
 #undef RFC_SET
 #undef RFC_TRIAL

@@ -125,6 +125,9 @@ says "replay: what was replayed, and paced CPU as a share of a CPU" \
 	'^CPU ns/frame \(paced: % of a CPU\)$' '^[0-9]+ % \(paced\)$' '^bars 0$'
 says "rfc2544: the device under test is named" "$top/tests/unit/data/rfc2544.json" \
 	'device under test: set up by --lab-dut-setup tbf\.sh'
+says "rfc2544 --search mlr: a line a goal (its conditional throughput), its relevant bounds" \
+	"$top/tests/unit/data/rfc2544_mlr.json" '^udp_sendto loss 0 %$' '^udp_sendto loss 0\.5 %$' \
+	'^udp_sendto loss 0\.5 %: relevant bounds$' 'RFC 9971 MLRsearch\): conditional throughput, bounds'
 says "docs' rfc2544 chart: the tbf and its rate, from the script's own # dut: line" \
 	"$top/docs/data/rfc2544.json" 'device under test: a tbf of 20 Mbit/s .*scripts/dut-tbf\.sh'
 

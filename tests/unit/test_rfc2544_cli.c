@@ -52,7 +52,8 @@ static void test_table(void)
 	static const char *const own[] = { "tests",	  "frame-sizes", "trial",
 					   "final-trial", "trial-gap",	 "loss-tolerance",
 					   "precision",	  "max-trials",	 "retries",
-					   "loss-step",	  "b2b-repeat",	 NULL };
+					   "loss-step",	  "b2b-repeat",	 "search",
+					   "goal",	  NULL };
 	unsigned int i;
 
 	for (i = 0; gone[i]; i++)
@@ -87,6 +88,90 @@ static void test_defaults(void)
 	      "NDR, 1 %%, 10 %% steps, 30 trials, no retries, 50 repetitions");
 	CHECK(!strncmp(cfg.command, "pktbench rfc2544 --method udp_sendto", 36),
 	      "the command line starts with pktbench: %s", cfg.command);
+	/* the binary search, and paced trials that spin: a constant load, not bunches */
+	CHECK(cfg.rfc.search == PB_RFC_SEARCH_BINARY && cfg.rfc.ngoals == 0,
+	      "--search binary by default, no goals (%d, %u)", cfg.rfc.search, cfg.rfc.ngoals);
+	CHECK(cfg.pace == PB_PACE_SPIN, "rfc2544's trials spin by default (--pace %d)", cfg.pace);
+	CHECK(RFC("--lab", "direct", "--pace", "sleep") == 0 && cfg.pace == PB_PACE_SLEEP,
+	      "--pace sleep taken: %s", err);
+	CHECK(pb_cmd_opt(&pb_cmd_main, "pace") &&
+		      !strcmp(pb_cmd_opt(&pb_cmd_main, "pace")->def, "auto") &&
+		      !strcmp(pb_cmd_opt(&pb_cmd_rfc2544, "pace")->def, "spin"),
+	      "pktbench's own --pace stays auto");
+}
+
+static bool goal_is(const struct pb_rfc_goal *g, double loss, double final, double sum,
+		    double exceed, double initial, double width)
+{
+	return fabs(g->loss_ratio - loss) < 1e-12 && g->final_s == final && g->sum_s == sum &&
+	       fabs(g->exceed_ratio - exceed) < 1e-12 && g->initial_s == initial &&
+	       fabs(g->width - width) < 1e-12;
+}
+
+/* --search mlr's goals: NDR and PDR by default; --goal's keys, repeated or ';' apart. */
+static void test_goals(void)
+{
+	const struct pb_rfc_goal *g = cfg.rfc.goals;
+
+	CHECK(RFC("--lab", "router", "--search", "mlr") == 0, "mlr: %s", err);
+	CHECK(cfg.rfc.search == PB_RFC_SEARCH_MLR && cfg.rfc.ngoals == 2 &&
+		      goal_is(&g[0], 0, 2, 2, 0, 2, 0.01) &&
+		      goal_is(&g[1], 0.005, 2, 2, 0, 2, 0.01),
+	      "default goals: NDR and PDR 0.5 %%, --final-trial, one trial's sum, exceed 0");
+	CHECK(RFC("--lab", "router", "--search", "mlr", "--trial", "0.5", "--final-trial", "2",
+		  "--precision", "0.5", "--goal", "loss=0.5%,final=1,sum=2,exceed=0.5", "--goal",
+		  "loss=0,width=2%") == 0,
+	      "two --goal: %s", err);
+	CHECK(cfg.rfc.ngoals == 2 && goal_is(&g[0], 0.005, 1, 2, 0.5, 0.5, 0.005) &&
+		      goal_is(&g[1], 0, 2, 2, 0, 0.5, 0.02),
+	      "two --goal: %g %g %g %g %g %g / %g %g %g %g %g %g", g[0].loss_ratio, g[0].final_s,
+	      g[0].sum_s, g[0].exceed_ratio, g[0].initial_s, g[0].width, g[1].loss_ratio,
+	      g[1].final_s, g[1].sum_s, g[1].exceed_ratio, g[1].initial_s, g[1].width);
+	CHECK(RFC("--lab", "router", "--search", "mlr", "--goal",
+		  "loss=0.001,initial=0.25;loss=0.01;exceed=10%") == 0 &&
+		      cfg.rfc.ngoals == 3 && goal_is(&g[0], 0.001, 2, 2, 0, 0.25, 0.01) &&
+		      goal_is(&g[2], 0, 2, 2, 0.1, 2, 0.01),
+	      "goals a ';' apart: %s (%u)", err, cfg.rfc.ngoals);
+	/* a --trial longer than a goal's final: its initial is the final */
+	CHECK(RFC("--lab", "router", "--search", "mlr", "--goal", "final=1") == 0 &&
+		      goal_is(&g[0], 0, 1, 1, 0, 1, 0.01),
+	      "initial at most final: %s", err);
+}
+
+static void bad_mlr(const char *goal, const char *want)
+{
+	const char *argv[] = {
+		"rfc2544", "--lab", "router", "--search", "mlr", "--goal", goal, NULL
+	};
+	int ret = parse_cmd(&pb_cmd_rfc2544, 7, argv);
+
+	CHECK(ret == -EINVAL && strstr(err, want) && !strchr(err, '\n'),
+	      "--goal %s: %d '%s' lacks '%s'", goal, ret, err, want);
+}
+
+static void test_bad_goals(void)
+{
+	bad_mlr("bogus=1", "'bogus=1' is not loss=, final=, sum=, exceed=, initial= or width=");
+	bad_mlr("loss", "'loss' is not loss=");
+	bad_mlr("loss=1", "loss=1 is not a ratio from 0 to below 1");
+	bad_mlr("loss=abc", "loss=abc is not a ratio");
+	bad_mlr("loss=-0.1", "is not a ratio");
+	bad_mlr("exceed=100%", "exceed=100% is not a ratio");
+	bad_mlr("width=0", "width=0 is not a ratio above 0 up to 0.5");
+	bad_mlr("final=0", "final=0 is not a positive number of seconds");
+	bad_mlr("sum=x", "sum=x is not a positive number of seconds");
+	bad_mlr("final=1,initial=2", "initial=2 is longer than final=1");
+	bad_mlr("loss=0;loss=0;loss=0;loss=0;loss=0;loss=0;loss=0;loss=0;loss=0",
+		"at most 8 goals");
+	bad("--goal", "loss=0", "--goal: goals are --search mlr's (add --search mlr)");
+	bad("--search", "linear", "'linear'");
+	CHECK(RFC("--lab", "router", "--search", "mlr", "--loss-tolerance", "0.5") == -EINVAL &&
+		      strstr(err, "--loss-tolerance is the binary search's: --search mlr takes "
+				  "--goal loss="),
+	      "mlr and --loss-tolerance: %s", err);
+	CHECK(RFC("--lab", "router", "--search", "mlr", "--retries", "1") == -EINVAL &&
+		      strstr(err, "--retries is the binary search's"),
+	      "mlr and --retries: %s", err);
 }
 
 static void test_values(void)
@@ -245,6 +330,31 @@ static void test_estimate(void)
 	pb_rfc_estimate(&o, 1, &e);
 	CHECK(e.trials_hi == 17 + 8 * 2,
 	      "--retries 2: half the search's 17 trials tried twice more: %u", e.trials_hi);
+	/*
+	 * --search mlr, NDR and PDR of 1 s trials: lossless, the maximum alone; lossy, four
+	 * loads a goal. With 0.5 s initial trials, a final one at the maximum too, and four
+	 * short trials a goal; a duration sum of two trials doubles the final ones.
+	 */
+	o.retries = 0;
+	o.search = PB_RFC_SEARCH_MLR;
+	o.ngoals = 2;
+	o.goals[0] = (struct pb_rfc_goal){ 0, 1, 1, 0, 1, 0.01 };
+	o.goals[1] = (struct pb_rfc_goal){ 0.005, 1, 1, 0, 1, 0.01 };
+	pb_rfc_estimate(&o, 1, &e);
+	CHECK(e.trials_lo == 1 && e.trials_hi == 9 && fabs(e.secs_lo - 2.1) < 1e-9 &&
+		      fabs(e.secs_hi - (9 * 1.6 + 0.5)) < 1e-9,
+	      "mlr: %u to %u trials, %g to %g s", e.trials_lo, e.trials_hi, e.secs_lo, e.secs_hi);
+	o.goals[0].initial_s = o.goals[1].initial_s = 0.5;
+	o.goals[1].sum_s = 2;
+	pb_rfc_estimate(&o, 1, &e);
+	CHECK(e.trials_lo == 3 && e.trials_hi == 1 + 4 + 4 + 8 + 4 &&
+		      fabs(e.secs_lo - (1.1 + 2 * 1.6 + 0.5)) < 1e-9 &&
+		      fabs(e.secs_hi - (1.1 + 12 * 1.6 + 8 * 1.1 + 0.5)) < 1e-9,
+	      "mlr, short trials first, a sum of two: %u to %u trials, %g to %g s", e.trials_lo,
+	      e.trials_hi, e.secs_lo, e.secs_hi);
+	o.max_trials = 5;
+	pb_rfc_estimate(&o, 1, &e);
+	CHECK(e.trials_hi == 5, "mlr: at most --max-trials: %u", e.trials_hi);
 }
 
 int main(void)
@@ -252,7 +362,9 @@ int main(void)
 	test_table();
 	test_defaults();
 	test_values();
+	test_goals();
 	test_bad();
+	test_bad_goals();
 	test_frame_bytes();
 	test_router_defaults();
 	test_no_device();

@@ -2,6 +2,7 @@
 /* Unit test of the writers: JSON and CSV read back field by field, the table, atomic files. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1365,6 +1366,138 @@ static void test_rfc2544_report(void)
 	free(buf);
 }
 
+/*
+ * --search mlr's report: a summary row per goal with RFC 9971's Goal Result (conditional
+ * throughput, relevant bounds, regular or not) in JSON, CSV and a box of its own; the goals
+ * at the top; the binary search's box is not drawn for them.
+ */
+static void test_rfc2544_mlr_report(void)
+{
+	struct pb_rfc2544_opts o = { .tests = PB_RFC_T_THROUGHPUT,
+				     .sizes = { 64 },
+				     .nsizes = 1,
+				     .trial_s = 1,
+				     .final_trial_s = 1,
+				     .trial_gap_s = 0.5,
+				     .precision_pct = 1,
+				     .max_trials = 30,
+				     .b2b_repeat = 50,
+				     .search = PB_RFC_SEARCH_MLR,
+				     .ngoals = 2,
+				     .goals = { { 0, 1, 1, 0, 1, 0.01 },
+						{ 0.005, 1, 2, 0.5, 0.5, 0.01 } } };
+	struct pb_result rows[3];
+	struct pb_report rep = make_report(3);
+	struct json_object *root, *arr, *r1, *r2, *p;
+	unsigned int i;
+	char *buf;
+	struct csv c;
+
+	for (i = 0; i < 3; i++)
+		rows[i] = results[0];
+	rows[0].rfc = (struct pb_rfc_row){
+		.test = PB_RFC_THROUGHPUT, .frame_size = 64, .trial = 1, .load_pct = -1
+	};
+	rows[1].rfc =
+		(struct pb_rfc_row){ .test = PB_RFC_THROUGHPUT,
+				     .summary = true,
+				     .frame_size = 64,
+				     .load_pct = -1,
+				     .loss_pct = 0,
+				     .throughput_pps = 41250,
+				     .throughput_wire_gbps = 0.0277,
+				     .max_pps = 250000,
+				     .trials = 5,
+				     .search = "found",
+				     .goal = 1,
+				     .mlr = o.goals[0],
+				     .goal_spec =
+					     "loss=0,final=1,sum=1,exceed=0,initial=1,width=0.01",
+				     .lower_pps = 41250,
+				     .upper_pps = 41600,
+				     .regular = true,
+				     .search_s = 5.5 };
+	rows[2].rfc = rows[1].rfc;
+	rows[2].rfc.goal = 2;
+	rows[2].rfc.mlr = o.goals[1];
+	rows[2].rfc.throughput_pps = 249000;
+	rows[2].rfc.lower_pps = 250000;
+	rows[2].rfc.upper_pps = NAN;
+	rows[2].rfc.regular = false;
+	rows[2].rfc.sender_limited = true;
+	rows[2].rfc.search[0] = '\0';
+	strcpy(rows[2].rfc.search, "path-max");
+	rep.results = rows;
+	rep.sort_by_pps = false;
+	rep.rfc2544 = &o;
+
+	CHECK(!pb_report_write(&rep, PB_FORMAT_JSON, path_in_tmp("mlr.json")), "mlr json write");
+	root = json_object_from_file(path_in_tmp("mlr.json"));
+	CHECK(root != NULL, "mlr json: %s", json_util_get_last_err());
+	if (!root)
+		return;
+	p = get(root, "rfc2544");
+	CHECK(p && !strcmp(json_object_get_string(get(p, "search")), "mlr") &&
+		      json_object_array_length(get(p, "goals")) == 2 &&
+		      json_object_get_double(get(json_object_array_get_idx(get(p, "goals"), 1),
+						 "loss_ratio")) == 0.005 &&
+		      json_object_get_double(get(json_object_array_get_idx(get(p, "goals"), 1),
+						 "duration_sum_s")) == 2,
+	      "mlr: the search and its goals at the top");
+	arr = get(root, "results");
+	r1 = json_object_array_get_idx(arr, 1);
+	r2 = json_object_array_get_idx(arr, 2);
+	CHECK(!strcmp(json_object_get_string(get(r1, "goal")),
+		      "loss=0,final=1,sum=1,exceed=0,initial=1,width=0.01") &&
+		      json_object_get_double(get(r1, "goal_loss_ratio")) == 0 &&
+		      json_object_get_double(get(r1, "goal_final_trial_s")) == 1 &&
+		      json_object_get_double(get(r1, "conditional_throughput_pps")) == 41250 &&
+		      json_object_get_double(get(r1, "throughput_pps")) == 41250 &&
+		      json_object_get_double(get(r1, "relevant_lower_bound_pps")) == 41250 &&
+		      json_object_get_double(get(r1, "relevant_upper_bound_pps")) == 41600 &&
+		      !strcmp(json_object_get_string(get(r1, "goal_result")), "regular") &&
+		      json_object_get_double(get(r1, "search_trial_s")) == 5.5,
+	      "mlr: a goal's result, regular");
+	CHECK(json_object_get_double(get(r2, "goal_exceed_ratio")) == 0.5 &&
+		      json_object_get_double(get(r2, "goal_duration_sum_s")) == 2 &&
+		      json_object_get_double(get(r2, "relevant_lower_bound_pps")) == 250000 &&
+		      !get(r2, "relevant_upper_bound_pps") &&
+		      json_object_object_get_ex(r2, "relevant_upper_bound_pps", NULL) &&
+		      !strcmp(json_object_get_string(get(r2, "goal_result")), "irregular"),
+	      "mlr: an irregular result without an upper bound");
+	r1 = json_object_array_get_idx(arr, 0);
+	CHECK(!get(r1, "goal") && !get(r1, "conditional_throughput_pps"),
+	      "mlr: a trial row has no goal result");
+	json_object_put(root);
+
+	CHECK(!pb_report_write(&rep, PB_FORMAT_CSV, path_in_tmp("mlr.csv")), "mlr csv write");
+	buf = read_all(path_in_tmp("mlr.csv"));
+	CHECK(buf && !csv_parse(buf, &c) && c.nrec == 4, "mlr csv: 4 records");
+	for (i = 1; buf && i < c.nrec; i++)
+		CHECK(c.nf[i] == c.nf[0], "mlr csv row %u has %u fields, header %u", i, c.nf[i],
+		      c.nf[0]);
+	if (buf) {
+		CHECK(csv_get(&c, 2, "relevant_upper_bound_pps") &&
+			      !strcmp(csv_get(&c, 2, "relevant_upper_bound_pps"), "41600.0"),
+		      "mlr csv: the upper bound in its column");
+		csv_free(&c);
+	}
+	free(buf);
+
+	CHECK(!pb_report_write(&rep, PB_FORMAT_TABLE, path_in_tmp("mlr.txt")), "mlr table write");
+	buf = read_all(path_in_tmp("mlr.txt"));
+	CHECK(buf && strstr(buf, "26.1 throughput by RFC 9971's MLRsearch, per goal") &&
+		      !strstr(buf, "26.1 throughput: the highest rate") &&
+		      strstr(buf, "loss 0% final 1s sum 1s exceed 0%") &&
+		      strstr(buf, "loss 0.5% final 1s sum 2s exceed 50%") &&
+		      strstr(buf, "|          41250 |     41250 |     41600 | regular ") &&
+		      strstr(buf, "|         249000 |    250000 |         - | irregular ") &&
+		      strstr(buf, "send path") && strstr(buf, "MLRsearch (RFC 9971): Goal:"),
+	      "mlr table: a box of goals, each result marked regular or irregular:\n%s",
+	      buf ? buf : "");
+	free(buf);
+}
+
 /* -o into a folder that is not there says so, not "cannot create a file beside it". */
 static void test_missing_folder(void)
 {
@@ -1405,6 +1538,7 @@ int main(void)
 	test_atomic_failures();
 	test_latency();
 	test_rfc2544_report();
+	test_rfc2544_mlr_report();
 	test_missing_folder();
 	remove_tmpdir();
 	return check_summary();
