@@ -22,26 +22,30 @@ outcome() {
 	echo "rc=${PIPESTATUS[0]} $(cat "$T/out")"
 }
 
+# what a check saw, in its name: "SKIP:" there would read as this test's own skip to
+# scripts/ci-skips.sh, which lists every log line that has it
+shown() { sed 's/SKIP:/SKIP -/g' <<<"$1"; }
+
 got=$(outcome -- skip_cap io_uring "'io_uring: disabled'")
-check "skip_cap, no CI: exit 77, SKIP: the reason ($got)" [ "$got" = "rc=77 SKIP: io_uring: disabled " ]
+check "skip_cap, no CI: exit 77, SKIP and the reason ($(shown "$got"))" [ "$got" = "rc=77 SKIP: io_uring: disabled " ]
 got=$(outcome CI=true -- skip_cap io_uring "'io_uring: disabled'")
-check "skip_cap, CI=true, listed: exit 1, FAIL naming it ($got)" \
+check "skip_cap, CI=true, listed: exit 1, FAIL naming it ($(shown "$got"))" \
 	eval '[[ "$got" == "rc=1 FAIL: io_uring is expected here ("*"), but: io_uring: disabled " ]]'
 got=$(outcome PB_EXPECT_CAPS=1 -- skip_cap xdp_live "'no live frames'")
-check "skip_cap, PB_EXPECT_CAPS=1, listed: exit 1 ($got)" eval '[[ "$got" == "rc=1 FAIL: xdp_live "* ]]'
+check "skip_cap, PB_EXPECT_CAPS=1, listed: exit 1 ($(shown "$got"))" eval '[[ "$got" == "rc=1 FAIL: xdp_live "* ]]'
 got=$(outcome CI=false -- skip_cap xdp_live "'no live frames'")
-check "skip_cap, CI=false: a skip ($got)" [ "$got" = "rc=77 SKIP: no live frames " ]
+check "skip_cap, CI=false: a skip ($(shown "$got"))" [ "$got" = "rc=77 SKIP: no live frames " ]
 got=$(outcome CI=true -- skip_cap not_a_cap "'nothing'")
-check "skip_cap, CI=true, not listed: a skip ($got)" [ "$got" = "rc=77 SKIP: nothing " ]
+check "skip_cap, CI=true, not listed: a skip ($(shown "$got"))" [ "$got" = "rc=77 SKIP: nothing " ]
 got=$(outcome -- 'skip_part "io_uring udp_gso" "io_uring_gso: no ring"')
-check "skip_part, no CI: skip:, no failure, on ($got)" [ "$got" = "rc=0 skip: io_uring_gso: no ring fails=0 " ]
+check "skip_part, no CI: skip:, no failure, on ($(shown "$got"))" [ "$got" = "rc=0 skip: io_uring_gso: no ring fails=0 " ]
 got=$(outcome CI=true -- 'skip_part "io_uring udp_gso" "io_uring_gso: no ring"')
-check "skip_part, CI=true: a failed check, on ($got)" \
+check "skip_part, CI=true: a failed check, on ($(shown "$got"))" \
 	eval '[[ "$got" == "rc=0 FAIL: io_uring is expected here ("*"), but: io_uring_gso: no ring fails=1 " ]]'
 got=$(outcome CI=true -- 'skip_part "" "pcap: not built"')
-check "skip_part, CI=true, no capability named: a skip ($got)" [ "$got" = "rc=0 skip: pcap: not built fails=0 " ]
+check "skip_part, CI=true, no capability named: a skip ($(shown "$got"))" [ "$got" = "rc=0 skip: pcap: not built fails=0 " ]
 got=$(outcome CI=true PB_CAPS_FILE=/nonexistent -- skip_cap io_uring "'x'")
-check "skip_cap, CI=true, no list: a skip ($got)" [ "$got" = "rc=77 SKIP: x " ]
+check "skip_cap, CI=true, no list: a skip ($(shown "$got"))" [ "$got" = "rc=77 SKIP: x " ]
 
 # every name the net tests give skip_cap, and every one method_caps gives, is listed
 listed=$(sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$top/tests/expected-caps" | sort)
@@ -66,7 +70,7 @@ mkdir -p "$T/b/Testing/Temporary"
 	outcome CI=true -- 'skip_part "io_uring" "io_uring: no ring"' | sed 's/^rc=[0-9]* //; s/ fails=.*//'
 } >"$T/b/Testing/Temporary/LastTest.log"
 bash "$top/scripts/ci-skips.sh" "$T/b" >"$T/skips" 2>&1
-cat "$T/skips"
+shown "$(cat "$T/skips")"
 check "ci-skips: the skip listed under its test" \
 	grep -qx "  $T/b: net/test_io_uring: SKIP: io_uring: disabled" "$T/skips"
 check "ci-skips: the expected capability's failure listed as a failed check" \
