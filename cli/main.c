@@ -854,7 +854,7 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 	char err[512], caps[128], cpu[128];
 	unsigned int n = 0, i;
 	bool need_wire = false, need_raw = false;
-	int ret, status = 0;
+	int ret, status = 0, report_fd;
 
 	install_signals();
 	if (pb_options_parse_cmd(cmd, &s.cfg, argc, argv, &action, err, sizeof(err))) {
@@ -977,15 +977,22 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 	rep.n = s.n;
 	rep.sort_by_pps = !rfc && n > 1 && !s.cfg.sweep.kind; /* a sweep reads in its order */
 	rep.show_counters = s.cfg.show_counters;
-	/* a file keeps every column for the scripts that read it; stdout fits its terminal */
+	/*
+	 * --stream - has stdout, which then holds only NDJSON (a reader pipes it to jq): the
+	 * table goes to stderr (options.c refused a JSON or CSV set there beside it)
+	 */
+	report_fd = !s.cfg.output[0] && !strcmp(s.cfg.stream, "-") ? STDERR_FILENO : STDOUT_FILENO;
+	/* a file keeps every column for the scripts that read it; a terminal, its width */
 	rep.width = s.cfg.output[0] && strcmp(s.cfg.output, "-")
 			    ? 0
-			    : pb_box_out_width(STDOUT_FILENO, s.cfg.wide);
+			    : pb_box_out_width(report_fd, s.cfg.wide);
 	rep.rfc2544 = rfc ? &s.cfg.rfc : NULL;
 	pb_stream_set(&s.stream, &rep); /* the stream's last line, before teardown closes it */
 	/* take the lab down first: the results are already in memory */
 	session_teardown(&s);
-	if (s.n && pb_report_write(&rep, s.cfg.format, s.cfg.output)) {
+	if (s.n &&
+	    (report_fd == STDERR_FILENO ? pb_report_print(stderr, &rep, s.cfg.format)
+					: pb_report_write(&rep, s.cfg.format, s.cfg.output))) {
 		fprintf(stderr, "pktbench: cannot write the results to %s\n", s.cfg.output);
 		status = 1;
 	}

@@ -228,9 +228,10 @@ static const struct pb_opt pb_opts[] = {
 	  .flags = PB_OPTF_FILE },
 	{ "stream", 0, OPT_STR, OFF(stream), 0, NULL, 0, sizeof(((struct pb_config *)0)->stream),
 	  "FILE",
-	  "the results as they happen, one JSON object a line (NDJSON) into FILE (- : stdout): "
-	  "an interval each second of every run (frames sent and delivered in it, their rates, "
-	  "the link), then the run's row as --format json writes it" },
+	  "the results as they happen, one JSON object a line (NDJSON) into FILE: an interval "
+	  "each second of every run (frames sent and delivered in it, their rates, the link), "
+	  "then the run's row as --format json writes it. - is stdout, which then holds only "
+	  "the NDJSON: the table goes to stderr, a JSON or CSV set needs -o FILE" },
 	{ "quiet", 'q', OPT_FLAG, OFF(quiet), 0, NULL, 0, 0, NULL, "no live per-second lines" },
 	{ "show-counters", 0, OPT_FLAG, OFF(show_counters), 0, NULL, 0, 0, NULL,
 	  "the table adds the three-point accounting of each row: sent, what left the sending "
@@ -444,6 +445,17 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	}
 	if (cfg->pps && cfg->rate_gbps) {
 		snprintf(err, errlen, "--pps and --rate both set a rate: give one");
+		return -EINVAL;
+	}
+	/* stdout holds one thing: --stream -'s NDJSON or the result set (a table: stderr) */
+	if (!strcmp(cfg->stream, "-") &&
+	    (!strcmp(cfg->output, "-") || (!cfg->output[0] && cfg->format != PB_FORMAT_TABLE))) {
+		snprintf(err, errlen,
+			 "--stream - and %s both write to stdout: give the result set a file "
+			 "(-o FILE), or the stream one",
+			 cfg->output[0]			 ? "--output -"
+			 : cfg->format == PB_FORMAT_JSON ? "--format json"
+							 : "--format csv");
 		return -EINVAL;
 	}
 	ret = opt_validate_ranges(cfg, err, errlen);

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: MIT
+# What a user types is what they get (issue 45), for what the method that needs no wire shows
+# without root or a network: --stream - leaves stdout to the NDJSON alone (`| jq` reads every
+# line), and the report that would share stdout with it goes elsewhere or is refused.
+PB=${1:?usage: $0 path/to/pktbench}
+. "$(dirname "$0")/lib.sh"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}:abort_on_error=0:exitcode=99
+
+# every line of FILE parses as one JSON object, and there is at least one
+ndjson() {
+	/usr/bin/python3 - "$1" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines, "no lines"
+for n, ln in enumerate(lines, 1):
+    try:
+        assert isinstance(json.loads(ln), dict)
+    except Exception as e:
+        sys.exit("line %d is not a JSON object: %r (%s)" % (n, ln[:80], e))
+PY
+}
+
+# refused WHAT WANT ARGS...: exit 2, one line on stderr holding WANT, nothing on stdout
+refused() {
+	local what=$1 want=$2 rc
+	shift 2
+	"$PB" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	check "$what: exit 2 (was $rc), one line with '$want': $(head -c 300 "$T/err")" \
+		eval '[ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -qF -- "$want" "$T/err" && [ ! -s "$T/out" ]'
+}
+
+# 1. --stream -: stdout holds only NDJSON; the table goes to stderr
+"$PB" --method null --duration 0.2 --stream - >"$T/s.out" 2>"$T/s.err"
+rc=$?
+check "--stream -: exit 0 (was $rc)" [ $rc = 0 ]
+check "--stream -: every stdout line is a JSON object ($(ndjson "$T/s.out" 2>&1 | tail -1))" \
+	ndjson "$T/s.out"
+check "--stream -: the table on stderr" grep -q '^| null ' "$T/s.err"
+"$PB" --method null --duration 0.2 --repeat 2 --sweep streams=1,2 --stream - -q >"$T/s2.out" 2>"$T/s2.err"
+check "--stream - with --repeat and --sweep: every stdout line is a JSON object" ndjson "$T/s2.out"
+refused "--stream - and --format json on stdout" "--stream - and --format json both write to stdout" \
+	--method null --duration 0.2 --stream - --format json
+refused "--stream - and -o -" "--stream - and --output - both write to stdout" \
+	--method null --duration 0.2 --stream - -o - --format csv
+"$PB" --method null --duration 0.2 --stream - --format json -o "$T/set.json" >"$T/s3.out" 2>"$T/s3.err"
+rc=$?
+check "--stream - with --format json -o FILE: exit 0 (was $rc), NDJSON on stdout, the set in FILE" \
+	eval '[ $rc = 0 ] && ndjson "$T/s3.out" && /usr/bin/python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$T/set.json"'
+
+finish
