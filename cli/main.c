@@ -427,10 +427,6 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		return 0;
 
 	if (cfg->iface[0]) {
-		if (cfg->lab_tx_setup[0]) {
-			snprintf(err, errlen, "--lab-tx-setup needs the lab: not with --iface");
-			return -EINVAL;
-		}
 		ret = pb_nl_open(&s->nl);
 		if (ret)
 			return ret;

@@ -592,6 +592,13 @@ int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)
 			 "replace them: give one");
 		return -EINVAL;
 	}
+	/* --loop N's passes end the run (N x the file's frames): a --duration would be moot */
+	if (cfg->loop && pb_given(&cfg->given, "duration")) {
+		snprintf(err, errlen,
+			 "--replay sends --loop N passes (1 unless given), which end the run: "
+			 "--duration goes with --loop 0 (loop until it), or leave it out");
+		return -EINVAL;
+	}
 	if (cfg->count || cfg->imix || cfg->frame_size || cfg->sweep.kind == PB_SWEEP_FRAME_SIZE ||
 	    cfg->latency) {
 		snprintf(err, errlen,

@@ -247,6 +247,41 @@ static const struct pb_opt pb_opts[] = {
 
 #define PB_NOPTS (sizeof(pb_opts) / sizeof(pb_opts[0]))
 
+#define PB_LAB_WHY                                                                                 \
+	"cannot go together: --iface sends on an interface as it is, the other builds or shapes "  \
+	"the namespace lab (leave --iface out for the lab)"
+
+/*
+ * Every pair of options that set the same thing: given both, the run is refused rather than
+ * one of them ignored (a --count made a --duration moot, a frame-size sweep a --frame-size).
+ * What two values decide together (--timing topspeed with --pps, --replay with --count) is
+ * pb_replay_validate's and opt_validate's.
+ */
+const struct pb_conflict pb_conflicts[] = {
+	/* --tune's trials last a fifth of --duration, its rows --count frames */
+	{ { "duration", "count" }, {}, "both set when each run ends: give one", "tune" },
+	{ { "count", "loop" }, {}, "both set how many frames go: give one" },
+	{ { "frame-size", "payloadsize", "imix", "imix-sizes", "sweep=frame-size" },
+	  {},
+	  "both set the frame size: give one" },
+	{ { "pps", "rate", "sweep=pps", "multiplier", "topspeed" },
+	  {},
+	  "both set the rate: give one" },
+	{ { "timing", "topspeed" }, {}, "both set the replay's timing: give one" },
+	{ { "streams", "sweep=streams" }, {}, "both set the streams: give one" },
+	{ { "tune", "sweep" }, {}, "both choose each run's settings: give one" },
+	{ { "batch", "sweep=batch", "tune" }, {}, "both set the batch: give one" },
+	{ { "segments", "sweep=segments", "tune" }, {}, "both set the segments: give one" },
+	{ { "ring", "sweep=ring", "tune" }, {}, "both set the ring: give one" },
+	{ { "vlan", "vlan-strip" }, {}, "both set the frames' VLAN tag: give one" },
+	{ { "iface" }, { "lab", "lab-dut-setup", "lab-tx-setup", "keep-lab" }, PB_LAB_WHY },
+	{ { "iface" },
+	  { "mtu" },
+	  "cannot go together: with --iface the interface's own MTU counts (ip link set dev "
+	  "IFACE mtu N)" },
+	{ {} },
+};
+
 /* IMIX: 7:4:1 of 64, 594 and 1518-byte wire frames. */
 static const char pb_imix_std[] = "64:7,594:4,1518:1";
 
@@ -390,19 +425,6 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	if (cfg->lab_kind == PB_LAB_ROUTER && !cfg->dstip_set)
 		pb_parse_addr(cfg->srcip.family == AF_INET6 ? "2001:2:0:1::2" : "198.19.0.2",
 			      &cfg->dstip);
-	if (cfg->lab_kind != PB_LAB_DIRECT && cfg->iface[0]) {
-		snprintf(err, errlen,
-			 "--lab %s builds its own path: it cannot be used with --iface",
-			 cfg->lab_kind == PB_LAB_ROUTER ? "router" : "bridge");
-		return -EINVAL;
-	}
-	if (cfg->iface[0] && cfg->lab_mtu) {
-		snprintf(err, errlen,
-			 "--mtu sets the lab's MTU: with --iface %s its own counts (set it with "
-			 "`ip link set dev %s mtu %u`)",
-			 cfg->iface, cfg->iface, cfg->lab_mtu);
-		return -EINVAL;
-	}
 	if (cfg->srcip.family != cfg->dstip.family) {
 		snprintf(err, errlen, "--srcip and --dstip must both be IPv4 or both IPv6");
 		return -EINVAL;
@@ -426,27 +448,6 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	}
 	if ((cfg->imix || cfg->imix_sizes[0]) && (ret = opt_parse_imix(cfg, err, errlen)))
 		return ret;
-	if (cfg->imix && cfg->frame_size) {
-		snprintf(err, errlen, "--imix and --frame-size both set the frame size: give one");
-		return -EINVAL;
-	}
-	if (cfg->imix && cfg->sweep.kind == PB_SWEEP_FRAME_SIZE) {
-		snprintf(err, errlen, "--imix cannot be swept over frame sizes");
-		return -EINVAL;
-	}
-	if (cfg->tune && cfg->sweep.kind) {
-		snprintf(err, errlen, "--tune and --sweep both choose the settings: give one");
-		return -EINVAL;
-	}
-	if (cfg->sweep.kind == PB_SWEEP_PPS && (cfg->pps || cfg->rate_gbps)) {
-		snprintf(err, errlen, "--sweep pps= sets each run's rate: give no --%s beside it",
-			 cfg->pps ? "pps" : "rate");
-		return -EINVAL;
-	}
-	if (cfg->pps && cfg->rate_gbps) {
-		snprintf(err, errlen, "--pps and --rate both set a rate: give one");
-		return -EINVAL;
-	}
 	/* stdout holds one thing: --stream -'s NDJSON or the result set (a table: stderr) */
 	if (!strcmp(cfg->stream, "-") &&
 	    (!strcmp(cfg->output, "-") || (!cfg->output[0] && cfg->format != PB_FORMAT_TABLE))) {
@@ -489,6 +490,8 @@ const struct pb_cmd pb_cmd_main = {
 	.opts = pb_opts,
 	.nopts = PB_NOPTS,
 	.size = sizeof(struct pb_config),
+	.conflicts = pb_conflicts,
+	.given_off = OFF(given),
 	.validate = opt_validate,
 };
 

@@ -73,6 +73,21 @@ struct pb_opt {
 };
 
 /*
+ * Options that set the same thing, or cannot go together: given both, the command is refused
+ * in one line rather than one of them ignored. A token is a row's long name, or "sweep=KIND"
+ * for a --sweep of that kind ("sweep" alone: any kind). Without with[], any two of opts
+ * conflict; with it, each of opts with each of with[]. The message is "--A and --B " + why.
+ * A scenario file's option gives way to a conflicting one on the command line, as the same
+ * option's would; two in the file, or two on the command line, are refused.
+ */
+struct pb_conflict {
+	const char *opts[8];
+	const char *with[8];
+	const char *why;
+	const char *unless; /* a token that, given too, gives each its own part (NULL: none) */
+};
+
+/*
  * A command: pktbench itself, or a subcommand (`pktbench NAME ...`) with a table of its own.
  * Its texts are what --help and the man page print around the rows.
  */
@@ -95,6 +110,10 @@ struct pb_cmd {
 	 * "unknown option" message adds ("did you mean --trial?"); NULL-terminated. Optional.
 	 */
 	const char *const *hints;
+	/* Options that set the same thing (see above); ends with an entry without opts[0]. */
+	const struct pb_conflict *conflicts;
+	/* Where dst keeps a struct pb_given of the options the user gave; 0: not kept. */
+	size_t given_off;
 	/* Cross-field checks after parsing (not after --help); 0 or -EINVAL. Optional. */
 	int (*validate)(void *dst, char *err, size_t errlen);
 	int (*run)(int argc, char **argv); /* argv[0] is the name; NULL for pktbench itself */
@@ -120,6 +139,8 @@ extern unsigned int pb_cmd_usage_count;
 const struct pb_cmd *pb_cmd_find(const char *name);
 /* A row by its long name (or list_key); NULL when unknown. */
 const struct pb_opt *pb_cmd_opt(const struct pb_cmd *cmd, const char *name);
+/* pktbench's own conflicts, which rfc2544 shares (its table is pktbench's rows and more). */
+extern const struct pb_conflict pb_conflicts[];
 /* Whether a scenario file may give the row. */
 bool pb_opt_in_file(const struct pb_opt *o);
 /* Whether the option is followed by a value on the command line (not a flag, count, ...). */

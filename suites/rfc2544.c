@@ -222,6 +222,8 @@ struct pb_cmd pb_cmd_rfc2544 = {
 		    "a real DUT between two hosts",
 	.opts = rfc_table,
 	.size = sizeof(struct pb_config),
+	.conflicts = pb_conflicts,
+	.given_off = OFF(given),
 	.hints = rfc_hints,
 	.validate = rfc_validate,
 	.run = rfc_run_cmd,

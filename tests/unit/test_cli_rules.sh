@@ -48,4 +48,26 @@ rc=$?
 check "--stream - with --format json -o FILE: exit 0 (was $rc), NDJSON on stdout, the set in FILE" \
 	eval '[ $rc = 0 ] && ndjson "$T/s3.out" && /usr/bin/python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$T/set.json"'
 
+# 2. two options that set the same thing: refused, never one ignored; a scenario's gives way
+refused "--count and --duration" "--duration and --count both set when each run ends: give one" \
+	--method null --count 1000 --duration 5
+refused "a frame-size sweep and --frame-size" \
+	"--frame-size and --sweep frame-size= both set the frame size: give one" \
+	--method null --sweep frame-size=64,128 --frame-size 100
+refused "receive --restore and --iface" "--restore and --iface cannot go together" \
+	receive --restore pbnosuch0 --iface pbnosuch0
+/usr/bin/python3 "$top/tests/net/pcapgen.py" "$T/t.pcap" --n 10 --pps 1000 >/dev/null
+refused "--replay (one pass) and --duration" "--duration goes with --loop 0" \
+	--method null --replay "$T/t.pcap" --duration 5
+printf 'duration: 3\ncount: 10\n' >"$T/c.yaml"
+refused "a scenario with duration and count" "$T/c.yaml: duration and count both set when each run ends" \
+	--method null --config "$T/c.yaml"
+printf 'method: "null"\nduration: 3\nsweep: frame-size=64,128\n' >"$T/c.yaml"
+"$PB" --config "$T/c.yaml" --count 5 --frame-size 100 -q --format json >"$T/c.json" 2>"$T/c.err"
+rc=$?
+check "the command line's --count and --frame-size over a scenario's duration and sweep: one row of 5 frames of 100 bytes (exit $rc)" \
+	/usr/bin/python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["results"]
+assert len(rows) == 1 and rows[0]["frames_sent"] == 5 and rows[0]["frame_bytes"] == 100, rows' "$T/c.json"
+
 finish

@@ -228,9 +228,49 @@ out:
 	free(dict);
 }
 
+/* Every token of a command's conflicts names one of its rows, or a kind its --sweep takes. */
+static void check_tokens(const struct pb_cmd *cmd, const char *const *toks)
+{
+	unsigned int i, k;
+
+	for (i = 0; toks[i]; i++) {
+		size_t len = strcspn(toks[i], "=");
+		const struct pb_opt *o = NULL;
+		bool kind = !toks[i][len];
+
+		for (k = 0; k < cmd->nopts && !o; k++)
+			if (strlen(cmd->opts[k].name) == len &&
+			    !strncmp(cmd->opts[k].name, toks[i], len))
+				o = &cmd->opts[k];
+		for (k = 0; o && !kind && o->type == OPT_SWEEP && o->names[k]; k++)
+			kind = !strcmp(o->names[k], toks[i] + len + 1);
+		CHECK(o && kind, "pktbench %s: conflict token '%s' is no option of it", cmd->name,
+		      toks[i]);
+	}
+}
+
+static void test_conflict_tokens(void)
+{
+	const struct pb_conflict *c;
+	unsigned int i;
+
+	for (i = 0; i < pb_cmds_count; i++)
+		for (c = pb_cmds[i]->conflicts; c && c->opts[0]; c++) {
+			/* rfc2544 shares pktbench's: a row it leaves out is never given there */
+			if (pb_cmds[i]->conflicts == pb_conflicts && pb_cmds[i] != &pb_cmd_main)
+				continue;
+			check_tokens(pb_cmds[i], c->opts);
+			check_tokens(pb_cmds[i], c->with);
+			check_tokens(pb_cmds[i], (const char *const[]){ c->unless, NULL });
+			CHECK(c->why && c->why[0], "pktbench %s: a conflict without a why",
+			      pb_cmds[i]->name);
+		}
+}
+
 int main(void)
 {
 	test_man();
 	test_completion();
+	test_conflict_tokens();
 	return check_summary();
 }

@@ -539,6 +539,25 @@ static void test_precedence(void)
 	      "--config=FILE: %s", err);
 	CHECK(parse(3, a4, &cfg) == 0 && cfg.duration_s == 3, "the file alone: %s", err);
 
+	/*
+	 * Options that set the same thing: both in the file is a bad file; the command line's
+	 * overrides the file's, as the same option's would (the file's goes back to its default)
+	 */
+	file = write_file("c.yaml", "duration: 3\ncount: 10\n");
+	CHECK(parse(3, a4, &cfg) == -EINVAL &&
+		      !strcmp(err + strlen(file), ": duration and count both set when each run "
+						  "ends: give one"),
+	      "duration and count in one file: '%s'", err);
+	file = write_file("c.yaml", "duration: 3\nsweep: frame-size=64,128\nstreams: 2\n");
+	{
+		char *a5[] = { "pktbench", "--config",	   (char *)file, "--count",
+			       "5",	   "--frame-size", "100",	 NULL };
+
+		CHECK(parse(7, a5, &cfg) == 0 && cfg.count == 5 && cfg.duration_s == 5 &&
+			      cfg.frame_size == 100 && !cfg.sweep.kind && cfg.streams == 2,
+		      "--count and --frame-size over the file's duration and sweep: %s", err);
+	}
+	unlink(file);
 	write_file("bad.yaml", "duration: 3\ndurration: 4\n");
 	snprintf(eq, sizeof(eq), "%s", path);
 	CHECK(parse(3, bad, &cfg) == -EINVAL, "a bad file fails the parse");
