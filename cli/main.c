@@ -35,6 +35,7 @@
 #include "xdp_attach.h"
 
 #define EXIT_BADINPUT	 2
+#define EXIT_NOTHING	 3 /* every row skipped: nothing was measured */
 #define EXIT_INTERRUPTED 130
 
 /*
@@ -401,6 +402,10 @@ static int lab_opts_check(const struct pb_config *cfg, char *err, size_t errlen)
 	if (cfg->lab_dut_setup[0] && access(cfg->lab_dut_setup, R_OK)) {
 		snprintf(err, errlen, "--lab-dut-setup %s: %s", cfg->lab_dut_setup,
 			 strerror(errno));
+		return -EINVAL;
+	}
+	if (cfg->lab_tx_setup[0] && access(cfg->lab_tx_setup, R_OK)) {
+		snprintf(err, errlen, "--lab-tx-setup %s: %s", cfg->lab_tx_setup, strerror(errno));
 		return -EINVAL;
 	}
 	return 0;
@@ -849,7 +854,7 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 	struct utsname uts;
 	char err[512], caps[128], cpu[128];
 	unsigned int n = 0, i;
-	bool need_wire = false, need_raw = false;
+	bool need_wire = false, need_raw = false, measured = false;
 	int ret, status = 0, report_fd;
 
 	install_signals();
@@ -992,9 +997,17 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 		fprintf(stderr, "pktbench: cannot write the results to %s\n", s.cfg.output);
 		status = 1;
 	}
-	for (i = 0; i < s.n; i++)
+	for (i = 0; i < s.n; i++) {
 		if (s.results[i].status == PB_STATUS_ERROR)
 			status = 1;
+		measured |= s.results[i].status == PB_STATUS_OK;
+	}
+	/* nothing measured is no success: each row said why, and the status says it too */
+	if (!status && s.n && !measured) {
+		pb_log_say(rfc ? "pktbench rfc2544" : "pktbench",
+			   "nothing was measured: every row was skipped (each says why)");
+		status = EXIT_NOTHING;
+	}
 	if (ret && ret != -EINTR)
 		status = 1;
 	if (s.stream.error) {

@@ -16,6 +16,7 @@
 #include <netinet/ip6.h>
 #include <netinet/udp.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef PB_HAVE_PCAP
 #include <pcap/pcap.h>
@@ -606,6 +607,31 @@ int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)
 			 "count: --count, --imix, --frame-size and --latency do not apply");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int pb_replay_check_file(const char *path, char *err, size_t errlen)
+{
+#ifdef PB_HAVE_PCAP
+	pcap_t *pc;
+#endif
+
+	if (access(path, R_OK)) {
+		snprintf(err, errlen, "--replay %s: %s", path, strerror(errno));
+		return -EINVAL;
+	}
+#ifdef PB_HAVE_PCAP
+	/* its header only: the frames are read when the run opens it */
+	pc = rp_pcap_open(path, err, errlen);
+	if (!pc) {
+		if (strstr(err, "unknown file format"))
+			snprintf(err, errlen,
+				 "--replay %s: not a capture (pcap, nanosecond pcap or pcapng)",
+				 path);
+		return -EINVAL;
+	}
+	pcap_close(pc);
+#endif
 	return 0;
 }
 

@@ -461,7 +461,9 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	}
 	ret = opt_validate_ranges(cfg, err, errlen);
 	ret = ret ?: opt_validate_latency(cfg, err, errlen);
-	return ret ? ret : pb_replay_validate(cfg, err, errlen);
+	ret = ret ?: pb_replay_validate(cfg, err, errlen);
+	/* a file that cannot be replayed is bad input, found before anything runs */
+	return ret || !cfg->replay[0] ? ret : pb_replay_check_file(cfg->replay, err, errlen);
 }
 
 const struct pb_cmd pb_cmd_main = {
@@ -475,9 +477,12 @@ const struct pb_cmd pb_cmd_main = {
 		"for the same time. Without --iface it builds a namespace lab (veth pair, "
 		"198.18.0.1 -> 198.18.0.2) whose XDP receiver counts what really arrived. Needs "
 		"root (CAP_SYS_ADMIN, CAP_NET_ADMIN, CAP_NET_RAW).",
-	.exit_status = "0    every row ran or was skipped with its reason\n"
+	.exit_status = "0    something was measured as asked: a row ran (the others, if any, "
+		       "skipped with their reasons)\n"
 		       "1    a run failed, or the results could not be written\n"
-		       "2    bad input or missing privileges (one line on stderr)\n"
+		       "2    bad input (a file too) or missing privileges, found before anything "
+		       "runs (one line on stderr)\n"
+		       "3    nothing was measured: every row was skipped, each with its reason\n"
 		       "130  interrupted (partial results are still printed)",
 	.examples = "pktbench --method benchmark --duration 30\n"
 		    "every method in the namespace lab, 30 s each, one table by packets/s\n"

@@ -208,9 +208,11 @@ struct pb_cmd pb_cmd_rfc2544 = {
 		"that carry test, method, frame_size and the answer (throughput_pps, loss_pct per "
 		"load_pct, burst_frames). --trial replaces --duration; a trial sets --pps, --count "
 		"and the frame size itself.",
-	.exit_status = "0    every test ran, or said why it could not\n"
+	.exit_status = "0    a test ran (the others, if any, said why they could not)\n"
 		       "1    a trial failed, or the results could not be written\n"
-		       "2    bad input or missing privileges (one line on stderr)\n"
+		       "2    bad input (a file too) or missing privileges, found before anything "
+		       "runs (one line on stderr)\n"
+		       "3    nothing was measured: every row was skipped, each with its reason\n"
 		       "130  interrupted (the rows that finished are still printed)",
 	.examples = "pktbench rfc2544 --lab router --method af_packet --frame-sizes 64,512,1518\n"
 		    "the lab's router, three frame sizes, every test\n"

@@ -70,4 +70,21 @@ check "the command line's --count and --frame-size over a scenario's duration an
 rows = json.load(open(sys.argv[1]))["results"]
 assert len(rows) == 1 and rows[0]["frames_sent"] == 5 and rows[0]["frame_bytes"] == 100, rows' "$T/c.json"
 
+# 3. exit 0 only when something was measured: every row skipped is exit 3, its reasons said;
+# a bad file is bad input (exit 2), found before anything runs
+"$PB" --method null --srcip 2001:2::1 --dstip 2001:2::2 --sweep frame-size=60,64 --count 5 \
+	>"$T/k.out" 2>"$T/k.err"
+rc=$?
+check "every row skipped: exit 3 (was $rc), each with its reason" \
+	eval '[ $rc = 3 ] && [ "$(grep -c "skipped  null frame-size=6[04]: --frame-size 6[04] is below 70" "$T/k.out")" = 2 ]'
+check "every row skipped: said on stderr" grep -q "nothing was measured: every row was skipped" "$T/k.err"
+refused "a --replay file that does not exist" "--replay $T/none.pcap: No such file or directory" \
+	--method null --replay "$T/none.pcap"
+echo "not a capture" >"$T/text.pcap"
+refused "a --replay file that is no capture" "--replay $T/text.pcap: not a capture" \
+	--method null --replay "$T/text.pcap"
+refused "a --lab-tx-setup script that does not exist" "--lab-tx-setup $T/none.sh: No such file or directory" \
+	--method null --lab-tx-setup "$T/none.sh"
+check "--help says what exit 3 is" eval '"$PB" --help | grep -q "^  3 *nothing was measured"'
+
 finish

@@ -22,6 +22,24 @@
 static char dir[64];
 static char path[128];
 static char err[512];
+static char capture[128]; /* a capture --replay takes: a pcap header, no frames */
+
+static void write_capture(void)
+{
+	/* pcap, microseconds, version 2.4, snaplen 65535, Ethernet: little-endian */
+	static const unsigned char hdr[24] = {
+		0xd4, 0xc3, 0xb2, 0xa1, 2,    0,    4, 0, 0, 0, 0, 0,
+		0,    0,    0,	  0,	0xff, 0xff, 0, 0, 1, 0, 0, 0
+	};
+	FILE *f;
+
+	snprintf(capture, sizeof(capture), "%s/x.pcap", dir);
+	f = fopen(capture, "wb");
+	if (!f || fwrite(hdr, sizeof(hdr), 1, f) != 1 || fclose(f)) {
+		fprintf(stderr, "cannot write %s\n", capture);
+		exit(1);
+	}
+}
 
 /* The defaults, as pb_options_parse leaves them for a bare "pktbench". */
 static void defaults(struct pb_config *cfg)
@@ -242,7 +260,9 @@ static const char *sample(const struct pb_opt *o, char *buf, size_t len)
 
 	switch (o->type) {
 	case OPT_STR:
-		/* the one string row with a grammar of its own */
+		/* the string rows with a grammar of their own, or a file checked as it is given */
+		if (!strcmp(o->name, "replay"))
+			return capture;
 		return strcmp(o->name, "imix-sizes") ? "x1" : "64:7,9018:1";
 	case OPT_SECS:
 		return "2.5";
@@ -578,6 +598,7 @@ int main(void)
 		printf("skip: %s\n", err);
 		return 77;
 	}
+	write_capture();
 	test_shipped();
 	test_every_key();
 	test_table_keys();
@@ -588,6 +609,7 @@ int main(void)
 	unlink(write_file("s.yaml", ""));
 	unlink(write_file("p.yaml", ""));
 	unlink(write_file("bad.yaml", ""));
+	unlink(capture);
 	rmdir(dir);
 	return check_summary();
 }
