@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <arpa/inet.h>
 
 #include "method.h"
@@ -238,13 +239,19 @@ static unsigned int opt_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* The closest of names to what, within a third of its length (at least 2 edits), or NULL. */
+/*
+ * name when it is closer to what than best (*bestd): within a third of what's length (at least
+ * 2 edits), or holding what whole, 3 letters or more ("sendto" of udp_sendto), which beats any
+ * edit. Distances are doubled so that a part found ranks between 0 and 1 edit.
+ */
 static const char *opt_closest(const char *what, const char *name, const char *best,
 			       unsigned int *bestd)
 {
-	unsigned int d = opt_distance(what, name), most = (unsigned int)strlen(what) / 3;
+	unsigned int d = 2 * opt_distance(what, name), most = (unsigned int)strlen(what) / 3;
 
-	most = most < 2 ? 2 : most;
+	if (strlen(what) >= 3 && strcasestr(name, what))
+		d = d < 1 ? d : 1;
+	most = 2 * (most < 2 ? 2 : most);
 	if (d <= most && d < *bestd) {
 		*bestd = d;
 		return name;
@@ -264,7 +271,15 @@ static int opt_check_methods(const char *arg, char *err, size_t errlen)
 
 	if (pb_methods_select(arg, NULL, 0, bad, sizeof(bad)) >= 0)
 		return 0;
-	best = opt_closest(bad, "benchmark", best, &d);
+	if (!strcasecmp(bad, "benchmark")) {
+		snprintf(err, errlen,
+			 "--method benchmark runs every method: it cannot be combined with others "
+			 "(give benchmark alone, or a list of methods)");
+		return -EINVAL;
+	}
+	/* benchmark goes alone: in a list, a name near it is meant as a method */
+	if (!strchr(arg, ','))
+		best = opt_closest(bad, "benchmark", best, &d);
 	for (i = 0; i < pb_methods_count; i++) {
 		best = opt_closest(bad, pb_methods[i]->name, best, &d);
 		for (j = 0; j < 3 && pb_methods[i]->aliases[j].name; j++)
@@ -695,6 +710,18 @@ static const char *opt_suggest(const struct pb_cmd *cmd, const char *what, char 
 	return buf;
 }
 
+/* The command a word that is none was meant as ("comapre"), or NULL. */
+static const char *opt_suggest_cmd(const char *word)
+{
+	const char *best = NULL;
+	unsigned int i, d = 99;
+
+	for (i = 0; i < pb_cmd_usage_count; i++)
+		if (pb_cmd_usage_list[i]->run)
+			best = opt_closest(word, pb_cmd_usage_list[i]->name, best, &d);
+	return best;
+}
+
 static const char *opt_hint(const struct pb_cmd *cmd, const char *what)
 {
 	size_t len;
@@ -996,8 +1023,14 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 	}
 	for (; !ret && !config_only && optind < argc; optind++) {
 		if (nargs == cmd->nargs) {
-			snprintf(err, errlen, "unexpected argument '%s' (see --help)",
-				 argv[optind]);
+			hint = !cmd->run && !nargs ? opt_suggest_cmd(argv[optind]) : NULL;
+			if (hint)
+				snprintf(err, errlen,
+					 "unknown command '%s': did you mean %s? (see --help)",
+					 argv[optind], hint);
+			else
+				snprintf(err, errlen, "unexpected argument '%s' (see --help)",
+					 argv[optind]);
 			ret = -EINVAL;
 			break;
 		}

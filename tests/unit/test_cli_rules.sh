@@ -87,4 +87,9 @@ refused "a --lab-tx-setup script that does not exist" "--lab-tx-setup $T/none.sh
 	--method null --lab-tx-setup "$T/none.sh"
 check "--help says what exit 3 is" eval '"$PB" --help | grep -q "^  3 *nothing was measured"'
 
+# 4. a misspelled command is answered with the command, as a method or an option is
+refused "comapre" "unknown command 'comapre': did you mean compare? (see --help)" comapre a.json b.json
+refused "recieve" "unknown command 'recieve': did you mean receive? (see --help)" recieve --iface x
+refused "a stray word that is no command" "unexpected argument 'zzzzzz' (see --help)" zzzzzz
+
 finish

@@ -377,6 +377,14 @@ int main(void)
 	bad("--method", "udp_sendot", "did you mean udp_sendto?");
 	bad("--method", "udp_syscal", "did you mean udp_syscall?");
 	CHECK(PARSE("--method", "AF_PACKET,Udp_Syscall") == 0, "names in any case: %s", err);
+	/* issue 45: benchmark in a list is no unknown name; a part of a name is answered too */
+	bad("--method", "benchmark,af_xdp",
+	    "--method benchmark runs every method: it cannot be combined with others (give "
+	    "benchmark alone, or a list of methods)");
+	bad("--method", "af_xdp,Benchmark", "benchmark runs every method");
+	bad("--method", "sendto", "unknown method 'sendto': did you mean udp_sendto?");
+	bad("--method", "syscall", "did you mean udp_syscall?");
+	bad("--size", "100", "unknown option '--size': did you mean --frame-size?");
 	bad("--durration", "2", "unknown option '--durration': did you mean --duration?");
 	bad("--mehtod", "af_xdp", "did you mean --method?");
 	/* tcpreplay's flags: ours named */
