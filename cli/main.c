@@ -1034,5 +1034,14 @@ int main(int argc, char **argv)
 	pb_rfc2544_session = rfc2544_main;
 	if (argc > 1 && pb_cmd_find(argv[1]))
 		return pb_cmd_find(argv[1])->run(argc - 1, argv + 1);
+	/* a first word near a command's name was meant as it, whatever options follow it */
+	if (argc > 1 && argv[1][0] != '-' && pb_cmd_suggest(argv[1])) {
+		char err[160];
+
+		snprintf(err, sizeof(err), "unknown command '%s': did you mean %s? (see --help)",
+			 argv[1], pb_cmd_suggest(argv[1]));
+		pb_log_say("pktbench", err);
+		return EXIT_BADINPUT;
+	}
 	return pktbench_run(&pb_cmd_main, argc, argv);
 }

@@ -710,8 +710,7 @@ static const char *opt_suggest(const struct pb_cmd *cmd, const char *what, char 
 	return buf;
 }
 
-/* The command a word that is none was meant as ("comapre"), or NULL. */
-static const char *opt_suggest_cmd(const char *word)
+const char *pb_cmd_suggest(const char *word)
 {
 	const char *best = NULL;
 	unsigned int i, d = 99;
@@ -1023,7 +1022,7 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 	}
 	for (; !ret && !config_only && optind < argc; optind++) {
 		if (nargs == cmd->nargs) {
-			hint = !cmd->run && !nargs ? opt_suggest_cmd(argv[optind]) : NULL;
+			hint = !cmd->run && !nargs ? pb_cmd_suggest(argv[optind]) : NULL;
 			if (hint)
 				snprintf(err, errlen,
 					 "unknown command '%s': did you mean %s? (see --help)",

@@ -137,6 +137,8 @@ extern const struct pb_cmd *const *pb_cmd_usage_list;
 extern unsigned int pb_cmd_usage_count;
 /* A subcommand by name; NULL when there is none (pktbench itself is not one). */
 const struct pb_cmd *pb_cmd_find(const char *name);
+/* The subcommand a word that is none was meant as ("comapre": compare), or NULL. */
+const char *pb_cmd_suggest(const char *word);
 /* A row by its long name (or list_key); NULL when unknown. */
 const struct pb_opt *pb_cmd_opt(const struct pb_cmd *cmd, const char *name);
 /* pktbench's own conflicts, which rfc2544 shares (its table is pktbench's rows and more). */

@@ -89,7 +89,9 @@ check "--help says what exit 3 is" eval '"$PB" --help | grep -q "^  3 *nothing w
 
 # 4. a misspelled command is answered with the command, as a method or an option is
 refused "comapre" "unknown command 'comapre': did you mean compare? (see --help)" comapre a.json b.json
-refused "recieve" "unknown command 'recieve': did you mean receive? (see --help)" recieve --iface x
+refused "recieve" "unknown command 'recieve': did you mean receive? (see --help)" recieve --iface x \
+	--listen 198.18.0.2:9310
+refused "comapre after an option" "unknown command 'comapre': did you mean compare?" -q comapre
 refused "a stray word that is no command" "unexpected argument 'zzzzzz' (see --help)" zzzzzz
 
 finish
