@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <net/if.h>
 
 #include "box.h"
@@ -163,6 +164,88 @@ static void iface_names(char *buf, size_t len)
 		if_freenameindex(ifs);
 	if (!buf[0])
 		snprintf(buf, len, "none");
+}
+
+/* Whether this namespace's default route (IPv4 or IPv6, main table) leaves by iface. */
+static bool iface_default_route(const char *iface)
+{
+	char line[256], name[IF_NAMESIZE + 1], dst[40], mask[16];
+	unsigned int flags, plen;
+	bool found = false;
+	FILE *f;
+
+	/* Iface Destination Gateway Flags RefCnt Use Metric Mask ... */
+	f = fopen("/proc/net/route", "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%16s %8s %*s %x %*s %*s %*s %8s", name, dst, &flags, mask) ==
+				4 &&
+			!strcmp(dst, "00000000") && !strcmp(mask, "00000000") && (flags & 1) &&
+			!strcmp(name, iface);
+	if (f)
+		fclose(f);
+	/* dst plen src plen nexthop metric refcnt use flags iface; a reject route is on lo */
+	f = fopen("/proc/net/ipv6_route", "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%32s %x %*s %*s %*s %*s %*s %*s %x %16s", dst, &plen, &flags,
+			       name) == 4 &&
+			!plen && (flags & 1) && !(flags & 0x200) && !strcmp(name, iface);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Whether iface holds addr (an address as text), in this namespace. */
+static bool iface_has_addr(const char *iface, const char *addr)
+{
+	struct ifaddrs *ifs, *i;
+	struct pb_addr a;
+	bool found = false;
+
+	if (pb_parse_addr(addr, &a) || getifaddrs(&ifs))
+		return false;
+	for (i = ifs; i && !found; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != a.family ||
+		    strcmp(i->ifa_name, iface))
+			continue;
+		found = a.family == AF_INET
+				? ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr ==
+					  a.v4.s_addr
+				: !memcmp(&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, &a.v6,
+					  16);
+	}
+	freeifaddrs(ifs);
+	return found;
+}
+
+/*
+ * The interface this host is reached through: the one its default route leaves by, or the
+ * one holding the local address of the SSH session that started pktbench ($SSH_CONNECTION:
+ * client address and port, server address and port). A flood there can cut the user off, so
+ * it takes --allow-mgmt-iface. 0, or -EINVAL with the one line in err.
+ */
+static int iface_mgmt_check(const struct pb_config *cfg, char *err, size_t errlen)
+{
+	const char *ssh = getenv("SSH_CONNECTION");
+	char local[INET6_ADDRSTRLEN + 1] = "";
+
+	if (cfg->allow_mgmt_iface)
+		return 0;
+	if (iface_default_route(cfg->iface)) {
+		snprintf(err, errlen,
+			 "--iface %s carries this host's default route: a flood there can cut you "
+			 "off; --allow-mgmt-iface sends on it anyway",
+			 cfg->iface);
+		return -EINVAL;
+	}
+	if (ssh && sscanf(ssh, "%*s %*s %46s", local) == 1 && iface_has_addr(cfg->iface, local)) {
+		snprintf(err, errlen,
+			 "--iface %s holds %s, the address of the SSH session that started "
+			 "pktbench: a flood there can cut you off; --allow-mgmt-iface sends on it "
+			 "anyway",
+			 cfg->iface, local);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The loopback interface (IFF_LOOPBACK), whatever its name. */
@@ -448,6 +531,9 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			snprintf(err, errlen, "--iface %s: %s", cfg->iface, strerror(-ret));
 			return -EINVAL;
 		}
+		ret = iface_mgmt_check(cfg, err, errlen);
+		if (ret)
+			return ret;
 		s->tx.nl = s->nl;
 		pb_path_netif(&s->path, &s->tx);
 		s->path.shared = true;

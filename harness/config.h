@@ -174,6 +174,7 @@ struct pb_config {
 	enum pb_xdp_mode xdp_mode;
 	enum pb_tristate zerocopy;
 	bool force; /* may replace an XDP program found on --iface (and restores it after) */
+	bool allow_mgmt_iface; /* --iface may be the default route's or the SSH session's */
 	char receiver[256]; /* --iface: a `pktbench receive` agent's URL; "": no receiver */
 
 	/* many senders as one test (fleet.h) */

@@ -51,6 +51,10 @@ static const struct pb_opt pb_opts[] = {
 	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
 	  "send on this interface; without it pktbench builds its namespace lab",
 	  .flags = PB_OPTF_IFACE },
+	{ "allow-mgmt-iface", 0, OPT_FLAG, OFF(allow_mgmt_iface), 0, NULL, 0, 0, NULL,
+	  "with --iface: send even on the interface of this host's default route, or the one "
+	  "holding the address of the SSH session that started pktbench (refused without it: "
+	  "a flood there can cut you off)" },
 	{ "receiver", 0, OPT_STR, OFF(receiver), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->receiver), "URL",
 	  "with --iface: the pktbench receive agent that counts what arrives, e.g. "
