@@ -301,17 +301,6 @@ static bool rfc_stopped(const struct rfc_ctx *c)
 	return __atomic_load_n(c->env->stop, __ATOMIC_RELAXED);
 }
 
-/* "1:05" or "1:02:05". */
-static void rfc_hms(char *buf, size_t len, double s)
-{
-	unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
-
-	if (t >= 3600)
-		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
-}
-
 /*
  * On a terminal, one line rewritten after every trial: which method and size of how many,
  * the trial, the time so far and what is left at the pace of the units done (before the
@@ -323,13 +312,13 @@ static void rfc_progress(const struct rfc_ctx *c, bool passed, bool interrupted)
 	double el = pb_now() - c->t0;
 	char line[256], spent[32], left[32], hi[32], eta[96];
 
-	rfc_hms(spent, sizeof(spent), el);
+	pb_hms(spent, sizeof(spent), el);
 	/* before the first size is done, the estimate's range; then the pace of those done */
-	rfc_hms(left, sizeof(left), c->est.secs_lo);
-	rfc_hms(hi, sizeof(hi), c->est.secs_hi);
+	pb_hms(left, sizeof(left), c->est.secs_lo);
+	pb_hms(hi, sizeof(hi), c->est.secs_hi);
 	snprintf(eta, sizeof(eta), " of ~%s-%s", left, hi);
 	if (c->unit) {
-		rfc_hms(left, sizeof(left), el / c->unit * (c->units - c->unit));
+		pb_hms(left, sizeof(left), el / c->unit * (c->units - c->unit));
 		snprintf(eta, sizeof(eta), ", ~%s left", left);
 	}
 	snprintf(line, sizeof(line), "rfc2544 [%u/%u] %s %u B %s #%u %s | %s%s", c->unit + 1,
@@ -914,8 +903,8 @@ int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, 
 	{
 		char lo[32], hi[32];
 
-		rfc_hms(lo, sizeof(lo), est.secs_lo);
-		rfc_hms(hi, sizeof(hi), est.secs_hi);
+		pb_hms(lo, sizeof(lo), est.secs_lo);
+		pb_hms(hi, sizeof(hi), est.secs_hi);
 		/* two lines that fit 80 columns, as the progress line does */
 		fprintf(stderr,
 			"pktbench rfc2544: %u method%s x %u frame size%s, %u to %u trials\n"

@@ -94,4 +94,18 @@ refused "recieve" "unknown command 'recieve': did you mean receive? (see --help)
 refused "comapre after an option" "unknown command 'comapre': did you mean compare?" -q comapre
 refused "a stray word that is no command" "unexpected argument 'zzzzzz' (see --help)" zzzzzz
 
+# 5. how long it will take, before it starts, counting only the runs that go; time left as it goes
+"$PB" --method null --srcip 2001:2::1 --dstip 2001:2::2 --sweep frame-size=60,100,120 \
+	--duration 0.2 >"$T/e.out" 2>"$T/e.err"
+rc=$?
+check "an estimate first: 2 runs (60 bytes cannot hold IPv6's headers), 0.2 s each (exit $rc: $(head -2 "$T/e.err" | tr '\n' ' '))" \
+	eval 'head -1 "$T/e.err" | grep -qx "pktbench: 2 runs of 0.2 s, about 0:0[0-9] in all (null x 2 frame-size points)"'
+check "the one that cannot run said before it starts" \
+	eval 'sed -n 2p "$T/e.err" | grep -qx "  not run, each row says why: null frame-size=60"'
+check "progress counts the runs that go, with the time left" \
+	eval 'grep -q "^pktbench: \[1/2\] null frame-size=100, ~0:0[0-9] left$" "$T/e.err" &&
+		grep -q "^pktbench: \[2/2\] null frame-size=120, ~0:0[0-9] left$" "$T/e.err"'
+"$PB" --method null --duration 0.2 >"$T/e1.out" 2>"$T/e1.err"
+check "one run: no estimate, no count" eval '! grep -q "runs of\|\[1/1\]" "$T/e1.err"'
+
 finish
