@@ -1230,10 +1230,47 @@ static void usage_synopsis(FILE *f, const char *lead, const char *name, const ch
 const struct pb_cmd *const *pb_cmd_usage_list;
 unsigned int pb_cmd_usage_count;
 
+/* Whether row o is under one of the headings cmd lists. */
+static bool usage_listed(const struct pb_cmd *cmd, const struct pb_opt *o)
+{
+	unsigned int g;
+
+	for (g = 0; o->group && cmd->groups[g]; g++)
+		if (!strcmp(cmd->groups[g], o->group))
+			return true;
+	return false;
+}
+
+/*
+ * "TITLE:" and the rows under it, in the table's order: group NULL is every row, "" those
+ * under no heading cmd lists. Nothing when no row is under it.
+ */
+static void usage_group(FILE *f, const struct pb_cmd *cmd, const char *title, const char *group,
+			bool *first)
+{
+	bool said = false;
+	unsigned int i;
+
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+		char left[64];
+
+		if (group &&
+		    (group[0] ? !o->group || strcmp(o->group, group) : usage_listed(cmd, o)))
+			continue;
+		if (!said)
+			fprintf(f, "%s%s:\n", *first ? "" : "\n", title);
+		said = true;
+		*first = false;
+		pb_opt_label(o, left, sizeof(left));
+		usage_row(f, left, o->help, o->def && o->type != OPT_FLAG ? o->def : NULL);
+	}
+}
+
 void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)
 {
-	bool top = !cmd->run;
-	unsigned int i;
+	bool top = !cmd->run, first = true;
+	unsigned int i, g;
 
 	usage_synopsis(f, "usage: pktbench ", top ? "" : cmd->name, cmd->synopsis);
 	for (i = 0; top && i < pb_cmd_usage_count; i++)
@@ -1242,14 +1279,13 @@ void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)
 				       pb_cmd_usage_list[i]->synopsis);
 	fputc('\n', f);
 	usage_paragraphs(f, cmd->description);
-	fprintf(f, "Options:\n");
-	for (i = 0; i < cmd->nopts; i++) {
-		const struct pb_opt *o = &cmd->opts[i];
-		char left[64];
-
-		pb_opt_label(o, left, sizeof(left));
-		usage_row(f, left, o->help, o->def && o->type != OPT_FLAG ? o->def : NULL);
-	}
+	if (!cmd->groups)
+		usage_group(f, cmd, "Options", NULL, &first);
+	for (g = 0; cmd->groups && cmd->groups[g]; g++)
+		usage_group(f, cmd, cmd->groups[g], cmd->groups[g], &first);
+	/* a row under a heading the command does not list is still shown */
+	if (cmd->groups)
+		usage_group(f, cmd, "Other options", "", &first);
 	if (cmd_names_methods(cmd))
 		usage_methods(f);
 	if (top && pb_cmd_usage_count > 1) {

@@ -70,7 +70,23 @@ struct pb_opt {
 	const char *const *names; /* OPT_ENUM: accepted values, in enum order; OPT_SWEEP: rows */
 	unsigned int flags;	  /* PB_OPTF_* */
 	const char *list_key;	  /* a scenario may also give list_key: [a, b] ("methods") */
+	const char *group;	  /* --help's heading it is listed under (PB_G_*); NULL: none */
 };
+
+/*
+ * --help's headings, by topic, as iproute2's and fio's: what a newcomer looks for first comes
+ * first. A command lists the ones it has in pb_cmd.groups, in their order.
+ */
+#define PB_G_SEND    "What to send"
+#define PB_G_PACE    "How long and how fast"
+#define PB_G_WHERE   "Where it sends"
+#define PB_G_MEASURE "What to measure"
+#define PB_G_OUTPUT  "Output"
+#define PB_G_REPLAY  "Replaying a capture (--replay FILE)"
+#define PB_G_FLEET   "Many senders as one test"
+#define PB_G_MORE    "Scenario files and help"
+#define PB_G_RFC     "The RFC 2544 tests"
+extern const char *const pb_groups[]; /* pktbench's, in --help order; NULL-terminated */
 
 /*
  * Options that set the same thing, or cannot go together: given both, the command is refused
@@ -100,6 +116,8 @@ struct pb_cmd {
 	const char *examples;	 /* pairs of lines: a command, then what it does */
 	const struct pb_opt *opts;
 	unsigned int nopts;
+	/* --help's headings in order (NULL-terminated); NULL: one list, "Options" */
+	const char *const *groups;
 	size_t size;	       /* of the struct the rows point into */
 	const char *args;      /* the positional arguments, e.g. "BASE.json NEW.json"; NULL: none */
 	unsigned int nargs;    /* how many at most */

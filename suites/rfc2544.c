@@ -187,6 +187,11 @@ static int rfc_run_cmd(int argc, char **argv)
 	return pb_rfc2544_session(argc, argv);
 }
 
+/* its own tests' options first, then pktbench's that it takes */
+static const char *const rfc_groups[] = { PB_G_RFC,	PB_G_SEND,   PB_G_PACE,	  PB_G_WHERE,
+					  PB_G_MEASURE, PB_G_OUTPUT, PB_G_REPLAY, PB_G_FLEET,
+					  PB_G_MORE,	NULL };
+
 struct pb_cmd pb_cmd_rfc2544 = {
 	.name = "rfc2544",
 	.summary = "RFC 2544 throughput (NDR/PDR), latency, frame loss rate and back-to-back, "
@@ -223,6 +228,7 @@ struct pb_cmd pb_cmd_rfc2544 = {
 		    "0c:42:a1:00:00:01\n"
 		    "a real DUT between two hosts",
 	.opts = rfc_table,
+	.groups = rfc_groups,
 	.size = sizeof(struct pb_config),
 	.conflicts = pb_conflicts,
 	.given_off = OFF(given),
@@ -247,8 +253,10 @@ __attribute__((constructor)) static void rfc_table_build(void)
 		if (!rfc_not_rows[j])
 			rfc_table[n++] = pb_cmd_main.opts[i];
 	}
-	for (i = 0; i < PB_RFC_NROWS && n < PB_RFC_MAX_ROWS; i++)
-		rfc_table[n++] = rfc_rows[i];
+	for (i = 0; i < PB_RFC_NROWS && n < PB_RFC_MAX_ROWS; i++) {
+		rfc_table[n] = rfc_rows[i];
+		rfc_table[n++].group = PB_G_RFC;
+	}
 	pb_cmd_rfc2544.nopts = n;
 }
 

@@ -267,9 +267,60 @@ static void test_conflict_tokens(void)
 		}
 }
 
+/*
+ * --help by topic (issue 45): every row of every command under one of its headings, shown
+ * once; pktbench's headings what to send, how fast, where, what to measure, output first.
+ */
+static void test_help_groups(void)
+{
+	static const char *const first[] = { PB_G_SEND, PB_G_PACE, PB_G_WHERE, PB_G_MEASURE,
+					     PB_G_OUTPUT };
+	unsigned int i, k, g;
+
+	for (k = 0; k < 5; k++)
+		CHECK(pb_cmd_main.groups && pb_cmd_main.groups[k] &&
+			      !strcmp(pb_cmd_main.groups[k], first[k]),
+		      "pktbench --help's heading %u is %s", k + 1, first[k]);
+	for (i = 0; i < pb_cmds_count; i++) {
+		const struct pb_cmd *cmd = pb_cmds[i];
+		char *usage = NULL, label[64], *at;
+		size_t len = 0;
+		FILE *f;
+
+		for (k = 0; cmd->groups && k < cmd->nopts; k++) {
+			for (g = 0; cmd->opts[k].group && cmd->groups[g]; g++)
+				if (!strcmp(cmd->groups[g], cmd->opts[k].group))
+					break;
+			CHECK(cmd->opts[k].group && cmd->groups[g], "pktbench %s --%s: no heading",
+			      cmd->name, cmd->opts[k].name);
+		}
+		f = open_memstream(&usage, &len);
+		if (!f)
+			continue;
+		pb_cmd_usage(cmd, f);
+		fclose(f);
+		for (k = 0; usage && k < cmd->nopts; k++) {
+			char row[80];
+
+			/* a row as usage_row starts it: its label, then its help or a new line */
+			pb_opt_label(&cmd->opts[k], label, sizeof(label));
+			snprintf(row, sizeof(row), "\n  %s ", label);
+			at = strstr(usage, row);
+			if (!at) {
+				snprintf(row, sizeof(row), "\n  %s\n", label);
+				at = strstr(usage, row);
+			}
+			CHECK(at && !strstr(at + 1, row), "pktbench %s --help: --%s %s", cmd->name,
+			      cmd->opts[k].name, at ? "twice" : "missing");
+		}
+		free(usage);
+	}
+}
+
 int main(void)
 {
 	test_man();
+	test_help_groups();
 	test_completion();
 	test_conflict_tokens();
 	return check_summary();
