@@ -85,7 +85,8 @@ static const struct pb_opt pb_opts[] = {
 	  "frame bytes without FCS, instead of --payloadsize (60 .. the MTU's frame)",
 	  .group = PB_G_SEND },
 	{ "sweep", 0, OPT_SWEEP, OFF(sweep), 0, NULL, 0, 0, "NAME=V1,V2,..",
-	  "one run per value: frame-size=64,128,..., streams=1,2, batch=32,64,..., "
+	  "one run per value: frame-size=64,128,... (bytes without FCS, as --frame-size), "
+	  "streams=1,2, batch=32,64,..., "
 	  "segments=8,16,..., ring=256,1024,... or pps=10k,20k,... (a rate each, as --pps)",
 	  pb_sweep_names, .group = PB_G_PACE },
 	{ "config", 'C', OPT_CONFIG, OFF(config), 0, NULL, 0,
@@ -97,7 +98,7 @@ static const struct pb_opt pb_opts[] = {
 	  "signature)",
 	  .group = PB_G_SEND },
 	{ "imix", 0, OPT_FLAG, OFF(imix), 0, NULL, 0, 0, NULL,
-	  "the standard 7:4:1 mix of 64/594/1518-byte wire frames instead of one size",
+	  "the standard 7:4:1 mix of 64/594/1518-byte wire frames (with FCS) instead of one size",
 	  .group = PB_G_SEND },
 	{ "imix-sizes", 0, OPT_STR, OFF(imix_sizes), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->imix_sizes), "SIZE:W,..",
@@ -237,7 +238,8 @@ static const struct pb_opt pb_opts[] = {
 	  "built (qdiscs, nftables rules); $PB_DUT_IN and $PB_DUT_OUT name its interfaces",
 	  .flags = PB_OPTF_FILE, .group = PB_G_WHERE },
 	{ "mtu", 0, OPT_U32, OFF(lab_mtu), 0, NULL, 576, PB_FRAME_MAX - PB_ETH_HLEN, "BYTES",
-	  "the lab's MTU, on every veth and bridge of it (default 1500, or what --frame-size "
+	  "the lab's MTU (the IP packet: a frame is 14 bytes more without FCS), on every veth "
+	  "and bridge of it (default 1500, or what --frame-size "
 	  "needs; 9000 for jumbo frames): its XDP programs are loaded multi-buffer, so native "
 	  "XDP still runs. With --iface the interface's own MTU counts (ip link set IF mtu N)",
 	  .group = PB_G_WHERE },

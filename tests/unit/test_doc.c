@@ -317,9 +317,33 @@ static void test_help_groups(void)
 	}
 }
 
+/*
+ * One rule for frame sizes (issue 45): a size pktbench builds (--frame-size, --sweep
+ * frame-size=) is without the FCS, one named after a standard that counts the wire (rfc2544's
+ * --frame-sizes, --imix-sizes) with it; every row that takes or names a size in bytes says
+ * which.
+ */
+static void test_fcs_said(void)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < pb_cmds_count; i++)
+		for (k = 0; k < pb_cmds[i]->nopts; k++) {
+			const struct pb_opt *o = &pb_cmds[i]->opts[k];
+			bool sized = (o->metavar && (strstr(o->metavar, "BYTES") ||
+						     strstr(o->metavar, "SIZE"))) ||
+				     strstr(o->help, "-byte") || strstr(o->help, "frame-size=");
+
+			CHECK(!sized || strstr(o->help, "FCS"),
+			      "pktbench %s --%s names a size without saying whether the FCS is in it",
+			      pb_cmds[i]->name, o->name);
+		}
+}
+
 int main(void)
 {
 	test_man();
+	test_fcs_said();
 	test_help_groups();
 	test_completion();
 	test_conflict_tokens();
