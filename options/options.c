@@ -538,7 +538,8 @@ const struct pb_cmd pb_cmd_main = {
 		    "pktbench --method af_xdp,af_packet --pps 1M --format json -o run.json\n"
 		    "two methods at one million packets/s, the results as JSON in run.json\n"
 		    "pktbench --config /usr/share/pktbench/scenarios/frame-size-sweep.yaml\n"
-		    "a frame-size sweep from a scenario file\n"
+		    "a frame-size sweep from a scenario file (in a source tree, not installed: "
+		    "scenarios/frame-size-sweep.yaml)\n"
 		    "pktbench --iface eth1 --dstmac 0c:42:a1:00:00:01 --method udp_sendto\n"
 		    "send on a real interface towards a receiver's MAC",
 	.opts = pb_opts,
