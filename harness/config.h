@@ -175,7 +175,7 @@ struct pb_config {
 	enum pb_tristate zerocopy;
 	bool force; /* may replace an XDP program found on --iface (and restores it after) */
 	bool allow_mgmt_iface; /* --iface may be the default route's or the SSH session's */
-	char receiver[256]; /* --iface: a `pktbench receive` agent's URL; "": no receiver */
+	char receiver[256];    /* --iface: a `pktbench receive` agent's URL; "": no receiver */
 
 	/* many senders as one test (fleet.h) */
 	char start_at_spec[64]; /* --start-at as given */

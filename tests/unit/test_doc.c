@@ -335,7 +335,8 @@ static void test_fcs_said(void)
 				     strstr(o->help, "-byte") || strstr(o->help, "frame-size=");
 
 			CHECK(!sized || strstr(o->help, "FCS"),
-			      "pktbench %s --%s names a size without saying whether the FCS is in it",
+			      "pktbench %s --%s names a size without saying whether the FCS is in "
+			      "it",
 			      pb_cmds[i]->name, o->name);
 		}
 }
