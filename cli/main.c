@@ -911,6 +911,7 @@ static unsigned int session_plan(struct pb_session *s, const struct pb_selected 
 	char point[32], why[160], label[96], what[96], each[64], hms[32], skip[128] = "";
 	unsigned int p, i, runs = 0, methods = 0, points = 0, off = 0;
 	bool null = false, known = true, any;
+	const char *one = NULL; /* the method, when only one goes */
 	double secs = 0;
 
 	for (p = 0; p < npoints; p++) {
@@ -938,22 +939,20 @@ static unsigned int session_plan(struct pb_session *s, const struct pb_selected 
 			any |= goes[p * n + i];
 		methods += any;
 		null |= any && (list[i].m->flags & PB_M_NO_WIRE);
+		one = any ? list[i].m->name : one;
 	}
 	s->plan_t0 = pb_now();
 	s->plan_s = known ? secs : 0;
 	if (n * npoints < 2)
 		return runs;
 	/* "18 methods and null x 2 frame-size points x 3 repeats" */
-	if (methods == 1)
-		for (i = 0; i < n; i++)
-			for (p = 0; p < npoints && methods; p++)
-				if (goes[p * n + i] && methods--)
-					snprintf(what, sizeof(what), "%s", list[i].m->name);
-	if (methods > 1)
+	if (!methods)
+		snprintf(what, sizeof(what), "none can run here");
+	else if (methods == 1)
+		snprintf(what, sizeof(what), "%s", one);
+	else
 		snprintf(what, sizeof(what), "%u methods%s", methods - null,
 			 null ? " and null" : "");
-	if (!runs)
-		snprintf(what, sizeof(what), "none can run here");
 	off = strlen(what);
 	if (cfg->sweep.kind && off < sizeof(what))
 		off += (size_t)snprintf(what + off, sizeof(what) - off, " x %u %s%s%s", points,
