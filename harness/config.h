@@ -125,7 +125,7 @@ struct pb_rfc2544_opts {
  * The options the user gave (the command line or a scenario file), by long name: what a check
  * of two options needs that a value equal to its default cannot tell (options/cmd.c).
  */
-#define PB_GIVEN_MAX 64
+#define PB_GIVEN_MAX 128 /* a command's rows at most (rfc2544's table holds 128) */
 struct pb_given {
 	const char *name[PB_GIVEN_MAX]; /* the rows' own names */
 	unsigned int n;
