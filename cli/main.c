@@ -15,9 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <net/if.h>
 
 #include "box.h"
+#include "clock.h"
 #include "caps.h"
 #include "fleet.h"
 #include "lab.h"
@@ -35,6 +37,7 @@
 #include "xdp_attach.h"
 
 #define EXIT_BADINPUT	 2
+#define EXIT_NOTHING	 3 /* every row skipped: nothing was measured */
 #define EXIT_INTERRUPTED 130
 
 /*
@@ -116,6 +119,8 @@ struct pb_session {
 	struct pb_stream stream; /* --stream */
 	const char *cur_method;	 /* the run under way, for --stream's intervals */
 	const char *cur_point;
+	double plan_t0; /* when the first run began, for the time left */
+	double plan_s;	/* the runs' estimated seconds in all; 0: not known beforehand */
 };
 
 /*
@@ -164,6 +169,88 @@ static void iface_names(char *buf, size_t len)
 		if_freenameindex(ifs);
 	if (!buf[0])
 		snprintf(buf, len, "none");
+}
+
+/* Whether this namespace's default route (IPv4 or IPv6, main table) leaves by iface. */
+static bool iface_default_route(const char *iface)
+{
+	char line[256], name[IF_NAMESIZE + 1], dst[40], mask[16];
+	unsigned int flags, plen;
+	bool found = false;
+	FILE *f;
+
+	/* Iface Destination Gateway Flags RefCnt Use Metric Mask ... */
+	f = fopen("/proc/net/route", "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%16s %8s %*s %x %*s %*s %*s %8s", name, dst, &flags, mask) ==
+				4 &&
+			!strcmp(dst, "00000000") && !strcmp(mask, "00000000") && (flags & 1) &&
+			!strcmp(name, iface);
+	if (f)
+		fclose(f);
+	/* dst plen src plen nexthop metric refcnt use flags iface; a reject route is on lo */
+	f = fopen("/proc/net/ipv6_route", "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%32s %x %*s %*s %*s %*s %*s %*s %x %16s", dst, &plen, &flags,
+			       name) == 4 &&
+			!plen && (flags & 1) && !(flags & 0x200) && !strcmp(name, iface);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Whether iface holds addr (an address as text), in this namespace. */
+static bool iface_has_addr(const char *iface, const char *addr)
+{
+	struct ifaddrs *ifs, *i;
+	struct pb_addr a;
+	bool found = false;
+
+	if (pb_parse_addr(addr, &a) || getifaddrs(&ifs))
+		return false;
+	for (i = ifs; i && !found; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != a.family ||
+		    strcmp(i->ifa_name, iface))
+			continue;
+		found = a.family == AF_INET
+				? ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr ==
+					  a.v4.s_addr
+				: !memcmp(&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, &a.v6,
+					  16);
+	}
+	freeifaddrs(ifs);
+	return found;
+}
+
+/*
+ * The interface this host is reached through: the one its default route leaves by, or the
+ * one holding the local address of the SSH session that started pktbench ($SSH_CONNECTION:
+ * client address and port, server address and port). A flood there can cut the user off, so
+ * it takes --allow-mgmt-iface. 0, or -EINVAL with the one line in err.
+ */
+static int iface_mgmt_check(const struct pb_config *cfg, char *err, size_t errlen)
+{
+	const char *ssh = getenv("SSH_CONNECTION");
+	char local[INET6_ADDRSTRLEN + 1] = "";
+
+	if (cfg->allow_mgmt_iface)
+		return 0;
+	if (iface_default_route(cfg->iface)) {
+		snprintf(err, errlen,
+			 "--iface %s carries this host's default route: a flood there can cut you "
+			 "off; --allow-mgmt-iface sends on it anyway",
+			 cfg->iface);
+		return -EINVAL;
+	}
+	if (ssh && sscanf(ssh, "%*s %*s %46s", local) == 1 && iface_has_addr(cfg->iface, local)) {
+		snprintf(err, errlen,
+			 "--iface %s holds %s, the address of the SSH session that started "
+			 "pktbench: a flood there can cut you off; --allow-mgmt-iface sends on it "
+			 "anyway",
+			 cfg->iface, local);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The loopback interface (IFF_LOOPBACK), whatever its name. */
@@ -405,6 +492,10 @@ static int lab_opts_check(const struct pb_config *cfg, char *err, size_t errlen)
 			 strerror(errno));
 		return -EINVAL;
 	}
+	if (cfg->lab_tx_setup[0] && access(cfg->lab_tx_setup, R_OK)) {
+		snprintf(err, errlen, "--lab-tx-setup %s: %s", cfg->lab_tx_setup, strerror(errno));
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -429,10 +520,6 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		return 0;
 
 	if (cfg->iface[0]) {
-		if (cfg->lab_tx_setup[0]) {
-			snprintf(err, errlen, "--lab-tx-setup needs the lab: not with --iface");
-			return -EINVAL;
-		}
 		ret = pb_nl_open(&s->nl);
 		if (ret)
 			return ret;
@@ -449,6 +536,9 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 			snprintf(err, errlen, "--iface %s: %s", cfg->iface, strerror(-ret));
 			return -EINVAL;
 		}
+		ret = iface_mgmt_check(cfg, err, errlen);
+		if (ret)
+			return ret;
 		s->tx.nl = s->nl;
 		pb_path_netif(&s->path, &s->tx);
 		s->path.shared = true;
@@ -644,6 +734,22 @@ static void session_sample(void *ctx, uint32_t run_id, const struct pb_sample *p
 	pb_stream_interval(&s->stream, s->cur_method, s->cur_point, run_id, prev, smp, link_up);
 }
 
+/*
+ * "[k/total] label, ~1:05 left" before run k (of those that go): the estimate until a run is
+ * done, then the pace of those done, as rfc2544's progress line.
+ */
+static void session_progress(const struct pb_session *s, unsigned int k, unsigned int total,
+			     const char *label)
+{
+	double left = k > 1 ? (pb_now() - s->plan_t0) / (k - 1) * (total - k + 1) : s->plan_s;
+	char hms[32] = "";
+
+	if (left > 0)
+		pb_hms(hms, sizeof(hms), left);
+	fprintf(stderr, "pktbench: [%u/%u] %s%s%s%s\n", k, total, label, hms[0] ? ", ~" : "", hms,
+		hms[0] ? " left" : "");
+}
+
 /* Runs one method at one point (cfg already holds the point's values) into the next row. */
 static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 			   const struct pb_selected *sel, const char *point, unsigned int k,
@@ -658,8 +764,8 @@ static int session_run_one(struct pb_session *s, const struct pb_config *cfg,
 	s->env.label = label;
 	s->cur_method = m->name;
 	s->cur_point = point;
-	if (total > 1 && !cfg->quiet)
-		fprintf(stderr, "pktbench: [%u/%u] %s\n", k, total, label);
+	if (k && total > 1 && !cfg->quiet)
+		session_progress(s, k, total, label);
 	ret = run_repeated(s, cfg, sel, r);
 	if (ret && ret != -EINTR)
 		return ret;
@@ -710,6 +816,7 @@ static int session_tune(struct pb_session *s, const struct pb_selected *list, un
 	unsigned int i, trials = 0;
 	int ret;
 
+	s->plan_t0 = pb_now(); /* the time left goes by the pace of the methods done */
 	for (i = 0; i < n; i++)
 		trials += pb_tune_trials(list[i].m, list[i].batch, &s->cfg);
 	fprintf(stderr, "tune: %u trials of %.1f s, then each method at its best setting\n", trials,
@@ -733,7 +840,8 @@ static int session_tune(struct pb_session *s, const struct pb_selected *list, un
  * A --pps profile: each method through every step back to back, a row a step (each step a
  * run of its own, with its own run id: its counts and latency are its own, exactly).
  */
-static int session_profile(struct pb_session *s, const struct pb_selected *list, unsigned int n)
+static int session_profile(struct pb_session *s, const struct pb_selected *list, unsigned int n,
+			   const bool *goes, unsigned int total)
 {
 	const struct pb_sweep *sw = &s->cfg.sweep;
 	static struct pb_config pcfg;
@@ -748,7 +856,8 @@ static int session_profile(struct pb_session *s, const struct pb_selected *list,
 			pb_knob_set(&pcfg, PB_SWEEP_PPS, sw->values[p]);
 			snprintf(point, sizeof(point), "step %u: pps=%u %.3gs", p + 1,
 				 sw->values[p], sw->secs[p]);
-			ret = session_run_one(s, &pcfg, &list[i], point, ++k, n * sw->n);
+			ret = session_run_one(s, &pcfg, &list[i], point, goes[p * n + i] ? ++k : 0,
+					      total);
 			if (ret || (s->n && s->results[s->n - 1].link_failed))
 				break;
 		}
@@ -760,14 +869,127 @@ static int session_profile(struct pb_session *s, const struct pb_selected *list,
 	return ret;
 }
 
+/*
+ * Point p of the sweep (or the one run) into pcfg, its name into point; 0, or -EINVAL with
+ * why its frame cannot be sent in err.
+ */
+static int session_point(const struct pb_session *s, unsigned int p, struct pb_config *pcfg,
+			 char *point, size_t plen, char *err, size_t errlen)
+{
+	const struct pb_sweep *sw = &s->cfg.sweep;
+
+	*pcfg = s->cfg;
+	point[0] = '\0';
+	if (sw->kind) {
+		pb_knob_set(pcfg, sw->kind, sw->values[p]);
+		snprintf(point, plen, "%s=%u", pb_sweep_name(sw->kind), sw->values[p]);
+	}
+	if (sw->profile) /* a step lasts its own seconds */
+		pcfg->duration_s = sw->secs[p];
+	return resolve_size(pcfg, err, errlen);
+}
+
+/* A run's seconds as its options tell; 0 when only the run will (a count at full speed). */
+static double run_secs(const struct pb_config *cfg)
+{
+	if (cfg->replay[0] && cfg->loop)
+		return 0; /* the capture's passes */
+	if (cfg->count)
+		return cfg->pps > 0 ? (double)cfg->count / cfg->pps : 0;
+	return cfg->duration_s;
+}
+
+/*
+ * Before the first run, as rfc2544 does: how many runs go (each method's options and probe at
+ * each point: what cannot run here is a row that says why, not a run), what each is, and about
+ * how long they take in all, on stderr (also under -q: it is no live line); the ones that do
+ * not go on a second line. goes[p * n + i]: method i at point p runs. Returns how many go.
+ */
+static unsigned int session_plan(struct pb_session *s, const struct pb_selected *list,
+				 unsigned int n, unsigned int npoints, bool *goes)
+{
+	static struct pb_config pcfg;
+	const struct pb_config *cfg = &s->cfg;
+	char point[32], why[160], label[96], what[96], each[64], hms[32], skip[128] = "";
+	unsigned int p, i, runs = 0, methods = 0, points = 0, off = 0;
+	bool null = false, known = true, any;
+	const char *one = NULL; /* the method, when only one goes */
+	double secs = 0;
+
+	for (p = 0; p < npoints; p++) {
+		bool ok = !session_point(s, p, &pcfg, point, sizeof(point), why, sizeof(why));
+
+		for (i = 0, any = false; i < n; i++) {
+			goes[p * n + i] = ok && !pb_run_check(list[i].m, &pcfg, why, sizeof(why));
+			any |= goes[p * n + i];
+			if (goes[p * n + i]) {
+				runs++;
+				known &= run_secs(&pcfg) > 0;
+				secs += cfg->repeat * (run_secs(&pcfg) + PB_RUN_COST_S);
+				continue;
+			}
+			snprintf(label, sizeof(label), "%s%s%s", list[i].m->name,
+				 point[0] ? " " : "", point);
+			if (off < sizeof(skip) - 1)
+				off += (size_t)snprintf(skip + off, sizeof(skip) - off, "%s%s",
+							off ? ", " : "", label);
+		}
+		points += any;
+	}
+	for (i = 0; i < n; i++) {
+		for (p = 0, any = false; p < npoints; p++)
+			any |= goes[p * n + i];
+		methods += any;
+		null |= any && (list[i].m->flags & PB_M_NO_WIRE);
+		one = any ? list[i].m->name : one;
+	}
+	s->plan_t0 = pb_now();
+	s->plan_s = known ? secs : 0;
+	if (n * npoints < 2)
+		return runs;
+	/* "18 methods and null x 2 frame-size points x 3 repeats" */
+	if (!methods)
+		snprintf(what, sizeof(what), "none can run here");
+	else if (methods == 1)
+		snprintf(what, sizeof(what), "%s", one);
+	else
+		snprintf(what, sizeof(what), "%u methods%s", methods - null,
+			 null ? " and null" : "");
+	off = strlen(what);
+	if (cfg->sweep.kind && off < sizeof(what))
+		off += (size_t)snprintf(what + off, sizeof(what) - off, " x %u %s%s%s", points,
+					cfg->sweep.profile ? "" : pb_sweep_name(cfg->sweep.kind),
+					cfg->sweep.profile ? "step" : " point",
+					points == 1 ? "" : "s");
+	if (cfg->repeat > 1 && off < sizeof(what))
+		snprintf(what + off, sizeof(what) - off, " x %u repeats", cfg->repeat);
+	if (cfg->sweep.profile) /* each step its own seconds */
+		each[0] = '\0';
+	else if (cfg->replay[0] && cfg->loop)
+		snprintf(each, sizeof(each), " of %u pass%s of the capture", cfg->loop,
+			 cfg->loop > 1 ? "es" : "");
+	else if (cfg->count)
+		snprintf(each, sizeof(each), " of %llu frames", (unsigned long long)cfg->count);
+	else
+		snprintf(each, sizeof(each), " of %g s", cfg->duration_s);
+	pb_hms(hms, sizeof(hms), s->plan_s);
+	fprintf(stderr, "pktbench: %u run%s%s%s%s%s (%s)\n", runs, runs == 1 ? "" : "s", each,
+		known ? ", about " : "", known ? hms : "", known ? " in all" : "", what);
+	if (skip[0])
+		fprintf(stderr, "  not run, each row says why: %.*s%s\n", 50, skip,
+			strlen(skip) > 50 ? ", ..." : "");
+	return runs;
+}
+
 /* Every method at every sweep point (or just once): one row each, in that order. */
 static int session_run(struct pb_session *s, const struct pb_selected *list, unsigned int n)
 {
 	const struct pb_sweep *sw = &s->cfg.sweep;
-	unsigned int npoints = sw->kind ? sw->n : 1, p, i, k = 0;
+	unsigned int npoints = sw->kind ? sw->n : 1, p, i, k = 0, total;
 	static struct pb_config pcfg;
 	char point[32] = "", err[sizeof(s->results[0].reason)];
-	int ret;
+	bool *goes;
+	int ret = 0;
 
 	if (s->link_err[0]) {
 		/* nothing can go: the first method's row says why, once, and nothing else runs */
@@ -783,18 +1005,18 @@ static int session_run(struct pb_session *s, const struct pb_selected *list, uns
 		pr_err("%s\n", s->link_err);
 		return 0;
 	}
-	if (sw->profile)
-		return session_profile(s, list, n);
+	goes = calloc((size_t)n * npoints, sizeof(*goes));
+	if (!goes)
+		return -ENOMEM;
+	total = session_plan(s, list, n, npoints, goes);
+	if (sw->profile) {
+		ret = session_profile(s, list, n, goes, total);
+		goto out;
+	}
 	for (p = 0; p < npoints && !pb_stopped(); p++) {
-		pcfg = s->cfg;
-		if (sw->kind) {
-			pb_knob_set(&pcfg, sw->kind, sw->values[p]);
-			snprintf(point, sizeof(point), "%s=%u", pb_sweep_name(sw->kind),
-				 sw->values[p]);
-		}
-		if (resolve_size(&pcfg, err, sizeof(err))) {
+		if (session_point(s, p, &pcfg, point, sizeof(point), err, sizeof(err))) {
 			/* a point that cannot be sent is a row that says why, not an abort */
-			for (i = 0; i < n; i++, k++) {
+			for (i = 0; i < n; i++) {
 				struct pb_result *r = &s->results[s->n++];
 
 				memset(r, 0, sizeof(*r));
@@ -811,22 +1033,24 @@ static int session_run(struct pb_session *s, const struct pb_selected *list, uns
 			/* a swept batch is the batch, also for an alias that implies its own */
 			if (sw->kind == PB_SWEEP_BATCH)
 				sel.batch = 0;
-			ret = session_run_one(s, &pcfg, &sel, point, ++k, n * npoints);
+			/* only the runs that go are counted: a skip is a row, not a run */
+			ret = session_run_one(s, &pcfg, &sel, point, goes[p * n + i] ? ++k : 0,
+					      total);
 			/*
 			 * What the method kept across its runs (an XDP attachment) goes before a
 			 * different method runs, so no method runs on another's leftovers.
 			 */
 			if (list[i].m->finish && (n > 1 || ret))
 				list[i].m->finish();
-			if (ret)
-				return ret;
 			/* the link did not come up: the next method would only wait as long again
 			 */
-			if (s->n && s->results[s->n - 1].link_failed)
-				return 0;
+			if (ret || (s->n && s->results[s->n - 1].link_failed))
+				goto out;
 		}
 	}
-	return 0;
+out:
+	free(goes);
+	return ret;
 }
 
 /* rfc2544: its frame sizes, as a sweep of them, so the lab's MTU fits the largest. */
@@ -855,8 +1079,8 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 	struct utsname uts;
 	char err[512], caps[128], cpu[128];
 	unsigned int n = 0, i;
-	bool need_wire = false, need_raw = false;
-	int ret, status = 0;
+	bool need_wire = false, need_raw = false, measured = false;
+	int ret, status = 0, report_fd;
 
 	install_signals();
 	if (pb_options_parse_cmd(cmd, &s.cfg, argc, argv, &action, err, sizeof(err))) {
@@ -979,21 +1203,36 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 	rep.n = s.n;
 	rep.sort_by_pps = !rfc && n > 1 && !s.cfg.sweep.kind; /* a sweep reads in its order */
 	rep.show_counters = s.cfg.show_counters;
-	/* a file keeps every column for the scripts that read it; stdout fits its terminal */
+	/*
+	 * --stream - has stdout, which then holds only NDJSON (a reader pipes it to jq): the
+	 * table goes to stderr (options.c refused a JSON or CSV set there beside it)
+	 */
+	report_fd = !s.cfg.output[0] && !strcmp(s.cfg.stream, "-") ? STDERR_FILENO : STDOUT_FILENO;
+	/* a file keeps every column for the scripts that read it; a terminal, its width */
 	rep.width = s.cfg.output[0] && strcmp(s.cfg.output, "-")
 			    ? 0
-			    : pb_box_out_width(STDOUT_FILENO, s.cfg.wide);
+			    : pb_box_out_width(report_fd, s.cfg.wide);
 	rep.rfc2544 = rfc ? &s.cfg.rfc : NULL;
 	pb_stream_set(&s.stream, &rep); /* the stream's last line, before teardown closes it */
 	/* take the lab down first: the results are already in memory */
 	session_teardown(&s);
-	if (s.n && pb_report_write(&rep, s.cfg.format, s.cfg.output)) {
+	if (s.n &&
+	    (report_fd == STDERR_FILENO ? pb_report_print(stderr, &rep, s.cfg.format)
+					: pb_report_write(&rep, s.cfg.format, s.cfg.output))) {
 		fprintf(stderr, "pktbench: cannot write the results to %s\n", s.cfg.output);
 		status = 1;
 	}
-	for (i = 0; i < s.n; i++)
+	for (i = 0; i < s.n; i++) {
 		if (s.results[i].status == PB_STATUS_ERROR)
 			status = 1;
+		measured |= s.results[i].status == PB_STATUS_OK;
+	}
+	/* nothing measured is no success: each row said why, and the status says it too */
+	if (!status && s.n && !measured) {
+		pb_log_say(rfc ? "pktbench rfc2544" : "pktbench",
+			   "nothing was measured: every row was skipped (each says why)");
+		status = EXIT_NOTHING;
+	}
 	if (ret && ret != -EINTR)
 		status = 1;
 	if (s.stream.error) {
@@ -1022,5 +1261,14 @@ int main(int argc, char **argv)
 	pb_rfc2544_session = rfc2544_main;
 	if (argc > 1 && pb_cmd_find(argv[1]))
 		return pb_cmd_find(argv[1])->run(argc - 1, argv + 1);
+	/* a first word near a command's name was meant as it, whatever options follow it */
+	if (argc > 1 && argv[1][0] != '-' && pb_cmd_suggest(argv[1])) {
+		char err[160];
+
+		snprintf(err, sizeof(err), "unknown command '%s': did you mean %s? (see --help)",
+			 argv[1], pb_cmd_suggest(argv[1]));
+		pb_log_say("pktbench", err);
+		return EXIT_BADINPUT;
+	}
 	return pktbench_run(&pb_cmd_main, argc, argv);
 }

@@ -459,13 +459,31 @@ static void man_opt_tag(FILE *f, const struct pb_opt *o)
 	fputc('\n', f);
 }
 
-static void man_options(FILE *f, const struct pb_cmd *cmd)
+/* Whether row o is under heading g (NULL: any row; "": none of the command's headings). */
+static bool man_in_group(const struct pb_cmd *cmd, const struct pb_opt *o, const char *g)
+{
+	unsigned int k;
+
+	if (!g)
+		return true;
+	if (g[0])
+		return o->group && !strcmp(o->group, g);
+	for (k = 0; o->group && cmd->groups[k]; k++)
+		if (!strcmp(cmd->groups[k], o->group))
+			return false;
+	return true;
+}
+
+/* The rows under heading g (see man_in_group). */
+static void man_option_rows(FILE *f, const struct pb_cmd *cmd, const char *g)
 {
 	unsigned int i;
 
 	for (i = 0; i < cmd->nopts; i++) {
 		const struct pb_opt *o = &cmd->opts[i];
 
+		if (!man_in_group(cmd, o, g))
+			continue;
 		man_opt_tag(f, o);
 		man_text(f, o->help);
 		if (o->def && o->type != OPT_FLAG) {
@@ -474,6 +492,29 @@ static void man_options(FILE *f, const struct pb_cmd *cmd)
 			fputc(')', f);
 		}
 		fputs(o->help[strlen(o->help) - 1] == '.' && !o->def ? "\n" : ".\n", f);
+	}
+}
+
+/* The rows, under --help's headings where the command has them (subsections: sub true). */
+static void man_options(FILE *f, const struct pb_cmd *cmd, bool sub)
+{
+	unsigned int g, i;
+
+	if (!cmd->groups || !sub) {
+		man_option_rows(f, cmd, NULL);
+		return;
+	}
+	for (g = 0; cmd->groups[g]; g++) {
+		fputs(".SS \"", f);
+		man_text(f, cmd->groups[g]);
+		fputs("\"\n", f);
+		man_option_rows(f, cmd, cmd->groups[g]);
+	}
+	for (i = 0; i < cmd->nopts && !man_in_group(cmd, &cmd->opts[i], ""); i++)
+		;
+	if (i < cmd->nopts) {
+		fputs(".SS \"Other options\"\n", f);
+		man_option_rows(f, cmd, "");
 	}
 }
 
@@ -704,7 +745,7 @@ static void man_command(FILE *f, const struct pb_cmd *cmd)
 	man_synopsis(f, cmd);
 	man_paragraphs(f, cmd->description);
 	fputs(".SS Options\n", f);
-	man_options(f, cmd);
+	man_options(f, cmd, false);
 	if (cmd->exit_status) {
 		fputs(".SS \"Exit status\"\n", f);
 		man_exit_status(f, cmd->exit_status);
@@ -733,7 +774,7 @@ int pb_doc_man(FILE *f, const struct pb_doc_paths *paths)
 	fputs(".SH DESCRIPTION\n", f);
 	man_paragraphs(f, top->description);
 	fputs(".SH OPTIONS\n", f);
-	man_options(f, top);
+	man_options(f, top, true);
 	fputs(".SH METHODS\nThe send paths built into this binary, in benchmark order:\n", f);
 	man_methods(f);
 	fputs(".SH \"SCENARIO FILES\"\n", f);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The one clock everything times with: CLOCK_MONOTONIC, in seconds; and as a struct pb_clock. */
 #include <math.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "clock.h"
@@ -13,6 +14,16 @@ double pb_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void pb_hms(char *buf, size_t len, double s)
+{
+	unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
+
+	if (t >= 3600)
+		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
 }
 
 void pb_sleep_until(double t)

@@ -7,7 +7,11 @@
 #ifndef PB_CLOCK_H
 #define PB_CLOCK_H
 
+#include <stddef.h>
+
 double pb_now(void);
+/* s seconds as a user reads a time left: "1:05" or "1:02:05" (rounded to the second). */
+void pb_hms(char *buf, size_t len, double s);
 /* Sleeps until pb_now() >= t: the kernel for the long part, a spin for the end. */
 void pb_sleep_until(double t);
 

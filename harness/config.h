@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <net/if.h>
 #include <netinet/in.h>
 
@@ -142,6 +143,27 @@ struct pb_rfc2544_opts {
 	uint32_t ngoals;
 };
 
+/*
+ * The options the user gave (the command line or a scenario file), by long name: what a check
+ * of two options needs that a value equal to its default cannot tell (options/cmd.c).
+ */
+#define PB_GIVEN_MAX 128 /* a command's rows at most (rfc2544's table holds 128) */
+struct pb_given {
+	const char *name[PB_GIVEN_MAX]; /* the rows' own names */
+	unsigned int n;
+};
+
+/* Whether the user gave the option name (a row's long name). */
+static inline bool pb_given(const struct pb_given *g, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++)
+		if (!strcmp(g->name[i], name))
+			return true;
+	return false;
+}
+
 struct pb_config {
 	/* what to run: a method, a comma-separated list of them, or "benchmark" */
 	char method[256];
@@ -174,7 +196,8 @@ struct pb_config {
 	enum pb_xdp_mode xdp_mode;
 	enum pb_tristate zerocopy;
 	bool force; /* may replace an XDP program found on --iface (and restores it after) */
-	char receiver[256]; /* --iface: a `pktbench receive` agent's URL; "": no receiver */
+	bool allow_mgmt_iface; /* --iface may be the default route's or the SSH session's */
+	char receiver[256];    /* --iface: a `pktbench receive` agent's URL; "": no receiver */
 
 	/* many senders as one test (fleet.h) */
 	char start_at_spec[64]; /* --start-at as given */
@@ -243,6 +266,7 @@ struct pb_config {
 	 */
 	uint32_t run_id;
 	char command[1024];
+	struct pb_given given;
 };
 
 /* A paced run (--pps, --rate): its frames carry the paced kinds, and the receiver times them. */

@@ -16,6 +16,7 @@
 #include <netinet/ip6.h>
 #include <netinet/udp.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef PB_HAVE_PCAP
 #include <pcap/pcap.h>
@@ -592,6 +593,13 @@ int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)
 			 "replace them: give one");
 		return -EINVAL;
 	}
+	/* --loop N's passes end the run (N x the file's frames): a --duration would be moot */
+	if (cfg->loop && pb_given(&cfg->given, "duration")) {
+		snprintf(err, errlen,
+			 "--replay sends --loop N passes (1 unless given), which end the run: "
+			 "--duration goes with --loop 0 (loop until it), or leave it out");
+		return -EINVAL;
+	}
 	if (cfg->count || cfg->imix || cfg->frame_size || cfg->sweep.kind == PB_SWEEP_FRAME_SIZE ||
 	    cfg->latency) {
 		snprintf(err, errlen,
@@ -599,6 +607,31 @@ int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)
 			 "count: --count, --imix, --frame-size and --latency do not apply");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int pb_replay_check_file(const char *path, char *err, size_t errlen)
+{
+#ifdef PB_HAVE_PCAP
+	pcap_t *pc;
+#endif
+
+	if (access(path, R_OK)) {
+		snprintf(err, errlen, "--replay %s: %s", path, strerror(errno));
+		return -EINVAL;
+	}
+#ifdef PB_HAVE_PCAP
+	/* its header only: the frames are read when the run opens it */
+	pc = rp_pcap_open(path, err, errlen);
+	if (!pc) {
+		if (strstr(err, "unknown file format"))
+			snprintf(err, errlen,
+				 "--replay %s: not a capture (pcap, nanosecond pcap or pcapng)",
+				 path);
+		return -EINVAL;
+	}
+	pcap_close(pc);
+#endif
 	return 0;
 }
 

@@ -85,6 +85,11 @@ void pb_replay_delivered(struct pb_result *res, uint64_t bytes);
 void pb_replay_gaps(const struct pb_replay *r, struct pb_result *res);
 /* Cross-option checks for --replay and its options; 0 or -EINVAL with err filled. */
 int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen);
+/*
+ * Whether path is a capture a run can open (readable, a format libpcap reads, Ethernet),
+ * from its header alone: bad input is found before anything runs. 0 or -EINVAL with err.
+ */
+int pb_replay_check_file(const char *path, char *err, size_t errlen);
 
 /* Pure helpers, exported for the unit tests. */
 /* When stream frame k is due: (k / n) * period + off[k % n]. */

@@ -1382,9 +1382,6 @@ static void run_collect(struct run *run, struct pb_result *res)
 static int run_prepare(const struct pb_method *m, const struct pb_config *cfg,
 		       const struct pb_env *env, struct pb_result *res)
 {
-	const char *why = run_unsupported(m, cfg);
-	int err;
-
 	memset(res, 0, sizeof(*res));
 	snprintf(res->method, sizeof(res->method), "%s", m->name);
 	snprintf(res->mode, sizeof(res->mode), "-");
@@ -1397,19 +1394,27 @@ static int run_prepare(const struct pb_method *m, const struct pb_config *cfg,
 		res->node[0] = '\0';
 	res->node[sizeof(res->node) - 1] = '\0';
 	res->has_receiver = env->path && env->path->rx && !(m->flags & PB_M_NO_WIRE);
-	if (why) {
-		res->status = PB_STATUS_SKIPPED;
-		snprintf(res->reason, sizeof(res->reason), "%s", why);
-		return 1;
-	}
-	if (!m->probe)
-		return 0;
-	err = m->probe(cfg, res->reason, sizeof(res->reason));
-	if (!err)
+	if (!pb_run_check(m, cfg, res->reason, sizeof(res->reason)))
 		return 0;
 	res->status = PB_STATUS_SKIPPED;
-	if (!res->reason[0])
-		snprintf(res->reason, sizeof(res->reason), "%s", strerror(-err));
+	return 1;
+}
+
+int pb_run_check(const struct pb_method *m, const struct pb_config *cfg, char *why, size_t len)
+{
+	const char *no = run_unsupported(m, cfg);
+	int err;
+
+	why[0] = '\0';
+	if (no) {
+		snprintf(why, len, "%s", no);
+		return 1;
+	}
+	err = m->probe ? m->probe(cfg, why, len) : 0;
+	if (!err)
+		return 0;
+	if (!why[0])
+		snprintf(why, len, "%s", strerror(-err));
 	return 1;
 }
 

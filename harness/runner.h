@@ -39,6 +39,20 @@ struct pb_env {
 };
 
 /*
+ * What a run costs besides its window: opening the method, the link's wait, draining and
+ * reading the receiver (0.05-0.15 s here); and a session's set-up (a lab, the methods' first
+ * open). The estimates of how long a session takes (pktbench's, rfc2544's) add them.
+ */
+#define PB_RUN_COST_S 0.1
+#define PB_SETUP_S    0.5
+
+/*
+ * Whether m can run with cfg here (the options it takes, its probe): 0, or 1 with the reason
+ * its row will give in why. Cheap: a session asks it of every run before the first.
+ */
+int pb_run_check(const struct pb_method *m, const struct pb_config *cfg, char *why, size_t len);
+
+/*
  * Runs one method and fills res. batch: frames per call (0: --batch, else the method's
  * own). Returns 0 when res holds a result (ok, skipped or error alike), -EINTR when
  * stopped by a signal (res holds the partial result), -ENOMEM.

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <arpa/inet.h>
 
 #include "method.h"
@@ -239,13 +240,19 @@ static unsigned int opt_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* The closest of names to what, within a third of its length (at least 2 edits), or NULL. */
+/*
+ * name when it is closer to what than best (*bestd): within a third of what's length (at least
+ * 2 edits), or holding what whole, 3 letters or more ("sendto" of udp_sendto), which beats any
+ * edit. Distances are doubled so that a part found ranks between 0 and 1 edit.
+ */
 static const char *opt_closest(const char *what, const char *name, const char *best,
 			       unsigned int *bestd)
 {
-	unsigned int d = opt_distance(what, name), most = (unsigned int)strlen(what) / 3;
+	unsigned int d = 2 * opt_distance(what, name), most = (unsigned int)strlen(what) / 3;
 
-	most = most < 2 ? 2 : most;
+	if (strlen(what) >= 3 && strcasestr(name, what))
+		d = d < 1 ? d : 1;
+	most = 2 * (most < 2 ? 2 : most);
 	if (d <= most && d < *bestd) {
 		*bestd = d;
 		return name;
@@ -265,7 +272,15 @@ static int opt_check_methods(const char *arg, char *err, size_t errlen)
 
 	if (pb_methods_select(arg, NULL, 0, bad, sizeof(bad)) >= 0)
 		return 0;
-	best = opt_closest(bad, "benchmark", best, &d);
+	if (!strcasecmp(bad, "benchmark")) {
+		snprintf(err, errlen,
+			 "--method benchmark runs every method: it cannot be combined with others "
+			 "(give benchmark alone, or a list of methods)");
+		return -EINVAL;
+	}
+	/* benchmark goes alone: in a list, a name near it is meant as a method */
+	if (!strchr(arg, ','))
+		best = opt_closest(bad, "benchmark", best, &d);
 	for (i = 0; i < pb_methods_count; i++) {
 		best = opt_closest(bad, pb_methods[i]->name, best, &d);
 		for (j = 0; j < 3 && pb_methods[i]->aliases[j].name; j++)
@@ -735,6 +750,17 @@ static const char *opt_suggest(const struct pb_cmd *cmd, const char *what, char 
 	return buf;
 }
 
+const char *pb_cmd_suggest(const char *word)
+{
+	const char *best = NULL;
+	unsigned int i, d = 99;
+
+	for (i = 0; i < pb_cmd_usage_count; i++)
+		if (pb_cmd_usage_list[i]->run)
+			best = opt_closest(word, pb_cmd_usage_list[i]->name, best, &d);
+	return best;
+}
+
 static const char *opt_hint(const struct pb_cmd *cmd, const char *what)
 {
 	size_t len;
@@ -750,12 +776,228 @@ static const char *opt_hint(const struct pb_cmd *cmd, const char *what)
 	return NULL;
 }
 
+/* The bytes row o's value takes in dst. */
+static size_t opt_size(const struct pb_opt *o)
+{
+	switch (o->type) {
+	case OPT_STR:
+	case OPT_METHODS:
+	case OPT_CONFIG:
+		return o->max;
+	case OPT_SECS:
+	case OPT_RATE:
+	case OPT_PCT:
+		return sizeof(double);
+	case OPT_U64:
+		return sizeof(uint64_t);
+	case OPT_U32:
+		return sizeof(uint32_t);
+	case OPT_PORT:
+		return sizeof(uint16_t);
+	case OPT_ADDR:
+		return sizeof(struct pb_addr);
+	case OPT_MAC:
+		return 6;
+	case OPT_FLAG:
+		return sizeof(bool);
+	case OPT_ENUM:
+	case OPT_COUNT:
+		return sizeof(int);
+	case OPT_CPUS:
+		return sizeof(uint32_t) * o->max;
+	case OPT_SWEEP:
+		return sizeof(struct pb_sweep);
+	case OPT_HELP:
+	case OPT_VERSION:
+		break;
+	}
+	return 0;
+}
+
+/* Row o in dst back to its value in defs (the defaults), with what its flag_off holds. */
+static void opt_reset(const struct pb_opt *o, void *dst, const void *defs)
+{
+	size_t flag = sizeof(bool);
+
+	memcpy((char *)dst + o->off, (const char *)defs + o->off, opt_size(o));
+	if (o->type == OPT_CPUS)
+		flag = sizeof(uint32_t);
+	else if (o->flags & PB_OPTF_PROFILE) /* a profile is a sweep; a plain rate, not */
+		flag = ((struct pb_sweep *)((char *)dst + o->flag_off))->profile
+			       ? sizeof(struct pb_sweep)
+			       : 0;
+	if (o->flag_off && flag)
+		memcpy((char *)dst + o->flag_off, (const char *)defs + o->flag_off, flag);
+}
+
+/* An option the user gave: its row, the kind a --sweep names, and whether a file gave it. */
+struct opt_given {
+	unsigned int row;
+	char kind[16]; /* a --sweep's NAME ("frame-size"); "" for other rows */
+	bool file;
+};
+
+struct opt_givens {
+	struct opt_given g[PB_GIVEN_MAX];
+	unsigned int n;
+};
+
+/* Notes row o as given; the command line's second word for a row replaces its first. */
+static void opt_note(struct opt_givens *gs, const struct pb_cmd *cmd, const struct pb_opt *o,
+		     const char *kind, bool file)
+{
+	unsigned int i, row = (unsigned int)(o - cmd->opts);
+
+	if (o->type == OPT_CONFIG || o->type == OPT_HELP || o->type == OPT_VERSION)
+		return;
+	for (i = 0; i < gs->n && gs->g[i].row != row; i++)
+		;
+	if (i < gs->n && file)
+		return; /* the command line's, which overrides the file's */
+	if (i == gs->n && gs->n == PB_GIVEN_MAX)
+		return;
+	gs->n += i == gs->n;
+	gs->g[i].row = row;
+	gs->g[i].file = file;
+	snprintf(gs->g[i].kind, sizeof(gs->g[i].kind), "%.*s", (int)strcspn(kind, "="), kind);
+}
+
+/* Token tok's index in toks ("NAME", "sweep=KIND", "sweep"), or -1. */
+static int opt_token(const struct pb_cmd *cmd, const struct opt_given *g, const char *const *toks)
+{
+	const char *name = cmd->opts[g->row].name;
+	int i;
+
+	for (i = 0; toks[i]; i++) {
+		size_t len = strcspn(toks[i], "=");
+
+		if (strlen(name) == len && !strncmp(name, toks[i], len) &&
+		    (!toks[i][len] || !strcmp(toks[i] + len + 1, g->kind)))
+			return i;
+	}
+	return -1;
+}
+
+/* "--sweep frame-size=" or "--count" (a file's: without the dashes) */
+static const char *opt_given_label(const struct pb_cmd *cmd, const struct opt_given *g, char *buf,
+				   size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", g->file ? "" : "--", cmd->opts[g->row].name,
+		 g->kind[0] ? " " : "", g->kind[0] ? g->kind : "");
+	if (g->kind[0] && strlen(buf) + 1 < len)
+		strcat(buf, "=");
+	return buf;
+}
+
+/* Whether one of gs is token tok. */
+static bool opt_given_any(const struct pb_cmd *cmd, const struct opt_givens *gs, const char *tok)
+{
+	const char *const toks[] = { tok, NULL };
+	unsigned int i;
+
+	for (i = 0; tok && i < gs->n; i++)
+		if (opt_token(cmd, &gs->g[i], toks) >= 0)
+			return true;
+	return false;
+}
+
+/* Whether a and b are a conflict of cmd's: *c the entry, *swap when b comes first in it. */
+static bool opt_conflict(const struct pb_cmd *cmd, const struct opt_givens *gs,
+			 const struct opt_given *a, const struct opt_given *b,
+			 const struct pb_conflict **c, bool *swap)
+{
+	const struct pb_conflict *e;
+	int ia, ib;
+
+	for (e = cmd->conflicts; e && e->opts[0] && a->row != b->row; e++) {
+		ia = opt_token(cmd, a, e->opts);
+		ib = opt_token(cmd, b, e->with[0] ? e->with : e->opts);
+		if (ia >= 0 && ib >= 0 && (e->with[0] || ia != ib) &&
+		    !opt_given_any(cmd, gs, e->unless)) {
+			*c = e;
+			*swap = !e->with[0] && ib < ia;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The first conflict among the givens whose sources are file_a and file_b, in err; with
+ * file_a != file_b, the file's side is dropped from gs (and set back to its default in dst
+ * from defs) instead: the command line overrides the file. 0, or -EINVAL.
+ */
+static int opt_conflicts(const struct pb_cmd *cmd, struct opt_givens *gs, bool file_a, bool file_b,
+			 void *dst, const void *defs, const char *path, char *err, size_t errlen)
+{
+	const struct pb_conflict *c;
+	char la[48], lb[48];
+	unsigned int i, j;
+	bool swap;
+
+	for (i = 0; i < gs->n; i++) {
+		for (j = 0; j < gs->n; j++) {
+			struct opt_given *a = &gs->g[i], *b = &gs->g[j];
+
+			if (a->file != file_a || b->file != file_b ||
+			    !opt_conflict(cmd, gs, a, b, &c, &swap))
+				continue;
+			if (file_a == file_b) {
+				/* named in the table's order, whatever order they came in */
+				opt_given_label(cmd, swap ? b : a, la, sizeof(la));
+				opt_given_label(cmd, swap ? a : b, lb, sizeof(lb));
+				snprintf(err, errlen, "%s%s%s and %s %s", file_a ? path : "",
+					 file_a ? ": " : "", la, lb, c->why);
+				return -EINVAL;
+			}
+			opt_reset(&cmd->opts[(a->file ? a : b)->row], dst, defs);
+			*(a->file ? a : b) = gs->g[--gs->n];
+			return opt_conflicts(cmd, gs, file_a, file_b, dst, defs, path, err, errlen);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The scenario file path into dst, its options noted in gs: two of them that conflict make a
+ * bad file; one that conflicts with the command line's goes back to its default.
+ */
+static int opt_load(const struct pb_cmd *cmd, void *dst, const char *path, struct opt_givens *gs,
+		    char *err, size_t errlen)
+{
+	bool *given = calloc(cmd->nopts, sizeof(*given));
+	void *defs = malloc(cmd->size);
+	unsigned int i;
+	int ret;
+
+	ret = given && defs ? pb_yaml_load(cmd, dst, path, given, err, errlen) : -ENOMEM;
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	for (i = 0; !ret && i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+		const struct pb_sweep *sw = (const struct pb_sweep *)((char *)dst + o->off);
+
+		/* a flag the file turns off is not one it gave */
+		if (!given[i] || (o->type == OPT_FLAG && !*(bool *)((char *)dst + o->off)))
+			continue;
+		opt_note(gs, cmd, o, o->type == OPT_SWEEP && sw->kind ? o->names[sw->kind - 1] : "",
+			 true);
+	}
+	ret = ret ?: pb_cmd_defaults(cmd, defs, err, errlen);
+	ret = ret ?: opt_conflicts(cmd, gs, true, true, dst, defs, path, err, errlen);
+	ret = ret ?: opt_conflicts(cmd, gs, true, false, dst, defs, path, err, errlen);
+	free(given);
+	free(defs);
+	return ret;
+}
+
 /*
  * One pass of getopt_long over argv. config_only: only scenario files are looked at (and
  * loaded), nothing is reported; else every option is applied over what is there.
  */
 static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_in, bool config_only,
-		    enum pb_opt_action *action, char **args, char *err, size_t errlen)
+		    struct opt_givens *gs, enum pb_opt_action *action, char **args, char *err,
+		    size_t errlen)
 {
 	struct option *lopts;
 	char *sopts, **argv;
@@ -809,6 +1051,7 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 		if (config_only) {
 			if (o->type == OPT_CONFIG)
 				config = optarg;
+			opt_note(gs, cmd, o, o->type == OPT_SWEEP ? optarg : "", false);
 			continue;
 		}
 		if (o->type == OPT_HELP)
@@ -826,8 +1069,14 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 			break;
 		}
 		if (nargs == cmd->nargs) {
-			snprintf(err, errlen, "unexpected argument '%s' (see --help)",
-				 argv[optind]);
+			hint = !cmd->run && !nargs ? pb_cmd_suggest(argv[optind]) : NULL;
+			if (hint)
+				snprintf(err, errlen,
+					 "unknown command '%s': did you mean %s? (see --help)",
+					 argv[optind], hint);
+			else
+				snprintf(err, errlen, "unexpected argument '%s' (see --help)",
+					 argv[optind]);
 			ret = -EINVAL;
 			break;
 		}
@@ -843,22 +1092,33 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 	free(argv);
 	/* defaults, then the scenario file, then the command line: the last word wins */
 	if (!ret && config)
-		ret = pb_yaml_load(cmd, dst, config, err, errlen);
+		ret = opt_load(cmd, dst, config, gs, err, errlen);
 	return ret;
 }
 
 int pb_cmd_parse(const struct pb_cmd *cmd, void *dst, int argc, char **argv,
 		 enum pb_opt_action *action, char **args, char *err, size_t errlen)
 {
+	struct opt_givens *gs = calloc(1, sizeof(*gs));
+	struct pb_given *kept = cmd->given_off ? (void *)((char *)dst + cmd->given_off) : NULL;
+	unsigned int i;
 	int ret;
 
 	err[0] = '\0';
 	*action = PB_OPT_RUN;
-	ret = pb_cmd_defaults(cmd, dst, err, errlen);
+	ret = gs ? pb_cmd_defaults(cmd, dst, err, errlen) : -ENOMEM;
 	if (!ret)
-		ret = opt_pass(cmd, dst, argc, argv, true, action, args, err, errlen);
+		ret = opt_pass(cmd, dst, argc, argv, true, gs, action, args, err, errlen);
 	if (!ret)
-		ret = opt_pass(cmd, dst, argc, argv, false, action, args, err, errlen);
+		ret = opt_pass(cmd, dst, argc, argv, false, NULL, action, args, err, errlen);
+	/* two options on the command line that set the same thing: neither is ignored */
+	if (!ret && *action == PB_OPT_RUN)
+		ret = opt_conflicts(cmd, gs, false, false, dst, NULL, NULL, err, errlen);
+	for (i = 0; !ret && kept && i < gs->n; i++)
+		kept->name[kept->n++] = cmd->opts[gs->g[i].row].name;
+	free(gs);
+	if (ret == -ENOMEM && !err[0])
+		snprintf(err, errlen, "out of memory");
 	if (ret || *action != PB_OPT_RUN || !cmd->validate)
 		return ret;
 	return cmd->validate(dst, err, errlen);
@@ -1017,10 +1277,47 @@ static void usage_synopsis(FILE *f, const char *lead, const char *name, const ch
 const struct pb_cmd *const *pb_cmd_usage_list;
 unsigned int pb_cmd_usage_count;
 
+/* Whether row o is under one of the headings cmd lists. */
+static bool usage_listed(const struct pb_cmd *cmd, const struct pb_opt *o)
+{
+	unsigned int g;
+
+	for (g = 0; o->group && cmd->groups[g]; g++)
+		if (!strcmp(cmd->groups[g], o->group))
+			return true;
+	return false;
+}
+
+/*
+ * "TITLE:" and the rows under it, in the table's order: group NULL is every row, "" those
+ * under no heading cmd lists. Nothing when no row is under it.
+ */
+static void usage_group(FILE *f, const struct pb_cmd *cmd, const char *title, const char *group,
+			bool *first)
+{
+	bool said = false;
+	unsigned int i;
+
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct pb_opt *o = &cmd->opts[i];
+		char left[64];
+
+		if (group &&
+		    (group[0] ? !o->group || strcmp(o->group, group) : usage_listed(cmd, o)))
+			continue;
+		if (!said)
+			fprintf(f, "%s%s:\n", *first ? "" : "\n", title);
+		said = true;
+		*first = false;
+		pb_opt_label(o, left, sizeof(left));
+		usage_row(f, left, o->help, o->def && o->type != OPT_FLAG ? o->def : NULL);
+	}
+}
+
 void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)
 {
-	bool top = !cmd->run;
-	unsigned int i;
+	bool top = !cmd->run, first = true;
+	unsigned int i, g;
 
 	usage_synopsis(f, "usage: pktbench ", top ? "" : cmd->name, cmd->synopsis);
 	for (i = 0; top && i < pb_cmd_usage_count; i++)
@@ -1029,14 +1326,13 @@ void pb_cmd_usage(const struct pb_cmd *cmd, FILE *f)
 				       pb_cmd_usage_list[i]->synopsis);
 	fputc('\n', f);
 	usage_paragraphs(f, cmd->description);
-	fprintf(f, "Options:\n");
-	for (i = 0; i < cmd->nopts; i++) {
-		const struct pb_opt *o = &cmd->opts[i];
-		char left[64];
-
-		pb_opt_label(o, left, sizeof(left));
-		usage_row(f, left, o->help, o->def && o->type != OPT_FLAG ? o->def : NULL);
-	}
+	if (!cmd->groups)
+		usage_group(f, cmd, "Options", NULL, &first);
+	for (g = 0; cmd->groups && cmd->groups[g]; g++)
+		usage_group(f, cmd, cmd->groups[g], cmd->groups[g], &first);
+	/* a row under a heading the command does not list is still shown */
+	if (cmd->groups)
+		usage_group(f, cmd, "Other options", "", &first);
 	if (cmd_names_methods(cmd))
 		usage_methods(f);
 	if (top && pb_cmd_usage_count > 1) {

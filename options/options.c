@@ -39,103 +39,129 @@ static const struct pb_opt pb_opts[] = {
 	{ "method", 'm', OPT_METHODS, OFF(method), 0, "af_packet", 0,
 	  sizeof(((struct pb_config *)0)->method), "NAME",
 	  "method to run, or 'benchmark' for all of them (see Methods below)",
-	  .flags = PB_OPTF_LIST, .list_key = "methods" },
+	  .flags = PB_OPTF_LIST, .list_key = "methods", .group = PB_G_SEND },
 	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, "5", 0, PB_DURATION_MAX_S, "SECS",
-	  "seconds each method sends, measured after the link is up (1 ms to 30 days)" },
+	  "seconds each method sends, measured after the link is up (1 ms to 30 days)",
+	  .group = PB_G_PACE },
 	{ "count", 'c', OPT_U64, OFF(count), 0, NULL, 1, UINT64_MAX, "N",
-	  "stop after exactly N frames sent (instead of --duration)" },
+	  "stop after exactly N frames sent (instead of --duration)", .group = PB_G_PACE },
 	{ "count-timeout", 0, OPT_SECS, OFF(count_timeout_s), 0, NULL, 0, 0, "SECS",
 	  "with --count: give up after SECS with an error and the partial figures (default: "
-	  "10 s + twice the time N frames take at --pps, or at 10 kpps)" },
+	  "10 s + twice the time N frames take at --pps, or at 10 kpps)",
+	  .group = PB_G_PACE },
 	{ "repeat", 'r', OPT_U32, OFF(repeat), 0, "1", 1, 99, "N",
 	  "run each method N times and report the median run (by packets/s), with the "
-	  "slowest and fastest run's (pps_min, pps_max), which compare weighs" },
+	  "slowest and fastest run's (pps_min, pps_max), which compare weighs",
+	  .group = PB_G_PACE },
 	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
 	  "send on this interface; without it pktbench builds its namespace lab",
-	  .flags = PB_OPTF_IFACE },
+	  .flags = PB_OPTF_IFACE, .group = PB_G_WHERE },
+	{ "allow-mgmt-iface", 0, OPT_FLAG, OFF(allow_mgmt_iface), 0, NULL, 0, 0, NULL,
+	  "with --iface: send even on the interface of this host's default route, or the one "
+	  "holding the address of the SSH session that started pktbench (refused without it: "
+	  "a flood there can cut you off)",
+	  .group = PB_G_WHERE },
 	{ "receiver", 0, OPT_STR, OFF(receiver), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->receiver), "URL",
 	  "with --iface: the pktbench receive agent that counts what arrives, e.g. "
-	  "http://198.18.0.2:9310 (default: none, delivered n/a)" },
+	  "http://198.18.0.2:9310 (default: none, delivered n/a)",
+	  .group = PB_G_WHERE },
 	{ "start-at", 0, OPT_STR, OFF(start_at_spec), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->start_at_spec), "TIME",
 	  "wait until TIME, then open the first window: RFC 3339 (2026-12-01T16:30:00Z) or a "
 	  "Unix time in ns, on CLOCK_REALTIME (CLOCK_TAI with --synced-clocks); not past, at "
-	  "most a day ahead" },
+	  "most a day ahead",
+	  .group = PB_G_FLEET },
 	{ "shard", 0, OPT_STR, OFF(shard_spec), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->shard_spec), "I/N",
 	  "this sender is shard I of N (0 <= I < N): it sends its share of --flows (a disjoint "
 	  "block of source ports or addresses), of --pps/--rate and of --count, which are the "
-	  "whole test's" },
+	  "whole test's",
+	  .group = PB_G_FLEET },
 	{ "test-id", 0, OPT_STR, OFF(test_id), 0, NULL, 0, sizeof(((struct pb_config *)0)->test_id),
 	  "UUID",
 	  "the whole test's name, carried by every row (and told to the agent) so that "
-	  "`pktbench merge` and the agent's /v1/tests/UUID sum its senders" },
-	{ "dstip", 0, OPT_ADDR, OFF(dstip), OFF(dstip_set), "198.18.0.2", 0, 0, "ADDR",
-	  "destination IP address (--lab router: 198.19.0.2)" },
-	{ "srcip", 0, OPT_ADDR, OFF(srcip), 0, "198.18.0.1", 0, 0, "ADDR", "source IP address" },
-	{ "dstmac", 0, OPT_MAC, OFF(dstmac), OFF(dstmac_set), NULL, 0, 0, "MAC",
-	  "destination MAC (default: the lab receiver's, or the --receiver agent's; "
-	  "c0:ff:ee:00:00:00 with a bare --iface)" },
-	{ "srcmac", 0, OPT_MAC, OFF(srcmac), OFF(srcmac_set), NULL, 0, 0, "MAC",
-	  "source MAC (default: the sending interface's MAC)" },
-	{ "dstport", 0, OPT_PORT, OFF(dstport), 0, "12345", 1, 65535, "PORT",
-	  "destination UDP port" },
-	{ "srcport", 0, OPT_PORT, OFF(srcport), 0, "12345", 1, 65535, "PORT",
-	  "base source UDP port; stream i uses srcport+i" },
+	  "`pktbench merge` and the agent's /v1/tests/UUID sum its senders",
+	  .group = PB_G_FLEET },
 	{ "frame-size", 0, OPT_U32, OFF(frame_size), 0, NULL, 60, PB_FRAME_MAX, "BYTES",
-	  "frame bytes without FCS, instead of --payloadsize (60 .. the MTU's frame)" },
+	  "frame bytes without FCS, instead of --payloadsize (60 .. the MTU's frame)",
+	  .group = PB_G_SEND },
 	{ "sweep", 0, OPT_SWEEP, OFF(sweep), 0, NULL, 0, 0, "NAME=V1,V2,..",
-	  "one run per value: frame-size=64,128,..., streams=1,2, batch=32,64,..., "
+	  "one run per value: frame-size=64,128,... (bytes without FCS, as --frame-size), "
+	  "streams=1,2, batch=32,64,..., "
 	  "segments=8,16,..., ring=256,1024,... or pps=10k,20k,... (a rate each, as --pps)",
-	  pb_sweep_names },
+	  pb_sweep_names, .group = PB_G_PACE },
 	{ "config", 'C', OPT_CONFIG, OFF(config), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->config), "FILE",
 	  "a YAML scenario; keys are these long option names; options given here override it",
-	  .flags = PB_OPTF_FILE },
+	  .flags = PB_OPTF_FILE, .group = PB_G_MORE },
 	{ "payloadsize", 'p', OPT_U32, OFF(payloadsize), 0, "18", 8, 65507, "BYTES",
 	  "UDP payload bytes (18 gives a 60-byte frame, 64 on the wire with FCS; >= 8 for the "
-	  "signature)" },
+	  "signature)",
+	  .group = PB_G_SEND },
 	{ "imix", 0, OPT_FLAG, OFF(imix), 0, NULL, 0, 0, NULL,
-	  "the standard 7:4:1 mix of 64/594/1518-byte wire frames instead of one size" },
+	  "the standard 7:4:1 mix of 64/594/1518-byte wire frames (with FCS) instead of one size",
+	  .group = PB_G_SEND },
 	{ "imix-sizes", 0, OPT_STR, OFF(imix_sizes), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->imix_sizes), "SIZE:W,..",
 	  "a mix of your own (implies --imix): wire sizes (with FCS, 64 to 9206) and weights, "
-	  "e.g. 64:7,594:4,9018:1; the weights add up to at most 64" },
+	  "e.g. 64:7,594:4,9018:1; the weights add up to at most 64",
+	  .group = PB_G_SEND },
 	{ "flows", 0, OPT_U32, OFF(flows), 0, "1", 1, 65535, "N",
-	  "vary the source port over N flows, a pseudo-random flow per packet" },
+	  "vary the source port over N flows, a pseudo-random flow per packet",
+	  .group = PB_G_SEND },
 	{ "flows-src-ip", 0, OPT_FLAG, OFF(flows_src_ip), 0, NULL, 0, 0, NULL,
-	  "with --flows: vary the source address (from --srcip up, in its /15) before the port" },
+	  "with --flows: vary the source address (from --srcip up, in its /15) before the port",
+	  .group = PB_G_SEND },
 	{ "vlan", 0, OPT_U32, OFF(vlan), 0, NULL, 1, 4094, "ID",
-	  "802.1Q-tag every frame with VLAN ID (frame-building methods only)" },
-	{ "vlan-prio", 0, OPT_U32, OFF(vlan_prio), 0, NULL, 0, 7, "PCP", "the tag's priority" },
+	  "802.1Q-tag every frame with VLAN ID (frame-building methods only)", .group = PB_G_SEND },
+	{ "vlan-prio", 0, OPT_U32, OFF(vlan_prio), 0, NULL, 0, 7, "PCP", "the tag's priority",
+	  .group = PB_G_SEND },
+	{ "dstip", 0, OPT_ADDR, OFF(dstip), OFF(dstip_set), "198.18.0.2", 0, 0, "ADDR",
+	  "destination IP address (--lab router: 198.19.0.2)", .group = PB_G_SEND },
+	{ "srcip", 0, OPT_ADDR, OFF(srcip), 0, "198.18.0.1", 0, 0, "ADDR", "source IP address",
+	  .group = PB_G_SEND },
+	{ "dstmac", 0, OPT_MAC, OFF(dstmac), OFF(dstmac_set), NULL, 0, 0, "MAC",
+	  "destination MAC (default: the lab receiver's, or the --receiver agent's; "
+	  "c0:ff:ee:00:00:00 with a bare --iface)",
+	  .group = PB_G_SEND },
+	{ "srcmac", 0, OPT_MAC, OFF(srcmac), OFF(srcmac_set), NULL, 0, 0, "MAC",
+	  "source MAC (default: the sending interface's MAC)", .group = PB_G_SEND },
+	{ "dstport", 0, OPT_PORT, OFF(dstport), 0, "12345", 1, 65535, "PORT",
+	  "destination UDP port", .group = PB_G_SEND },
+	{ "srcport", 0, OPT_PORT, OFF(srcport), 0, "12345", 1, 65535, "PORT",
+	  "base source UDP port; stream i uses srcport+i", .group = PB_G_SEND },
 	{ "streams", 's', OPT_U32, OFF(streams), 0, "1", 1, PB_MAX_STREAMS, "N",
-	  "sending threads, each its own flow (source port)" },
+	  "sending threads, each its own flow (source port)", .group = PB_G_PACE },
 	{ "segments", 0, OPT_U32, OFF(segments), OFF(segments_set), "8", 1, PB_MAX_SEGMENTS, "N",
 	  "GSO methods: segments per datagram, at most the kernel's UDP_MAX_SEGMENTS (64); "
-	  "payloadsize x segments <= 65507 (the default 8 is lowered to what fits)" },
+	  "payloadsize x segments <= 65507 (the default 8 is lowered to what fits)",
+	  .group = PB_G_PACE },
 	{ "batch", 'b', OPT_U32, OFF(batch), 0, NULL, 1, 4096, "N",
 	  "frames (GSO methods: datagrams) per send call for batching methods (default: the "
-	  "method's own)" },
+	  "method's own)",
+	  .group = PB_G_PACE },
 	{ "ring", 0, OPT_U32, OFF(ring), 0, NULL, 16, 65536, "N",
 	  "ring size of ring methods: af_xdp TX descriptors, af_packet slots, io_uring SQ "
-	  "entries (default: the method's own; the Mode column shows what it got)" },
+	  "entries (default: the method's own; the Mode column shows what it got)",
+	  .group = PB_G_PACE },
 	{ "tune", 0, OPT_FLAG, OFF(tune), 0, NULL, 0, 0, NULL,
 	  "first search each method's own knobs (batch, segments, ring) in short trials, then "
-	  "run it at its best setting (the Mode column shows it)" },
+	  "run it at its best setting (the Mode column shows it)",
+	  .group = PB_G_PACE },
 	{ "pps", 0, OPT_RATE, OFF(pps), OFF(sweep), NULL, 0, 0, "RATE",
 	  "aggregate packets/s over all streams, e.g. 50k or 1.5M, at most 10G (default: as fast "
 	  "as it goes); or a profile: steps RATE:SECS[,...] (100k:10s,200k:10s) and ramps "
 	  "FROM-TO:SECS (a step a second), one row a step, each method's steps back to back",
-	  .flags = PB_OPTF_PROFILE },
+	  .flags = PB_OPTF_PROFILE, .group = PB_G_PACE },
 	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",
-	  "aggregate rate as wire (L1) Gb/s instead of --pps" },
+	  "aggregate rate as wire (L1) Gb/s instead of --pps", .group = PB_G_PACE },
 	{ "pace", 0, OPT_ENUM, OFF(pace), 0, "auto", 0, 0, "auto|sleep|spin",
 	  "how a paced sender waits: sleep (slept to the instant, what fell due meanwhile goes in "
 	  "one call: its CPU follows the rate, departures late by tens of us), spin (the last "
 	  "100 us of each wait spun: gaps exact to the us, a CPU busy at any rate); auto sleeps "
 	  "--pps and --rate, spins a --replay's schedule",
-	  pb_pace_names },
+	  pb_pace_names, .group = PB_G_PACE },
 	{ "replay", 0, OPT_STR, OFF(replay), 0, NULL, 0, sizeof(((struct pb_config *)0)->replay),
 	  "FILE",
 	  "send a capture (pcap, nanosecond pcap, pcapng) instead of built frames, each due at "
@@ -143,110 +169,169 @@ static const struct pb_opt pb_opts[] = {
 	  "protocol), with the path's destination MAC and the run's source MAC, which the "
 	  "receiver counts them by; socket methods and raw_socket send its UDP frames only, "
 	  "rebuilt with this run's addresses and signature, and say what they left out",
-	  .flags = PB_OPTF_FILE },
+	  .flags = PB_OPTF_FILE, .group = PB_G_REPLAY },
 	{ "rewrite-ip", 0, OPT_STR, OFF(rewrite_ip), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->rewrite_ip), "MAP",
 	  "--replay, frame methods: rewrite IP addresses (also in ARP): 'run' (sources to "
 	  "--srcip, destinations to --dstip) or FROM/LEN=TO/LEN[,...] (an address in FROM takes "
-	  "TO's first LEN bits), IPv4/TCP/UDP/ICMPv6 checksums brought along" },
+	  "TO's first LEN bits), IPv4/TCP/UDP/ICMPv6 checksums brought along",
+	  .group = PB_G_REPLAY },
 	{ "rewrite-port", 0, OPT_STR, OFF(rewrite_port), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->rewrite_port), "MAP",
 	  "--replay, frame methods: rewrite TCP and UDP ports, source and destination: "
-	  "FROM=TO[,...], checksums brought along" },
+	  "FROM=TO[,...], checksums brought along",
+	  .group = PB_G_REPLAY },
 	{ "vlan-strip", 0, OPT_FLAG, OFF(vlan_strip), 0, NULL, 0, 0, NULL,
 	  "--replay, frame methods: send the capture's tagged frames untagged (--vlan ID sets "
-	  "or adds a tag instead)" },
+	  "or adds a tag instead)",
+	  .group = PB_G_REPLAY },
 	{ "timing", 0, OPT_ENUM, OFF(replay_timing), 0, "original", 0, 0, "original|topspeed",
 	  "--replay: the file's own gaps (original; --pps or --rate space the frames evenly "
 	  "instead) or no schedule at all (topspeed)",
-	  pb_timing_names },
+	  pb_timing_names, .group = PB_G_REPLAY },
 	{ "topspeed", 0, OPT_FLAG, OFF(topspeed), 0, NULL, 0, 0, NULL,
-	  "--replay as fast as the path goes: the same as --timing topspeed" },
+	  "--replay as fast as the path goes: the same as --timing topspeed",
+	  .group = PB_G_REPLAY },
 	{ "multiplier", 0, OPT_RATE, OFF(multiplier), 0, NULL, 0, 0, "X",
-	  "--replay --timing original: the file's gaps divided by X (2: twice as fast)" },
+	  "--replay --timing original: the file's gaps divided by X (2: twice as fast)",
+	  .group = PB_G_REPLAY },
 	{ "loop", 0, OPT_U32, OFF(loop), 0, "1", 0, UINT32_MAX, "N",
-	  "--replay: passes over the file, exactly N x its frames (0: until --duration)" },
+	  "--replay: passes over the file, exactly N x its frames (0: until --duration)",
+	  .group = PB_G_REPLAY },
 	{ "loop-delay", 0, OPT_SECS, OFF(loop_delay_s), 0, NULL, 0, 0, "SECS",
 	  "--replay: added to the gap at each wrap, which is otherwise what one more frame "
-	  "would take (the file's mean gap, 1 / --pps, or the last frame's wire time at --rate)" },
+	  "would take (the file's mean gap, 1 / --pps, or the last frame's wire time at --rate)",
+	  .group = PB_G_REPLAY },
 	{ "preload", 0, OPT_ENUM, OFF(preload), 0, "auto", 0, 0, "auto|always|never",
 	  "--replay: read the whole file into memory when that takes at most --preload-max (auto), "
 	  "whatever its size (always), or never: stream it from disk through a window of 2048 "
 	  "frames a stream (also auto over the bound; af_packet*, af_xdp, raw_socket, pcap)",
-	  pb_preload_names },
+	  pb_preload_names, .group = PB_G_REPLAY },
 	{ "preload-max", 0, OPT_U32, OFF(preload_max_mib), 0, "1024", 1, 1048576, "MIB",
 	  "--replay --preload auto: the most memory a preloaded capture may take, in MiB (its "
 	  "frames once, and about 100 bytes a frame); one that would take more is streamed "
-	  "from disk" },
+	  "from disk",
+	  .group = PB_G_REPLAY },
 	{ "latency", 0, OPT_FLAG, OFF(latency), 0, NULL, 0, 0, NULL,
 	  "latency probes: one frame in N of each stream carries a sequence number and its "
-	  "transmit time; the receiver reports one-way latency, jitter, loss and order" },
+	  "transmit time; the receiver reports one-way latency, jitter, loss and order",
+	  .group = PB_G_MEASURE },
 	{ "latency-pps", 0, OPT_RATE, OFF(latency_pps), 0, NULL, 0, 0, "RATE",
-	  "latency probes per second over all streams (default 1000; implies --latency)" },
+	  "latency probes per second over all streams (default 1000; implies --latency)",
+	  .group = PB_G_MEASURE },
 	{ "synced-clocks", 0, OPT_FLAG, OFF(synced_clocks), 0, NULL, 0, 0, NULL,
 	  "the sender's and the receiver's clocks are synchronised (PTP): probes carry "
-	  "CLOCK_TAI, so a receiver on another host reports one-way latency (implies --latency)" },
+	  "CLOCK_TAI, so a receiver on another host reports one-way latency (implies --latency)",
+	  .group = PB_G_MEASURE },
 	{ "cpus", 0, OPT_CPUS, OFF(cpus), OFF(ncpus), NULL, 0, PB_MAX_STREAMS, "LIST",
 	  "pin stream i to the i-th CPU of LIST (e.g. 0,1 or 0-3; default: several streams are "
 	  "spread over the CPUs, one stream is not pinned)",
-	  .flags = PB_OPTF_LIST },
+	  .flags = PB_OPTF_LIST, .group = PB_G_PACE },
 	{ "link-timeout", 0, OPT_SECS, OFF(link_timeout_s), 0, "30", 0, 0, "SECS",
-	  "how long to wait for the carrier before giving up" },
+	  "how long to wait for the carrier before giving up", .group = PB_G_WHERE },
 	{ "lab", 0, OPT_ENUM, OFF(lab_kind), OFF(lab_set), "direct", 0, 0, "direct|router|bridge",
 	  "the namespace lab: sender and receiver on one veth pair (direct), or a device under "
 	  "test between them in a namespace of its own that routes 198.18.0.0/24 <-> "
 	  "198.19.0.0/24 (router) or bridges (bridge)",
-	  pb_lab_names },
+	  pb_lab_names, .group = PB_G_WHERE },
 	{ "lab-dut-setup", 0, OPT_STR, OFF(lab_dut_setup), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->lab_dut_setup), "FILE",
 	  "with --lab router|bridge: a shell script run inside the DUT's namespace once it is "
 	  "built (qdiscs, nftables rules); $PB_DUT_IN and $PB_DUT_OUT name its interfaces",
-	  .flags = PB_OPTF_FILE },
+	  .flags = PB_OPTF_FILE, .group = PB_G_WHERE },
 	{ "mtu", 0, OPT_U32, OFF(lab_mtu), 0, NULL, 576, PB_FRAME_MAX - PB_ETH_HLEN, "BYTES",
-	  "the lab's MTU, on every veth and bridge of it (default 1500, or what --frame-size "
+	  "the lab's MTU (the IP packet: a frame is 14 bytes more without FCS), on every veth "
+	  "and bridge of it (default 1500, or what --frame-size "
 	  "needs; 9000 for jumbo frames): its XDP programs are loaded multi-buffer, so native "
-	  "XDP still runs. With --iface the interface's own MTU counts (ip link set IF mtu N)" },
+	  "XDP still runs. With --iface the interface's own MTU counts (ip link set IF mtu N)",
+	  .group = PB_G_WHERE },
 	{ "keep-lab", 0, OPT_FLAG, OFF(keep_lab), 0, NULL, 0, 0, NULL,
-	  "leave the namespace lab in place after the run (for debugging)" },
+	  "leave the namespace lab in place after the run (for debugging)", .group = PB_G_WHERE },
 	{ "lab-tx-setup", 0, OPT_STR, OFF(lab_tx_setup), 0, NULL, 0,
 	  sizeof(((struct pb_config *)0)->lab_tx_setup), "FILE",
 	  "a shell script run in the lab's sender namespace once the lab is up, before any "
 	  "method (PB_LAB_TX_IF names the sending end), e.g. a qdisc that shapes the path",
-	  .flags = PB_OPTF_FILE },
+	  .flags = PB_OPTF_FILE, .group = PB_G_WHERE },
 	{ "xdp-mode", 0, OPT_ENUM, OFF(xdp_mode), 0, "auto", 0, 0, "auto|native|generic",
-	  "XDP attach / AF_XDP bind mode; auto tries native (driver) first", pb_xdp_mode_names },
+	  "XDP attach / AF_XDP bind mode; auto tries native (driver) first", pb_xdp_mode_names,
+	  .group = PB_G_WHERE },
 	{ "zerocopy", 0, OPT_ENUM, OFF(zerocopy), 0, "auto", 0, 0, "auto|on|off",
 	  "af_xdp: zero-copy where the driver has it (auto), insist (on), copy mode (off); "
 	  "io_uring: SEND_ZC from 4 KiB payloads (auto), always (on), never (off)",
-	  pb_tristate_names },
+	  pb_tristate_names, .group = PB_G_WHERE },
 	{ "force", 0, OPT_FLAG, OFF(force), 0, NULL, 0, 0, NULL,
 	  "replace an XDP program already on --iface: it is put back afterwards; after a SIGKILL "
 	  "the interface has none until `pktbench receive --restore IFACE` or the next start puts "
-	  "it back" },
+	  "it back",
+	  .group = PB_G_WHERE },
 	{ "format", 'f', OPT_ENUM, OFF(format), 0, "table", 0, 0, "table|json|csv", "output format",
-	  pb_format_names },
+	  pb_format_names, .group = PB_G_OUTPUT },
 	{ "output", 'o', OPT_STR, OFF(output), 0, NULL, 0, sizeof(((struct pb_config *)0)->output),
-	  "FILE", "write the results to FILE (atomically) instead of stdout",
-	  .flags = PB_OPTF_FILE },
+	  "FILE", "write the results to FILE (atomically) instead of stdout", .flags = PB_OPTF_FILE,
+	  .group = PB_G_OUTPUT },
 	{ "stream", 0, OPT_STR, OFF(stream), 0, NULL, 0, sizeof(((struct pb_config *)0)->stream),
 	  "FILE",
-	  "the results as they happen, one JSON object a line (NDJSON) into FILE (- : stdout): "
-	  "an interval each second of every run (frames sent and delivered in it, their rates, "
-	  "the link), then the run's row as --format json writes it" },
-	{ "quiet", 'q', OPT_FLAG, OFF(quiet), 0, NULL, 0, 0, NULL, "no live per-second lines" },
+	  "the results as they happen, one JSON object a line (NDJSON) into FILE: an interval "
+	  "each second of every run (frames sent and delivered in it, their rates, the link), "
+	  "then the run's row as --format json writes it. - is stdout, which then holds only "
+	  "the NDJSON: the table goes to stderr, a JSON or CSV set needs -o FILE",
+	  .group = PB_G_OUTPUT },
+	{ "quiet", 'q', OPT_FLAG, OFF(quiet), 0, NULL, 0, 0, NULL, "no live per-second lines",
+	  .group = PB_G_OUTPUT },
 	{ "show-counters", 0, OPT_FLAG, OFF(show_counters), 0, NULL, 0, 0, NULL,
 	  "the table adds the three-point accounting of each row: sent, what left the sending "
-	  "interface, what the receiver counted, what each end dropped (the JSON always has it)" },
+	  "interface, what the receiver counted, what each end dropped (the JSON always has it)",
+	  .group = PB_G_MEASURE },
 	{ "wide", 0, OPT_FLAG, OFF(wide), 0, NULL, 0, 0, NULL,
 	  "the table's every column: on a terminal (or with $COLUMNS) it otherwise fits the "
-	  "width, leaving out columns by rank (a file or a pipe gets every column)" },
+	  "width, leaving out columns by rank (a file or a pipe gets every column)",
+	  .group = PB_G_OUTPUT },
 	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL,
-	  "more log output (repeatable)" },
-	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
-	{ "version", 'V', OPT_VERSION, 0, 0, NULL, 0, 0, NULL, "print the version" },
+	  "more log output (repeatable)", .group = PB_G_OUTPUT },
+	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help", .group = PB_G_MORE },
+	{ "version", 'V', OPT_VERSION, 0, 0, NULL, 0, 0, NULL, "print the version",
+	  .group = PB_G_MORE },
 };
 
 #define PB_NOPTS (sizeof(pb_opts) / sizeof(pb_opts[0]))
+
+const char *const pb_groups[] = { PB_G_SEND,   PB_G_PACE,  PB_G_WHERE, PB_G_MEASURE, PB_G_OUTPUT,
+				  PB_G_REPLAY, PB_G_FLEET, PB_G_MORE,  NULL };
+
+#define PB_LAB_WHY                                                                                 \
+	"cannot go together: --iface sends on an interface as it is, the other builds or shapes "  \
+	"the namespace lab (leave --iface out for the lab)"
+
+/*
+ * Every pair of options that set the same thing: given both, the run is refused rather than
+ * one of them ignored (a --count made a --duration moot, a frame-size sweep a --frame-size).
+ * What two values decide together (--timing topspeed with --pps, --replay with --count) is
+ * pb_replay_validate's and opt_validate's.
+ */
+const struct pb_conflict pb_conflicts[] = {
+	/* --tune's trials last a fifth of --duration, its rows --count frames */
+	{ { "duration", "count" }, {}, "both set when each run ends: give one", "tune" },
+	{ { "count", "loop" }, {}, "both set how many frames go: give one" },
+	{ { "frame-size", "payloadsize", "imix", "imix-sizes", "sweep=frame-size" },
+	  {},
+	  "both set the frame size: give one" },
+	{ { "pps", "rate", "sweep=pps", "multiplier", "topspeed" },
+	  {},
+	  "both set the rate: give one" },
+	{ { "timing", "topspeed" }, {}, "both set the replay's timing: give one" },
+	{ { "streams", "sweep=streams" }, {}, "both set the streams: give one" },
+	{ { "tune", "sweep" }, {}, "both choose each run's settings: give one" },
+	{ { "batch", "sweep=batch", "tune" }, {}, "both set the batch: give one" },
+	{ { "segments", "sweep=segments", "tune" }, {}, "both set the segments: give one" },
+	{ { "ring", "sweep=ring", "tune" }, {}, "both set the ring: give one" },
+	{ { "vlan", "vlan-strip" }, {}, "both set the frames' VLAN tag: give one" },
+	{ { "iface" }, { "lab", "lab-dut-setup", "lab-tx-setup", "keep-lab" }, PB_LAB_WHY },
+	{ { "iface" },
+	  { "mtu" },
+	  "cannot go together: with --iface the interface's own MTU counts (ip link set dev "
+	  "IFACE mtu N)" },
+	{ {} },
+};
 
 /* IMIX: 7:4:1 of 64, 594 and 1518-byte wire frames. */
 static const char pb_imix_std[] = "64:7,594:4,1518:1";
@@ -451,19 +536,6 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	if (cfg->lab_kind == PB_LAB_ROUTER && !cfg->dstip_set)
 		pb_parse_addr(cfg->srcip.family == AF_INET6 ? "2001:2:0:1::2" : "198.19.0.2",
 			      &cfg->dstip);
-	if (cfg->lab_kind != PB_LAB_DIRECT && cfg->iface[0]) {
-		snprintf(err, errlen,
-			 "--lab %s builds its own path: it cannot be used with --iface",
-			 cfg->lab_kind == PB_LAB_ROUTER ? "router" : "bridge");
-		return -EINVAL;
-	}
-	if (cfg->iface[0] && cfg->lab_mtu) {
-		snprintf(err, errlen,
-			 "--mtu sets the lab's MTU: with --iface %s its own counts (set it with "
-			 "`ip link set dev %s mtu %u`)",
-			 cfg->iface, cfg->iface, cfg->lab_mtu);
-		return -EINVAL;
-	}
 	if (cfg->srcip.family != cfg->dstip.family) {
 		snprintf(err, errlen, "--srcip and --dstip must both be IPv4 or both IPv6");
 		return -EINVAL;
@@ -487,30 +559,22 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	}
 	if ((cfg->imix || cfg->imix_sizes[0]) && (ret = opt_parse_imix(cfg, err, errlen)))
 		return ret;
-	if (cfg->imix && cfg->frame_size) {
-		snprintf(err, errlen, "--imix and --frame-size both set the frame size: give one");
-		return -EINVAL;
-	}
-	if (cfg->imix && cfg->sweep.kind == PB_SWEEP_FRAME_SIZE) {
-		snprintf(err, errlen, "--imix cannot be swept over frame sizes");
-		return -EINVAL;
-	}
-	if (cfg->tune && cfg->sweep.kind) {
-		snprintf(err, errlen, "--tune and --sweep both choose the settings: give one");
-		return -EINVAL;
-	}
-	if (cfg->sweep.kind == PB_SWEEP_PPS && (cfg->pps || cfg->rate_gbps)) {
-		snprintf(err, errlen, "--sweep pps= sets each run's rate: give no --%s beside it",
-			 cfg->pps ? "pps" : "rate");
-		return -EINVAL;
-	}
-	if (cfg->pps && cfg->rate_gbps) {
-		snprintf(err, errlen, "--pps and --rate both set a rate: give one");
+	/* stdout holds one thing: --stream -'s NDJSON or the result set (a table: stderr) */
+	if (!strcmp(cfg->stream, "-") &&
+	    (!strcmp(cfg->output, "-") || (!cfg->output[0] && cfg->format != PB_FORMAT_TABLE))) {
+		snprintf(err, errlen,
+			 "--stream - and %s both write to stdout: give the result set a file "
+			 "(-o FILE), or the stream one",
+			 cfg->output[0]			 ? "--output -"
+			 : cfg->format == PB_FORMAT_JSON ? "--format json"
+							 : "--format csv");
 		return -EINVAL;
 	}
 	ret = opt_validate_ranges(cfg, err, errlen);
 	ret = ret ?: opt_validate_latency(cfg, err, errlen);
-	return ret ? ret : pb_replay_validate(cfg, err, errlen);
+	ret = ret ?: pb_replay_validate(cfg, err, errlen);
+	/* a file that cannot be replayed is bad input, found before anything runs */
+	return ret || !cfg->replay[0] ? ret : pb_replay_check_file(cfg->replay, err, errlen);
 }
 
 const struct pb_cmd pb_cmd_main = {
@@ -524,9 +588,12 @@ const struct pb_cmd pb_cmd_main = {
 		"for the same time. Without --iface it builds a namespace lab (veth pair, "
 		"198.18.0.1 -> 198.18.0.2) whose XDP receiver counts what really arrived. Needs "
 		"root (CAP_SYS_ADMIN, CAP_NET_ADMIN, CAP_NET_RAW).",
-	.exit_status = "0    every row ran or was skipped with its reason\n"
+	.exit_status = "0    something was measured as asked: a row ran (the others, if any, "
+		       "skipped with their reasons)\n"
 		       "1    a run failed, or the results could not be written\n"
-		       "2    bad input or missing privileges (one line on stderr)\n"
+		       "2    bad input (a file too) or missing privileges, found before anything "
+		       "runs (one line on stderr)\n"
+		       "3    nothing was measured: every row was skipped, each with its reason\n"
 		       "129  hung up (SIGHUP: partial results are still printed)\n"
 		       "130  interrupted (SIGINT, SIGTERM: partial results are still printed)",
 	.examples = "pktbench --method benchmark --duration 30\n"
@@ -534,12 +601,16 @@ const struct pb_cmd pb_cmd_main = {
 		    "pktbench --method af_xdp,af_packet --pps 1M --format json -o run.json\n"
 		    "two methods at one million packets/s, the results as JSON in run.json\n"
 		    "pktbench --config /usr/share/pktbench/scenarios/frame-size-sweep.yaml\n"
-		    "a frame-size sweep from a scenario file\n"
+		    "a frame-size sweep from a scenario file (in a source tree, not installed: "
+		    "scenarios/frame-size-sweep.yaml)\n"
 		    "pktbench --iface eth1 --dstmac 0c:42:a1:00:00:01 --method udp_sendto\n"
 		    "send on a real interface towards a receiver's MAC",
 	.opts = pb_opts,
 	.nopts = PB_NOPTS,
+	.groups = pb_groups,
 	.size = sizeof(struct pb_config),
+	.conflicts = pb_conflicts,
+	.given_off = OFF(given),
 	.validate = opt_validate,
 };
 

@@ -71,6 +71,37 @@ struct pb_opt {
 	const char *const *names; /* OPT_ENUM: accepted values, in enum order; OPT_SWEEP: rows */
 	unsigned int flags;	  /* PB_OPTF_* */
 	const char *list_key;	  /* a scenario may also give list_key: [a, b] ("methods") */
+	const char *group;	  /* --help's heading it is listed under (PB_G_*); NULL: none */
+};
+
+/*
+ * --help's headings, by topic, as iproute2's and fio's: what a newcomer looks for first comes
+ * first. A command lists the ones it has in pb_cmd.groups, in their order.
+ */
+#define PB_G_SEND    "What to send"
+#define PB_G_PACE    "How long and how fast"
+#define PB_G_WHERE   "Where it sends"
+#define PB_G_MEASURE "What to measure"
+#define PB_G_OUTPUT  "Output"
+#define PB_G_REPLAY  "Replaying a capture (--replay FILE)"
+#define PB_G_FLEET   "Many senders as one test"
+#define PB_G_MORE    "Scenario files and help"
+#define PB_G_RFC     "The RFC 2544 tests"
+extern const char *const pb_groups[]; /* pktbench's, in --help order; NULL-terminated */
+
+/*
+ * Options that set the same thing, or cannot go together: given both, the command is refused
+ * in one line rather than one of them ignored. A token is a row's long name, or "sweep=KIND"
+ * for a --sweep of that kind ("sweep" alone: any kind). Without with[], any two of opts
+ * conflict; with it, each of opts with each of with[]. The message is "--A and --B " + why.
+ * A scenario file's option gives way to a conflicting one on the command line, as the same
+ * option's would; two in the file, or two on the command line, are refused.
+ */
+struct pb_conflict {
+	const char *opts[8];
+	const char *with[8];
+	const char *why;
+	const char *unless; /* a token that, given too, gives each its own part (NULL: none) */
 };
 
 /*
@@ -86,6 +117,8 @@ struct pb_cmd {
 	const char *examples;	 /* pairs of lines: a command, then what it does */
 	const struct pb_opt *opts;
 	unsigned int nopts;
+	/* --help's headings in order (NULL-terminated); NULL: one list, "Options" */
+	const char *const *groups;
 	size_t size;	       /* of the struct the rows point into */
 	const char *args;      /* the positional arguments, e.g. "BASE.json NEW.json"; NULL: none */
 	unsigned int nargs;    /* how many at most */
@@ -96,6 +129,10 @@ struct pb_cmd {
 	 * "unknown option" message adds ("did you mean --trial?"); NULL-terminated. Optional.
 	 */
 	const char *const *hints;
+	/* Options that set the same thing (see above); ends with an entry without opts[0]. */
+	const struct pb_conflict *conflicts;
+	/* Where dst keeps a struct pb_given of the options the user gave; 0: not kept. */
+	size_t given_off;
 	/* Cross-field checks after parsing (not after --help); 0 or -EINVAL. Optional. */
 	int (*validate)(void *dst, char *err, size_t errlen);
 	int (*run)(int argc, char **argv); /* argv[0] is the name; NULL for pktbench itself */
@@ -119,8 +156,12 @@ extern const struct pb_cmd *const *pb_cmd_usage_list;
 extern unsigned int pb_cmd_usage_count;
 /* A subcommand by name; NULL when there is none (pktbench itself is not one). */
 const struct pb_cmd *pb_cmd_find(const char *name);
+/* The subcommand a word that is none was meant as ("comapre": compare), or NULL. */
+const char *pb_cmd_suggest(const char *word);
 /* A row by its long name (or list_key); NULL when unknown. */
 const struct pb_opt *pb_cmd_opt(const struct pb_cmd *cmd, const char *name);
+/* pktbench's own conflicts, which rfc2544 shares (its table is pktbench's rows and more). */
+extern const struct pb_conflict pb_conflicts[];
 /* Whether a scenario file may give the row. */
 bool pb_opt_in_file(const struct pb_opt *o);
 /* Whether the option is followed by a value on the command line (not a flag, count, ...). */

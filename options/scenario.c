@@ -580,11 +580,12 @@ static void sc_one_line(char *t)
 			*t = ' ';
 }
 
-int pb_yaml_load(const struct pb_cmd *cmd, void *dst, const char *path, char *err, size_t errlen)
+int pb_yaml_load(const struct pb_cmd *cmd, void *dst, const char *path, bool *given, char *err,
+		 size_t errlen)
 {
 	struct sc s = { .path = path, .cmd = cmd, .err = err, .errlen = errlen };
 	unsigned char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, i;
 	int ret;
 
 	if (errlen)
@@ -611,6 +612,8 @@ int pb_yaml_load(const struct pb_cmd *cmd, void *dst, const char *path, char *er
 		if (!ret)
 			memcpy(dst, s.dst, cmd->size);
 	}
+	for (i = 0; !ret && given && i < cmd->nopts; i++)
+		given[i] = s.seen_line[i] != 0;
 	free(buf);
 	free(s.dst);
 	free(s.scratch);
@@ -623,5 +626,5 @@ int pb_yaml_load(const struct pb_cmd *cmd, void *dst, const char *path, char *er
 
 int pb_scenario_load(const char *path, struct pb_config *cfg, char *err, size_t errlen)
 {
-	return pb_yaml_load(&pb_cmd_main, cfg, path, err, errlen);
+	return pb_yaml_load(&pb_cmd_main, cfg, path, NULL, err, errlen);
 }

@@ -6,6 +6,7 @@
 #ifndef PB_SCENARIO_H
 #define PB_SCENARIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config.h"
@@ -14,10 +15,12 @@ struct pb_cmd;
 
 /*
  * Loads path into dst (the struct cmd's rows point into) through pb_cmd_set(), so a value is
- * checked as on the command line. dst changes only when the whole file is good. 0, or
- * -EINVAL / -errno with a one-line message in err naming the file, line and column.
+ * checked as on the command line. dst changes only when the whole file is good; given (NULL,
+ * or cmd->nopts of them) then says which rows the file gave. 0, or -EINVAL / -errno with a
+ * one-line message in err naming the file, line and column.
  */
-int pb_yaml_load(const struct pb_cmd *cmd, void *dst, const char *path, char *err, size_t errlen);
+int pb_yaml_load(const struct pb_cmd *cmd, void *dst, const char *path, bool *given, char *err,
+		 size_t errlen);
 /* pb_yaml_load() with pktbench's own table. */
 int pb_scenario_load(const char *path, struct pb_config *cfg, char *err, size_t errlen);
 

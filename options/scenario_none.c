@@ -5,7 +5,8 @@
 
 #include "scenario.h"
 
-int pb_yaml_load(const struct pb_cmd *cmd, void *dst, const char *path, char *err, size_t errlen)
+int pb_yaml_load(const struct pb_cmd *cmd, void *dst, const char *path, bool *given, char *err,
+		 size_t errlen)
 {
 	snprintf(err, errlen, "%s: scenario files need libyaml, which was not found at build time",
 		 path);
@@ -14,5 +15,5 @@ int pb_yaml_load(const struct pb_cmd *cmd, void *dst, const char *path, char *er
 
 int pb_scenario_load(const char *path, struct pb_config *cfg, char *err, size_t errlen)
 {
-	return pb_yaml_load(NULL, cfg, path, err, errlen);
+	return pb_yaml_load(NULL, cfg, path, NULL, err, errlen);
 }

@@ -92,6 +92,15 @@ static const struct pb_opt agent_opts[] = {
 	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },
 };
 
+/* --restore puts a program back and exits: what would start the agent has no part in it */
+static const struct pb_conflict agent_conflicts[] = {
+	{ { "restore" },
+	  { "iface", "listen", "duration", "xdp-mode", "force" },
+	  "cannot go together: --restore puts back what a killed run took off and exits; the "
+	  "other is for the agent that counts" },
+	{ {} },
+};
+
 static int agent_validate(void *dst, char *err, size_t errlen)
 {
 	struct pb_receive_opts *o = dst;
@@ -153,6 +162,7 @@ const struct pb_cmd pb_cmd_receive = {
 	.opts = agent_opts,
 	.nopts = sizeof(agent_opts) / sizeof(agent_opts[0]),
 	.size = sizeof(struct pb_receive_opts),
+	.conflicts = agent_conflicts,
 	.validate = agent_validate,
 	.run = pb_receive_main,
 };

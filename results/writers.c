@@ -1374,7 +1374,7 @@ out:
 
 /* ---- where it goes */
 
-static int pb_write_fmt(FILE *f, const struct pb_report *rep, enum pb_format fmt)
+int pb_report_print(FILE *f, const struct pb_report *rep, enum pb_format fmt)
 {
 	switch (fmt) {
 	case PB_FORMAT_TABLE:
@@ -1458,7 +1458,7 @@ int pb_report_write(const struct pb_report *rep, enum pb_format fmt, const char 
 	int fd, err;
 
 	if (!path || !*path || !strcmp(path, "-"))
-		return pb_write_fmt(stdout, rep, fmt);
+		return pb_report_print(stdout, rep, fmt);
 
 	/*
 	 * Temp file beside the target, then rename: a reader (compare, a script, CI) sees the
@@ -1478,7 +1478,7 @@ int pb_report_write(const struct pb_report *rep, enum pb_format fmt, const char 
 		close(fd);
 		goto out;
 	}
-	err = pb_write_fmt(f, rep, fmt);
+	err = pb_report_print(f, rep, fmt);
 	if (err)
 		goto out;
 	if (fflush(f) || fsync(fileno(f))) {

@@ -58,6 +58,8 @@ int pb_rfc2544_write_table(FILE *f, const struct pb_report *rep);
  * -errno with the reason in err.
  */
 int pb_report_check_path(const char *path, char *err, size_t errlen);
+/* Writes in fmt to f as it is (stderr, when --stream - has stdout); 0 or -errno. */
+int pb_report_print(FILE *f, const struct pb_report *rep, enum pb_format fmt);
 /* Writes in fmt to path ("" or "-": stdout); a file is written atomically (temp + rename). */
 int pb_report_write(const struct pb_report *rep, enum pb_format fmt, const char *path);
 

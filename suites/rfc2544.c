@@ -347,6 +347,11 @@ static int rfc_run_cmd(int argc, char **argv)
 	return pb_rfc2544_session(argc, argv);
 }
 
+/* its own tests' options first, then pktbench's that it takes */
+static const char *const rfc_groups[] = { PB_G_RFC,	PB_G_SEND,   PB_G_PACE,	  PB_G_WHERE,
+					  PB_G_MEASURE, PB_G_OUTPUT, PB_G_REPLAY, PB_G_FLEET,
+					  PB_G_MORE,	NULL };
+
 struct pb_cmd pb_cmd_rfc2544 = {
 	.name = "rfc2544",
 	.summary = "RFC 2544 throughput (NDR/PDR), latency, frame loss rate and back-to-back, "
@@ -373,9 +378,11 @@ struct pb_cmd pb_cmd_rfc2544 = {
 		"that carry test, method, frame_size and the answer (throughput_pps, loss_pct per "
 		"load_pct, burst_frames). --trial replaces --duration; a trial sets --pps, --count "
 		"and the frame size itself.",
-	.exit_status = "0    every test ran, or said why it could not\n"
+	.exit_status = "0    a test ran (the others, if any, said why they could not)\n"
 		       "1    a trial failed, or the results could not be written\n"
-		       "2    bad input or missing privileges (one line on stderr)\n"
+		       "2    bad input (a file too) or missing privileges, found before anything "
+		       "runs (one line on stderr)\n"
+		       "3    nothing was measured: every row was skipped, each with its reason\n"
 		       "130  interrupted (the rows that finished are still printed)",
 	.examples = "pktbench rfc2544 --lab router --method af_packet --frame-sizes 64,512,1518\n"
 		    "the lab's router, three frame sizes, every test\n"
@@ -389,7 +396,10 @@ struct pb_cmd pb_cmd_rfc2544 = {
 		    "0c:42:a1:00:00:01\n"
 		    "a real DUT between two hosts",
 	.opts = rfc_table,
+	.groups = rfc_groups,
 	.size = sizeof(struct pb_config),
+	.conflicts = pb_conflicts,
+	.given_off = OFF(given),
 	.hints = rfc_hints,
 	.validate = rfc_validate,
 	.run = rfc_run_cmd,
@@ -411,8 +421,10 @@ __attribute__((constructor)) static void rfc_table_build(void)
 		if (!rfc_not_rows[j])
 			rfc_table[n++] = pb_cmd_main.opts[i];
 	}
-	for (i = 0; i < PB_RFC_NROWS && n < PB_RFC_MAX_ROWS; i++)
-		rfc_table[n++] = rfc_rows[i];
+	for (i = 0; i < PB_RFC_NROWS && n < PB_RFC_MAX_ROWS; i++) {
+		rfc_table[n] = rfc_rows[i];
+		rfc_table[n++].group = PB_G_RFC;
+	}
 	pb_cmd_rfc2544.nopts = n;
 }
 
@@ -465,17 +477,6 @@ static bool rfc_stopped(const struct rfc_ctx *c)
 	return __atomic_load_n(c->env->stop, __ATOMIC_RELAXED);
 }
 
-/* "1:05" or "1:02:05". */
-static void rfc_hms(char *buf, size_t len, double s)
-{
-	unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
-
-	if (t >= 3600)
-		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
-}
-
 /*
  * On a terminal, one line rewritten after every trial: which method and size of how many,
  * the trial, the time so far and what is left at the pace of the units done (before the
@@ -487,13 +488,13 @@ static void rfc_progress(const struct rfc_ctx *c, bool passed, bool interrupted)
 	double el = pb_now() - c->t0;
 	char line[256], spent[32], left[32], hi[32], eta[96];
 
-	rfc_hms(spent, sizeof(spent), el);
+	pb_hms(spent, sizeof(spent), el);
 	/* before the first size is done, the estimate's range; then the pace of those done */
-	rfc_hms(left, sizeof(left), c->est.secs_lo);
-	rfc_hms(hi, sizeof(hi), c->est.secs_hi);
+	pb_hms(left, sizeof(left), c->est.secs_lo);
+	pb_hms(hi, sizeof(hi), c->est.secs_hi);
 	snprintf(eta, sizeof(eta), " of ~%s-%s", left, hi);
 	if (c->unit) {
-		rfc_hms(left, sizeof(left), el / c->unit * (c->units - c->unit));
+		pb_hms(left, sizeof(left), el / c->unit * (c->units - c->unit));
 		snprintf(eta, sizeof(eta), ", ~%s left", left);
 	}
 	snprintf(line, sizeof(line), "rfc2544 [%u/%u] %s %u B %s #%u %s | %s%s", c->unit + 1,
@@ -1295,8 +1296,8 @@ int pb_rfc2544_run(const struct pb_config *cfg, const struct pb_selected *list, 
 	{
 		char lo[32], hi[32];
 
-		rfc_hms(lo, sizeof(lo), est.secs_lo);
-		rfc_hms(hi, sizeof(hi), est.secs_hi);
+		pb_hms(lo, sizeof(lo), est.secs_lo);
+		pb_hms(hi, sizeof(hi), est.secs_hi);
 		/* two lines that fit 80 columns, as the progress line does */
 		fprintf(stderr,
 			"pktbench rfc2544: %u method%s x %u frame size%s, %u to %u trials\n"

@@ -52,8 +52,8 @@ uint32_t pb_rfc_frame_bytes(const struct pb_config *cfg, uint32_t rfc_size, char
  * seconds, its --trial-gap and PB_RFC_TRIAL_COST_S of opening, draining and reading (0.05-0.15
  * s here), the whole PB_RFC_SETUP_S (a lab, the methods' first open).
  */
-#define PB_RFC_TRIAL_COST_S 0.1
-#define PB_RFC_SETUP_S	    0.5
+#define PB_RFC_TRIAL_COST_S PB_RUN_COST_S
+#define PB_RFC_SETUP_S	    PB_SETUP_S
 
 struct pb_rfc_estimate {
 	unsigned int trials_lo, trials_hi;

@@ -85,6 +85,36 @@ if ip netns add $NS 2>/dev/null; then
 else
 	echo "skip: cannot create a namespace for the TX-queue check"
 fi
+# issue 45, what a user types is what they get: each command of the issue, its line and status
+expect_bad "--count and --duration" "--duration and --count both set when each run ends: give one" \
+	--count 1000 --duration 5
+expect_bad "a frame-size sweep and --frame-size" \
+	"--frame-size and --sweep frame-size= both set the frame size: give one" \
+	--sweep frame-size=64,128 --frame-size 100
+expect_bad "a missing --replay file: bad input, before the lab" \
+	"--replay $T/none.pcap: No such file or directory" --method af_packet --replay "$T/none.pcap"
+expect_bad "benchmark in a list" "--method benchmark runs every method: it cannot be combined" \
+	--method benchmark,af_xdp
+expect_bad "a part of a method's name" "unknown method 'sendto': did you mean udp_sendto?" \
+	--method sendto
+expect_bad "a misspelled compare" "unknown command 'comapre': did you mean compare?" \
+	comapre a.json b.json
+expect_bad "a misspelled receive" "unknown command 'recieve': did you mean receive?" \
+	recieve --iface eth0 --listen 198.18.0.2:9310
+# the only method skipped: nothing was measured, which is not success (exit 3), the reason said
+"$PB" --method udp_sendto --vlan 10 --count 100 >"$T/out" 2>"$T/err"
+rc=$?
+check "--method udp_sendto --vlan 10: exit 3 (was $rc), the skip's reason and that nothing was measured ($(tr '\n' ' ' <"$T/err"))" \
+	eval '[ $rc = 3 ] && grep -q "udp_sendto skipped: .*vlan" "$T/err" &&
+		tail -1 "$T/err" | grep -qx "pktbench: nothing was measured: every row was skipped (each says why)"'
+no_leftovers || fail "--vlan 10 on udp_sendto: left a lab behind"
+# --stream -: stdout is NDJSON alone, so a pipe to jq (here python's json) reads every line
+"$PB" --method udp_sendto --count 100 --stream - >"$T/out" 2>"$T/err"
+rc=$?
+check "--stream -: exit 0 (was $rc), every stdout line a JSON object, the table on stderr" \
+	eval '[ $rc = 0 ] && python3 -c "import json, sys
+assert all(isinstance(json.loads(l), dict) for l in open(sys.argv[1]))" "$T/out" && grep -q "^| udp_sendto " "$T/err"'
+
 if command -v setpriv >/dev/null; then
 	# uid 0 but no capabilities at all: what a user without root sees
 	expect_bad "no capabilities" "CAP_SYS_ADMIN" setpriv_run

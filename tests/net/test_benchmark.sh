@@ -15,6 +15,11 @@ export REFUSED
 check "a row per method ($nmethods${REFUSED:+, and $REFUSED skipped})" json "$out" \
 	"len(d['results']) == $nmethods + len([m for m in '$REFUSED'.split(',') if m])"
 check "lab is recorded" json "$out" "d['lab'] is True"
+# how long, said before it starts, counting the runs that go (issue 45): 1 s each and 0.1 s more
+ran=$(python3 -c "import json,sys; print(sum(r['status'] == 'ok' for r in json.load(open(sys.argv[1]))['results']))" "$out")
+want=$(python3 -c "t = int($ran * 1.1 + 0.5); print('%d:%02d' % (t // 60, t % 60))")
+check "the estimate first: $ran runs of 1 s, about $want in all ($(head -1 "$T/err"))" \
+	grep -qx "pktbench: $ran runs of 1 s, about $want in all ($((ran - 1)) methods and null)" "$T/err"
 python3 - "$out" <<'PY' && ok "every row: pps > 0, delivered >= 99 %, accounted 100 %, formulas" || fail "row checks"
 import json, os, sys
 d = json.load(open(sys.argv[1]))

@@ -228,9 +228,125 @@ out:
 	free(dict);
 }
 
+/* Every token of a command's conflicts names one of its rows, or a kind its --sweep takes. */
+static void check_tokens(const struct pb_cmd *cmd, const char *const *toks)
+{
+	unsigned int i, k;
+
+	for (i = 0; toks[i]; i++) {
+		size_t len = strcspn(toks[i], "=");
+		const struct pb_opt *o = NULL;
+		bool kind = !toks[i][len];
+
+		for (k = 0; k < cmd->nopts && !o; k++)
+			if (strlen(cmd->opts[k].name) == len &&
+			    !strncmp(cmd->opts[k].name, toks[i], len))
+				o = &cmd->opts[k];
+		for (k = 0; o && !kind && o->type == OPT_SWEEP && o->names[k]; k++)
+			kind = !strcmp(o->names[k], toks[i] + len + 1);
+		CHECK(o && kind, "pktbench %s: conflict token '%s' is no option of it", cmd->name,
+		      toks[i]);
+	}
+}
+
+static void test_conflict_tokens(void)
+{
+	const struct pb_conflict *c;
+	unsigned int i;
+
+	for (i = 0; i < pb_cmds_count; i++)
+		for (c = pb_cmds[i]->conflicts; c && c->opts[0]; c++) {
+			/* rfc2544 shares pktbench's: a row it leaves out is never given there */
+			if (pb_cmds[i]->conflicts == pb_conflicts && pb_cmds[i] != &pb_cmd_main)
+				continue;
+			check_tokens(pb_cmds[i], c->opts);
+			check_tokens(pb_cmds[i], c->with);
+			check_tokens(pb_cmds[i], (const char *const[]){ c->unless, NULL });
+			CHECK(c->why && c->why[0], "pktbench %s: a conflict without a why",
+			      pb_cmds[i]->name);
+		}
+}
+
+/*
+ * --help by topic (issue 45): every row of every command under one of its headings, shown
+ * once; pktbench's headings what to send, how fast, where, what to measure, output first.
+ */
+static void test_help_groups(void)
+{
+	static const char *const first[] = { PB_G_SEND, PB_G_PACE, PB_G_WHERE, PB_G_MEASURE,
+					     PB_G_OUTPUT };
+	unsigned int i, k, g;
+
+	for (k = 0; k < 5; k++)
+		CHECK(pb_cmd_main.groups && pb_cmd_main.groups[k] &&
+			      !strcmp(pb_cmd_main.groups[k], first[k]),
+		      "pktbench --help's heading %u is %s", k + 1, first[k]);
+	for (i = 0; i < pb_cmds_count; i++) {
+		const struct pb_cmd *cmd = pb_cmds[i];
+		char *usage = NULL, label[64], *at;
+		size_t len = 0;
+		FILE *f;
+
+		for (k = 0; cmd->groups && k < cmd->nopts; k++) {
+			for (g = 0; cmd->opts[k].group && cmd->groups[g]; g++)
+				if (!strcmp(cmd->groups[g], cmd->opts[k].group))
+					break;
+			CHECK(cmd->opts[k].group && cmd->groups[g], "pktbench %s --%s: no heading",
+			      cmd->name, cmd->opts[k].name);
+		}
+		f = open_memstream(&usage, &len);
+		if (!f)
+			continue;
+		pb_cmd_usage(cmd, f);
+		fclose(f);
+		for (k = 0; usage && k < cmd->nopts; k++) {
+			char row[80];
+
+			/* a row as usage_row starts it: its label, then its help or a new line */
+			pb_opt_label(&cmd->opts[k], label, sizeof(label));
+			snprintf(row, sizeof(row), "\n  %s ", label);
+			at = strstr(usage, row);
+			if (!at) {
+				snprintf(row, sizeof(row), "\n  %s\n", label);
+				at = strstr(usage, row);
+			}
+			CHECK(at && !strstr(at + 1, row), "pktbench %s --help: --%s %s", cmd->name,
+			      cmd->opts[k].name, at ? "twice" : "missing");
+		}
+		free(usage);
+	}
+}
+
+/*
+ * One rule for frame sizes (issue 45): a size pktbench builds (--frame-size, --sweep
+ * frame-size=) is without the FCS, one named after a standard that counts the wire (rfc2544's
+ * --frame-sizes, --imix-sizes) with it; every row that takes or names a size in bytes says
+ * which.
+ */
+static void test_fcs_said(void)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < pb_cmds_count; i++)
+		for (k = 0; k < pb_cmds[i]->nopts; k++) {
+			const struct pb_opt *o = &pb_cmds[i]->opts[k];
+			bool sized = (o->metavar && (strstr(o->metavar, "BYTES") ||
+						     strstr(o->metavar, "SIZE"))) ||
+				     strstr(o->help, "-byte") || strstr(o->help, "frame-size=");
+
+			CHECK(!sized || strstr(o->help, "FCS"),
+			      "pktbench %s --%s names a size without saying whether the FCS is in "
+			      "it",
+			      pb_cmds[i]->name, o->name);
+		}
+}
+
 int main(void)
 {
 	test_man();
+	test_fcs_said();
+	test_help_groups();
 	test_completion();
+	test_conflict_tokens();
 	return check_summary();
 }

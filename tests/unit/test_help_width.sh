@@ -68,6 +68,19 @@ else
 	else
 		bad "EXAMPLES and FILES disagree on the scenario folder (FILES: $files): $(grep -n 'scenarios' "$T/man" | head -3)"
 	fi
+	# a scenario an example names is where a reader finds it: installed, or in the source
+	# tree (a source build's man -l names an install folder it never filled), and then the
+	# example says the tree's path too
+	top=$(cd "$(dirname "$0")/../.." && pwd)
+	for y in $(sed -n '/^EXAMPLES/,/^FILES/p' "$T/man" | grep -o '/[^ ]*/scenarios/[a-z-]*\.yaml'); do
+		name=scenarios/$(basename "$y")
+		if [ -e "$y" ] || { [ -e "$top/$name" ] &&
+			sed -n '/^EXAMPLES/,/^FILES/p' "$T/man" | grep -q "[ (]$name"; }; then
+			ok "the example's $y is there, or named in the source tree ($name)"
+		else
+			bad "the example's $y: not installed, and the example names no $name of the source tree"
+		fi
+	done
 fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

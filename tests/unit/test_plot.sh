@@ -131,6 +131,64 @@ says "rfc2544 --search mlr: a line a goal (its conditional throughput), its rele
 says "docs' rfc2544 chart: the tbf and its rate, from the script's own # dut: line" \
 	"$top/docs/data/rfc2544.json" 'device under test: a tbf of 20 Mbit/s .*scripts/dut-tbf\.sh'
 
+# issue 45: a short run's stream drawn on an axis from 0 s, not 1.0085 to 1.0120 s; no text cut
+# off at the figure's edge (the replay chart's "CPU ns/frame (paced: % o"); nothing in a legend
+# that is not drawn (rfc2544's unpaced maximum at one frame size, a line of one point); the
+# axes' limits, clipped texts and undrawn legend entries are in PB_PLOT_TEXTS' dump
+/usr/bin/python3 - "$T/short.ndjson" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    for k, (m, t) in enumerate((("af_xdp", 1.0085), ("af_packet", 1.0101), ("udp_sendto", 1.012))):
+        for last, tt in ((False, t), (True, t + 0.004)):
+            f.write(json.dumps({"type": "interval", "method": m, "point": None, "run_id": k + 1,
+                                "t_s": tt, "dt_s": tt if not last else 0.004, "pps": 1e6 * (k + 1),
+                                "delivered_pps": 1e6 * (k + 1), "last": last}) + "\n")
+PY
+axes() { # axes "what" json axis lo-test hi-test: the first axes' limits (python expressions on v)
+	local what=$1 json=$2 axis=$3 lo=$4 hi=$5
+	PB_PLOT_TEXTS=$T/texts "$top/scripts/plot" "$json" -o "$T/a.png" >/dev/null 2>&1
+	if /usr/bin/python3 - "$T/texts" "$axis" "$lo" "$hi" <<'PY'; then
+import sys
+lines = [l.split() for l in open(sys.argv[1]) if l.startswith("axes 0 ")]
+v = dict(zip(lines[0][2::3], zip(map(float, lines[0][3::3]), map(float, lines[0][4::3]))))
+a, b = v[sys.argv[2]]
+sys.exit(0 if eval(sys.argv[3], {"v": a}) and eval(sys.argv[4], {"v": b}) else 1)
+PY
+		pass=$((pass + 1)); echo "ok: $what"
+	else
+		fail=$((fail + 1)); echo "FAIL: $what: $(grep '^axes' "$T/texts" 2>/dev/null | head -2 | tr '\n' '|')"
+	fi
+}
+axes "a stream of 1 s runs: its seconds from 0, at least 1 s wide" "$T/short.ndjson" xlim \
+	"v == 0" "v >= 1"
+none() { # none "what" json regex: no line of the chart's texts matches
+	PB_PLOT_TEXTS=$T/texts "$top/scripts/plot" "$2" -o "$T/n.png" >/dev/null 2>&1
+	if [ -s "$T/texts" ] && grep -q '^axes 0 ' "$T/texts" && ! grep -qE -- "$3" "$T/texts"; then
+		pass=$((pass + 1)); echo "ok: $1"
+	else
+		fail=$((fail + 1)); echo "FAIL: $1: $(grep -E -- "$3" "$T/texts" 2>/dev/null | head -3 | tr '\n' '|')"
+	fi
+}
+none "replay: no heading cut off at the edge" "$top/tests/unit/data/replay.json" '^clipped: '
+none "benchmark: no text cut off" "$top/tests/unit/data/base.json" '^clipped: '
+/usr/bin/python3 - "$top/tests/unit/data/rfc2544.json" "$T/rfc64.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"] = [r for r in d["results"] if r.get("frame_size") in (64, None)]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+none "rfc2544 at one frame size: every legend entry drawn" "$T/rfc64.json" '^undrawn: '
+none "rfc2544: no text cut off" "$top/tests/unit/data/rfc2544.json" '^clipped: '
+# without -o: the exit status the docstring gives for a command line it cannot use, one line
+"$top/scripts/plot" "$top/tests/unit/data/base.json" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] &&
+	grep -q "exit status 2 for a command line" "$top/scripts/plot"; then
+	pass=$((pass + 1)); echo "ok: without -o: exit 2, as the docstring says, one line: $(cat "$T/err")"
+else
+	fail=$((fail + 1)); echo "FAIL: without -o: exit $rc, $(wc -l <"$T/err") lines, against the docstring's: $(grep -o 'exit status [0-9][^.]*' "$top/scripts/plot" | head -2 | tr '\n' '|')"
+fi
+
 # --docs draws every chart of docs/ from the result sets stored beside them
 mkdir -p "$T/docs"
 cp -r "$top/docs/data" "$T/docs/"

@@ -22,6 +22,24 @@
 static char dir[64];
 static char path[128];
 static char err[512];
+static char capture[128]; /* a capture --replay takes: a pcap header, no frames */
+
+static void write_capture(void)
+{
+	/* pcap, microseconds, version 2.4, snaplen 65535, Ethernet: little-endian */
+	static const unsigned char hdr[24] = {
+		0xd4, 0xc3, 0xb2, 0xa1, 2,    0,    4, 0, 0, 0, 0, 0,
+		0,    0,    0,	  0,	0xff, 0xff, 0, 0, 1, 0, 0, 0
+	};
+	FILE *f;
+
+	snprintf(capture, sizeof(capture), "%s/x.pcap", dir);
+	f = fopen(capture, "wb");
+	if (!f || fwrite(hdr, sizeof(hdr), 1, f) != 1 || fclose(f)) {
+		fprintf(stderr, "cannot write %s\n", capture);
+		exit(1);
+	}
+}
 
 /* The defaults, as pb_options_parse leaves them for a bare "pktbench". */
 static void defaults(struct pb_config *cfg)
@@ -120,14 +138,17 @@ static void test_shipped(void)
 			CHECK(cfg.duration_s == 1, "ci-smoke: duration %g", cfg.duration_s);
 			CHECK(cfg.sweep.kind == PB_SWEEP_NONE, "ci-smoke: no sweep");
 		} else if (!strcmp(name, "frame-size-sweep.yaml")) {
-			static const uint32_t want[] = { 64, 128, 256, 512, 1024, 1518 };
+			/* RFC 2544's sizes less the FCS: 1514 fills a 1500-byte MTU (issue 45) */
+			static const uint32_t want[] = { 60, 124, 252, 508, 1020, 1514 };
 
 			CHECK(!strcmp(cfg.method, "af_packet,sendmmsg"), "frame-size-sweep: %s",
 			      cfg.method);
 			CHECK(cfg.duration_s == 2, "frame-size-sweep: duration %g", cfg.duration_s);
 			CHECK(cfg.sweep.kind == PB_SWEEP_FRAME_SIZE && cfg.sweep.n == 6 &&
 				      !memcmp(cfg.sweep.values, want, sizeof(want)),
-			      "frame-size-sweep: the six sizes");
+			      "frame-size-sweep: the six sizes, the largest %u (a 1500-byte MTU's "
+			      "frame is 1514)",
+			      cfg.sweep.n ? cfg.sweep.values[cfg.sweep.n - 1] : 0);
 		} else if (!strcmp(name, "queue-sweep.yaml")) {
 			CHECK(!strcmp(cfg.method, "af_packet"), "queue-sweep: %s", cfg.method);
 			CHECK(cfg.duration_s == 2, "queue-sweep: duration %g", cfg.duration_s);
@@ -242,7 +263,9 @@ static const char *sample(const struct pb_opt *o, char *buf, size_t len)
 
 	switch (o->type) {
 	case OPT_STR:
-		/* the one string row with a grammar of its own */
+		/* the string rows with a grammar of their own, or a file checked as it is given */
+		if (!strcmp(o->name, "replay"))
+			return capture;
 		return strcmp(o->name, "imix-sizes") ? "x1" : "64:7,9018:1";
 	case OPT_SECS:
 		return "2.5";
@@ -547,6 +570,25 @@ static void test_precedence(void)
 	      "--config=FILE: %s", err);
 	CHECK(parse(3, a4, &cfg) == 0 && cfg.duration_s == 3, "the file alone: %s", err);
 
+	/*
+	 * Options that set the same thing: both in the file is a bad file; the command line's
+	 * overrides the file's, as the same option's would (the file's goes back to its default)
+	 */
+	file = write_file("c.yaml", "duration: 3\ncount: 10\n");
+	CHECK(parse(3, a4, &cfg) == -EINVAL &&
+		      !strcmp(err + strlen(file), ": duration and count both set when each run "
+						  "ends: give one"),
+	      "duration and count in one file: '%s'", err);
+	file = write_file("c.yaml", "duration: 3\nsweep: frame-size=64,128\nstreams: 2\n");
+	{
+		char *a5[] = { "pktbench", "--config",	   (char *)file, "--count",
+			       "5",	   "--frame-size", "100",	 NULL };
+
+		CHECK(parse(7, a5, &cfg) == 0 && cfg.count == 5 && cfg.duration_s == 5 &&
+			      cfg.frame_size == 100 && !cfg.sweep.kind && cfg.streams == 2,
+		      "--count and --frame-size over the file's duration and sweep: %s", err);
+	}
+	unlink(file);
 	write_file("bad.yaml", "duration: 3\ndurration: 4\n");
 	snprintf(eq, sizeof(eq), "%s", path);
 	CHECK(parse(3, bad, &cfg) == -EINVAL, "a bad file fails the parse");
@@ -567,6 +609,7 @@ int main(void)
 		printf("skip: %s\n", err);
 		return 77;
 	}
+	write_capture();
 	test_shipped();
 	test_every_key();
 	test_table_keys();
@@ -577,6 +620,7 @@ int main(void)
 	unlink(write_file("s.yaml", ""));
 	unlink(write_file("p.yaml", ""));
 	unlink(write_file("bad.yaml", ""));
+	unlink(capture);
 	rmdir(dir);
 	return check_summary();
 }
