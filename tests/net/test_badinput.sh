@@ -113,7 +113,8 @@ no_leftovers || fail "--vlan 10 on udp_sendto: left a lab behind"
 rc=$?
 check "--stream -: exit 0 (was $rc), every stdout line a JSON object, the table on stderr" \
 	eval '[ $rc = 0 ] && python3 -c "import json, sys
-assert all(isinstance(json.loads(l), dict) for l in open(sys.argv[1]))" "$T/out" && grep -q "^| udp_sendto " "$T/err"'
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) and all(isinstance(json.loads(l), dict) for l in lines)" "$T/out" && grep -q "^| udp_sendto " "$T/err"'
 
 if command -v setpriv >/dev/null; then
 	# uid 0 but no capabilities at all: what a user without root sees

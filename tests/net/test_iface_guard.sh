@@ -6,8 +6,8 @@
 # a namespace of the test's own, on a veth pair it made: never on the host's interfaces.
 . "$(dirname "$0")/lib.sh"
 
-test_pair guard 77
 trap 'test_pair_del; cleanup' EXIT
+test_pair guard 77 || { echo "FAIL: the test's namespace and veth pair"; exit 1; }
 ip -n "$NS" route add default via 198.18.77.2 dev "$A"
 
 # send [ENV...] -- [ARGS...]: pktbench in the namespace on A, 10 frames to B's side
