@@ -54,7 +54,7 @@ PY
 rx_packets() { if_counter "$NRX" "$B" rx_packets; }
 row() { python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print({k: r.get(k) for k in ('run_id','status','reason','frames_sent','frames_delivered','receiver_restarted','receiver_evicted')})" "$1"; }
 SEND=(ip netns exec "$NTX" "$PB" --iface "$A" --srcip $TX_IP --dstip $RX_IP --receiver "$URL"
-	--method af_packet --pps 50 --duration 3 --format json)
+	--method af_packet --pps 50 --format json)
 
 # run NAME WHEN [ARGS]: a sender's run, the flood (ids from FIRST, set by the caller) once 30
 # frames arrived (its first ~20 and the HTTP requests': before the first sample) or once the
@@ -63,7 +63,9 @@ run() {
 	local name=$1 when=$2 pid p0 t0=$SECONDS
 	shift 2
 	p0=$(rx_packets)
-	"${SEND[@]}" -o "$T/$name.json" "$@" 2>"$T/$name.err" &
+	# a window of 3 s (the named run below is --count's instead: the two end a run alike and
+	# are refused together)
+	"${SEND[@]}" --duration 3 -o "$T/$name.json" "$@" 2>"$T/$name.err" &
 	pid=$!
 	PIDS+=("$pid")
 	if [ "$when" = sampled ]; then

