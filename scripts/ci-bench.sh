@@ -77,10 +77,11 @@ else
 		t0=$SECONDS
 		# git archive: the commit's tree alone, so its build sees no file of this checkout's;
 		# the ceiling keeps its version script from describing this checkout instead
+		ceiling=$(cd "$bdir" && pwd)
 		if ! { git archive "$rev" | tar -x -C "$bdir/src" &&
-			GIT_CEILING_DIRECTORIES=$(cd "$bdir" && pwd) cmake -S "$bdir/src" -B "$bdir/build" \
+			GIT_CEILING_DIRECTORIES=$ceiling cmake -S "$bdir/src" -B "$bdir/build" \
 				-DCMAKE_BUILD_TYPE=RelWithDebInfo &&
-			GIT_CEILING_DIRECTORIES=$(cd "$bdir" && pwd) cmake --build "$bdir/build" \
+			GIT_CEILING_DIRECTORIES=$ceiling cmake --build "$bdir/build" \
 				-j"$(nproc)" --target pktbench; } >"$bdir/build.log" 2>&1; then
 			tail -5 "$bdir/build.log" | sed 's/^/    /'
 			fail "the base ${rev:0:12} does not build on this machine ($bdir/build.log): name a newer base in .ci/gate-base"
@@ -143,14 +144,16 @@ args=("$BUILD/ci-bench-base.json" "$BUILD/ci-bench.json" --normalize udp_sendto 
 	--cpu-tolerance "$CPU_TOL" --syscalls-tolerance "$SYS_TOL")
 "$PB" compare "${args[@]}"
 rc=$?
-"$PB" compare "${args[@]}" -f json >"$work/cmp.json" 2>/dev/null
-python3 scripts/ci_rounds.py judged "$work/cmp.json" "$desc" | tee -a "$SUMMARY"
+# kept beside the result sets: scripts/gate-check.sh reads its figures from it
+CMP=$BUILD/ci-gate-compare.json
+"$PB" compare "${args[@]}" -f json >"$CMP" 2>/dev/null
+python3 scripts/ci_rounds.py judged "$CMP" "$desc" | tee -a "$SUMMARY"
 [ "${PIPESTATUS[0]}" = 0 ] || exit 1
 [ -z "${gone:-}" ] || fail "a method the base has is gone"
 case $rc in
 0) say "PASS: no row regressed against the base" ;;
 1) fail "$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-print("regressed against the base: " + ", ".join("%s (%s)" % (r["method"], r["detail"]) for r in d["rows"] if r["fails"]))' "$work/cmp.json")" ;;
+print("regressed against the base: " + ", ".join("%s (%s)" % (r["method"], r["detail"]) for r in d["rows"] if r["fails"]))' "$CMP")" ;;
 *) fail "pktbench compare could not compare (exit $rc)" ;;
 esac

@@ -203,7 +203,7 @@ except Exception as e:
 pb_methods() {
 	local all
 	all=$("$PB" --help | awk '/^Methods/{m=1; next} m && !NF {exit} m {print $1}' | grep -v '^benchmark$')
-	grep -vxF -f <(refused_methods; echo '-') <<<"$all"
+	grep -vxF -f <(refused_methods) <<<"$all"
 }
 # refused_methods: methods of this build the kernel itself refuses, one a line: xdp_live when
 # the reference loop's live-frame run is refused too (live_frames_refused, below); said once
