@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # pktbench rfc2544 --search mlr (RFC 9971's MLRsearch) against known answers: the router lab
-# with scripts/dut-tbf.sh's 20 Mbit/s tbf. A trial of d seconds of 64-byte frames gets through
-# R d = 20e6 / 8 / 60 d frames plus what the bucket and queue hold (B = 48 KB / 60 bytes), so
-# NDR is R + B / d. MLRsearch's NDR goal must land within --precision of the binary search's
+# with scripts/dut-tbf.sh's 20 Mbit/s tbf. A trial of d seconds of S-byte frames gets through
+# R d = 20e6 / 8 / (S - 4) d frames plus what the bucket and queue hold (B = 48 KB / (S - 4)),
+# so NDR is R + B / d; at 64 bytes and again at 1518. MLRsearch's NDR goal must land within --precision of the binary search's
 # NDR on the same lab, and at most 5 % above R + B / d; its bounds must be what RFC 9971 reads
 # in its own trials (recomputed here from the JSON), and its paced trials spun. Trials of
 # 0.5 s keep it short.
@@ -10,7 +10,7 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 PREC=2
 COMMON="--lab router --lab-dut-setup $TOP/scripts/dut-tbf.sh --method udp_sendto --tests throughput
-	--frame-sizes 64 --trial 0.5 --trial-gap 0.1 --precision $PREC -q --format json"
+	--trial 0.5 --trial-gap 0.1 --precision $PREC -q --format json"
 
 py() { # py FILE PYTHON-STATEMENTS: d = the JSON; exit with the statements' verdict
 	python3 -c "import json,sys,math
@@ -24,19 +24,21 @@ $2" "$1"
 # one attempt: the binary search's NDR, then MLRsearch's NDR and PDR, on the same lab; each
 # a timing answer (the DUT forwards on the machine's CPUs), so measured afresh each attempt
 RUN=0
+SIZE=64
 both() {
 	RUN=$((RUN + 1))
-	"$PB" rfc2544 $COMMON --output "$T/bin.$RUN.json" 2>"$T/bin.$RUN.err" ||
+	"$PB" rfc2544 $COMMON --frame-sizes $SIZE --output "$T/bin.$RUN.json" 2>"$T/bin.$RUN.err" ||
 		{ echo "  binary: exit $? ($(tail -1 "$T/bin.$RUN.err"))"; return 1; }
-	"$PB" rfc2544 $COMMON --search mlr --output "$T/mlr.$RUN.json" 2>"$T/mlr.$RUN.err" ||
-		{ echo "  mlr: exit $? ($(tail -1 "$T/mlr.$RUN.err"))"; return 1; }
-	python3 - "$T/bin.$RUN.json" "$T/mlr.$RUN.json" $PREC <<'PY'
+	"$PB" rfc2544 $COMMON --frame-sizes $SIZE --search mlr --output "$T/mlr.$RUN.json" \
+		2>"$T/mlr.$RUN.err" || { echo "  mlr: exit $? ($(tail -1 "$T/mlr.$RUN.err"))"; return 1; }
+	python3 - "$T/bin.$RUN.json" "$T/mlr.$RUN.json" $PREC $SIZE <<'PY'
 import json, sys
 b = [r for r in json.load(open(sys.argv[1]))['results'] if r['summary']][0]
 d = json.load(open(sys.argv[2]))
 m = [r for r in d['results'] if r['summary'] and r['goal_loss_ratio'] == 0][0]
 t = [r for r in d['results'] if not r['summary']]
-prec, R, B = float(sys.argv[3]) / 100, 20e6 / 8 / 60, (16384 + 32768) / 60
+prec, S = float(sys.argv[3]) / 100, int(sys.argv[4])
+R, B = 20e6 / 8 / (S - 4), (16384 + 32768) / (S - 4)
 ndr = R + B / 0.5
 lo, tp = m['relevant_lower_bound_pps'], b['throughput_pps']
 print('  binary NDR %.0f in %d trials, %.1f s; mlr NDR %.0f (upper %s) in %d trials, %.1f s;'
@@ -92,5 +94,8 @@ check "mlr: every paced trial spun (--pace spin, rfc2544's default), and is a fu
 p=[r for r in trials if r['target_pps']]
 sys.exit(0 if len(trials) and p and all(r['pacing']=='spin' for r in p) and trials[0]['pacing'] is None and
 	all(r['frames_sent']>0 and abs(r['accounted_pct']-100)<0.01 for r in trials) else 1)"
+# the same known answer with the largest frame: 1651 frames/s, 32 of them in bucket and queue
+SIZE=1518
+attempts 3 "mlr at 1518 bytes: NDR within --precision $PREC % of the binary search's, and of R + B/d" both
 check "mlr runs: no lab left" no_leftovers
 finish
