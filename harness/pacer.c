@@ -118,6 +118,17 @@ double pb_pacer_next(const struct pb_pacer *p, uint64_t done)
 	return fmax(nominal, pacer_peak_due(p, done));
 }
 
+uint32_t pb_pacer_frame_at(const struct pb_pacer *p, double t, uint64_t done)
+{
+	/* frame n's nominal deadline is t0 + (n + 1 + forgiven) / rate (pb_pacer_allowance) */
+	double n;
+
+	if (!p->rate)
+		return 0;
+	n = ceil((t - p->t0) * p->rate - 1 - p->forgiven - 1e-6) - (double)done;
+	return n <= 0 ? 0 : n >= UINT32_MAX ? UINT32_MAX - 1 : (uint32_t)n;
+}
+
 uint64_t pb_pacer_behind(const struct pb_pacer *p, double t, uint64_t done)
 {
 	double due, owed;

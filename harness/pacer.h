@@ -65,6 +65,12 @@ uint64_t pb_pacer_allowance(struct pb_pacer *p, double t, uint64_t done);
 uint64_t pb_pacer_behind(const struct pb_pacer *p, double t, uint64_t done);
 /* When the next frame may go, given done handed over so far. */
 double pb_pacer_next(const struct pb_pacer *p, uint64_t done);
+/*
+ * Of the frames from done on (done handed over so far), the index of the first whose nominal
+ * deadline is at or after t: 0 when t is not after the next one's; a frame the schedule has
+ * leave at t, wherever it falls in a bunch handed over at once.
+ */
+uint32_t pb_pacer_frame_at(const struct pb_pacer *p, double t, uint64_t done);
 /* The worker sleeps its waits (a late wake is bunched, PB_PACE_WAKE_S) rather than spins. */
 void pb_pacer_sleeps(struct pb_pacer *p);
 /*

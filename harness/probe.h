@@ -5,7 +5,8 @@
  * bpf/pb_bpf.h) immediately before the method hands that frame to the kernel.
  *
  * The runner arms a stream's next probe by time (--latency-pps over the streams) before a
- * send() call: w->probe.at becomes 0, the call's first frame. Every method checks, at the one
+ * send() call: w->probe.at becomes the index of the frame the schedule has leave at the
+ * probe's time (0 unpaced, or when the probe is overdue). Every method checks, at the one
  * place it hands a frame over, pb_probe_due(&w->probe, i) with i the frame's index among
  * those the call hands over, and stamps that frame where it lies (a UMEM chunk, a ring slot,
  * a GSO segment) or sends a stamped copy (pb_probe_copy) where its buffers are shared. A call
@@ -58,12 +59,17 @@ int pb_probe_init(struct pb_probe *p, const struct pb_config *cfg, bool on, bool
 		  uint32_t max_len);
 void pb_probe_free(struct pb_probe *p);
 
-/* The runner, before each send() call of a stream with probes; now is pb_now(). */
-static inline void pb_probe_arm(struct pb_probe *p, double now)
+/*
+ * The runner, before each send() call of a stream with probes; now is pb_now(). at: which of
+ * the call's frames the probe rides when it is due: the one the schedule has leave at the
+ * probe's time (a paced call hands over a bunch; pb_pacer_frame_at), else 0. An at beyond
+ * the frames the call hands over leaves the probe to a later call.
+ */
+static inline void pb_probe_arm(struct pb_probe *p, double now, uint32_t at)
 {
 	p->stamped = PB_PROBE_NONE;
 	if (now >= p->next_t)
-		p->at = 0;
+		p->at = at;
 }
 
 /* Whether the call's frame i is the probe. */

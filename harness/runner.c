@@ -282,9 +282,17 @@ static uint64_t worker_budget(struct pb_slot *s, double *wait)
 		}
 		budget = allow < budget ? allow : budget;
 	}
-	/* --latency: the stream's next probe is due by now; the call's first frame is it */
+	/*
+	 * --latency: the stream's next probe is due by now. Paced, it rides the frame the
+	 * schedule has leave at its time, wherever that falls in the call's bunch: a sleeper's
+	 * bunch meets a full queue head first, and probes always on its first frame were lost
+	 * less than the frames around them (a tbf offered twice its rate: 34 % against 47 %)
+	 */
 	if (s->w.probe.on)
-		pb_probe_arm(&s->w.probe, t ? t : pb_clock_now(clk));
+		pb_probe_arm(&s->w.probe, t ? t : pb_clock_now(clk),
+			     s->pacer.rate && !s->rs
+				     ? pb_pacer_frame_at(&s->pacer, s->w.probe.next_t, tried)
+				     : 0);
 	return budget < PB_BUDGET_MAX ? budget : PB_BUDGET_MAX;
 }
 

@@ -226,6 +226,21 @@ int main(void)
 	CHECK(pb_pacer_allowance(&p, 3.0, 0) == 1 && p.forgiven == 997,
 	      "a late start is capped at the burst too, and caught up one by one");
 
+	/* which frame of a bunch the schedule has leave at a time (a probe's, runner.c) */
+	pb_pacer_init(&p, 1000, 0, 0.01);
+	CHECK(pb_pacer_frame_at(&p, 0.0105, 5) == 5,
+	      "1000 pps, 5 gone: the frame due at or after 10.5 ms is the 6th of the call (got %u)",
+	      pb_pacer_frame_at(&p, 0.0105, 5));
+	CHECK(pb_pacer_frame_at(&p, 0.010, 5) == 4, "one due at 10 ms exactly is the 5th (got %u)",
+	      pb_pacer_frame_at(&p, 0.010, 5));
+	CHECK(pb_pacer_frame_at(&p, 0.003, 5) == 0, "a time already past: the call's first");
+	p.forgiven = 3;
+	CHECK(pb_pacer_frame_at(&p, 0.0105, 5) == 2,
+	      "3 frames of debt forgiven move the schedule on by 3 (got %u)",
+	      pb_pacer_frame_at(&p, 0.0105, 5));
+	pb_pacer_init(&p, 0, 0, 0.01);
+	CHECK(pb_pacer_frame_at(&p, 5.0, 5) == 0, "unpaced: the call's first");
+
 	test_sleeper();
 	return check_summary();
 }

@@ -93,7 +93,7 @@ static void test_stamp(bool v6)
 	      p.interval);
 	CHECK(!pb_probe_due(&p, 0), "%s: nothing due before the runner arms", fam);
 
-	pb_probe_arm(&p, 100.0);
+	pb_probe_arm(&p, 100.0, 0);
 	CHECK(pb_probe_due(&p, 0) && !pb_probe_due(&p, 1) && pb_probe_in(&p, 8) == 0,
 	      "%s: the first frame of the first call", fam);
 	t0 = now_ns(CLOCK_MONOTONIC);
@@ -116,9 +116,9 @@ static void test_stamp(bool v6)
 	      "%s: the next one is due one interval on", fam);
 
 	/* the schedule: not yet due, then due; a stamp over a stamp keeps the checksum */
-	pb_probe_arm(&p, p.next_t - 1e-4);
+	pb_probe_arm(&p, p.next_t - 1e-4, 0);
 	CHECK(!pb_probe_due(&p, 0), "%s: not before its time", fam);
-	pb_probe_arm(&p, p.next_t);
+	pb_probe_arm(&p, p.next_t, 0);
 	CHECK(pb_probe_due(&p, 0), "%s: armed at its time", fam);
 	pb_probe_stamp(&p, pl, true);
 	CHECK(be32(pl + PB_PROBE_SEQ_OFF) == 1 &&
@@ -145,7 +145,7 @@ static void test_stamp(bool v6)
 		uint32_t n = 0;
 
 		for (k = 0; k < PB_PROBE_COPIES + 2; k++) {
-			pb_probe_arm(&p, 1e9);
+			pb_probe_arm(&p, 1e9, 0);
 			c = pb_probe_copy(&p, &f, &slot);
 			if (!c)
 				break;
@@ -178,7 +178,7 @@ static void test_kinds(void)
 	CHECK(p.kind == 't' && p.frame_kind == 'n' && p.clock == CLOCK_TAI,
 	      "--synced-clocks in a paced run: 't' probes among 'n' frames");
 	CHECK(p.interval == 4.0 / PB_LATENCY_PPS, "the default rate: 1000/s over 4 streams");
-	pb_probe_arm(&p, 0);
+	pb_probe_arm(&p, 0, 0);
 	tai = now_ns(CLOCK_TAI) & PB_TS_MASK;
 	pb_probe_stamp(&p, buf + f.payload_off, true);
 	CHECK(be48(buf + f.payload_off + PB_PROBE_TS_OFF) - tai < 1000000,
@@ -186,12 +186,12 @@ static void test_kinds(void)
 	CHECK(naive_udp_ok(buf + f.l3_off, AF_INET), "an 18-byte payload's checksum holds");
 	/* on time, the schedule is absolute: one interval after the last due time, not after now */
 	p.next_t = pb_now() + 10;
-	pb_probe_arm(&p, p.next_t);
+	pb_probe_arm(&p, p.next_t, 0);
 	pb_probe_stamp(&p, buf + f.payload_off, true);
 	CHECK(p.next_t == p.prev_t + p.interval, "absolute: due + interval");
 	/* a stall: the schedule skips ahead instead of owing probes */
 	p.next_t = 1.0;
-	pb_probe_arm(&p, 5.0);
+	pb_probe_arm(&p, 5.0, 0);
 	pb_probe_stamp(&p, buf + f.payload_off, false);
 	CHECK(p.next_t > 5.0, "after a stall the next probe is one interval from now");
 	pb_probe_stamped(&p, 3);
