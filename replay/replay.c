@@ -568,12 +568,6 @@ void pb_replay_gaps(const struct pb_replay *r, struct pb_result *res)
 	o->gap_err_max_us = res->gaps.max_us - o->gap_max_us;
 }
 
-void pb_replay_delivered(struct pb_result *res, uint64_t bytes)
-{
-	res->replay.rx_known = true;
-	res->replay.rx_bytes = bytes;
-}
-
 int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)
 {
 	bool top = cfg->topspeed || cfg->replay_timing == PB_TIMING_TOPSPEED;
@@ -656,3 +650,20 @@ bool pb_replay_exhausted(const struct pb_replay_stream *s)
 {
 	return s->exhausted;
 }
+
+const struct pb_replay_source pb_replay_source = {
+	.open = pb_replay_open,
+	.free = pb_replay_free,
+	.apply = pb_replay_apply,
+	.take_pool = pb_replay_take_pool,
+	.stream = pb_replay_stream,
+	.attach = pb_replay_attach,
+	.quota = pb_replay_quota,
+	.start = pb_replay_start,
+	.stop = pb_replay_stop,
+	.allowance = pb_replay_allowance,
+	.note = pb_replay_note,
+	.exhausted = pb_replay_exhausted,
+	.result = pb_replay_result,
+	.gaps = pb_replay_gaps,
+};
