@@ -276,7 +276,8 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 			cfg->replay, rp->cut_bytes, rp->file_frames);
 	if (rp->backwards)
 		pr_warn("--replay %s: a stamp goes back %" PRIu64 " time(s) in file order: the "
-			"frames replay in file order, each such gap taken as 0\n",
+			"frames replay in file order, each stamped before the file's latest at "
+			"once, the file's clock kept (as tcpreplay)\n",
 			cfg->replay, rp->backwards);
 	*out = rp;
 	return 0;

@@ -80,9 +80,10 @@ struct rp_file {
 /* A pass's schedule as it is read, frame by frame (rp_offset). */
 struct rp_clock {
 	uint64_t k;	    /* frames of the pass so far: the next one's index */
-	uint64_t t_prev;    /* the latest frame's stamp */
-	uint64_t acc_ns;    /* the file's time to the latest frame: its gaps, none negative */
-	uint64_t backwards; /* stamps that went back: each gap taken as zero */
+	uint64_t t_prev;    /* the previous frame's stamp */
+	uint64_t t_max;	    /* the file's clock: the latest stamp so far */
+	uint64_t acc_ns;    /* the file's time to its clock: t_max less the first stamp */
+	uint64_t backwards; /* stamps earlier than the one before: each such frame goes at once */
 	double at;	    /* --rate: the wire time so far */
 	double prev;	    /* the latest frame's offset */
 	uint32_t wire;	    /* --rate: the latest frame's wire bytes */
