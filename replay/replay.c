@@ -225,6 +225,7 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 {
 	const char *no = rp_unsupported(m);
 	struct pb_replay *rp;
+	uint32_t i;
 	int err;
 
 	*out = NULL;
@@ -268,6 +269,21 @@ int pb_replay_open(struct pb_replay **out, const struct pb_method *m, const stru
 	if (err) {
 		pb_replay_free(rp);
 		return err;
+	}
+	/* a method's own bounds (xdp_live's map): a skipped row, never a failed open */
+	for (i = 0; i < rp->streams && !rp->streamed; i++) {
+		const struct pb_replay_stream *s = &rp->st[i];
+
+		if ((m->replay_frames && s->n > m->replay_frames) ||
+		    (m->replay_len && s->pool.max_len > m->replay_len)) {
+			snprintf(why, len,
+				 "--replay: %s holds up to %u frames a stream of up to %u bytes; "
+				 "stream %u has %u of up to %u",
+				 m->name, m->replay_frames, m->replay_len, i, s->n,
+				 s->pool.max_len);
+			pb_replay_free(rp);
+			return -EOPNOTSUPP;
+		}
 	}
 	rp_said_skips(rp, m);
 	if (rp->cut)

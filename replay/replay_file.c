@@ -137,6 +137,27 @@ static int rp_classify_whole(struct rp_file *f, const uint8_t *p, uint32_t caple
 }
 
 /*
+ * IPv6's extension headers at ip (len bytes) walked to the first header that is not one of
+ * them, or to a fragment header: its offset, *nh its type; 0 when they run past len.
+ */
+static uint32_t rp_v6_walk(const uint8_t *ip, uint32_t len, uint8_t *nh)
+{
+	uint32_t off = 40;
+	int i;
+
+	*nh = ip[6];
+	for (i = 0; i < 8; i++) {
+		if (*nh != IPPROTO_HOPOPTS && *nh != IPPROTO_ROUTING && *nh != IPPROTO_DSTOPTS)
+			return off;
+		if (off + 8 > len || off + (ip[off + 1] + 1u) * 8 > len)
+			return 0;
+		*nh = ip[off];
+		off += (ip[off + 1] + 1u) * 8;
+	}
+	return 0;
+}
+
+/*
  * One captured frame: what of it replays (whole: the frame; else its UDP payload; r->data:
  * its offset in p) and its flow, or why it is not replayed. 0 with *skip set to PB_RSKIP_N
  * when kept, -ENOMEM.
@@ -187,21 +208,31 @@ int rp_classify(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t w
 		l4 = off + ihl;
 		iplen -= ihl;
 	} else if (type == ETH_P_IPV6) {
+		uint32_t ext;
+		uint8_t nh;
+
 		if (caplen < off + 40 || (p[off] >> 4) != 6)
 			return 0;
 		iplen = (uint32_t)(p[off + 4] << 8 | p[off + 5]);
 		if (caplen < off + 40 + iplen)
 			return 0;
-		*skip = p[off + 6] == IPPROTO_UDP ? PB_RSKIP_N
-			: p[off + 6] == IPPROTO_TCP || p[off + 6] == IPPROTO_ICMPV6 ||
-					p[off + 6] == IPPROTO_NONE
-				? PB_RSKIP_NOT_UDP
-				: PB_RSKIP_FRAGMENT; /* an extension header first */
+		/*
+		 * Its extension headers walked: only a fragment header makes a fragment; a
+		 * hop-by-hop one (MLD's router alert) merely stands before ICMPv6, not UDP
+		 * (issue 46: an MLD report was named an IP fragment)
+		 */
+		ext = rp_v6_walk(p + off, 40 + iplen, &nh);
+		if (!ext)
+			return 0;
+		*skip = nh == IPPROTO_FRAGMENT ? PB_RSKIP_FRAGMENT
+			: nh == IPPROTO_UDP    ? PB_RSKIP_N
+					       : PB_RSKIP_NOT_UDP;
 		if (*skip != PB_RSKIP_N)
 			return 0;
 		key[0] = 6;
 		memcpy(key + 1, p + off + 8, 32);
-		l4 = off + 40;
+		l4 = off + ext;
+		iplen -= ext - 40;
 	} else {
 		*skip = PB_RSKIP_NOT_IP;
 		return 0;
