@@ -1395,6 +1395,16 @@ static int run_prepare(const struct pb_method *m, const struct pb_config *cfg,
 		res->node[0] = '\0';
 	res->node[sizeof(res->node) - 1] = '\0';
 	res->has_receiver = env->path && env->path->rx && !(m->flags & PB_M_NO_WIRE);
+	/*
+	 * --srcmac on a frame method's replay takes the place of the run's MAC, the only mark
+	 * the receiver counts those frames by (pb_bpf.h): it cannot count them
+	 */
+	if (res->has_receiver && cfg->replay[0] && cfg->srcmac_set && (m->flags & PB_M_FRAME)) {
+		res->has_receiver = false;
+		pr_warn("%s: --srcmac: the replayed frames carry it, not the run's MAC the "
+			"receiver counts them by: delivered is not counted\n",
+			m->name);
+	}
 	if (!pb_run_check(m, cfg, res->reason, sizeof(res->reason)))
 		return 0;
 	res->status = PB_STATUS_SKIPPED;
@@ -1527,8 +1537,13 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 
 	run_open(run, res);
 	run_wait_link(run, res);
-	/* a named test's run tells the receiver whose it is, before its counters start */
-	if (!run->abort && !(m->flags & PB_M_NO_WIRE)) {
+	/*
+	 * a named test's run tells the receiver whose it is, before its counters start; a
+	 * replay announces itself only to a receiver that counts it by the run's MAC: with none
+	 * named, the wire carries the file's frames alone (issue 46)
+	 */
+	if (!run->abort && !(m->flags & PB_M_NO_WIRE) &&
+	    (cfg->test_id[0] || cfg->shard_count || res->has_receiver)) {
 		int aerr = pb_announce(cfg, cfg->vlan && (m->flags & PB_M_FRAME));
 
 		if (aerr)

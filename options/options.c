@@ -126,7 +126,10 @@ static const struct pb_opt pb_opts[] = {
 	  "c0:ff:ee:00:00:00 with a bare --iface)",
 	  .group = PB_G_SEND },
 	{ "srcmac", 0, OPT_MAC, OFF(srcmac), OFF(srcmac_set), NULL, 0, 0, "MAC",
-	  "source MAC (default: the sending interface's MAC)", .group = PB_G_SEND },
+	  "source MAC (default: the sending interface's MAC; a frame method's --replay: the "
+	  "run's, which the receiver counts by; given, every replayed frame carries it, as "
+	  "tcpreplay's --enet-smac, and a receiver cannot count them)",
+	  .group = PB_G_SEND },
 	{ "dstport", 0, OPT_PORT, OFF(dstport), 0, "12345", 1, 65535, "PORT",
 	  "destination UDP port", .group = PB_G_SEND },
 	{ "srcport", 0, OPT_PORT, OFF(srcport), 0, "12345", 1, 65535, "PORT",

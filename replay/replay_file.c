@@ -471,7 +471,11 @@ int rp_build_whole(struct pb_frame *fr, uint8_t *out, const uint8_t *src,
 	if (out + hout != src + hin)
 		memmove(out + hout, src + hin, r->len - hin);
 	memcpy(out, rp->base.dstmac, 6);
-	pb_run_mac(out + 6, rp->base.run_id, (uint8_t)stream, rp->timed);
+	/* --srcmac, as tcpreplay's --enet-smac, else the run's MAC that the receiver counts by */
+	if (rp->cfg.srcmac_set)
+		memcpy(out + 6, rp->cfg.srcmac, 6);
+	else
+		pb_run_mac(out + 6, rp->base.run_id, (uint8_t)stream, rp->timed);
 	if (hout > 12) {
 		if (rp->cfg.vlan)
 			tci = (uint16_t)(rp->cfg.vlan_prio << 13 | rp->cfg.vlan);
