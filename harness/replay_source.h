@@ -25,8 +25,8 @@ struct pb_replay_source {
 	 * Reads cfg->replay and builds every stream's frames and schedule for method m. 0; or
 	 * -EOPNOTSUPP (m cannot replay: a skipped row) or another -errno, with why filled.
 	 */
-	int (*open)(struct pb_replay **out, const struct pb_method *m,
-		    const struct pb_config *cfg, char *why, size_t len);
+	int (*open)(struct pb_replay **out, const struct pb_method *m, const struct pb_config *cfg,
+		    char *why, size_t len);
 	/* Stops the reader, if any, and frees r (NULL: nothing). */
 	void (*free)(struct pb_replay *r);
 	/* The run's --count and --count-timeout from the replay's passes. */

@@ -1465,10 +1465,12 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	pthread_cond_init(&run->cv, NULL);
 	if (cfg->replay[0]) {
 		run->rp = env->replay;
-		err = run->rp ? run->rp->open(&run->replay, m, cfg, res->reason, sizeof(res->reason))
+		err = run->rp ? run->rp->open(&run->replay, m, cfg, res->reason,
+					      sizeof(res->reason))
 			      : -EOPNOTSUPP;
 		if (!run->rp)
-			snprintf(res->reason, sizeof(res->reason), "--replay: no replay in this session");
+			snprintf(res->reason, sizeof(res->reason),
+				 "--replay: no replay in this session");
 		if (err) {
 			res->status = err == -EOPNOTSUPP ? PB_STATUS_SKIPPED : PB_STATUS_ERROR;
 			err = 0;

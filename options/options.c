@@ -188,6 +188,15 @@ static const struct pb_opt pb_opts[] = {
 	  "--replay, frame methods: send the capture's tagged frames untagged (--vlan ID sets "
 	  "or adds a tag instead)",
 	  .group = PB_G_REPLAY },
+	{ "limit", 0, OPT_U64, OFF(limit), 0, NULL, 1, UINT64_MAX, "N",
+	  "--replay: send the replay's first N frames (over its passes, in file order) and stop, "
+	  "as tcpreplay's --limit (--count is for built frames)",
+	  .group = PB_G_REPLAY },
+	{ "fixcsum", 0, OPT_FLAG, OFF(fixcsum), 0, NULL, 0, 0, NULL,
+	  "--replay, frame methods: compute every IPv4 header, UDP, TCP and ICMPv6 checksum "
+	  "afresh (a capture's wrong or offloaded ones), as tcprewrite's --fixcsum; a frame "
+	  "that does not hold its whole datagram keeps its own",
+	  .group = PB_G_REPLAY },
 	{ "timing", 0, OPT_ENUM, OFF(replay_timing), 0, "original", 0, 0, "original|topspeed",
 	  "--replay: the file's own gaps (original; --pps or --rate space the frames evenly "
 	  "instead) or no schedule at all (topspeed)",

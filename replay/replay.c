@@ -183,8 +183,12 @@ static int rp_open_preloaded(struct pb_replay *rp, char *why, size_t len)
 			continue;
 		s = &rp->st[f.rec[i].flow % cfg->streams];
 		s->off[k[s - rp->st]++] = rp_offset(rp, &c, &f.rec[i]);
+		err = rp_order_add(rp, (uint32_t)(s - rp->st));
+		if (err)
+			goto out;
 	}
 	rp_pass_end(rp, &c);
+	rp_limits(rp);
 	for (i = 0; i < cfg->streams; i++) {
 		rp->st[i].period = rp->period;
 		rp->st[i].timed = rp->timed;
@@ -318,6 +322,7 @@ void pb_replay_free(struct pb_replay *r)
 		free(r->st[i].due);
 	}
 	free(r->gap_hist);
+	free(r->order);
 	free(r->held);
 	rp_file_free(&r->file);
 	free(r->st);
@@ -326,9 +331,16 @@ void pb_replay_free(struct pb_replay *r)
 
 void pb_replay_apply(const struct pb_replay *r, struct pb_config *cfg)
 {
+	/* --limit N: as many passes as its N frames reach into */
+	uint64_t passes = r->cfg.limit ? (r->cfg.limit + r->pass_frames - 1) / r->pass_frames : 0;
+
 	cfg->count = r->loops ? r->pass_frames * r->loops : 0;
+	if (r->cfg.limit && (!cfg->count || r->cfg.limit < cfg->count))
+		cfg->count = r->cfg.limit;
+	else
+		passes = r->loops;
 	if (cfg->count && !cfg->count_timeout_s)
-		cfg->count_timeout_s = 10.0 + r->period * r->loops;
+		cfg->count_timeout_s = 10.0 + r->period * (double)passes;
 }
 
 void pb_replay_take_pool(struct pb_replay *r, uint32_t i, struct pb_pool *pool)
@@ -339,7 +351,9 @@ void pb_replay_take_pool(struct pb_replay *r, uint32_t i, struct pb_pool *pool)
 
 uint64_t pb_replay_quota(const struct pb_replay *r, uint32_t i)
 {
-	return r->loops ? (uint64_t)r->st[i].n * r->loops : UINT64_MAX;
+	uint64_t q = r->loops ? (uint64_t)r->st[i].n * r->loops : UINT64_MAX;
+
+	return r->st[i].limit < q ? r->st[i].limit : q;
 }
 
 struct pb_replay_stream *pb_replay_stream(struct pb_replay *r, uint32_t i)
@@ -611,11 +625,17 @@ int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)
 			 "--duration goes with --loop 0 (loop until it), or leave it out");
 		return -EINVAL;
 	}
-	if (cfg->count || cfg->imix || cfg->frame_size || cfg->sweep.kind == PB_SWEEP_FRAME_SIZE ||
+	if (cfg->count) {
+		snprintf(err, errlen,
+			 "--replay: --count is for built frames; --limit N sends the replay's "
+			 "first N frames (tcpreplay's name)");
+		return -EINVAL;
+	}
+	if (cfg->imix || cfg->frame_size || cfg->sweep.kind == PB_SWEEP_FRAME_SIZE ||
 	    cfg->latency) {
 		snprintf(err, errlen,
 			 "--replay: the capture gives the frames and their sizes, and --loop the "
-			 "count: --count, --imix, --frame-size and --latency do not apply");
+			 "count: --imix, --frame-size and --latency do not apply");
 		return -EINVAL;
 	}
 	return 0;

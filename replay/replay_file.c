@@ -485,6 +485,9 @@ int rp_build_whole(struct pb_frame *fr, uint8_t *out, const uint8_t *src,
 		out[15] = (uint8_t)tci;
 	}
 	rp_rewrite(out + hout, r->len - hin, &rp->rw);
+	/* after the rewrites: a checksum computed afresh covers what they changed */
+	if (rp->cfg.fixcsum)
+		rp_fixcsum(out + hout, r->len - hin);
 	memset(fr, 0, sizeof(*fr));
 	fr->data = out;
 	fr->len = r->len - hin + hout;
@@ -626,6 +629,47 @@ void rp_pass_end(struct pb_replay *rp, const struct rp_clock *c)
 	else
 		gap = c->k > 1 ? c->prev / (double)(c->k - 1) : 0;
 	rp->period = c->prev + gap + cfg->loop_delay_s;
+}
+
+int rp_order_add(struct pb_replay *rp, uint32_t i)
+{
+	if (!rp->cfg.limit || rp->streams < 2)
+		return 0;
+	if (rp->norder == rp->order_cap) {
+		uint64_t cap = rp->order_cap ? rp->order_cap * 2 : 4096;
+		uint8_t *o = realloc(rp->order, cap);
+
+		if (!o)
+			return -ENOMEM;
+		rp->order = o;
+		rp->order_cap = cap;
+	}
+	rp->order[rp->norder++] = (uint8_t)i;
+	return 0;
+}
+
+/*
+ * The first N frames of the replay are whole passes and then the first N mod pass frames of
+ * one more, in file order: each stream sends its frames among them (tcpreplay's --limit).
+ */
+void rp_limits(struct pb_replay *rp)
+{
+	uint64_t n = rp->cfg.limit, whole, rest, g;
+	uint32_t i;
+
+	for (i = 0; i < rp->streams; i++)
+		rp->st[i].limit = UINT64_MAX;
+	if (!n || !rp->pass_frames)
+		return;
+	whole = n / rp->pass_frames;
+	rest = n % rp->pass_frames;
+	for (i = 0; i < rp->streams; i++)
+		rp->st[i].limit = whole * rp->st[i].n + (rp->streams == 1 ? rest : 0);
+	for (g = 0; rp->streams > 1 && g < rest && g < rp->norder; g++)
+		rp->st[rp->order[g]].limit++;
+	free(rp->order);
+	rp->order = NULL;
+	rp->norder = rp->order_cap = 0;
 }
 
 int rp_none(const struct pb_replay *rp, char *why, size_t len)

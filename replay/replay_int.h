@@ -124,6 +124,7 @@ struct pb_replay_stream {
 	bool exhausted;	  /* the reader is done and the stream took all it wrote */
 	uint32_t max_len; /* its longest frame, from the scan */
 	double scan_off;  /* the scan's last offset in the stream, for its gaps */
+	uint64_t limit;	  /* --limit: its frames among the replay's first N; UINT64_MAX: none */
 };
 
 /* The reader thread of a streamed replay, and the frame it holds when a window is full. */
@@ -170,6 +171,9 @@ struct pb_replay {
 	struct rp_reader rd;
 	uint64_t *gap_hist; /* the schedule's gaps, RP_GAP_BUCKETS + 1 */
 	double gap_max;
+	/* --limit over several streams: each kept frame's stream, in file order */
+	uint8_t *order;
+	uint64_t norder, order_cap;
 };
 
 #endif

@@ -163,6 +163,8 @@ static uint32_t mk(uint8_t *d, uint32_t plen, uint8_t proto, unsigned int kind, 
 
 static const struct pb_method frame_m = { .name = "fake_frames", .flags = PB_M_FRAME };
 static const struct pb_method sock_m = { .name = "fake_sock" };
+static const struct pb_method stream_m = { .name = "fake_stream",
+					   .flags = PB_M_FRAME | PB_M_STREAM };
 
 static void cfg_init(struct pb_config *cfg)
 {
@@ -777,11 +779,70 @@ static void test_validate(void)
 	cfg.multiplier = 0;
 	cfg.pps = 0;
 	cfg.count = 10;
-	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == -EINVAL, "--replay --count: %s", err);
+	CHECK(pb_replay_validate(&cfg, err, sizeof(err)) == -EINVAL && strstr(err, "--limit"),
+	      "--replay --count: refused, pointing to --limit: %s", err);
 }
 
-static const struct pb_method stream_m = { .name = "fake_stream",
-					   .flags = PB_M_FRAME | PB_M_STREAM };
+/*
+ * --limit N: the replay's first N frames over its passes, in file order, each stream its own
+ * among them. 40 frames alternating between 2 streams; --limit 45 --loop 2: one pass, then
+ * frames 0..4 of the next (streams 0, 1, 0, 1, 0): 23 and 22, the run's count 45; --loop 1
+ * bounds it to 40; --loop 0 (until --duration) takes the limit alone. Preloaded and streamed.
+ */
+static void test_limit(void)
+{
+	static const struct {
+		uint32_t loop;
+		uint64_t limit, count, q0, q1;
+	} cases[] = {
+		{ 2, 45, 45, 23, 22 },
+		{ 1, 45, 40, 20, 20 },
+		{ 0, 7, 7, 4, 3 },
+		{ 3, 0, 120, 60, 60 },
+	};
+	const struct pb_method *ms[2] = { &frame_m, &stream_m };
+	uint8_t d[2200];
+	struct cap c;
+	uint32_t i, k, m;
+
+	cap_open(&c, F_NSEC);
+	for (i = 0; i < 40; i++) {
+		uint32_t len = mk(d, 18 + i, 17, 0, (uint16_t)(5000 + i % 4));
+
+		cap_put(&c, (uint64_t)i * 1000, d, len, len);
+	}
+	cap_close(&c);
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (m = 0; m < 2; m++) {
+			struct pb_config cfg;
+			struct pb_replay *r;
+
+			cfg_init(&cfg);
+			cfg.streams = 2;
+			cfg.loop = cases[k].loop;
+			cfg.limit = cases[k].limit;
+			cfg.preload = m ? PB_PRELOAD_NEVER : PB_PRELOAD_AUTO;
+			snprintf(cfg.replay, sizeof(cfg.replay), "%s", c.path);
+			r = open_ok(ms[m], &cfg);
+			if (!r)
+				continue;
+			pb_replay_apply(r, &cfg);
+			CHECK(cfg.count == cases[k].count && pb_replay_quota(r, 0) == cases[k].q0 &&
+				      pb_replay_quota(r, 1) == cases[k].q1 &&
+				      cfg.count_timeout_s > 10,
+			      "--loop %u --limit %llu, %s: count %llu (want %llu), streams' "
+			      "%llu, %llu (want %llu, %llu)",
+			      cases[k].loop, (unsigned long long)cases[k].limit,
+			      m ? "streamed" : "preloaded", (unsigned long long)cfg.count,
+			      (unsigned long long)cases[k].count,
+			      (unsigned long long)pb_replay_quota(r, 0),
+			      (unsigned long long)pb_replay_quota(r, 1),
+			      (unsigned long long)cases[k].q0, (unsigned long long)cases[k].q1);
+			pb_replay_free(r);
+		}
+	}
+	unlink(c.path);
+}
 
 /* --preload: a file over the bound (auto) or any file (never) is streamed, not refused. */
 static void test_preload(void)
@@ -1165,6 +1226,7 @@ int main(void)
 	test_timings();
 	test_departures();
 	test_validate();
+	test_limit();
 	test_preload();
 	test_stream();
 	test_cut();
