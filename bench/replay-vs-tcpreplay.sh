@@ -4,7 +4,7 @@
 # (a benchmark, not a test: its figures depend on the machine).
 #
 #   bench/replay-vs-tcpreplay.sh [-b BUILD_DIR] [-s SECS] [-r ROUNDS] [-m METHODS] [-M MIB]
-#                                [-n FRAMES] [-k real|mixed] [-R nft|stack]
+#                                [-n FRAMES] [-k real|mixed] [-R nft|stack] [-P]
 #
 # The lab: namespace pbrp-tx (veth pbrpA, 02:00:00:00:00:01) <-> pbrp-rx (pbrpB,
 # 02:00:00:00:00:02: no address, IPv6 and forwarding off, no XDP). With -R nft (the default)
@@ -37,7 +37,10 @@
 #   (d) topspeed, a real mix: FRAMES (default 10000) frames of pcapgen.py --kind real (TCP
 #       ~60 %, UDP, 802.1Q UDP, IPv6 UDP and TCP, ARP, ICMP and ICMPv6, IPv4 fragments, short
 #       UDP, EtherType 0x88b5) at 20 kpps, looped for SECS s as in (a): pktbench through each of
-#       METHODS, tcpreplay -K --topspeed; pps at the receiver as in (a).
+#       METHODS, tcpreplay -K --topspeed; pps at the receiver as in (a). With -P, each of
+#       METHODS also streamed from disk (--preload never) right after its preloaded run, in
+#       the same round: preloaded against streamed, one method at a time (issue 46: pcap
+#       went slower preloaded than streamed).
 #   (e) timing and kinds, a real mix: one pass of (d)'s file with its own timing, through each
 #       of METHODS and tcpreplay -K; tcpdump on pbrpB (every frame, nanosecond stamps):
 #       duration error against the file's (FRAMES - 1) / 20 kpps, gap errors, and the frames on
@@ -46,7 +49,8 @@
 # Each figure is the median over ROUNDS rounds (generators take turns within a round); the
 # end says which of issue 29's acceptance figures are met: (d) pktbench af_xdp >= 3 x
 # tcpreplay -K; (e) pktbench's duration error <= 1/10 of tcpreplay's; (c) preloaded <= 1.25 x
-# the file, streamed <= 64 MiB (for a 500 MiB file).
+# the file, streamed <= 64 MiB (for a 500 MiB file); and issue 46's, with -P: (d) each method
+# at least as fast preloaded as streamed.
 # KEEP_RX=DIR keeps the last capture of each (b) and (e) run there, KEEP_RES=FILE the raw
 # result lines. On a shared machine, run it alone (under whatever lock the machine's network
 # tests share: flock -o LOCKFILE ...). Large files go under /tmp (mktemp), removed at the end,
@@ -56,7 +60,8 @@
 # -R stack), python3.
 set -u
 BUILD=build SECS=3 ROUNDS=3 METHODS=af_packet,af_xdp MIB=0 NREAL=10000 MKIND=real RECV=nft
-while getopts b:s:r:m:M:n:k:R:h o; do
+BOTH=0
+while getopts b:s:r:m:M:n:k:R:Ph o; do
 	case $o in
 	b) BUILD=$OPTARG ;;
 	s) SECS=$OPTARG ;;
@@ -66,6 +71,7 @@ while getopts b:s:r:m:M:n:k:R:h o; do
 	n) NREAL=$OPTARG ;;
 	k) MKIND=$OPTARG ;;
 	R) RECV=$OPTARG ;;
+	P) BOTH=1 ;;
 	*) sed -n '6,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
@@ -236,8 +242,8 @@ PY
 PBARGS="--iface pbrpA --srcip 198.18.1.1 --dstip 198.19.9.9 --dstmac $RXMAC --srcport 40000 \
 --dstport 9 -q"
 # sender GEN MODE: one run of generator GEN (pb_METHOD, tcpreplay, tcpreplayK) in MODE:
-#   topspeed (a.pcap looped), orig|pps (c.pcap, one pass), rtop (r.pcap looped), rorig (r.pcap,
-#   one pass, its own timing), always|never|auto|disk|mem (big.pcap, one pass at topspeed under
+#   topspeed (a.pcap looped), orig|pps (c.pcap, one pass), rtop (r.pcap looped; rtopdisk:
+#   streamed from disk, --preload never), rorig (r.pcap, one pass, its own timing), always|never|auto|disk|mem (big.pcap, one pass at topspeed under
 #   GNU time: pktbench's --preload, tcpreplay without -K (disk) or with (mem))
 sender() {
 	local g=$1 mode=$2 a f k=-K
@@ -246,6 +252,7 @@ sender() {
 	orig) f=c.pcap a="" ;;
 	pps) f=c.pcap a="--pps 20000" ;;
 	rtop) f=r.pcap a="--topspeed --loop 0 --duration $SECS" ;;
+	rtopdisk) f=r.pcap a="--topspeed --loop 0 --duration $SECS --preload never" ;;
 	rorig) f=r.pcap a="" ;;
 	*)
 		f=big.pcap
@@ -380,6 +387,10 @@ for r in $(seq "$ROUNDS"); do
 	for g in $GENS_A; do
 		rx_rate "$g" rtop
 		echo "d $g $(cat "$T/out")" >>"$T/res"
+		if [ "$BOTH" = 1 ] && [ "$g" != tcpreplay ]; then
+			rx_rate "$g" rtopdisk
+			echo "d $g@disk $(cat "$T/out")" >>"$T/res"
+		fi
 	done
 	for g in $GENS_A; do
 		timed "$g" rorig
@@ -413,7 +424,8 @@ res, gen, fkinds = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys
 big, nreal = sys.argv[4], int(sys.argv[5])
 rows = [line.split() for line in open(res)]
 med = statistics.median
-name = lambda g: "pktbench --method " + g[3:] if g.startswith("pb_") else "tcpreplay -K"
+name = lambda g: ("pktbench --method " + g[3:].replace("@disk", " --preload never")
+                  if g.startswith("pb_") else "tcpreplay -K")
 def num(x):
     try:
         return float(x)
@@ -465,7 +477,12 @@ if d:
         print("| %s | %.0f | %s |" % (name(g), med(v), rounds(v)))
     tr = med(d["tcpreplay"]) if "tcpreplay" in d else 0
     for g, v in d.items():
-        if g.startswith("pb_") and tr:
+        if g + "@disk" in d:  # -P: preloaded against streamed, the same rounds
+            sv = med(d[g + "@disk"])
+            verdict.append("(d) %s preloaded %.0f pps, streamed %.0f pps (%.2f x): %s (want "
+                           "preloaded >= streamed)" % (name(g), med(v), sv, med(v) / sv if sv else 0,
+                                                       "met" if med(v) >= sv else "NOT MET"))
+        if g.startswith("pb_") and "@" not in g and tr:
             verdict.append("(d) %s %.0f pps = %.2f x tcpreplay -K's %.0f%s" % (
                 name(g), med(v), med(v) / tr, tr,
                 (": %s (want >= 3 x)" % ("met" if med(v) >= 3 * tr else "NOT MET"))
@@ -542,7 +559,7 @@ if c:
             verdict.append("(c) %s: %.0f MiB, %.2f x the %.0f MiB file: %s (want %s)" % (
                 gen_s, rss, rss / fmib if fmib else 0, fmib, "met" if ok else "NOT MET", want))
 if verdict:
-    print("\nissue 29's acceptance, as measured here:")
+    print("\nissues 29's and 46's acceptance, as measured here:")
     for v in verdict:
         print("  " + v)
 PY

@@ -28,6 +28,7 @@
 #include "netif.h"
 #include "options.h"
 #include "pb_version.h"
+#include "replay.h"
 #include "rfc2544.h"
 #include "runner.h"
 #include "rx_source.h"
@@ -507,6 +508,7 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	int ret;
 
 	s->env.stop = &pb_stop;
+	s->env.replay = &pb_replay_source;
 	/* the start instant against the clock now, as close to the start as the check can be */
 	ret = pb_fleet_validate(cfg, pb_wall_ns(), err, errlen);
 	if (ret)

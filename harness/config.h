@@ -236,6 +236,8 @@ struct pb_config {
 	char rewrite_ip[256];	  /* --rewrite-ip: "run", or FROM/LEN=TO/LEN[,...] */
 	char rewrite_port[128];	  /* --rewrite-port: FROM=TO[,...] */
 	bool vlan_strip; /* --vlan-strip: a frame method sends the capture's frames untagged */
+	uint64_t limit;	 /* --limit: the replay's first N frames at most; 0: no bound */
+	bool fixcsum;	 /* --fixcsum: a frame method computes a frame's checksums afresh */
 
 	/* latency probes (probe.h) */
 	bool latency;	    /* one frame in N of each stream is a probe */

@@ -91,6 +91,11 @@ struct pb_method {
 	unsigned int flags;
 	unsigned int default_batch; /* frames per send() call when --batch is not given */
 	unsigned int knobs;	    /* PB_K_*: what --tune may search; its Mode shows them */
+	/*
+	 * --replay: the most frames a stream and the longest frame it can hold (a BPF map's
+	 * entries), 0: no bound of its own. A capture over them is a skipped row that says so.
+	 */
+	unsigned int replay_frames, replay_len;
 
 	/*
 	 * Can it run here? 0, or -EOPNOTSUPP / -EPERM with a reason written to reason.

@@ -22,7 +22,7 @@
 #include "latency.h"
 #include "log.h"
 #include "pacer.h"
-#include "replay.h"
+#include "replay_source.h"
 #include "rx_source.h"
 #include "runner.h"
 #include "settle.h"
@@ -93,8 +93,9 @@ struct run {
 	double deadline;   /* the stop (--duration, or --count's bound), set before go */
 	double target_pps; /* aggregate; 0: unlimited */
 	bool sleeps;	   /* --pace: waits are slept to the instant, none spun */
-	/* --replay's frames and schedules, or NULL */
+	/* --replay's frames and schedules, or NULL; and the door they are reached by */
 	struct pb_replay *replay;
+	const struct pb_replay_source *rp;
 	struct pb_slot *slots;
 	/* the stall detector (pacer.h): the longest quiet stretch of a worker, its link up */
 	double stall_s, stall_from;
@@ -254,7 +255,7 @@ static uint64_t worker_budget(struct pb_slot *s, double *wait)
 
 		t = pb_clock_now(clk);
 		t = worker_past(s, t);
-		allow = pb_replay_allowance(s->rs, t - s->run->t0, handed, &next);
+		allow = s->run->rp->allowance(s->rs, t - s->run->t0, handed, &next);
 		if (!allow)
 			*wait = fmin(fmin(s->run->t0 + next, t + PB_PACE_NAP_S), s->run->deadline);
 		budget = allow < budget ? allow : budget;
@@ -420,7 +421,7 @@ static void *worker_main(void *arg)
 	own_clock = s->pacer.rate || s->rs;
 	while (!run_stopped(run) &&
 	       !(!own_clock && __atomic_load_n(&run->expired, __ATOMIC_RELAXED)) &&
-	       s->ctr.sent < s->quota && !(s->rs && pb_replay_exhausted(s->rs))) {
+	       s->ctr.sent < s->quota && !(s->rs && run->rp->exhausted(s->rs))) {
 		budget = limited ? worker_budget(s, &wait) : PB_BUDGET_MAX;
 		if (s->past && !budget)
 			break; /* what is in flight is drained below */
@@ -452,7 +453,7 @@ static void *worker_main(void *arg)
 			pb_pacer_depart(&s->pacer, s->budget_t, tried, slot_tried(s));
 		refused = o.retried && !o.sent;
 		if (s->rs)
-			pb_replay_note(s->rs, s->ctr.sent + s->ctr.inflight);
+			run->rp->note(s->rs, s->ctr.sent + s->ctr.inflight);
 		if (s->past)
 			break; /* that call had what was due by the deadline */
 	}
@@ -1402,6 +1403,16 @@ static int run_prepare(const struct pb_method *m, const struct pb_config *cfg,
 		res->node[0] = '\0';
 	res->node[sizeof(res->node) - 1] = '\0';
 	res->has_receiver = env->path && env->path->rx && !(m->flags & PB_M_NO_WIRE);
+	/*
+	 * --srcmac on a frame method's replay takes the place of the run's MAC, the only mark
+	 * the receiver counts those frames by (pb_bpf.h): it cannot count them
+	 */
+	if (res->has_receiver && cfg->replay[0] && cfg->srcmac_set && (m->flags & PB_M_FRAME)) {
+		res->has_receiver = false;
+		pr_warn("%s: --srcmac: the replayed frames carry it, not the run's MAC the "
+			"receiver counts them by: delivered is not counted\n",
+			m->name);
+	}
 	if (!pb_run_check(m, cfg, res->reason, sizeof(res->reason)))
 		return 0;
 	res->status = PB_STATUS_SKIPPED;
@@ -1461,13 +1472,19 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	pthread_mutex_init(&run->mu, NULL);
 	pthread_cond_init(&run->cv, NULL);
 	if (cfg->replay[0]) {
-		err = pb_replay_open(&run->replay, m, cfg, res->reason, sizeof(res->reason));
+		run->rp = env->replay;
+		err = run->rp ? run->rp->open(&run->replay, m, cfg, res->reason,
+					      sizeof(res->reason))
+			      : -EOPNOTSUPP;
+		if (!run->rp)
+			snprintf(res->reason, sizeof(res->reason),
+				 "--replay: no replay in this session");
 		if (err) {
 			res->status = err == -EOPNOTSUPP ? PB_STATUS_SKIPPED : PB_STATUS_ERROR;
 			err = 0;
 			goto out_free;
 		}
-		pb_replay_apply(run->replay, &run->cfg);
+		run->rp->apply(run->replay, &run->cfg);
 	}
 
 	for (i = 0; i < cfg->streams; i++) {
@@ -1482,10 +1499,10 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 		s->quota = cfg->count ? cfg->count / cfg->streams + (i < cfg->count % cfg->streams)
 				      : UINT64_MAX;
 		if (run->replay) {
-			pb_replay_take_pool(run->replay, i, &s->pool);
-			s->rs = pb_replay_stream(run->replay, i);
-			pb_replay_attach(s->rs, &s->w.taken);
-			s->quota = pb_replay_quota(run->replay, i);
+			run->rp->take_pool(run->replay, i, &s->pool);
+			s->rs = run->rp->stream(run->replay, i);
+			run->rp->attach(s->rs, &s->w.taken);
+			s->quota = run->rp->quota(run->replay, i);
 		} else {
 			err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME), &s->pool);
 		}
@@ -1530,8 +1547,13 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 
 	run_open(run, res);
 	run_wait_link(run, res);
-	/* a named test's run tells the receiver whose it is, before its counters start */
-	if (!run->abort && !(m->flags & PB_M_NO_WIRE)) {
+	/*
+	 * a named test's run tells the receiver whose it is, before its counters start; a
+	 * replay announces itself only to a receiver that counts it by the run's MAC: with none
+	 * named, the wire carries the file's frames alone (issue 46)
+	 */
+	if (!run->abort && !(m->flags & PB_M_NO_WIRE) &&
+	    (cfg->test_id[0] || cfg->shard_count || res->has_receiver)) {
 		int aerr = pb_announce(cfg, cfg->vlan && (m->flags & PB_M_FRAME));
 
 		if (aerr)
@@ -1555,7 +1577,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 			run_rx_count(run, &c);
 	}
 	/* a capture streamed from disk: its reader runs beside the senders */
-	if (!run->abort && pb_replay_start(run->replay)) {
+	if (!run->abort && run->replay && run->rp->start(run->replay)) {
 		res_error(res, "starting the capture's reader", -EAGAIN);
 		run->abort = 1;
 	}
@@ -1591,12 +1613,15 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	run_collect(run, res);
 	run_stalled(run, res);
 	if (run->replay)
-		pb_replay_result(run->replay, res);
+		run->rp->result(run->replay, res);
 	run_latency(run, res->has_receiver && run_delivered(run, res, &c) ? &c : NULL, res);
-	if (run->replay && res->delivered_known)
-		pb_replay_delivered(res, c.bytes);
+	/* what the receiver counted of this run's bytes, beside what was handed over */
+	if (run->replay && res->delivered_known) {
+		res->replay.rx_known = true;
+		res->replay.rx_bytes = c.bytes;
+	}
 	if (run->replay)
-		pb_replay_gaps(run->replay, res);
+		run->rp->gaps(run->replay, res);
 	run_counters_end(run, path, &k, res);
 	run_rx_restarted(run, res);
 	run_rx_evicted(run, res);
@@ -1605,14 +1630,16 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 
 out_free:
 	/* the reader writes into the slots' pools: stopped before they are freed */
-	pb_replay_stop(run->replay);
+	if (run->replay)
+		run->rp->stop(run->replay);
 	pthread_cond_destroy(&run->cv);
 	pthread_mutex_destroy(&run->mu);
 	for (i = 0; i < cfg->streams; i++) {
 		pb_pool_free(&run->slots[i].pool);
 		pb_probe_free(&run->slots[i].w.probe);
 	}
-	pb_replay_free(run->replay);
+	if (run->replay)
+		run->rp->free(run->replay);
 	free(run->slots);
 	free(run);
 	if (err)

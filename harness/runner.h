@@ -12,6 +12,7 @@
 #include "config.h"
 #include "method.h"
 #include "path.h"
+#include "replay_source.h"
 #include "stats.h"
 
 /* How long frames in flight may take to complete after the stop (elapsed time). */
@@ -36,6 +37,8 @@ struct pb_env {
 	void (*on_sample)(void *ctx, uint32_t run_id, const struct pb_sample *prev,
 			  const struct pb_sample *smp, bool link_up);
 	void *sample_ctx;
+	/* --replay's frames and schedules (replay/: pb_replay_source); NULL: none here */
+	const struct pb_replay_source *replay;
 };
 
 /*

@@ -104,7 +104,7 @@ struct pb_rfc_row {
 enum pb_replay_skip {
 	PB_RSKIP_NOT_IP,	/* not IPv4 or IPv6 over Ethernet (ARP, LLDP, ...) */
 	PB_RSKIP_NOT_UDP,	/* TCP, ICMP, ...: a socket method sends UDP payloads only */
-	PB_RSKIP_FRAGMENT,	/* an IP fragment, or IPv6 with extension headers */
+	PB_RSKIP_FRAGMENT,	/* an IP fragment (IPv6: a fragment header) */
 	PB_RSKIP_TRUNCATED,	/* captured shorter than it was, or a malformed header */
 	PB_RSKIP_SHORT_PAYLOAD, /* under the 8 bytes the signature needs */
 	PB_RSKIP_TOO_BIG,	/* more than the interface's MTU: reported, never cut */

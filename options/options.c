@@ -126,7 +126,10 @@ static const struct pb_opt pb_opts[] = {
 	  "c0:ff:ee:00:00:00 with a bare --iface)",
 	  .group = PB_G_SEND },
 	{ "srcmac", 0, OPT_MAC, OFF(srcmac), OFF(srcmac_set), NULL, 0, 0, "MAC",
-	  "source MAC (default: the sending interface's MAC)", .group = PB_G_SEND },
+	  "source MAC (default: the sending interface's MAC; a frame method's --replay: the "
+	  "run's, which the receiver counts by; given, every replayed frame carries it, as "
+	  "tcpreplay's --enet-smac, and a receiver cannot count them)",
+	  .group = PB_G_SEND },
 	{ "dstport", 0, OPT_PORT, OFF(dstport), 0, "12345", 1, 65535, "PORT",
 	  "destination UDP port", .group = PB_G_SEND },
 	{ "srcport", 0, OPT_PORT, OFF(srcport), 0, "12345", 1, 65535, "PORT",
@@ -184,6 +187,15 @@ static const struct pb_opt pb_opts[] = {
 	{ "vlan-strip", 0, OPT_FLAG, OFF(vlan_strip), 0, NULL, 0, 0, NULL,
 	  "--replay, frame methods: send the capture's tagged frames untagged (--vlan ID sets "
 	  "or adds a tag instead)",
+	  .group = PB_G_REPLAY },
+	{ "limit", 0, OPT_U64, OFF(limit), 0, NULL, 1, UINT64_MAX, "N",
+	  "--replay: send the replay's first N frames (over its passes, in file order) and stop, "
+	  "as tcpreplay's --limit (--count is for built frames)",
+	  .group = PB_G_REPLAY },
+	{ "fixcsum", 0, OPT_FLAG, OFF(fixcsum), 0, NULL, 0, 0, NULL,
+	  "--replay, frame methods: compute every IPv4 header, UDP, TCP and ICMPv6 checksum "
+	  "afresh (a capture's wrong or offloaded ones), as tcprewrite's --fixcsum; a frame "
+	  "that does not hold its whole datagram keeps its own",
 	  .group = PB_G_REPLAY },
 	{ "timing", 0, OPT_ENUM, OFF(replay_timing), 0, "original", 0, 0, "original|topspeed",
 	  "--replay: the file's own gaps (original; --pps or --rate space the frames evenly "

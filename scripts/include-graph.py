@@ -15,7 +15,7 @@ import sys
 
 # The parts, and what each may include besides itself (bottom to top). A folder not listed
 # here is not a part (tests/, scripts/, ...) and is neither read nor counted.
-PARTS = ["bpf", "harness", "methods", "lab", "options", "results", "receiver", "suites", "cli",
+PARTS = ["bpf", "harness", "methods", "replay", "lab", "options", "results", "receiver", "suites", "cli",
          "dist"]
 ENGINE, ENGINE_MAY = "harness", {"bpf"}
 # Headers the build writes: a BPF program's skeleton belongs to bpf/; the version to the build.

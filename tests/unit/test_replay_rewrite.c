@@ -253,11 +253,68 @@ static void test_odd(void)
 	CHECK(!rp_rewrite(frag, len, &rw) && !memcmp(whole, frag, len), "no rules: untouched");
 }
 
+/*
+ * --fixcsum: every checksum a frame holds whole, wrong or 0 in the capture, computed afresh
+ * (IPv4's header, UDP, TCP, ICMPv6; a UDP one that comes out 0 goes as 0xffff); a fragment's
+ * L4 checksum and a frame captured short of its datagram are left as they were.
+ */
+static void test_fixcsum(void)
+{
+	static const struct {
+		int family;
+		uint8_t proto;
+	} kinds[] = {
+		{ AF_INET, IPPROTO_UDP },  { AF_INET, IPPROTO_TCP },	 { AF_INET6, IPPROTO_UDP },
+		{ AF_INET6, IPPROTO_TCP }, { AF_INET6, IPPROTO_ICMPV6 },
+	};
+	uint8_t p[256], *ip, *l4;
+	uint32_t len, k, at, z;
+
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		int fam = kinds[k].family;
+		uint8_t proto = kinds[k].proto;
+
+		at = proto == IPPROTO_TCP ? 16 : proto == IPPROTO_UDP ? 6 : 2;
+		for (z = 0; z < 2; z++) { /* a wrong checksum, then 0 */
+			len = mk(p, fam, proto);
+			ip = p + 2;
+			l4 = ip + (fam == AF_INET ? 20 : 40);
+			l4[at] = z ? 0 : l4[at] ^ 0x5a;
+			l4[at + 1] = z ? 0 : l4[at + 1] ^ 0xa5;
+			if (fam == AF_INET)
+				ip[10] = ip[11] = (uint8_t)(z ? 0 : 0x77);
+			CHECK(rp_fixcsum(p, len) && naive_l4_ok(ip, fam, proto) &&
+				      (fam != AF_INET || naive_ipv4_ok(ip)),
+			      "--fixcsum, kind %u, checksum %s: every one good again", k,
+			      z ? "0" : "wrong");
+			CHECK(!rp_fixcsum(p, len), "--fixcsum, kind %u: good ones are left", k);
+		}
+	}
+	/* a first fragment: its IPv4 header's checksum, not its L4's (the rest is not here) */
+	len = mk(p, AF_INET, IPPROTO_UDP);
+	ip = p + 2;
+	ip[6] = 0x20;
+	ip[10] = ip[11] = 0;
+	ip[26] ^= 0xff;
+	rp_fixcsum(p, len);
+	CHECK(naive_ipv4_ok(ip) && !naive_l4_ok(ip, AF_INET, IPPROTO_UDP),
+	      "--fixcsum, a first fragment: its header's checksum only");
+	/* captured short: the UDP datagram is not all here */
+	len = mk(p, AF_INET, IPPROTO_UDP);
+	ip[26] ^= 0xff;
+	rp_fixcsum(p, len - 10);
+	ip[26] ^= 0xff;
+	CHECK(naive_l4_ok(ip, AF_INET, IPPROTO_UDP),
+	      "--fixcsum, captured short: its UDP checksum left as it was");
+	CHECK(!rp_fixcsum(p, 1) && !rp_fixcsum(p, 21), "--fixcsum: too short to hold a header");
+}
+
 int main(void)
 {
 	test_parse();
 	test_frames();
 	test_odd();
+	test_fixcsum();
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

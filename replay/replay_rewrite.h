@@ -3,7 +3,8 @@
  * --replay's rewrites of a whole frame past its MACs, in tcprewrite's spirit: IP addresses
  * (--rewrite-ip: the run's, or a map of prefixes) and TCP/UDP ports (--rewrite-port), each
  * checksum that covers them brought along (RFC 1624's incremental update, so a frame
- * captured short, or a fragment, stays right). Nothing here reads a file or a clock.
+ * captured short, or a fragment, stays right); and --fixcsum, every checksum computed
+ * afresh where the frame holds what it covers. Nothing here reads a file or a clock.
  */
 #ifndef PB_REPLAY_REWRITE_H
 #define PB_REPLAY_REWRITE_H
@@ -39,6 +40,12 @@ bool rp_rewrite_any(const struct rp_rw *rw);
  * rewritten in place as rw asks. True when any byte changed.
  */
 bool rp_rewrite(uint8_t *p, uint32_t len, const struct rp_rw *rw);
+/*
+ * --fixcsum: the frame from its EtherType on (len bytes) with its IPv4 header checksum and
+ * its UDP, TCP or ICMPv6 checksum computed afresh, each where the frame holds all it covers
+ * (not a fragment, not captured short). True when any byte changed.
+ */
+bool rp_fixcsum(uint8_t *p, uint32_t len);
 /* An address mapped by rule r: r->to's first to_len bits, then a's own (for the tests). */
 void rp_rewrite_map(struct pb_addr *a, const struct rp_ip_rule *r);
 

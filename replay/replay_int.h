@@ -80,9 +80,10 @@ struct rp_file {
 /* A pass's schedule as it is read, frame by frame (rp_offset). */
 struct rp_clock {
 	uint64_t k;	    /* frames of the pass so far: the next one's index */
-	uint64_t t_prev;    /* the latest frame's stamp */
-	uint64_t acc_ns;    /* the file's time to the latest frame: its gaps, none negative */
-	uint64_t backwards; /* stamps that went back: each gap taken as zero */
+	uint64_t t_prev;    /* the previous frame's stamp */
+	uint64_t t_max;	    /* the file's clock: the latest stamp so far */
+	uint64_t acc_ns;    /* the file's time to its clock: t_max less the first stamp */
+	uint64_t backwards; /* stamps earlier than the one before: each such frame goes at once */
 	double at;	    /* --rate: the wire time so far */
 	double prev;	    /* the latest frame's offset */
 	uint32_t wire;	    /* --rate: the latest frame's wire bytes */
@@ -123,6 +124,7 @@ struct pb_replay_stream {
 	bool exhausted;	  /* the reader is done and the stream took all it wrote */
 	uint32_t max_len; /* its longest frame, from the scan */
 	double scan_off;  /* the scan's last offset in the stream, for its gaps */
+	uint64_t limit;	  /* --limit: its frames among the replay's first N; UINT64_MAX: none */
 };
 
 /* The reader thread of a streamed replay, and the frame it holds when a window is full. */
@@ -169,6 +171,9 @@ struct pb_replay {
 	struct rp_reader rd;
 	uint64_t *gap_hist; /* the schedule's gaps, RP_GAP_BUCKETS + 1 */
 	double gap_max;
+	/* --limit over several streams: each kept frame's stream, in file order */
+	uint8_t *order;
+	uint64_t norder, order_cap;
 };
 
 #endif

@@ -137,6 +137,27 @@ static int rp_classify_whole(struct rp_file *f, const uint8_t *p, uint32_t caple
 }
 
 /*
+ * IPv6's extension headers at ip (len bytes) walked to the first header that is not one of
+ * them, or to a fragment header: its offset, *nh its type; 0 when they run past len.
+ */
+static uint32_t rp_v6_walk(const uint8_t *ip, uint32_t len, uint8_t *nh)
+{
+	uint32_t off = 40;
+	int i;
+
+	*nh = ip[6];
+	for (i = 0; i < 8; i++) {
+		if (*nh != IPPROTO_HOPOPTS && *nh != IPPROTO_ROUTING && *nh != IPPROTO_DSTOPTS)
+			return off;
+		if (off + 8 > len || off + (ip[off + 1] + 1u) * 8 > len)
+			return 0;
+		*nh = ip[off];
+		off += (ip[off + 1] + 1u) * 8;
+	}
+	return 0;
+}
+
+/*
  * One captured frame: what of it replays (whole: the frame; else its UDP payload; r->data:
  * its offset in p) and its flow, or why it is not replayed. 0 with *skip set to PB_RSKIP_N
  * when kept, -ENOMEM.
@@ -187,21 +208,31 @@ int rp_classify(struct rp_file *f, const uint8_t *p, uint32_t caplen, uint32_t w
 		l4 = off + ihl;
 		iplen -= ihl;
 	} else if (type == ETH_P_IPV6) {
+		uint32_t ext;
+		uint8_t nh;
+
 		if (caplen < off + 40 || (p[off] >> 4) != 6)
 			return 0;
 		iplen = (uint32_t)(p[off + 4] << 8 | p[off + 5]);
 		if (caplen < off + 40 + iplen)
 			return 0;
-		*skip = p[off + 6] == IPPROTO_UDP ? PB_RSKIP_N
-			: p[off + 6] == IPPROTO_TCP || p[off + 6] == IPPROTO_ICMPV6 ||
-					p[off + 6] == IPPROTO_NONE
-				? PB_RSKIP_NOT_UDP
-				: PB_RSKIP_FRAGMENT; /* an extension header first */
+		/*
+		 * Its extension headers walked: only a fragment header makes a fragment; a
+		 * hop-by-hop one (MLD's router alert) merely stands before ICMPv6, not UDP
+		 * (issue 46: an MLD report was named an IP fragment)
+		 */
+		ext = rp_v6_walk(p + off, 40 + iplen, &nh);
+		if (!ext)
+			return 0;
+		*skip = nh == IPPROTO_FRAGMENT ? PB_RSKIP_FRAGMENT
+			: nh == IPPROTO_UDP    ? PB_RSKIP_N
+					       : PB_RSKIP_NOT_UDP;
 		if (*skip != PB_RSKIP_N)
 			return 0;
 		key[0] = 6;
 		memcpy(key + 1, p + off + 8, 32);
-		l4 = off + 40;
+		l4 = off + ext;
+		iplen -= ext - 40;
 	} else {
 		*skip = PB_RSKIP_NOT_IP;
 		return 0;
@@ -440,7 +471,11 @@ int rp_build_whole(struct pb_frame *fr, uint8_t *out, const uint8_t *src,
 	if (out + hout != src + hin)
 		memmove(out + hout, src + hin, r->len - hin);
 	memcpy(out, rp->base.dstmac, 6);
-	pb_run_mac(out + 6, rp->base.run_id, (uint8_t)stream, rp->timed);
+	/* --srcmac, as tcpreplay's --enet-smac, else the run's MAC that the receiver counts by */
+	if (rp->cfg.srcmac_set)
+		memcpy(out + 6, rp->cfg.srcmac, 6);
+	else
+		pb_run_mac(out + 6, rp->base.run_id, (uint8_t)stream, rp->timed);
 	if (hout > 12) {
 		if (rp->cfg.vlan)
 			tci = (uint16_t)(rp->cfg.vlan_prio << 13 | rp->cfg.vlan);
@@ -450,6 +485,9 @@ int rp_build_whole(struct pb_frame *fr, uint8_t *out, const uint8_t *src,
 		out[15] = (uint8_t)tci;
 	}
 	rp_rewrite(out + hout, r->len - hin, &rp->rw);
+	/* after the rewrites: a checksum computed afresh covers what they changed */
+	if (rp->cfg.fixcsum)
+		rp_fixcsum(out + hout, r->len - hin);
 	memset(fr, 0, sizeof(*fr));
 	fr->data = out;
 	fr->len = r->len - hin + hout;
@@ -536,14 +574,20 @@ double rp_offset(const struct pb_replay *rp, struct rp_clock *c, const struct rp
 	double off;
 
 	/*
-	 * The file's time runs on by each gap between two frames in file order; a stamp that
-	 * goes back (a merged capture, a clock stepped) adds nothing and is counted. Integer
-	 * nanoseconds: exact over any file, and never negative.
+	 * The file's clock is its latest stamp so far, as tcpreplay keeps it: a frame stamped
+	 * before it (a merged capture, a clock stepped) is due at once and moves nothing, and
+	 * the next frame is due at its own stamp. Summing the gaps from the previous frame
+	 * instead added each step back again through the next gap (issue 46: 26.6 s of capture
+	 * with 27 frames 2 s early took 80.6 s). Integer nanoseconds: exact, never negative.
 	 */
-	if (c->k && ts_ns >= c->t_prev)
-		c->acc_ns += ts_ns - c->t_prev;
-	else if (c->k)
+	if (c->k && ts_ns < c->t_prev)
 		c->backwards++;
+	if (!c->k) {
+		c->t_max = ts_ns;
+	} else if (ts_ns > c->t_max) {
+		c->acc_ns += ts_ns - c->t_max;
+		c->t_max = ts_ns;
+	}
 	c->t_prev = ts_ns;
 	if (!rp->timed)
 		off = 0;
@@ -585,6 +629,47 @@ void rp_pass_end(struct pb_replay *rp, const struct rp_clock *c)
 	else
 		gap = c->k > 1 ? c->prev / (double)(c->k - 1) : 0;
 	rp->period = c->prev + gap + cfg->loop_delay_s;
+}
+
+int rp_order_add(struct pb_replay *rp, uint32_t i)
+{
+	if (!rp->cfg.limit || rp->streams < 2)
+		return 0;
+	if (rp->norder == rp->order_cap) {
+		uint64_t cap = rp->order_cap ? rp->order_cap * 2 : 4096;
+		uint8_t *o = realloc(rp->order, cap);
+
+		if (!o)
+			return -ENOMEM;
+		rp->order = o;
+		rp->order_cap = cap;
+	}
+	rp->order[rp->norder++] = (uint8_t)i;
+	return 0;
+}
+
+/*
+ * The first N frames of the replay are whole passes and then the first N mod pass frames of
+ * one more, in file order: each stream sends its frames among them (tcpreplay's --limit).
+ */
+void rp_limits(struct pb_replay *rp)
+{
+	uint64_t n = rp->cfg.limit, whole, rest, g;
+	uint32_t i;
+
+	for (i = 0; i < rp->streams; i++)
+		rp->st[i].limit = UINT64_MAX;
+	if (!n || !rp->pass_frames)
+		return;
+	whole = n / rp->pass_frames;
+	rest = n % rp->pass_frames;
+	for (i = 0; i < rp->streams; i++)
+		rp->st[i].limit = whole * rp->st[i].n + (rp->streams == 1 ? rest : 0);
+	for (g = 0; rp->streams > 1 && g < rest && g < rp->norder; g++)
+		rp->st[rp->order[g]].limit++;
+	free(rp->order);
+	rp->order = NULL;
+	rp->norder = rp->order_cap = 0;
 }
 
 int rp_none(const struct pb_replay *rp, char *why, size_t len)

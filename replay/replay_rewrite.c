@@ -342,3 +342,102 @@ bool rp_rewrite(uint8_t *p, uint32_t len, const struct rp_rw *rw)
 	}
 	return any;
 }
+
+/* The ones' complement sum of len bytes at p, added to sum (not folded). */
+static uint32_t rp_sum(const uint8_t *p, uint32_t len, uint32_t sum)
+{
+	uint32_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	return sum;
+}
+
+/*
+ * The checksum at c computed afresh over the n bytes at p it covers (c among them) and a
+ * pseudo-header's sum; UDP's 0 goes out as 0xffff. True when it changed.
+ */
+static bool rp_sum_put(uint8_t *c, const uint8_t *p, uint32_t n, uint32_t pseudo, bool udp)
+{
+	uint16_t old = (uint16_t)(c[0] << 8 | c[1]), out;
+	uint32_t sum;
+
+	c[0] = 0;
+	c[1] = 0;
+	sum = rp_sum(p, n, pseudo);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	out = (uint16_t)~sum;
+	if (udp && !out)
+		out = 0xffff;
+	c[0] = (uint8_t)(out >> 8);
+	c[1] = (uint8_t)out;
+	return out != old;
+}
+
+/* The L4 checksum of seg (n bytes, all of the datagram) over a pseudo-header's sum. */
+static bool rp_l4_fix(uint8_t *seg, uint32_t n, uint8_t proto, uint32_t pseudo)
+{
+	uint32_t at = proto == IPPROTO_TCP ? 16 : proto == IPPROTO_UDP ? 6 : 2;
+
+	if (n < at + 2 || (proto == IPPROTO_UDP && (uint32_t)(seg[4] << 8 | seg[5]) != n))
+		return false;
+	return rp_sum_put(seg + at, seg, n, pseudo + proto + n, proto == IPPROTO_UDP);
+}
+
+/* Whether IPv6's headers before its L4 header at l4 (rp_v6_l4) hold a fragment header. */
+static bool rp_v6_frag(const uint8_t *ip, uint32_t l4)
+{
+	uint32_t off = 40;
+	uint8_t nh = ip[6];
+
+	while (off < l4) {
+		if (nh == IPPROTO_FRAGMENT)
+			return true;
+		nh = ip[off];
+		off += (ip[off + 1] + 1u) * 8;
+	}
+	return false;
+}
+
+bool rp_fixcsum(uint8_t *p, uint32_t len)
+{
+	uint16_t type;
+	bool any = false;
+	uint8_t *ip, proto = 0;
+
+	if (len < 2)
+		return false;
+	type = (uint16_t)(p[0] << 8 | p[1]);
+	ip = p + 2;
+	len -= 2;
+	if (type == ETH_P_8021Q && len >= 4) { /* an inner tag */
+		type = (uint16_t)(ip[2] << 8 | ip[3]);
+		ip += 4;
+		len -= 4;
+	}
+	if (type == ETH_P_IP && len >= 20 && (ip[0] >> 4) == 4) {
+		uint32_t ihl = (ip[0] & 15u) * 4, tot = (uint32_t)(ip[2] << 8 | ip[3]);
+
+		if (ihl < 20 || len < ihl)
+			return false;
+		any = rp_sum_put(ip + 10, ip, ihl, 0, false);
+		/* the datagram whole here: neither a fragment nor captured short */
+		proto = ip[9];
+		if (tot < ihl || tot > len || ((ip[6] << 8 | ip[7]) & 0x3fff) ||
+		    (proto != IPPROTO_UDP && proto != IPPROTO_TCP))
+			return any;
+		any |= rp_l4_fix(ip + ihl, tot - ihl, proto, rp_sum(ip + 12, 8, 0));
+	} else if (type == ETH_P_IPV6 && len >= 40 && (ip[0] >> 4) == 6) {
+		uint32_t tot = 40 + (uint32_t)(ip[4] << 8 | ip[5]);
+		uint32_t l4 = rp_v6_l4(ip, len, &proto);
+
+		/* a first fragment has its L4 header but not its whole datagram */
+		if (!l4 || tot > len || l4 > tot || rp_v6_frag(ip, l4))
+			return false;
+		any = rp_l4_fix(ip + l4, tot - l4, proto, rp_sum(ip + 8, 32, 0));
+	}
+	return any;
+}

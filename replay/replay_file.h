@@ -31,6 +31,10 @@ int rp_build_one(struct pb_frame *fr, const struct pb_replay *rp, uint32_t strea
 void rp_timing(struct pb_replay *rp);
 double rp_offset(const struct pb_replay *rp, struct rp_clock *c, const struct rp_rec *r);
 void rp_pass_end(struct pb_replay *rp, const struct rp_clock *c);
+/* --limit over several streams: the next kept frame (file order) goes to stream i. */
+int rp_order_add(struct pb_replay *rp, uint32_t i);
+/* --limit: each stream's share of the replay's first N frames, once the pass is read. */
+void rp_limits(struct pb_replay *rp);
 int rp_none(const struct pb_replay *rp, char *why, size_t len);
 int rp_no_flows(const struct pb_replay *rp, uint32_t flows, uint32_t i, char *why, size_t len);
 #ifdef PB_HAVE_PCAP

@@ -29,10 +29,10 @@
 #include "config.h"
 #include "frame.h"
 #include "method.h"
+#include "replay_source.h"
 
-struct pb_replay;
-struct pb_replay_stream;
-struct pb_result;
+/* The engine's door (harness/replay_source.h): the functions below, for the session to hand. */
+extern const struct pb_replay_source pb_replay_source;
 
 /*
  * Reads cfg->replay and builds every stream's frames and schedule for method m. 0; or
@@ -76,8 +76,6 @@ uint64_t pb_replay_allowance(struct pb_replay_stream *s, double t, uint64_t hand
 void pb_replay_note(struct pb_replay_stream *s, uint64_t handed);
 /* The replay's figures (res->replay) from every stream's departures. */
 void pb_replay_result(const struct pb_replay *r, struct pb_result *res);
-/* What the receiver counted of this run's bytes, beside what was handed over. */
-void pb_replay_delivered(struct pb_result *res, uint64_t bytes);
 /*
  * After the receiver's figures: the arrival gaps (res->gaps) against the file's own gaps
  * as scheduled, quantile by quantile.

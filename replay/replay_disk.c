@@ -80,6 +80,9 @@ static int rp_scan(struct pb_replay *rp, char *why, size_t len)
 			continue;
 		}
 		s = &rp->st[r.flow % rp->streams];
+		err = rp_order_add(rp, (uint32_t)(s - rp->st));
+		if (err)
+			goto out;
 		if (s->n)
 			rp_gap_add(rp, off - s->scan_off);
 		else
@@ -93,6 +96,7 @@ static int rp_scan(struct pb_replay *rp, char *why, size_t len)
 	if (err)
 		goto out;
 	rp_pass_end(rp, &c);
+	rp_limits(rp);
 out:
 	pcap_close(pc);
 	return err;
