@@ -41,10 +41,12 @@ static const struct pb_opt pb_opts[] = {
 	  "method to run, or 'benchmark' for all of them (see Methods below)",
 	  .flags = PB_OPTF_LIST, .list_key = "methods", .group = PB_G_SEND },
 	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, "5", 0, PB_DURATION_MAX_S, "SECS",
-	  "seconds each method sends, measured after the link is up (1 ms to 30 days)",
-	  .group = PB_G_PACE },
+	  "how long each method sends, measured after the link is up: seconds, or with ms, s, "
+	  "m, h or d after the number (500ms, 30s, 1h), 1 ms to 30 days",
+	  .group = PB_G_PACE, .other = "count" },
 	{ "count", 'c', OPT_U64, OFF(count), 0, NULL, 1, UINT64_MAX, "N",
-	  "stop after exactly N frames sent (instead of --duration)", .group = PB_G_PACE },
+	  "stop after exactly N frames sent (instead of --duration); k, M or G may follow (1.5M)",
+	  .flags = PB_OPTF_SI, .group = PB_G_PACE, .other = "duration" },
 	{ "count-timeout", 0, OPT_SECS, OFF(count_timeout_s), 0, NULL, 0, 0, "SECS",
 	  "with --count: give up after SECS with an error and the partial figures (default: "
 	  "10 s + twice the time N frames take at --pps, or at 10 kpps)",
@@ -108,7 +110,7 @@ static const struct pb_opt pb_opts[] = {
 	  "e.g. 64:7,594:4,9018:1; the weights add up to at most 64",
 	  .group = PB_G_SEND },
 	{ "flows", 0, OPT_U32, OFF(flows), 0, "1", 1, 65535, "N",
-	  "vary the source port over N flows, a pseudo-random flow per packet",
+	  "vary the source port over N flows, a pseudo-random flow per packet", .flags = PB_OPTF_SI,
 	  .group = PB_G_SEND },
 	{ "flows-src-ip", 0, OPT_FLAG, OFF(flows_src_ip), 0, NULL, 0, 0, NULL,
 	  "with --flows: vary the source address (from --srcip up, in its /15) before the port",
@@ -150,12 +152,15 @@ static const struct pb_opt pb_opts[] = {
 	  "run it at its best setting (the Mode column shows it)",
 	  .group = PB_G_PACE },
 	{ "pps", 0, OPT_RATE, OFF(pps), OFF(sweep), NULL, 0, 0, "RATE",
-	  "aggregate packets/s over all streams, e.g. 50k or 1.5M, at most 10G (default: as fast "
+	  "aggregate packets/s over all streams, k, M or G after the number (50k, 1.5M), at "
+	  "most 10G (default: as fast "
 	  "as it goes); or a profile: steps RATE:SECS[,...] (100k:10s,200k:10s) and ramps "
 	  "FROM-TO:SECS (a step a second), one row a step, each method's steps back to back",
-	  .flags = PB_OPTF_PROFILE, .group = PB_G_PACE },
-	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",
-	  "aggregate rate as wire (L1) Gb/s instead of --pps", .group = PB_G_PACE },
+	  .flags = PB_OPTF_PROFILE, .group = PB_G_PACE, .other = "rate" },
+	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "BITRATE",
+	  "aggregate rate on the wire (L1) instead of --pps: Gb/s, or with its unit after the "
+	  "number (100Mbit, 2.5Gbit, 10Gb/s)",
+	  .flags = PB_OPTF_BITS, .group = PB_G_PACE, .other = "pps" },
 	{ "pace", 0, OPT_ENUM, OFF(pace), 0, "auto", 0, 0, "auto|sleep|spin",
 	  "how a paced sender waits: sleep (slept to the instant, what fell due meanwhile goes in "
 	  "one call: its CPU follows the rate, departures late by tens of us), spin (the last "
@@ -194,10 +199,10 @@ static const struct pb_opt pb_opts[] = {
 	  .group = PB_G_REPLAY },
 	{ "multiplier", 0, OPT_RATE, OFF(multiplier), 0, NULL, 0, 0, "X",
 	  "--replay --timing original: the file's gaps divided by X (2: twice as fast)",
-	  .group = PB_G_REPLAY },
+	  .flags = PB_OPTF_FACTOR, .group = PB_G_REPLAY },
 	{ "loop", 0, OPT_U32, OFF(loop), 0, "1", 0, UINT32_MAX, "N",
 	  "--replay: passes over the file, exactly N x its frames (0: until --duration)",
-	  .group = PB_G_REPLAY },
+	  .flags = PB_OPTF_SI, .group = PB_G_REPLAY },
 	{ "loop-delay", 0, OPT_SECS, OFF(loop_delay_s), 0, NULL, 0, 0, "SECS",
 	  "--replay: added to the gap at each wrap, which is otherwise what one more frame "
 	  "would take (the file's mean gap, 1 / --pps, or the last frame's wire time at --rate)",

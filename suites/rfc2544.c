@@ -164,27 +164,26 @@ static int rfc_parse_sizes(struct pb_rfc2544_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
-/* A ratio: 0.005, or a percentage with '%' (0.5%); its value in *v. */
+/* A ratio: 0.005, or a percentage with '%' (0.5%); decimal, as every option's number. */
 static bool rfc_ratio(const char *val, double *v)
 {
-	char *end;
+	char num[64];
+	size_t len = strlen(val);
+	bool pct = len > 1 && val[len - 1] == '%';
 
-	*v = strtod(val, &end);
-	if (end == val || !isfinite(*v))
+	if (len >= sizeof(num))
 		return false;
-	if (*end == '%') {
-		*v /= 100;
-		end++;
-	}
-	return !*end;
+	snprintf(num, sizeof(num), "%.*s", (int)(len - pct), val);
+	if (pb_parse_decimal(num, v))
+		return false;
+	*v /= pct ? 100 : 1;
+	return true;
 }
 
+/* A duration as --trial takes it: seconds, or with ms, s, m, h or d after the number. */
 static bool rfc_secs(const char *val, double *v)
 {
-	char *end;
-
-	*v = strtod(val, &end);
-	return end != val && !*end && *v > 0 && *v <= PB_DURATION_MAX_S;
+	return !pb_parse_secs(val, v) && *v <= PB_DURATION_MAX_S;
 }
 
 /*
@@ -233,9 +232,11 @@ static int rfc_parse_goal(const struct pb_rfc2544_opts *o, const char *spec, siz
 			*(k == 0 ? &g->loss_ratio : k == 3 ? &g->exceed_ratio : &g->width) = v;
 		} else {
 			if (!rfc_secs(val, &v)) {
-				snprintf(err, errlen,
-					 "--goal '%.*s': %s=%s is not a positive number of seconds",
-					 (int)len, spec, keys[k], val);
+				snprintf(
+					err, errlen,
+					"--goal '%.*s': %s=%s is not a positive number of seconds "
+					"(or ms, s, m, h or d after it)",
+					(int)len, spec, keys[k], val);
 				return -EINVAL;
 			}
 			*(k == 1 ? &g->final_s : k == 2 ? &g->sum_s : &g->initial_s) = v;

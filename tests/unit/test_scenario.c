@@ -292,7 +292,10 @@ static const char *sample(const struct pb_opt *o, char *buf, size_t len)
 		return o->names[k];
 	}
 	case OPT_RATE:
-		return "1.5M";
+		/* a bit rate says its unit; a factor has none (issue 45's rule) */
+		return o->flags & PB_OPTF_BITS	   ? "1.5Gbit"
+		       : o->flags & PB_OPTF_FACTOR ? "1.5"
+						   : "1.5M";
 	case OPT_PCT:
 		return "5";
 	case OPT_CPUS:
@@ -425,21 +428,29 @@ static void test_bad(void)
 	    "segments=V1,V2,.. or ring=V1,V2,.. or pps=V1,V2,..");
 	BAD("\n\ndstport: abc\n", "3:10: dstport: 'abc' is not a whole number from 1 to 65535");
 	BAD("# one\n# two\n# three\nduration: abc\n",
-	    "4:11: duration: 'abc' is not a positive number of seconds (a decimal number, e.g. "
-	    "2.5)");
+	    "4:11: duration: 'abc' is not a positive number of seconds (a decimal number of "
+	    "seconds, or one with ms, s, m, h or d after it)");
 	BAD("sweep:\n  frame-size: [64, x]\n",
 	    "2:20: sweep: frame-size: 'x' is not a whole number from 60 to 9216");
 	BAD("quiet: maybe\n", "1:8: quiet: 'maybe' is not true or false");
 	BAD("iface:\n", "1:7: iface: no value given");
 
 	/* ranges: the command line's own checks and words */
-	BAD("duration: 0\n",
-	    "1:11: duration: '0' is not a positive number of seconds (a decimal number, e.g. 2.5)");
+	BAD("duration: 0\n", "1:11: duration: '0' is not a positive number of seconds (a decimal "
+			     "number of seconds, or one with ms, s, m, h or d after it)");
 	/* YAML's 0x10 is 16 to some readers: the options' own parser says it is no decimal */
-	BAD("duration: 0x10\n", "1:11: duration: '0x10' is not a positive number of seconds (a "
-				"decimal number, e.g. 2.5)");
-	BAD("pps: .inf\n", "1:6: pps: '.inf' is not a positive rate (a decimal number, with k, M "
-			   "or G: e.g. 50k, 1.5M)");
+	BAD("duration: 0x10\n", "1:11: duration: '0x10' is not a decimal number of seconds, or one "
+				"with ms, s, m, h or d after it");
+	BAD("pps: .inf\n", "1:6: pps: '.inf' is not a positive rate (a decimal number of packets "
+			   "a second, or one with k, M or G after it)");
+	/* issue 45: the units the command line takes, and its refusals, in a file too */
+	BAD("rate: 1.5M\n",
+	    "1:7: rate: '1.5M' is a count (M); --rate takes a decimal number of "
+	    "Gb/s on the wire, or one with kbit, Mbit, Gbit, Tbit, Mb/s or Gb/s "
+	    "after it; 1.5 Mb/s is --rate 1.5Mbit; for packets a second, --pps 1.5M");
+	CHECK(load("duration: 500ms\nrate: 100Mbit\n", &cfg) == 0 && cfg.duration_s == 0.5 &&
+		      cfg.rate_gbps == 0.1,
+	      "duration: 500ms, rate: 100Mbit: %s", err);
 	BAD("dstport: 70000\n", "1:10: dstport: '70000' is not a whole number from 1 to 65535");
 	BAD("dstport: -1\n", "1:10: dstport: '-1' is not a whole number from 1 to 65535");
 	BAD("payloadsize: 3\n", "1:14: payloadsize: '3' is not a whole number from 8 to 65507");
@@ -452,8 +463,8 @@ static void test_bad(void)
 	BAD("method: null\n", "1:9: method: no value given (YAML reads null as nothing: quote it)");
 	BAD("sweep: {streams: [0]}\n",
 	    "1:19: sweep: streams: '0' is not a whole number from 1 to 64");
-	BAD("pps: fast\n", "1:6: pps: 'fast' is not a positive rate (a decimal number, with k, M "
-			   "or G: e.g. 50k, 1.5M)");
+	BAD("pps: fast\n", "1:6: pps: 'fast' is not a positive rate (a decimal number of packets "
+			   "a second, or one with k, M or G after it)");
 	BAD("format: yaml\n", "1:9: format: 'yaml' is not one of table|json|csv");
 
 	BAD("verbose: 4\n", "1:10: verbose: '4' is not 0 to 3");
