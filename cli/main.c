@@ -511,11 +511,7 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	ret = pb_fleet_validate(cfg, pb_wall_ns(), err, errlen);
 	if (ret)
 		return ret;
-	if (cfg->receiver[0] && !cfg->iface[0]) {
-		snprintf(err, errlen,
-			 "--receiver goes with --iface (the lab has its own receiver)");
-		return -EINVAL;
-	}
+	/* --receiver without --iface is the option table's to refuse (pb_needs) */
 	if (!need_wire)
 		return 0;
 

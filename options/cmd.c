@@ -1228,6 +1228,72 @@ static int opt_conflicts(const struct pb_cmd *cmd, struct opt_givens *gs, bool f
 	return 0;
 }
 
+/* The scenario file cmd's OPT_CONFIG row holds in dst ("" when none). */
+static const char *opt_config_path(const struct pb_cmd *cmd, const void *dst)
+{
+	unsigned int i;
+
+	for (i = 0; i < cmd->nopts; i++)
+		if (cmd->opts[i].type == OPT_CONFIG)
+			return (const char *)dst + cmd->opts[i].off;
+	return "";
+}
+
+/*
+ * An option given without any of the options it needs (cmd->needs): refused in err, naming
+ * them, with the file's path when a scenario gave it. 0, or -EINVAL.
+ */
+static int opt_needs(const struct pb_cmd *cmd, const struct opt_givens *gs, const char *path,
+		     char *err, size_t errlen)
+{
+	const struct pb_need *const *t;
+	const struct pb_need *e;
+	unsigned int i, k, have;
+	char label[48];
+	int off;
+
+	for (t = cmd->needs; t && *t; t++) {
+		for (e = *t; e->opt; e++) {
+			const char *const tok[] = { e->opt, NULL };
+
+			for (i = 0; i < gs->n && opt_token(cmd, &gs->g[i], tok) < 0; i++)
+				;
+			if (i == gs->n)
+				continue;
+			/* a need this command has no row for cannot be met: not its rule */
+			for (k = 0, have = 0; k < 6 && e->needs[k]; k++)
+				have += pb_cmd_opt(cmd, e->needs[k]) != NULL;
+			if (!have)
+				continue;
+			for (k = 0; k < 6 && e->needs[k] && !opt_given_any(cmd, gs, e->needs[k]);
+			     k++)
+				;
+			if (k < 6 && e->needs[k])
+				continue;
+			opt_given_label(cmd, &gs->g[i], label, sizeof(label));
+			off = snprintf(err, errlen, "%s%s%s goes with ", gs->g[i].file ? path : "",
+				       gs->g[i].file ? ": " : "", label);
+			for (k = 0; k < 6 && e->needs[k] && off > 0 && (size_t)off < errlen; k++) {
+				/* "sweep=pps" as the conflicts name it: --sweep pps= */
+				size_t len = strcspn(e->needs[k], "=");
+
+				off += snprintf(err + off, errlen - (size_t)off, "%s--%.*s%s%s",
+						!k			       ? ""
+						: k + 1 < 6 && e->needs[k + 1] ? ", "
+									       : " or ",
+						(int)len, e->needs[k], e->needs[k][len] ? " " : "",
+						e->needs[k] + len + !!e->needs[k][len]);
+				if (e->needs[k][len] && off > 0 && (size_t)off < errlen)
+					off += snprintf(err + off, errlen - (size_t)off, "=");
+			}
+			if (off > 0 && (size_t)off < errlen)
+				snprintf(err + off, errlen - (size_t)off, ": %s", e->why);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /*
  * The scenario file path into dst, its options noted in gs: two of them that conflict make a
  * bad file; one that conflicts with the command line's goes back to its default.
@@ -1384,6 +1450,9 @@ int pb_cmd_parse(const struct pb_cmd *cmd, void *dst, int argc, char **argv,
 	/* two options on the command line that set the same thing: neither is ignored */
 	if (!ret && *action == PB_OPT_RUN)
 		ret = opt_conflicts(cmd, gs, false, false, dst, NULL, NULL, err, errlen);
+	/* nor one that does nothing without another */
+	if (!ret && *action == PB_OPT_RUN)
+		ret = opt_needs(cmd, gs, opt_config_path(cmd, dst), err, errlen);
 	for (i = 0; !ret && kept && i < gs->n; i++)
 		kept->name[kept->n++] = cmd->opts[gs->g[i].row].name;
 	free(gs);

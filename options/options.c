@@ -48,7 +48,8 @@ static const struct pb_opt pb_opts[] = {
 	  "stop after exactly N frames sent (instead of --duration); k, M or G may follow (1.5M)",
 	  .flags = PB_OPTF_SI, .group = PB_G_PACE, .other = "duration" },
 	{ "count-timeout", 0, OPT_SECS, OFF(count_timeout_s), 0, NULL, 0, 0, "SECS",
-	  "with --count: give up after SECS with an error and the partial figures (default: "
+	  "with --count (or --replay): give up after SECS with an error and the partial figures "
+	  "(default: "
 	  "10 s + twice the time N frames take at --pps, or at 10 kpps)",
 	  .group = PB_G_PACE },
 	{ "repeat", 'r', OPT_U32, OFF(repeat), 0, "1", 1, 99, "N",
@@ -113,12 +114,13 @@ static const struct pb_opt pb_opts[] = {
 	  "vary the source port over N flows, a pseudo-random flow per packet", .flags = PB_OPTF_SI,
 	  .group = PB_G_SEND },
 	{ "flows-src-ip", 0, OPT_FLAG, OFF(flows_src_ip), 0, NULL, 0, 0, NULL,
-	  "with --flows: vary the source address (from --srcip up, in its /15) before the port",
+	  "with --flows, --streams or --shard: vary the source address (from --srcip up, in its "
+	  "/15) before the port",
 	  .group = PB_G_SEND },
 	{ "vlan", 0, OPT_U32, OFF(vlan), 0, NULL, 1, 4094, "ID",
 	  "802.1Q-tag every frame with VLAN ID (frame-building methods only)", .group = PB_G_SEND },
-	{ "vlan-prio", 0, OPT_U32, OFF(vlan_prio), 0, NULL, 0, 7, "PCP", "the tag's priority",
-	  .group = PB_G_SEND },
+	{ "vlan-prio", 0, OPT_U32, OFF(vlan_prio), 0, NULL, 0, 7, "PCP",
+	  "with --vlan: the tag's priority", .group = PB_G_SEND },
 	{ "dstip", 0, OPT_ADDR, OFF(dstip), OFF(dstip_set), "198.18.0.2", 0, 0, "ADDR",
 	  "destination IP address (--lab router: 198.19.0.2)", .group = PB_G_SEND },
 	{ "srcip", 0, OPT_ADDR, OFF(srcip), 0, "198.18.0.1", 0, 0, "ADDR", "source IP address",
@@ -162,10 +164,11 @@ static const struct pb_opt pb_opts[] = {
 	  "number (100Mbit, 2.5Gbit, 10Gb/s)",
 	  .flags = PB_OPTF_BITS, .group = PB_G_PACE, .other = "pps" },
 	{ "pace", 0, OPT_ENUM, OFF(pace), 0, "auto", 0, 0, "auto|sleep|spin",
-	  "how a paced sender waits: sleep (slept to the instant, what fell due meanwhile goes in "
-	  "one call: its CPU follows the rate, departures late by tens of us), spin (the last "
-	  "100 us of each wait spun: gaps exact to the us, a CPU busy at any rate); auto sleeps "
-	  "--pps and --rate, spins a --replay's schedule",
+	  "with --pps, --rate or --replay: how a paced sender waits: sleep (slept to the "
+	  "instant, what fell due meanwhile goes in one call: its CPU follows the rate, "
+	  "departures late by tens of us), spin (the last 100 us of each wait spun: gaps exact "
+	  "to the us, a CPU busy at any rate); auto sleeps --pps and --rate, spins a --replay's "
+	  "schedule",
 	  pb_pace_names, .group = PB_G_PACE },
 	{ "replay", 0, OPT_STR, OFF(replay), 0, NULL, 0, sizeof(((struct pb_config *)0)->replay),
 	  "FILE",
@@ -337,6 +340,53 @@ const struct pb_conflict pb_conflicts[] = {
 	  "IFACE mtu N)" },
 	{ {} },
 };
+
+#define PB_REPLAY_WHY "it shapes how a capture is replayed"
+
+/*
+ * Options that do nothing without another: refused, naming what they need, rather than run
+ * as if they were not given (on main --count-timeout 5 without --count ran 5 s and said
+ * nothing). rfc2544 shares these; pb_needs_main is pktbench's own.
+ */
+const struct pb_need pb_needs[] = {
+	{ "count-timeout",
+	  { "count", "replay" },
+	  "it bounds a run that ends after a count of frames (--count, or a --replay's --loop "
+	  "passes); a --duration run ends on time" },
+	{ "allow-mgmt-iface",
+	  { "iface" },
+	  "it lets --iface name the interface you are logged in through; the lab is its own" },
+	{ "receiver", { "iface" }, "the lab has its own receiver" },
+	{ "force",
+	  { "iface" },
+	  "it replaces an XDP program already on --iface; the lab's interfaces are its own" },
+	{ "flows-src-ip",
+	  { "flows", "streams", "shard", "sweep=streams" },
+	  "it varies the source address over the flows, and one stream alone is one flow" },
+	{ "vlan-prio", { "vlan" }, "it is the priority of the tag --vlan ID adds" },
+	{ "rewrite-ip", { "replay" }, PB_REPLAY_WHY },
+	{ "rewrite-port", { "replay" }, PB_REPLAY_WHY },
+	{ "vlan-strip", { "replay" }, PB_REPLAY_WHY },
+	{ "timing", { "replay" }, PB_REPLAY_WHY },
+	{ "topspeed", { "replay" }, PB_REPLAY_WHY },
+	{ "multiplier", { "replay" }, PB_REPLAY_WHY },
+	{ "loop", { "replay" }, PB_REPLAY_WHY },
+	{ "loop-delay", { "replay" }, PB_REPLAY_WHY },
+	{ "preload", { "replay" }, PB_REPLAY_WHY },
+	{ "preload-max", { "replay" }, PB_REPLAY_WHY },
+	{},
+};
+
+/* pktbench's --pace; rfc2544's own --pace paces every trial */
+static const struct pb_need pb_needs_main[] = {
+	{ "pace",
+	  { "pps", "rate", "sweep=pps", "replay" },
+	  "it says how a paced sender waits, and without a rate or a capture's schedule none "
+	  "waits" },
+	{},
+};
+
+static const struct pb_need *const pb_main_needs[] = { pb_needs, pb_needs_main, NULL };
 
 /* IMIX: 7:4:1 of 64, 594 and 1518-byte wire frames. */
 static const char pb_imix_std[] = "64:7,594:4,1518:1";
@@ -615,6 +665,7 @@ const struct pb_cmd pb_cmd_main = {
 	.groups = pb_groups,
 	.size = sizeof(struct pb_config),
 	.conflicts = pb_conflicts,
+	.needs = pb_main_needs,
 	.given_off = OFF(given),
 	.validate = opt_validate,
 };

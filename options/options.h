@@ -113,6 +113,18 @@ struct pb_conflict {
 };
 
 /*
+ * An option that does nothing without another: given (on the command line or in a scenario)
+ * without any of needs[] (tokens as pb_conflict's), the command is refused in one line naming
+ * them: "--A goes with --B or --C: " + why. An entry none of whose needs[] the command has
+ * is not checked (that command's row of the name stands alone).
+ */
+struct pb_need {
+	const char *opt;
+	const char *needs[6];
+	const char *why;
+};
+
+/*
  * A command: pktbench itself, or a subcommand (`pktbench NAME ...`) with a table of its own.
  * Its texts are what --help and the man page print around the rows.
  */
@@ -139,6 +151,9 @@ struct pb_cmd {
 	const char *const *hints;
 	/* Options that set the same thing (see above); ends with an entry without opts[0]. */
 	const struct pb_conflict *conflicts;
+	/* Tables of options that need another (see above), NULL-terminated; each ends with an
+	 * entry without opt. */
+	const struct pb_need *const *needs;
 	/* Where dst keeps a struct pb_given of the options the user gave; 0: not kept. */
 	size_t given_off;
 	/* Cross-field checks after parsing (not after --help); 0 or -EINVAL. Optional. */
@@ -170,6 +185,8 @@ const char *pb_cmd_suggest(const char *word);
 const struct pb_opt *pb_cmd_opt(const struct pb_cmd *cmd, const char *name);
 /* pktbench's own conflicts, which rfc2544 shares (its table is pktbench's rows and more). */
 extern const struct pb_conflict pb_conflicts[];
+/* pktbench's options that need another, which rfc2544 shares (its own --pace is not these). */
+extern const struct pb_need pb_needs[];
 /* Whether a scenario file may give the row. */
 bool pb_opt_in_file(const struct pb_opt *o);
 /* Whether the option is followed by a value on the command line (not a flag, count, ...). */

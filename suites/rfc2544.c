@@ -348,6 +348,8 @@ static int rfc_run_cmd(int argc, char **argv)
 	return pb_rfc2544_session(argc, argv);
 }
 
+static const struct pb_need *const rfc_needs[] = { pb_needs, NULL };
+
 /* its own tests' options first, then pktbench's that it takes */
 static const char *const rfc_groups[] = { PB_G_RFC,	PB_G_SEND,   PB_G_PACE,	  PB_G_WHERE,
 					  PB_G_MEASURE, PB_G_OUTPUT, PB_G_REPLAY, PB_G_FLEET,
@@ -400,6 +402,7 @@ struct pb_cmd pb_cmd_rfc2544 = {
 	.groups = rfc_groups,
 	.size = sizeof(struct pb_config),
 	.conflicts = pb_conflicts,
+	.needs = rfc_needs,
 	.given_off = OFF(given),
 	.hints = rfc_hints,
 	.validate = rfc_validate,

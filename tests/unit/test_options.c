@@ -353,6 +353,60 @@ static void test_conflicts(void)
 	      "a sweep of another setting beside --frame-size: %s", err);
 }
 
+/*
+ * An option that does nothing without another is refused in one line naming what it needs
+ * (issue 45): on main each of these parsed, and --count-timeout 5 without --count ran for
+ * --duration and said nothing of it.
+ */
+static void test_needs(void)
+{
+	REFUSED("--count-timeout goes with --count or --replay: it bounds a run that ends after a "
+		"count of frames (--count, or a --replay's --loop passes); a --duration run ends "
+		"on time",
+		"--count-timeout", "5");
+	REFUSED("--allow-mgmt-iface goes with --iface: it lets --iface name the interface you are "
+		"logged in through; the lab is its own",
+		"--allow-mgmt-iface");
+	REFUSED("--receiver goes with --iface: the lab has its own receiver", "--receiver",
+		"http://198.18.0.2:9310");
+	REFUSED("--force goes with --iface: it replaces an XDP program already on --iface; the "
+		"lab's interfaces are its own",
+		"--force");
+	REFUSED("--flows-src-ip goes with --flows, --streams, --shard or --sweep streams=: it "
+		"varies the "
+		"source address over the flows, and one stream alone is one flow",
+		"--flows-src-ip");
+	REFUSED("--vlan-prio goes with --vlan: it is the priority of the tag --vlan ID adds",
+		"--vlan-prio", "3");
+	REFUSED("--pace goes with --pps, --rate, --sweep pps= or --replay: it says how a paced "
+		"sender "
+		"waits, and without a rate or a capture's schedule none waits",
+		"--pace", "spin");
+	REFUSED("--loop goes with --replay: it shapes how a capture is replayed", "--loop", "2");
+	REFUSED("--timing goes with --replay: it shapes how a capture is replayed", "--timing",
+		"topspeed");
+	REFUSED("--multiplier goes with --replay: it shapes how a capture is replayed",
+		"--multiplier", "2");
+	REFUSED("--preload-max goes with --replay: it shapes how a capture is replayed",
+		"--preload-max", "8");
+	REFUSED("--rewrite-port goes with --replay: it shapes how a capture is replayed",
+		"--rewrite-port", "1=2");
+	/* with what they need, each parses */
+	CHECK(PARSE("--count", "10", "--count-timeout", "5") == 0, "--count-timeout: %s", err);
+	CHECK(PARSE("--iface", "eth9", "--allow-mgmt-iface", "--force") == 0, "--iface: %s", err);
+	CHECK(PARSE("--streams", "2", "--flows-src-ip") == 0, "--streams: %s", err);
+	CHECK(PARSE("--flows", "8", "--flows-src-ip") == 0, "--flows: %s", err);
+	CHECK(PARSE("--shard", "0/2", "--flows-src-ip") == 0, "--shard: %s", err);
+	CHECK(PARSE("--sweep", "streams=1,2", "--flows-src-ip") == 0, "a streams sweep: %s", err);
+	CHECK(PARSE("--vlan", "10", "--vlan-prio", "3") == 0, "--vlan: %s", err);
+	CHECK(PARSE("--pps", "1k", "--pace", "spin") == 0, "--pps: %s", err);
+	CHECK(PARSE("--sweep", "pps=1k,2k", "--pace", "spin") == 0, "a pps sweep: %s", err);
+	CHECK(PARSE("--pps", "1k:1s", "--pace", "spin") == 0, "a profile: %s", err);
+	/* a sweep of another kind is no rate */
+	CHECK(PARSE("--sweep", "batch=1,2", "--pace", "spin") == -EINVAL && strstr(err, "--pace"),
+	      "--pace with a batch sweep: %s", err);
+}
+
 int main(void)
 {
 	CHECK(PARSE("--duration", "1") == 0, "a plain run parses: %s", err);
@@ -541,5 +595,6 @@ int main(void)
 	test_no_frame_rate();
 	test_imix();
 	test_conflicts();
+	test_needs();
 	return check_summary();
 }

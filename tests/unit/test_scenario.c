@@ -326,6 +326,19 @@ static void strip(struct pb_config *cfg)
 	memset(cfg->config, 0, sizeof(cfg->config));
 }
 
+/* The row o needs to do anything (pktbench's pb_need tables: the first it names), or NULL. */
+static const struct pb_opt *row_need(const struct pb_opt *o)
+{
+	const struct pb_need *const *t;
+	const struct pb_need *e;
+
+	for (t = pb_cmd_main.needs; t && *t; t++)
+		for (e = *t; e->opt; e++)
+			if (!strcmp(e->opt, o->name))
+				return pb_cmd_opt(&pb_cmd_main, e->needs[0]);
+	return NULL;
+}
+
 /*
  * Every row of pktbench's table that a file may give, with a value generated from the row's
  * type: `name: value` in a file gives exactly the configuration `--name value` gives on the
@@ -342,9 +355,10 @@ static void test_table_keys(void)
 	strip(&def);
 	for (i = 0; i < pb_cmd_main.nopts; i++) {
 		const struct pb_opt *o = &pb_cmd_main.opts[i];
-		char buf[128], text[256], flag[80], cerr[512];
-		const char *v = sample(o, buf, sizeof(buf));
-		char *argv[] = { "pktbench", flag, (char *)v, NULL, NULL };
+		char buf[128], text[512], flag[80], cerr[512], nbuf[128], nflag[80];
+		const char *v = sample(o, buf, sizeof(buf)), *nv;
+		char *argv[] = { "pktbench", flag, (char *)v, NULL, NULL, NULL, NULL };
+		const struct pb_opt *need;
 		char *fargv[] = { "pktbench", "--config", path, NULL };
 		int argc = 3, rc, rf;
 
@@ -365,9 +379,22 @@ static void test_table_keys(void)
 			argc = 3;
 		}
 		argv[argc] = NULL;
+		/* a row that does nothing alone is given with the first option it needs */
+		need = row_need(o);
+		nv = need ? sample(need, nbuf, sizeof(nbuf)) : NULL;
+		if (nv) {
+			/* in the table's order, as a file's options are noted */
+			snprintf(nflag, sizeof(nflag), "--%s", need->name);
+			memmove(argv + 3, argv + 1, (size_t)(argc - 1) * sizeof(*argv));
+			argv[1] = nflag;
+			argv[2] = (char *)nv;
+			argc += 2;
+			argv[argc] = NULL;
+		}
 		rc = parse(argc, argv, &cli);
 		snprintf(cerr, sizeof(cerr), "%s", err);
-		snprintf(text, sizeof(text), "%s: %s\n", o->name, v);
+		snprintf(text, sizeof(text), "%s: %s\n%s%s%s%s", o->name, v, nv ? need->name : "",
+			 nv ? ": " : "", nv ? nv : "", nv ? "\n" : "");
 		write_file("k.yaml", text);
 		rf = parse(3, fargv, &file);
 		CHECK(rc == 0, "--%s %s: %s", o->name, v, cerr);

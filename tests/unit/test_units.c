@@ -75,7 +75,7 @@ static const struct {
  * Every option of a kind, in every command: the value it gets (its field, in its own unit),
  * or the one line it is refused with. cmd NULL is pktbench itself.
  */
-enum field { F_NONE, F_DURATION, F_COUNT, F_PPS, F_RATE, F_LOOP, F_FLOWS, F_LINK, F_TRIAL };
+enum field { F_NONE, F_DURATION, F_COUNT, F_PPS, F_RATE, F_FLOWS, F_LINK, F_TRIAL };
 
 static const struct {
 	const char *cmd;
@@ -118,7 +118,6 @@ static const struct {
 	{ NULL, "--count", "10k", F_COUNT, 1e4, NULL },
 	{ NULL, "--count", "2G", F_COUNT, 2e9, NULL },
 	{ NULL, "--count", "1.10k", F_COUNT, 1100, NULL },
-	{ NULL, "--loop", "2k", F_LOOP, 2000, NULL },
 	{ NULL, "--flows", "1k", F_FLOWS, 1000, NULL },
 	{ NULL, "--count", "1.0005k", F_NONE, 0,
 	  "--count: '1.0005k' is not a whole number from 1 to 18446744073709551615 (k, M or G may "
@@ -194,8 +193,6 @@ static double field(const struct pb_config *cfg, enum field f)
 		return cfg->pps;
 	case F_RATE:
 		return cfg->rate_gbps;
-	case F_LOOP:
-		return cfg->loop;
 	case F_FLOWS:
 		return cfg->flows;
 	case F_LINK:
@@ -270,9 +267,24 @@ static void test_rows(void)
 	}
 }
 
+/* --loop goes with --replay (a capture): its value alone, as a scenario's setter reads it */
+static void test_loop(void)
+{
+	static struct pb_config cfg;
+	const struct pb_opt *o = pb_cmd_opt(&pb_cmd_main, "loop");
+	char err[512] = "";
+
+	CHECK(o && !pb_cmd_set(&pb_cmd_main, &cfg, o, "2k", err, sizeof(err)) && cfg.loop == 2000,
+	      "--loop 2k: %s, %u", err, cfg.loop);
+	CHECK(o && pb_cmd_set(&pb_cmd_main, &cfg, o, "2s", err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "'2s' is a time (s);"),
+	      "--loop 2s: %s", err);
+}
+
 int main(void)
 {
 	test_units();
 	test_rows();
+	test_loop();
 	return check_summary();
 }
