@@ -984,7 +984,7 @@ static const char *const opt_foreign[][3] = {
 	{ "-x", "multiplier", "tcpreplay's -x X is --multiplier X" },
 	{ "-K", "preload", "tcpreplay's -K is --preload always" },
 	{ "-t", "topspeed", "tcpreplay's -t is --topspeed" },
-	{ "--mbps", "rate", "tcpreplay's --mbps M is --rate G (Gb/s on the wire: M / 1000)" },
+	{ "--mbps", "rate", "tcpreplay's --mbps M is --rate MMbit (on the wire)" },
 	{ "--intf1", "iface", "tcpreplay's --intf1 IF is --iface IF" },
 	{ "--preload-pcap", "preload", "tcpreplay's --preload-pcap is --preload always" },
 	{ "--oneatatime", "replay", "no step-by-step replay: --pps 1 sends a frame a second" },

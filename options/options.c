@@ -642,7 +642,13 @@ const struct pb_cmd pb_cmd_main = {
 		"GSO, raw sockets, an AF_PACKET ring and libpcap, one of them or each in turn "
 		"for the same time. Without --iface it builds a namespace lab (veth pair, "
 		"198.18.0.1 -> 198.18.0.2) whose XDP receiver counts what really arrived. Needs "
-		"root (CAP_SYS_ADMIN, CAP_NET_ADMIN, CAP_NET_RAW).",
+		"root (CAP_SYS_ADMIN, CAP_NET_ADMIN, CAP_NET_RAW).\n\n"
+		"Numbers are decimal, in the option's own unit or with one after them: durations "
+		"take ms, s, m, h or d (--duration 30s; bare: seconds), counts and packet rates k, "
+		"M or G (--count 1.5M, --pps 50k), bit rates kbit, Mbit, Gbit or Tbit, or Mb/s and "
+		"Gb/s (--rate 100Mbit; bare: Gb/s). m is minutes, M millions. A value in another "
+		"kind of unit is refused, and so is an option given without the one it goes with "
+		"(--count-timeout without --count).",
 	.exit_status = "0    something was measured as asked: a row ran (the others, if any, "
 		       "skipped with their reasons)\n"
 		       "1    a run failed, or the results could not be written\n"

@@ -68,7 +68,8 @@ static const struct pb_opt rfc_rows[] = {
 	  "includes its tag); 64 is pktbench's --frame-size 60",
 	  .flags = PB_OPTF_LIST },
 	{ "trial", 0, OPT_SECS, OFF(rfc.trial_s), 0, "2", 0, 0, "SECS",
-	  "seconds each trial sends (the RFC asks for 60: this default is for a quick report)" },
+	  "how long each trial sends: seconds, or with ms, s, m, h or d after the number (the RFC "
+	  "asks for 60 s, 1m: this default is for a quick report)" },
 	{ "final-trial", 0, OPT_SECS, OFF(rfc.final_trial_s), 0, NULL, 0, 0, "SECS",
 	  "seconds of the trial that confirms the throughput found (the RFC's full-length final "
 	  "trial; default: --trial)" },
@@ -232,11 +233,10 @@ static int rfc_parse_goal(const struct pb_rfc2544_opts *o, const char *spec, siz
 			*(k == 0 ? &g->loss_ratio : k == 3 ? &g->exceed_ratio : &g->width) = v;
 		} else {
 			if (!rfc_secs(val, &v)) {
-				snprintf(
-					err, errlen,
-					"--goal '%.*s': %s=%s is not a positive number of seconds "
-					"(or ms, s, m, h or d after it)",
-					(int)len, spec, keys[k], val);
+				snprintf(err, errlen,
+					 "--goal '%.*s': %s=%s is not a positive number of seconds "
+					 "(or ms, s, m, h or d after it)",
+					 (int)len, spec, keys[k], val);
 				return -EINVAL;
 			}
 			*(k == 1 ? &g->final_s : k == 2 ? &g->sum_s : &g->initial_s) = v;

@@ -509,7 +509,7 @@ int main(void)
 	bad("-x", "2", "tcpreplay's -x X is --multiplier X");
 	bad("-l", "3", "tcpreplay's -l N is --loop N");
 	bad("-K", NULL, "tcpreplay's -K is --preload always");
-	bad("--mbps", "100", "tcpreplay's --mbps M is --rate G");
+	bad("--mbps", "100", "tcpreplay's --mbps M is --rate MMbit");
 	bad("--intf1", "eth1", "tcpreplay's --intf1 IF is --iface IF");
 	bad("--dstip", "198.18.0.300", "--dstip");
 	bad("--srcip", "not-an-ip", "--srcip");
