@@ -866,7 +866,8 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 			return opt_parse_profile(cmd, o, (double *)field,
 						 (struct pb_sweep *)((char *)dst + o->flag_off),
 						 arg, err, errlen);
-		return opt_parse_rate(cmd, o, (double *)field, arg, err, errlen) ? -EINVAL : 0;
+		/* -EDOM, a unit of another kind: the caller may add what it means in this run */
+		return opt_parse_rate(cmd, o, (double *)field, arg, err, errlen);
 	case OPT_PCT:
 		return opt_parse_pct(o, (double *)field, arg, err, errlen);
 	case OPT_CPUS:
@@ -909,7 +910,7 @@ int pb_cmd_set(const struct pb_cmd *cmd, void *dst, const struct pb_opt *o, cons
 		*(int *)((char *)dst + o->off) = (int)v;
 		return 0;
 	default:
-		return opt_apply(cmd, o, dst, value, err, errlen);
+		return opt_apply(cmd, o, dst, value, err, errlen) ? -EINVAL : 0;
 	}
 }
 
@@ -1328,6 +1329,23 @@ static int opt_load(const struct pb_cmd *cmd, void *dst, const char *path, struc
 }
 
 /*
+ * msg (a rate refused for its unit) with what the value is in this run, where cmd can tell
+ * (cmd->unit_hint) and the rest of the line was read without error (whole).
+ */
+static void opt_unit_hint(const struct pb_cmd *cmd, const void *dst, const struct pb_opt *o,
+			  const char *arg, bool whole, char *msg, size_t len)
+{
+	enum pb_unit unit;
+	size_t off = strlen(msg);
+	double v;
+
+	if (!whole || !cmd->unit_hint || pb_parse_unit(arg, &v, &unit, NULL, 0) ||
+	    (unit != PB_UNIT_BITS && unit != PB_UNIT_BYTES) || off + 1 >= len)
+		return;
+	cmd->unit_hint(dst, o, unit == PB_UNIT_BYTES ? v * 8 : v, arg, msg + off, len - off);
+}
+
+/*
  * One pass of getopt_long over argv. config_only: only scenario files are looked at (and
  * loaded), nothing is reported; else every option is applied over what is there.
  */
@@ -1337,10 +1355,11 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 {
 	struct option *lopts;
 	char *sopts, **argv;
-	const char *config = NULL;
+	const char *config = NULL, *darg = NULL;
+	const struct pb_opt *deferred = NULL;
 	unsigned int nargs = 0;
 	const char *hint;
-	char suggest[96];
+	char suggest[96], dmsg[512];
 	int c, idx, ret = 0;
 
 	/* getopt_long permutes what it parses: a copy keeps the caller's order for every pass */
@@ -1395,6 +1414,17 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 		if (o->type == OPT_VERSION)
 			*action = PB_OPT_VERSION;
 		ret = opt_apply(cmd, o, dst, optarg, err, errlen);
+		/*
+		 * a rate in another kind of unit: said once the whole line is read, when what it
+		 * means in this run (a bit rate at its frame size) can be told; the first error
+		 * is the one said
+		 */
+		if (ret == -EDOM && !deferred) {
+			deferred = o;
+			darg = optarg;
+			snprintf(dmsg, sizeof(dmsg), "%s", err);
+			ret = 0;
+		}
 	}
 	for (; !ret && !config_only && optind < argc; optind++) {
 		if (nargs == cmd->nargs && cmd->min_args && cmd->min_args < cmd->nargs) {
@@ -1421,6 +1451,11 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 	if (!ret && !config_only && nargs < (cmd->min_args ? cmd->min_args : cmd->nargs) &&
 	    *action == PB_OPT_RUN) {
 		snprintf(err, errlen, "%s needed (see --help)", cmd->args);
+		ret = -EINVAL;
+	}
+	if (deferred) {
+		opt_unit_hint(cmd, dst, deferred, darg, !ret, dmsg, sizeof(dmsg));
+		snprintf(err, errlen, "%s", dmsg);
 		ret = -EINVAL;
 	}
 	free(lopts);

@@ -16,6 +16,7 @@
 #include "method.h"
 #include "options.h"
 #include "replay.h"
+#include "stats.h"
 
 static const char *const pb_format_names[] = { "table", "json", "csv", NULL };
 static const char *const pb_xdp_mode_names[] = { "auto", "native", "generic", NULL };
@@ -632,6 +633,25 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	return ret || !cfg->replay[0] ? ret : pb_replay_check_file(cfg->replay, err, errlen);
 }
 
+/*
+ * A bit rate given to --pps: the packets a second it is on the wire (L1) at the run's one
+ * frame size, so the refusal can say the value that means what was asked. Nothing where the
+ * frames' size varies (--imix, a frame-size sweep, --replay) or a tag may be added (--vlan).
+ */
+static void opt_unit_hint(const void *dst, const struct pb_opt *o, double bits, const char *arg,
+			  char *buf, size_t len)
+{
+	const struct pb_config *cfg = dst;
+	uint32_t frame;
+
+	if (strcmp(o->name, "pps") || cfg->imix || cfg->imix_sizes[0] || cfg->replay[0] ||
+	    cfg->sweep.kind == PB_SWEEP_FRAME_SIZE || cfg->vlan)
+		return;
+	frame = cfg->frame_size ?: pb_frame_overhead(cfg->dstip.family) + cfg->payloadsize;
+	snprintf(buf, len, "; at this run's %u-byte frames, %s on the wire is --pps %.0f", frame,
+		 arg, bits / (8.0 * pb_wire_bytes(frame, false)));
+}
+
 const struct pb_cmd pb_cmd_main = {
 	.name = "pktbench",
 	.summary = "measure which Linux send path is fastest, and by how much",
@@ -673,6 +693,7 @@ const struct pb_cmd pb_cmd_main = {
 	.conflicts = pb_conflicts,
 	.needs = pb_main_needs,
 	.given_off = OFF(given),
+	.unit_hint = opt_unit_hint,
 	.validate = opt_validate,
 };
 

@@ -156,6 +156,12 @@ struct pb_cmd {
 	const struct pb_need *const *needs;
 	/* Where dst keeps a struct pb_given of the options the user gave; 0: not kept. */
 	size_t given_off;
+	/*
+	 * What bits a second, given to rate row o as arg, are in o's own unit in this run
+	 * (its frame size): "; ..." into buf, or nothing. Optional.
+	 */
+	void (*unit_hint)(const void *dst, const struct pb_opt *o, double bits, const char *arg,
+			  char *buf, size_t len);
 	/* Cross-field checks after parsing (not after --help); 0 or -EINVAL. Optional. */
 	int (*validate)(void *dst, char *err, size_t errlen);
 	int (*run)(int argc, char **argv); /* argv[0] is the name; NULL for pktbench itself */
