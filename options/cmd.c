@@ -1101,10 +1101,13 @@ static void opt_reset(const struct pb_opt *o, void *dst, const void *defs)
 		memcpy((char *)dst + o->flag_off, (const char *)defs + o->flag_off, flag);
 }
 
-/* An option the user gave: its row, the kind a --sweep names, and whether a file gave it. */
+/*
+ * An option the user gave: its row, the kind a --sweep names (or the value an enum row took),
+ * and whether a file gave it.
+ */
 struct opt_given {
 	unsigned int row;
-	char kind[16]; /* a --sweep's NAME ("frame-size"); "" for other rows */
+	char kind[16]; /* a --sweep's NAME ("frame-size"), an enum's value ("json"); else "" */
 	bool file;
 };
 
@@ -1149,15 +1152,29 @@ static int opt_token(const struct pb_cmd *cmd, const struct opt_given *g, const 
 	return -1;
 }
 
-/* "--sweep frame-size=" or "--count" (a file's: without the dashes) */
-static const char *opt_given_label(const struct pb_cmd *cmd, const struct opt_given *g, char *buf,
-				   size_t len)
+/*
+ * "--sweep frame-size=", "--count", or with value "--format json" (a file's: without the
+ * dashes): an enum's value is said where the rule names it.
+ */
+static const char *opt_given_label(const struct pb_cmd *cmd, const struct opt_given *g, bool value,
+				   char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s%s", g->file ? "" : "--", cmd->opts[g->row].name,
-		 g->kind[0] ? " " : "", g->kind[0] ? g->kind : "");
-	if (g->kind[0] && strlen(buf) + 1 < len)
+	bool sweep = cmd->opts[g->row].type == OPT_SWEEP, kind = g->kind[0] && (sweep || value);
+
+	snprintf(buf, len, "%s%s%s%s", g->file ? "" : "--", cmd->opts[g->row].name, kind ? " " : "",
+		 kind ? g->kind : "");
+	if (kind && sweep && strlen(buf) + 1 < len)
 		strcat(buf, "=");
 	return buf;
+}
+
+/* Whether the token of c that g is names a value ("format=json"). */
+static bool opt_token_valued(const struct pb_cmd *cmd, const struct opt_given *g,
+			     const struct pb_conflict *c)
+{
+	int i = opt_token(cmd, g, c->opts), j = c->with[0] ? opt_token(cmd, g, c->with) : -1;
+
+	return (i >= 0 && strchr(c->opts[i], '=')) || (j >= 0 && strchr(c->with[j], '='));
 }
 
 /* Whether one of gs is token tok. */
@@ -1215,8 +1232,12 @@ static int opt_conflicts(const struct pb_cmd *cmd, struct opt_givens *gs, bool f
 				continue;
 			if (file_a == file_b) {
 				/* named in the table's order, whatever order they came in */
-				opt_given_label(cmd, swap ? b : a, la, sizeof(la));
-				opt_given_label(cmd, swap ? a : b, lb, sizeof(lb));
+				opt_given_label(cmd, swap ? b : a,
+						opt_token_valued(cmd, swap ? b : a, c), la,
+						sizeof(la));
+				opt_given_label(cmd, swap ? a : b,
+						opt_token_valued(cmd, swap ? a : b, c), lb,
+						sizeof(lb));
 				snprintf(err, errlen, "%s%s%s and %s %s", file_a ? path : "",
 					 file_a ? ": " : "", la, lb, c->why);
 				return -EINVAL;
@@ -1271,7 +1292,7 @@ static int opt_needs(const struct pb_cmd *cmd, const struct opt_givens *gs, cons
 				;
 			if (k < 6 && e->needs[k])
 				continue;
-			opt_given_label(cmd, &gs->g[i], label, sizeof(label));
+			opt_given_label(cmd, &gs->g[i], false, label, sizeof(label));
 			off = snprintf(err, errlen, "%s%s%s goes with ", gs->g[i].file ? path : "",
 				       gs->g[i].file ? ": " : "", label);
 			for (k = 0; k < 6 && e->needs[k] && off > 0 && (size_t)off < errlen; k++) {
@@ -1317,7 +1338,10 @@ static int opt_load(const struct pb_cmd *cmd, void *dst, const char *path, struc
 		/* a flag the file turns off is not one it gave */
 		if (!given[i] || (o->type == OPT_FLAG && !*(bool *)((char *)dst + o->off)))
 			continue;
-		opt_note(gs, cmd, o, o->type == OPT_SWEEP && sw->kind ? o->names[sw->kind - 1] : "",
+		opt_note(gs, cmd, o,
+			 o->type == OPT_SWEEP && sw->kind ? o->names[sw->kind - 1]
+			 : o->type == OPT_ENUM		  ? o->names[*(int *)((char *)dst + o->off)]
+							  : "",
 			 true);
 	}
 	ret = ret ?: pb_cmd_defaults(cmd, defs, err, errlen);
@@ -1406,7 +1430,8 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 		if (config_only) {
 			if (o->type == OPT_CONFIG)
 				config = optarg;
-			opt_note(gs, cmd, o, o->type == OPT_SWEEP ? optarg : "", false);
+			opt_note(gs, cmd, o,
+				 o->type == OPT_SWEEP || o->type == OPT_ENUM ? optarg : "", false);
 			continue;
 		}
 		if (o->type == OPT_HELP)

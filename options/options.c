@@ -334,6 +334,11 @@ const struct pb_conflict pb_conflicts[] = {
 	{ { "segments", "sweep=segments", "tune" }, {}, "both set the segments: give one" },
 	{ { "ring", "sweep=ring", "tune" }, {}, "both set the ring: give one" },
 	{ { "vlan", "vlan-strip" }, {}, "both set the frames' VLAN tag: give one" },
+	/* the table's own options: JSON and CSV print no table (their rows hold every field) */
+	{ { "wide", "show-counters" },
+	  { "format=json", "format=csv" },
+	  "cannot go together: the one shapes the table, and the other prints none (its rows "
+	  "hold every field)" },
 	{ { "iface" }, { "lab", "lab-dut-setup", "lab-tx-setup", "keep-lab" }, PB_LAB_WHY },
 	{ { "iface" },
 	  { "mtu" },

@@ -99,8 +99,9 @@ extern const char *const pb_groups[]; /* pktbench's, in --help order; NULL-termi
 
 /*
  * Options that set the same thing, or cannot go together: given both, the command is refused
- * in one line rather than one of them ignored. A token is a row's long name, or "sweep=KIND"
- * for a --sweep of that kind ("sweep" alone: any kind). Without with[], any two of opts
+ * in one line rather than one of them ignored. A token is a row's long name, "sweep=KIND"
+ * for a --sweep of that kind ("sweep" alone: any kind), or "NAME=VALUE" for an enum row given
+ * that value ("format=json"). Without with[], any two of opts
  * conflict; with it, each of opts with each of with[]. The message is "--A and --B " + why.
  * A scenario file's option gives way to a conflicting one on the command line, as the same
  * option's would; two in the file, or two on the command line, are refused.

@@ -341,6 +341,15 @@ static void test_conflicts(void)
 		"--iface", "eth9", "--mtu", "9000");
 	REFUSED("--tune and --sweep batch= both choose each run's settings: give one", "--tune",
 		"--sweep", "batch=16,32");
+	/* a value of an enum row is a token too: the table's options with a format of no table */
+	REFUSED("--wide and --format json cannot go together: the one shapes the table, and the "
+		"other prints none (its rows hold every field)",
+		"--format", "json", "--wide");
+	REFUSED("--show-counters and --format csv cannot go together: the one shapes the table, "
+		"and the other prints none (its rows hold every field)",
+		"--show-counters", "-f", "csv");
+	CHECK(PARSE("--format", "json", "--format", "table", "--wide", "--show-counters") == 0,
+	      "the last --format, table, with the table's options: %s", err);
 	/* what is the same option twice, or a value the two share, is no conflict */
 	CHECK(PARSE("--tune", "--duration", "1", "--count", "10") == 0,
 	      "--tune: its trials a fifth of --duration, its rows --count frames (%s)", err);
