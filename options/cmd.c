@@ -1283,8 +1283,14 @@ static int opt_needs(const struct pb_cmd *cmd, const struct opt_givens *gs, cons
 			if (i == gs->n)
 				continue;
 			/* a need this command has no row for cannot be met: not its rule */
-			for (k = 0, have = 0; k < 6 && e->needs[k]; k++)
-				have += pb_cmd_opt(cmd, e->needs[k]) != NULL;
+			for (k = 0, have = 0; k < 6 && e->needs[k]; k++) {
+				/* "lab=router": the row is lab */
+				char name[32];
+
+				snprintf(name, sizeof(name), "%.*s", (int)strcspn(e->needs[k], "="),
+					 e->needs[k]);
+				have += pb_cmd_opt(cmd, name) != NULL;
+			}
 			if (!have)
 				continue;
 			for (k = 0; k < 6 && e->needs[k] && !opt_given_any(cmd, gs, e->needs[k]);
@@ -1296,8 +1302,10 @@ static int opt_needs(const struct pb_cmd *cmd, const struct opt_givens *gs, cons
 			off = snprintf(err, errlen, "%s%s%s goes with ", gs->g[i].file ? path : "",
 				       gs->g[i].file ? ": " : "", label);
 			for (k = 0; k < 6 && e->needs[k] && off > 0 && (size_t)off < errlen; k++) {
-				/* "sweep=pps" as the conflicts name it: --sweep pps= */
+				/* "sweep=pps" as the conflicts name it: --sweep pps=; "lab=router":
+				 * --lab router */
 				size_t len = strcspn(e->needs[k], "=");
+				bool sweep = !strncmp(e->needs[k], "sweep=", 6);
 
 				off += snprintf(err + off, errlen - (size_t)off, "%s--%.*s%s%s",
 						!k			       ? ""
@@ -1305,7 +1313,7 @@ static int opt_needs(const struct pb_cmd *cmd, const struct opt_givens *gs, cons
 									       : " or ",
 						(int)len, e->needs[k], e->needs[k][len] ? " " : "",
 						e->needs[k] + len + !!e->needs[k][len]);
-				if (e->needs[k][len] && off > 0 && (size_t)off < errlen)
+				if (sweep && off > 0 && (size_t)off < errlen)
 					off += snprintf(err + off, errlen - (size_t)off, "=");
 			}
 			if (off > 0 && (size_t)off < errlen)

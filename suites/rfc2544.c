@@ -266,12 +266,9 @@ static int rfc_parse_goals(struct pb_rfc2544_opts *o, char *err, size_t errlen)
 	int ret;
 
 	o->ngoals = 0;
-	if (o->search != PB_RFC_SEARCH_MLR) {
-		if (!*p)
-			return 0;
-		snprintf(err, errlen, "--goal: goals are --search mlr's (add --search mlr)");
-		return -EINVAL;
-	}
+	/* a --goal without --search mlr is refused by the option table (rfc_own_needs) */
+	if (o->search != PB_RFC_SEARCH_MLR)
+		return 0;
 	if (o->loss_tolerance_pct > 0 || o->retries) {
 		snprintf(err, errlen, "%s is the binary search's: --search mlr takes --goal %s",
 			 o->retries ? "--retries" : "--loss-tolerance",
@@ -348,7 +345,13 @@ static int rfc_run_cmd(int argc, char **argv)
 	return pb_rfc2544_session(argc, argv);
 }
 
-static const struct pb_need *const rfc_needs[] = { pb_needs, NULL };
+/* rfc2544's own options that need another, beside pktbench's it takes */
+static const struct pb_need rfc_own_needs[] = {
+	{ "goal", { "search=mlr" }, "goals are RFC 9971's multiple loss ratio search's" },
+	{},
+};
+
+static const struct pb_need *const rfc_needs[] = { pb_needs, rfc_own_needs, NULL };
 
 /* its own tests' options first, then pktbench's that it takes */
 static const char *const rfc_groups[] = { PB_G_RFC,	PB_G_SEND,   PB_G_PACE,	  PB_G_WHERE,

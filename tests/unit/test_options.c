@@ -400,6 +400,15 @@ static void test_needs(void)
 		"--preload-max", "8");
 	REFUSED("--rewrite-port goes with --replay: it shapes how a capture is replayed",
 		"--rewrite-port", "1=2");
+	/* a need may be an enum's value: a DUT's script needs a DUT */
+	REFUSED("--lab-dut-setup goes with --lab router or --lab bridge: it runs in the device "
+		"under test's namespace, and the direct lab has none",
+		"--lab-dut-setup", "/etc/hostname");
+	REFUSED("--lab-dut-setup goes with --lab router or --lab bridge: it runs in the device "
+		"under test's namespace, and the direct lab has none",
+		"--lab", "direct", "--lab-dut-setup", "/etc/hostname");
+	CHECK(PARSE("--lab", "bridge", "--lab-dut-setup", "/etc/hostname") == 0, "--lab bridge: %s",
+	      err);
 	/* with what they need, each parses */
 	CHECK(PARSE("--count", "10", "--count-timeout", "5") == 0, "--count-timeout: %s", err);
 	CHECK(PARSE("--iface", "eth9", "--allow-mgmt-iface", "--force") == 0, "--iface: %s", err);

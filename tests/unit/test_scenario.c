@@ -326,16 +326,26 @@ static void strip(struct pb_config *cfg)
 	memset(cfg->config, 0, sizeof(cfg->config));
 }
 
-/* The row o needs to do anything (pktbench's pb_need tables: the first it names), or NULL. */
-static const struct pb_opt *row_need(const struct pb_opt *o)
+/*
+ * The row o needs to do anything (pktbench's pb_need tables: the first it names), or NULL;
+ * *value the value it needs ("lab=router": router), or NULL for any.
+ */
+static const struct pb_opt *row_need(const struct pb_opt *o, const char **value)
 {
 	const struct pb_need *const *t;
 	const struct pb_need *e;
+	char name[32];
 
-	for (t = pb_cmd_main.needs; t && *t; t++)
-		for (e = *t; e->opt; e++)
-			if (!strcmp(e->opt, o->name))
-				return pb_cmd_opt(&pb_cmd_main, e->needs[0]);
+	for (t = pb_cmd_main.needs; t && *t; t++) {
+		for (e = *t; e->opt; e++) {
+			if (strcmp(e->opt, o->name))
+				continue;
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(e->needs[0], "="),
+				 e->needs[0]);
+			*value = strchr(e->needs[0], '=') ? strchr(e->needs[0], '=') + 1 : NULL;
+			return pb_cmd_opt(&pb_cmd_main, name);
+		}
+	}
 	return NULL;
 }
 
@@ -380,8 +390,9 @@ static void test_table_keys(void)
 		}
 		argv[argc] = NULL;
 		/* a row that does nothing alone is given with the first option it needs */
-		need = row_need(o);
-		nv = need ? sample(need, nbuf, sizeof(nbuf)) : NULL;
+		nv = NULL;
+		need = row_need(o, &nv);
+		nv = need && !nv ? sample(need, nbuf, sizeof(nbuf)) : nv;
 		if (nv) {
 			/* in the table's order, as a file's options are noted */
 			snprintf(nflag, sizeof(nflag), "--%s", need->name);
