@@ -1302,8 +1302,7 @@ static int opt_needs(const struct pb_cmd *cmd, const struct opt_givens *gs, cons
 			off = snprintf(err, errlen, "%s%s%s goes with ", gs->g[i].file ? path : "",
 				       gs->g[i].file ? ": " : "", label);
 			for (k = 0; k < 6 && e->needs[k] && off > 0 && (size_t)off < errlen; k++) {
-				/* "sweep=pps" as the conflicts name it: --sweep pps=; "lab=router":
-				 * --lab router */
+				/* "sweep=pps" is --sweep pps=, "lab=router" --lab router */
 				size_t len = strcspn(e->needs[k], "=");
 				bool sweep = !strncmp(e->needs[k], "sweep=", 6);
 

@@ -101,8 +101,8 @@ extern const char *const pb_groups[]; /* pktbench's, in --help order; NULL-termi
  * Options that set the same thing, or cannot go together: given both, the command is refused
  * in one line rather than one of them ignored. A token is a row's long name, "sweep=KIND"
  * for a --sweep of that kind ("sweep" alone: any kind), or "NAME=VALUE" for an enum row given
- * that value ("format=json"). Without with[], any two of opts
- * conflict; with it, each of opts with each of with[]. The message is "--A and --B " + why.
+ * that value ("format=json"). Without with[], any two of opts conflict; with it, each of opts
+ * with each of with[]. The message is "--A and --B " + why.
  * A scenario file's option gives way to a conflicting one on the command line, as the same
  * option's would; two in the file, or two on the command line, are refused.
  */
@@ -152,8 +152,10 @@ struct pb_cmd {
 	const char *const *hints;
 	/* Options that set the same thing (see above); ends with an entry without opts[0]. */
 	const struct pb_conflict *conflicts;
-	/* Tables of options that need another (see above), NULL-terminated; each ends with an
-	 * entry without opt. */
+	/*
+	 * Tables of options that need another (see above), NULL-terminated; each ends with an
+	 * entry without opt.
+	 */
 	const struct pb_need *const *needs;
 	/* Where dst keeps a struct pb_given of the options the user gave; 0: not kept. */
 	size_t given_off;
