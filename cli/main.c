@@ -476,18 +476,10 @@ static int lab_dut_cpu(struct pb_config *cfg)
 	return dut;
 }
 
-/*
- * What the lab options need besides themselves, checked before anything is built (not at
- * parse time, where every row must parse on its own). 0, or -EINVAL with a message.
- */
+/* The lab's scripts can be read, checked before anything is built. 0, or -EINVAL. */
 static int lab_opts_check(const struct pb_config *cfg, char *err, size_t errlen)
 {
-	if (cfg->lab_dut_setup[0] && cfg->lab_kind == PB_LAB_DIRECT) {
-		snprintf(err, errlen,
-			 "--lab-dut-setup needs a device under test: --lab router or "
-			 "--lab bridge");
-		return -EINVAL;
-	}
+	/* --lab-dut-setup without --lab router or bridge is the option table's (pb_needs) */
 	if (cfg->lab_dut_setup[0] && access(cfg->lab_dut_setup, R_OK)) {
 		snprintf(err, errlen, "--lab-dut-setup %s: %s", cfg->lab_dut_setup,
 			 strerror(errno));
@@ -513,11 +505,7 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	ret = pb_fleet_validate(cfg, pb_wall_ns(), err, errlen);
 	if (ret)
 		return ret;
-	if (cfg->receiver[0] && !cfg->iface[0]) {
-		snprintf(err, errlen,
-			 "--receiver goes with --iface (the lab has its own receiver)");
-		return -EINVAL;
-	}
+	/* --receiver without --iface is the option table's to refuse (pb_needs) */
 	if (!need_wire)
 		return 0;
 

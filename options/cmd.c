@@ -112,8 +112,8 @@ int pb_parse_u32_list(const char *s, uint64_t min, uint64_t max, uint32_t *out, 
 	return 0;
 }
 
-static int opt_parse_rate_list(const struct pb_opt *row, const char *list, uint32_t *out,
-			       uint32_t *n, char *err, size_t errlen);
+static int opt_parse_rate_list(const struct pb_cmd *cmd, const struct pb_opt *row, const char *list,
+			       uint32_t *out, uint32_t *n, char *err, size_t errlen);
 
 /*
  * NAME=64,128,256: NAME is one of the rows o->names lists, and each value must be one that
@@ -148,7 +148,7 @@ static int opt_parse_sweep(const struct pb_cmd *cmd, const struct pb_opt *o, str
 		return -EINVAL;
 	}
 	if (row->type == OPT_RATE) {
-		if (opt_parse_rate_list(row, eq + 1, sw->values, &sw->n, err, errlen))
+		if (opt_parse_rate_list(cmd, row, eq + 1, sw->values, &sw->n, err, errlen))
 			return -EINVAL;
 	} else if (pb_parse_u32_list(eq + 1, row->min, row->max, sw->values, PB_MAX_SWEEP,
 				     &sw->n)) {
@@ -340,50 +340,261 @@ static bool opt_parse_double(const char *arg, double *d)
 	return !errno && !*end && isfinite(*d);
 }
 
-static int opt_parse_rate(const struct pb_opt *o, double *field, const char *arg, char *err,
-			  size_t errlen)
+int pb_parse_decimal(const char *s, double *d)
 {
-	static const struct {
-		char c;
-		double mult;
-	} sfx[] = { { 'k', 1e3 }, { 'K', 1e3 }, { 'm', 1e6 }, { 'M', 1e6 }, { 'G', 1e9 } };
-	char num[64];
-	size_t k, len = strlen(arg);
-	double d, mult = 1;
+	return opt_parse_double(s, d) ? 0 : -EINVAL;
+}
 
-	for (k = 0; len > 1 && k < sizeof(sfx) / sizeof(sfx[0]); k++)
-		if (arg[len - 1] == sfx[k].c)
-			mult = sfx[k].mult;
-	snprintf(num, sizeof(num), "%.*s", (int)(len - (mult != 1)), arg);
-	if (len >= sizeof(num) || !opt_parse_double(num, &d) || !(d * mult > 0) ||
-	    !isfinite(d * mult)) {
-		snprintf(err, errlen,
-			 "--%s: '%s' is not a positive rate (a decimal number, with k, M or G: "
-			 "e.g. 50k, 1.5M)",
-			 o->name, arg);
+/* The length of the decimal number s starts with (opt_decimal's grammar), 0 if none. */
+static size_t opt_number_len(const char *s)
+{
+	const char *p = s + (*s == '+' || *s == '-');
+	size_t n = strspn(p, "0123456789"), e;
+
+	p += n;
+	if (*p == '.') {
+		n += strspn(p + 1, "0123456789");
+		p += 1 + strspn(p + 1, "0123456789");
+	}
+	if (!n)
+		return 0;
+	/* an exponent only when digits follow: no unit starts with e */
+	if (*p == 'e' || *p == 'E') {
+		e = 1 + (p[1] == '+' || p[1] == '-');
+		if (strspn(p + e, "0123456789"))
+			p += e + strspn(p + e, "0123456789");
+	}
+	return (size_t)(p - s);
+}
+
+/* The unit words that are one word each; bits and bytes are a prefix and a word. */
+static const struct {
+	const char *word;
+	enum pb_unit unit;
+	double mult;
+} opt_units[] = {
+	{ "ms", PB_UNIT_TIME, 1e-3 }, { "s", PB_UNIT_TIME, 1 },	   { "m", PB_UNIT_TIME, 60 },
+	{ "min", PB_UNIT_TIME, 60 },  { "h", PB_UNIT_TIME, 3600 }, { "d", PB_UNIT_TIME, 86400 },
+	{ "k", PB_UNIT_COUNT, 1e3 },  { "K", PB_UNIT_COUNT, 1e3 }, { "M", PB_UNIT_COUNT, 1e6 },
+	{ "G", PB_UNIT_COUNT, 1e9 },
+};
+
+/* "Gbit", "Mb/s", "kbps", "MB/s": bits or bytes a second with an SI prefix (any case). */
+static enum pb_unit opt_rate_unit(const char *u, double *mult)
+{
+	static const char *const bits[] = { "bit", "bits", "bit/s", "bits/s", NULL };
+	static const char *const bytes[] = { "byte", "bytes", "byte/s", "bytes/s", NULL };
+	const char *p = strchr("kKmMgGtT", *u) && *u ? u + 1 : u;
+	unsigned int i;
+
+	*mult = p == u ? 1 : pow(1e3, 1 + (int)(strchr("kKmMgGtT", *u) - "kKmMgGtT") / 2);
+	/* b is bits and B bytes, as in Mb/s and MB/s; the words in any case */
+	if (!strcmp(p, "b") || !strcmp(p, "b/s") || !strcmp(p, "bps"))
+		return PB_UNIT_BITS;
+	if (!strcmp(p, "B") || !strcmp(p, "B/s") || !strcmp(p, "Bps"))
+		return PB_UNIT_BYTES;
+	for (i = 0; bits[i]; i++)
+		if (!strcasecmp(p, bits[i]))
+			return PB_UNIT_BITS;
+	for (i = 0; bytes[i]; i++)
+		if (!strcasecmp(p, bytes[i]))
+			return PB_UNIT_BYTES;
+	return PB_UNIT_NONE;
+}
+
+int pb_parse_unit(const char *s, double *v, enum pb_unit *unit, char *word, size_t wordlen)
+{
+	size_t n = opt_number_len(s);
+	const char *u = s + n;
+	char num[64];
+	double mult = 1;
+	unsigned int i;
+
+	*unit = PB_UNIT_NONE;
+	if (word && wordlen)
+		snprintf(word, wordlen, "%s", u);
+	if (!n || n >= sizeof(num))
+		return -EINVAL;
+	snprintf(num, sizeof(num), "%.*s", (int)n, s);
+	if (!opt_parse_double(num, v))
+		return -EINVAL;
+	if (!*u)
+		return 0;
+	for (i = 0; i < sizeof(opt_units) / sizeof(opt_units[0]); i++) {
+		if (!strcmp(u, opt_units[i].word)) {
+			*unit = opt_units[i].unit;
+			mult = opt_units[i].mult;
+			break;
+		}
+	}
+	if (*unit == PB_UNIT_NONE)
+		*unit = opt_rate_unit(u, &mult);
+	if (*unit == PB_UNIT_NONE)
+		return -EDOM;
+	*v *= mult;
+	return isfinite(*v) ? 0 : -EINVAL;
+}
+
+int pb_parse_secs(const char *s, double *secs)
+{
+	enum pb_unit unit;
+
+	if (pb_parse_unit(s, secs, &unit, NULL, 0) ||
+	    (unit != PB_UNIT_NONE && unit != PB_UNIT_TIME))
+		return -EINVAL;
+	return *secs > 0 ? 0 : -EINVAL;
+}
+
+/*
+ * The kind of unit row o takes: a time, a bit rate, a count (packet rates are counts), or
+ * none (a factor).
+ */
+static enum pb_unit opt_kind(const struct pb_opt *o)
+{
+	if (o->type == OPT_SECS)
+		return PB_UNIT_TIME;
+	if (o->type == OPT_RATE && (o->flags & PB_OPTF_BITS))
+		return PB_UNIT_BITS;
+	if (o->flags & PB_OPTF_FACTOR)
+		return PB_UNIT_NONE;
+	return PB_UNIT_COUNT;
+}
+
+/* What row o takes, in words, for its refusals: no example a user could take for another. */
+static const char *opt_takes(const struct pb_opt *o)
+{
+	switch (opt_kind(o)) {
+	case PB_UNIT_NONE:
+		return "a decimal number, no unit";
+	case PB_UNIT_TIME:
+		return "a decimal number of seconds, or one with ms, s, m, h or d after it";
+	case PB_UNIT_BITS:
+		return "a decimal number of Gb/s on the wire, or one with kbit, Mbit, Gbit, Tbit, "
+		       "Mb/s or Gb/s after it";
+	default:
+		return o->type == OPT_RATE
+			       ? "a decimal number of packets a second, or one with k, M or G "
+				 "after it"
+			       : "a whole number, or a decimal one with k, M or G after it";
+	}
+}
+
+/* bits a second as the shortest unit that keeps it whole-ish: 8e6 is "8Mbit" */
+static void opt_bits_word(double bits, char *buf, size_t len)
+{
+	static const char *const pre[] = { "", "k", "M", "G", "T" };
+	unsigned int i = 0;
+
+	while (i < 4 && bits >= 1e3) {
+		bits /= 1e3;
+		i++;
+	}
+	snprintf(buf, len, "%g%sbit", bits, pre[i]);
+}
+
+/*
+ * arg's number in row o's unit (seconds; things; Gb/s for a bit rate) into *d; a value in
+ * another kind of unit is refused naming what it is and, where this command has one, the
+ * option that takes it (o->other), with what it means there: never a value of another kind.
+ * 0; -EINVAL; -EDOM for a unit of another kind (a message in err either way).
+ */
+static int opt_parse_value(const struct pb_cmd *cmd, const struct pb_opt *o, const char *arg,
+			   double *d, char *err, size_t errlen)
+{
+	static const char *const kinds[] = { "a number", "a time", "a count", "a bit rate",
+					     "bytes a second" };
+	const struct pb_opt *other = o->other && cmd ? pb_cmd_opt(cmd, o->other) : NULL;
+	enum pb_unit want = opt_kind(o), unit;
+	char word[32], alt[320] = "", num[64], bits[32];
+	int ret, off;
+
+	ret = pb_parse_unit(arg, d, &unit, word, sizeof(word));
+	if (ret == -EINVAL) {
+		snprintf(err, errlen, "--%s: '%s' is not a positive %s (%s)", o->name, arg,
+			 want == PB_UNIT_TIME  ? "number of seconds"
+			 : o->type == OPT_RATE ? "rate"
+					       : "count",
+			 opt_takes(o));
 		return -EINVAL;
 	}
-	*field = d * mult;
+	if (ret == -EDOM) {
+		snprintf(err, errlen, "--%s: '%s' is not %s", o->name, arg, opt_takes(o));
+		return -EINVAL;
+	}
+	if (unit == PB_UNIT_NONE || unit == want) {
+		/* a bit rate's unit is bits a second, its field Gb/s */
+		if (want == PB_UNIT_BITS && unit == PB_UNIT_BITS)
+			*d /= 1e9;
+		return 0;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)(strlen(arg) - strlen(word)), arg);
+	/* what the value is in this row's kind, where it has a reading that means the same */
+	if (want == PB_UNIT_BITS && unit == PB_UNIT_COUNT)
+		snprintf(alt, sizeof(alt), "; %s %sb/s is --%s %s%sbit", num, word, o->name, num,
+			 word);
+	if (unit == PB_UNIT_BYTES &&
+	    (want == PB_UNIT_BITS || (other && opt_kind(other) == PB_UNIT_BITS))) {
+		opt_bits_word(*d * 8, bits, sizeof(bits));
+		snprintf(alt, sizeof(alt), "; %s is --%s %s", arg,
+			 want == PB_UNIT_BITS ? o->name : other->name, bits);
+	}
+	/* m is minutes, never millions: the one spelling a packet rate's user may have meant */
+	if (want == PB_UNIT_COUNT && !strcmp(word, "m"))
+		snprintf(alt, sizeof(alt), "; millions are M");
+	off = snprintf(err, errlen, "--%s: '%s' is %s (%s); --%s takes %s%s", o->name, arg,
+		       kinds[unit], word, o->name, opt_takes(o), alt);
+	if (other && opt_kind(other) == unit && off > 0 && (size_t)off < errlen)
+		snprintf(err + off, errlen - (size_t)off, "; for %s, --%s %s",
+			 unit == PB_UNIT_TIME	   ? "a duration"
+			 : unit == PB_UNIT_BITS	   ? "a bit rate"
+			 : other->type == OPT_RATE ? "packets a second"
+						   : "a count",
+			 other->name, arg);
+	return -EDOM;
+}
+
+/*
+ * A packet rate (k, M, G) or, for a PB_OPTF_BITS row, a bit rate into Gb/s: above 0. 0,
+ * -EINVAL, or -EDOM (a unit of another kind).
+ */
+static int opt_parse_rate(const struct pb_cmd *cmd, const struct pb_opt *o, double *field,
+			  const char *arg, char *err, size_t errlen)
+{
+	double d;
+	int ret;
+
+	ret = opt_parse_value(cmd, o, arg, &d, err, errlen);
+	if (ret)
+		return ret;
+	if (!(d > 0)) {
+		snprintf(err, errlen, "--%s: '%s' is not a positive rate (%s)", o->name, arg,
+			 opt_takes(o));
+		return -EINVAL;
+	}
+	*field = d;
 	return 0;
 }
 
 /* A rate as --pps takes it, and a whole number of packets a second a sweep can hold. */
-static int opt_parse_rate_u32(const struct pb_opt *o, double *d, const char *arg, char *err,
-			      size_t errlen)
+static int opt_parse_rate_u32(const struct pb_cmd *cmd, const struct pb_opt *o, double *d,
+			      const char *arg, char *err, size_t errlen)
 {
-	return opt_parse_rate(o, d, arg, err, errlen) || *d < 1 || *d > UINT32_MAX ? -EINVAL : 0;
+	int ret = opt_parse_rate(cmd, o, d, arg, err, errlen);
+
+	return ret ?: *d < 1 || *d > UINT32_MAX ? -EINVAL : 0;
 }
 
 /*
  * --sweep pps=10k,20k,1.5M: each a rate as --pps takes it (suffixes k, M, G), whole packets a
  * second from 1 to 2^32 - 1 (a sweep's values are whole numbers).
  */
-static int opt_parse_rate_list(const struct pb_opt *row, const char *list, uint32_t *out,
-			       uint32_t *n, char *err, size_t errlen)
+static int opt_parse_rate_list(const struct pb_cmd *cmd, const struct pb_opt *row, const char *list,
+			       uint32_t *out, uint32_t *n, char *err, size_t errlen)
 {
 	const char *p = list;
 	char one[64];
 	double d;
+	int ret;
 
 	*n = 0;
 	while (*p) {
@@ -392,7 +603,10 @@ static int opt_parse_rate_list(const struct pb_opt *row, const char *list, uint3
 		if (len >= sizeof(one) || *n == PB_MAX_SWEEP)
 			goto bad;
 		snprintf(one, sizeof(one), "%.*s", (int)len, p);
-		if (opt_parse_rate_u32(row, &d, one, err, errlen))
+		ret = opt_parse_rate_u32(cmd, row, &d, one, err, errlen);
+		if (ret == -EDOM)
+			return -EINVAL; /* a unit of another kind: said as for --pps */
+		if (ret)
 			goto bad;
 		out[(*n)++] = (uint32_t)(d + 0.5);
 		p += len;
@@ -412,11 +626,12 @@ bad:
  * --pps RATE:SECS[,RATE:SECS...], a step each, and FROM-TO:SECS, a linear ramp of a step a
  * second (at least 2): the rates into sw as a pps sweep whose points last their own seconds.
  */
-static int opt_parse_profile(const struct pb_opt *o, double *pps, struct pb_sweep *sw,
-			     const char *arg, char *err, size_t errlen)
+static int opt_parse_profile(const struct pb_cmd *cmd, const struct pb_opt *o, double *pps,
+			     struct pb_sweep *sw, const char *arg, char *err, size_t errlen)
 {
 	const char *p = arg;
-	char one[96], *colon, *dash, *end;
+	char one[96], *colon, *dash;
+	int ret;
 
 	if (sw->kind && !sw->profile) {
 		snprintf(err, errlen, "--%s: a profile is a sweep of its own: not with --sweep",
@@ -436,18 +651,21 @@ static int opt_parse_profile(const struct pb_opt *o, double *pps, struct pb_swee
 		if (!colon)
 			goto bad;
 		*colon = '\0';
-		end = colon + 1 + strlen(colon + 1);
-		if (end > colon + 1 && end[-1] == 's')
-			*--end = '\0'; /* 10s: the unit may be said */
-		if (!opt_parse_double(colon + 1, &secs) || !(secs >= 0.001) || secs > 86400)
+		/* a duration as --duration takes it: 10, 10s, 500ms, 1m */
+		if (pb_parse_secs(colon + 1, &secs) || !(secs >= 0.001) || secs > 86400)
 			goto bad;
 		dash = strchr(one, '-');
 		if (dash)
 			*dash = '\0';
-		if (opt_parse_rate_u32(o, &a, one, err, errlen))
-			goto bad;
+		ret = opt_parse_rate_u32(cmd, o, &a, one, err, errlen);
 		b = a;
-		if (dash && opt_parse_rate_u32(o, &b, dash + 1, err, errlen))
+		if (!ret && dash)
+			ret = opt_parse_rate_u32(cmd, o, &b, dash + 1, err, errlen);
+		if (ret == -EDOM) {
+			memset(sw, 0, sizeof(*sw));
+			return -EINVAL; /* a unit of another kind: said as for a rate */
+		}
+		if (ret)
 			goto bad;
 		/* a ramp: a step a second, its ends included */
 		steps = dash ? (uint32_t)fmax(2, round(secs)) : 1;
@@ -497,6 +715,50 @@ static int opt_parse_pct(const struct pb_opt *o, double *field, const char *arg,
 	return 0;
 }
 
+/*
+ * A count with k, M or G after it, exactly: 1.5M is 1500000, 1.0005k no whole number. The
+ * number is digits with at most a fraction (no sign, no exponent). 0; -EDOM with a message
+ * in err when the unit is of another kind; -EINVAL (no message) for anything else.
+ */
+static int opt_parse_count(const struct pb_cmd *cmd, const struct pb_opt *o, const char *arg,
+			   uint64_t *v, char *err, size_t errlen)
+{
+	size_t whole = strspn(arg, "0123456789"), frac = 0, k, digits;
+	enum pb_unit unit;
+	double d;
+	int pow10;
+
+	if (opt_parse_value(cmd, o, arg, &d, err, errlen) == -EDOM)
+		return -EDOM;
+	if (pb_parse_unit(arg, &d, &unit, NULL, 0) || unit != PB_UNIT_COUNT || !whole)
+		return -EINVAL;
+	if (arg[whole] == '.')
+		frac = strspn(arg + whole + 1, "0123456789");
+	digits = whole + (frac ? frac + 1 : arg[whole] == '.');
+	if (!arg[digits] || !strchr("kKMG", arg[digits]))
+		return -EINVAL;
+	/* the unit's power of ten: k 3, M 6, G 9 */
+	pow10 = strchr("kK", arg[digits]) ? 3 : arg[digits] == 'M' ? 6 : 9;
+	if (arg[digits + 1])
+		return -EINVAL; /* one letter, nothing after it */
+	/* trailing zeros of the fraction say nothing */
+	while (frac && arg[whole + frac] == '0')
+		frac--;
+	if ((int)frac > pow10)
+		return -EINVAL;
+	*v = 0;
+	for (k = 0; k < whole + frac + (size_t)(pow10 - (int)frac); k++) {
+		unsigned int c = k < whole	    ? (unsigned int)(arg[k] - '0')
+				 : k < whole + frac ? (unsigned int)(arg[k + 1] - '0')
+						    : 0;
+
+		if (*v > (UINT64_MAX - c) / 10)
+			return -EINVAL;
+		*v = *v * 10 + c;
+	}
+	return 0;
+}
+
 /* The command line's meaning of arg for row o. */
 static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst, const char *arg,
 		     char *err, size_t errlen)
@@ -504,7 +766,7 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 	char *field = (char *)dst + o->off;
 	uint64_t v;
 	double d, max_s;
-	int i;
+	int i, ret;
 
 	switch (o->type) {
 	case OPT_STR:
@@ -525,19 +787,20 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 		strcpy(field + i, arg);
 		return 0;
 	case OPT_SECS:
-		if (!opt_parse_double(arg, &d) || !(d > 0)) {
-			snprintf(err, errlen,
-				 "--%s: '%s' is not a positive number of seconds (a decimal "
-				 "number, e.g. 2.5)",
-				 o->name, arg);
+		if (opt_parse_value(cmd, o, arg, &d, err, errlen))
+			return -EINVAL;
+		if (!(d > 0)) {
+			snprintf(err, errlen, "--%s: '%s' is not a positive number of seconds (%s)",
+				 o->name, arg, opt_takes(o));
 			return -EINVAL;
 		}
 		/* a table's max (whole seconds) or a year: past it, ns no longer fit 64 bits */
 		max_s = o->max ? (double)o->max : 86400.0 * 365;
 		if (d > max_s) {
 			snprintf(err, errlen,
-				 "--%s %s s is more than any run lasts: at most %.0f s (%.0f days)",
-				 o->name, arg, max_s, max_s / 86400);
+				 "--%s: '%s' (%.15g s) is more than any run lasts: at most %.0f s "
+				 "(%.0f days)",
+				 o->name, arg, d, max_s, max_s / 86400);
 			return -EINVAL;
 		}
 		*(double *)field = d;
@@ -545,10 +808,17 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 	case OPT_U64:
 	case OPT_U32:
 	case OPT_PORT:
-		if (opt_parse_u64(arg, &v) || v < o->min || v > o->max) {
-			snprintf(err, errlen, "--%s: '%s' is not a whole number from %llu to %llu",
-				 o->name, arg, (unsigned long long)o->min,
-				 (unsigned long long)o->max);
+		ret = opt_parse_u64(arg, &v);
+		if (ret && (o->flags & PB_OPTF_SI))
+			ret = opt_parse_count(cmd, o, arg, &v, err, errlen);
+		/* a unit of another kind has said so; anything else is out of the row's range */
+		if (ret == -EDOM)
+			return -EINVAL;
+		if (ret || v < o->min || v > o->max) {
+			snprintf(err, errlen,
+				 "--%s: '%s' is not a whole number from %llu to %llu%s", o->name,
+				 arg, (unsigned long long)o->min, (unsigned long long)o->max,
+				 o->flags & PB_OPTF_SI ? " (k, M or G may follow)" : "");
 			return -EINVAL;
 		}
 		if (o->type == OPT_U64)
@@ -593,10 +863,11 @@ static int opt_apply(const struct pb_cmd *cmd, const struct pb_opt *o, void *dst
 		return -EINVAL;
 	case OPT_RATE:
 		if ((o->flags & PB_OPTF_PROFILE) && strchr(arg, ':'))
-			return opt_parse_profile(o, (double *)field,
+			return opt_parse_profile(cmd, o, (double *)field,
 						 (struct pb_sweep *)((char *)dst + o->flag_off),
 						 arg, err, errlen);
-		return opt_parse_rate(o, (double *)field, arg, err, errlen);
+		/* -EDOM, a unit of another kind: the caller may add what it means in this run */
+		return opt_parse_rate(cmd, o, (double *)field, arg, err, errlen);
 	case OPT_PCT:
 		return opt_parse_pct(o, (double *)field, arg, err, errlen);
 	case OPT_CPUS:
@@ -639,7 +910,7 @@ int pb_cmd_set(const struct pb_cmd *cmd, void *dst, const struct pb_opt *o, cons
 		*(int *)((char *)dst + o->off) = (int)v;
 		return 0;
 	default:
-		return opt_apply(cmd, o, dst, value, err, errlen);
+		return opt_apply(cmd, o, dst, value, err, errlen) ? -EINVAL : 0;
 	}
 }
 
@@ -714,7 +985,7 @@ static const char *const opt_foreign[][3] = {
 	{ "-x", "multiplier", "tcpreplay's -x X is --multiplier X" },
 	{ "-K", "preload", "tcpreplay's -K is --preload always" },
 	{ "-t", "topspeed", "tcpreplay's -t is --topspeed" },
-	{ "--mbps", "rate", "tcpreplay's --mbps M is --rate G (Gb/s on the wire: M / 1000)" },
+	{ "--mbps", "rate", "tcpreplay's --mbps M is --rate MMbit (on the wire)" },
 	{ "--intf1", "iface", "tcpreplay's --intf1 IF is --iface IF" },
 	{ "--preload-pcap", "preload", "tcpreplay's --preload-pcap is --preload always" },
 	{ "--oneatatime", "replay", "no step-by-step replay: --pps 1 sends a frame a second" },
@@ -830,10 +1101,13 @@ static void opt_reset(const struct pb_opt *o, void *dst, const void *defs)
 		memcpy((char *)dst + o->flag_off, (const char *)defs + o->flag_off, flag);
 }
 
-/* An option the user gave: its row, the kind a --sweep names, and whether a file gave it. */
+/*
+ * An option the user gave: its row, the kind a --sweep names (or the value an enum row took),
+ * and whether a file gave it.
+ */
 struct opt_given {
 	unsigned int row;
-	char kind[16]; /* a --sweep's NAME ("frame-size"); "" for other rows */
+	char kind[16]; /* a --sweep's NAME ("frame-size"), an enum's value ("json"); else "" */
 	bool file;
 };
 
@@ -878,15 +1152,29 @@ static int opt_token(const struct pb_cmd *cmd, const struct opt_given *g, const 
 	return -1;
 }
 
-/* "--sweep frame-size=" or "--count" (a file's: without the dashes) */
-static const char *opt_given_label(const struct pb_cmd *cmd, const struct opt_given *g, char *buf,
-				   size_t len)
+/*
+ * "--sweep frame-size=", "--count", or with value "--format json" (a file's: without the
+ * dashes): an enum's value is said where the rule names it.
+ */
+static const char *opt_given_label(const struct pb_cmd *cmd, const struct opt_given *g, bool value,
+				   char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s%s", g->file ? "" : "--", cmd->opts[g->row].name,
-		 g->kind[0] ? " " : "", g->kind[0] ? g->kind : "");
-	if (g->kind[0] && strlen(buf) + 1 < len)
+	bool sweep = cmd->opts[g->row].type == OPT_SWEEP, kind = g->kind[0] && (sweep || value);
+
+	snprintf(buf, len, "%s%s%s%s", g->file ? "" : "--", cmd->opts[g->row].name, kind ? " " : "",
+		 kind ? g->kind : "");
+	if (kind && sweep && strlen(buf) + 1 < len)
 		strcat(buf, "=");
 	return buf;
+}
+
+/* Whether the token of c that g is names a value ("format=json"). */
+static bool opt_token_valued(const struct pb_cmd *cmd, const struct opt_given *g,
+			     const struct pb_conflict *c)
+{
+	int i = opt_token(cmd, g, c->opts), j = c->with[0] ? opt_token(cmd, g, c->with) : -1;
+
+	return (i >= 0 && strchr(c->opts[i], '=')) || (j >= 0 && strchr(c->with[j], '='));
 }
 
 /* Whether one of gs is token tok. */
@@ -944,8 +1232,12 @@ static int opt_conflicts(const struct pb_cmd *cmd, struct opt_givens *gs, bool f
 				continue;
 			if (file_a == file_b) {
 				/* named in the table's order, whatever order they came in */
-				opt_given_label(cmd, swap ? b : a, la, sizeof(la));
-				opt_given_label(cmd, swap ? a : b, lb, sizeof(lb));
+				opt_given_label(cmd, swap ? b : a,
+						opt_token_valued(cmd, swap ? b : a, c), la,
+						sizeof(la));
+				opt_given_label(cmd, swap ? a : b,
+						opt_token_valued(cmd, swap ? a : b, c), lb,
+						sizeof(lb));
 				snprintf(err, errlen, "%s%s%s and %s %s", file_a ? path : "",
 					 file_a ? ": " : "", la, lb, c->why);
 				return -EINVAL;
@@ -953,6 +1245,79 @@ static int opt_conflicts(const struct pb_cmd *cmd, struct opt_givens *gs, bool f
 			opt_reset(&cmd->opts[(a->file ? a : b)->row], dst, defs);
 			*(a->file ? a : b) = gs->g[--gs->n];
 			return opt_conflicts(cmd, gs, file_a, file_b, dst, defs, path, err, errlen);
+		}
+	}
+	return 0;
+}
+
+/* The scenario file cmd's OPT_CONFIG row holds in dst ("" when none). */
+static const char *opt_config_path(const struct pb_cmd *cmd, const void *dst)
+{
+	unsigned int i;
+
+	for (i = 0; i < cmd->nopts; i++)
+		if (cmd->opts[i].type == OPT_CONFIG)
+			return (const char *)dst + cmd->opts[i].off;
+	return "";
+}
+
+/*
+ * An option given without any of the options it needs (cmd->needs): refused in err, naming
+ * them, with the file's path when a scenario gave it. 0, or -EINVAL.
+ */
+static int opt_needs(const struct pb_cmd *cmd, const struct opt_givens *gs, const char *path,
+		     char *err, size_t errlen)
+{
+	const struct pb_need *const *t;
+	const struct pb_need *e;
+	unsigned int i, k, have;
+	char label[48];
+	int off;
+
+	for (t = cmd->needs; t && *t; t++) {
+		for (e = *t; e->opt; e++) {
+			const char *const tok[] = { e->opt, NULL };
+
+			for (i = 0; i < gs->n && opt_token(cmd, &gs->g[i], tok) < 0; i++)
+				;
+			if (i == gs->n)
+				continue;
+			/* a need this command has no row for cannot be met: not its rule */
+			for (k = 0, have = 0; k < 6 && e->needs[k]; k++) {
+				/* "lab=router": the row is lab */
+				char name[32];
+
+				snprintf(name, sizeof(name), "%.*s", (int)strcspn(e->needs[k], "="),
+					 e->needs[k]);
+				have += pb_cmd_opt(cmd, name) != NULL;
+			}
+			if (!have)
+				continue;
+			for (k = 0; k < 6 && e->needs[k] && !opt_given_any(cmd, gs, e->needs[k]);
+			     k++)
+				;
+			if (k < 6 && e->needs[k])
+				continue;
+			opt_given_label(cmd, &gs->g[i], false, label, sizeof(label));
+			off = snprintf(err, errlen, "%s%s%s goes with ", gs->g[i].file ? path : "",
+				       gs->g[i].file ? ": " : "", label);
+			for (k = 0; k < 6 && e->needs[k] && off > 0 && (size_t)off < errlen; k++) {
+				/* "sweep=pps" is --sweep pps=, "lab=router" --lab router */
+				size_t len = strcspn(e->needs[k], "=");
+				bool sweep = !strncmp(e->needs[k], "sweep=", 6);
+
+				off += snprintf(err + off, errlen - (size_t)off, "%s--%.*s%s%s",
+						!k			       ? ""
+						: k + 1 < 6 && e->needs[k + 1] ? ", "
+									       : " or ",
+						(int)len, e->needs[k], e->needs[k][len] ? " " : "",
+						e->needs[k] + len + !!e->needs[k][len]);
+				if (sweep && off > 0 && (size_t)off < errlen)
+					off += snprintf(err + off, errlen - (size_t)off, "=");
+			}
+			if (off > 0 && (size_t)off < errlen)
+				snprintf(err + off, errlen - (size_t)off, ": %s", e->why);
+			return -EINVAL;
 		}
 	}
 	return 0;
@@ -980,7 +1345,10 @@ static int opt_load(const struct pb_cmd *cmd, void *dst, const char *path, struc
 		/* a flag the file turns off is not one it gave */
 		if (!given[i] || (o->type == OPT_FLAG && !*(bool *)((char *)dst + o->off)))
 			continue;
-		opt_note(gs, cmd, o, o->type == OPT_SWEEP && sw->kind ? o->names[sw->kind - 1] : "",
+		opt_note(gs, cmd, o,
+			 o->type == OPT_SWEEP && sw->kind ? o->names[sw->kind - 1]
+			 : o->type == OPT_ENUM		  ? o->names[*(int *)((char *)dst + o->off)]
+							  : "",
 			 true);
 	}
 	ret = ret ?: pb_cmd_defaults(cmd, defs, err, errlen);
@@ -989,6 +1357,23 @@ static int opt_load(const struct pb_cmd *cmd, void *dst, const char *path, struc
 	free(given);
 	free(defs);
 	return ret;
+}
+
+/*
+ * msg (a rate refused for its unit) with what the value is in this run, where cmd can tell
+ * (cmd->unit_hint) and the rest of the line was read without error (whole).
+ */
+static void opt_unit_hint(const struct pb_cmd *cmd, const void *dst, const struct pb_opt *o,
+			  const char *arg, bool whole, char *msg, size_t len)
+{
+	enum pb_unit unit;
+	size_t off = strlen(msg);
+	double v;
+
+	if (!whole || !cmd->unit_hint || pb_parse_unit(arg, &v, &unit, NULL, 0) ||
+	    (unit != PB_UNIT_BITS && unit != PB_UNIT_BYTES) || off + 1 >= len)
+		return;
+	cmd->unit_hint(dst, o, unit == PB_UNIT_BYTES ? v * 8 : v, arg, msg + off, len - off);
 }
 
 /*
@@ -1001,10 +1386,11 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 {
 	struct option *lopts;
 	char *sopts, **argv;
-	const char *config = NULL;
+	const char *config = NULL, *darg = NULL;
+	const struct pb_opt *deferred = NULL;
 	unsigned int nargs = 0;
 	const char *hint;
-	char suggest[96];
+	char suggest[96], dmsg[512];
 	int c, idx, ret = 0;
 
 	/* getopt_long permutes what it parses: a copy keeps the caller's order for every pass */
@@ -1051,7 +1437,8 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 		if (config_only) {
 			if (o->type == OPT_CONFIG)
 				config = optarg;
-			opt_note(gs, cmd, o, o->type == OPT_SWEEP ? optarg : "", false);
+			opt_note(gs, cmd, o,
+				 o->type == OPT_SWEEP || o->type == OPT_ENUM ? optarg : "", false);
 			continue;
 		}
 		if (o->type == OPT_HELP)
@@ -1059,6 +1446,17 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 		if (o->type == OPT_VERSION)
 			*action = PB_OPT_VERSION;
 		ret = opt_apply(cmd, o, dst, optarg, err, errlen);
+		/*
+		 * a rate in another kind of unit: said once the whole line is read, when what it
+		 * means in this run (a bit rate at its frame size) can be told; the first error
+		 * is the one said
+		 */
+		if (ret == -EDOM && !deferred) {
+			deferred = o;
+			darg = optarg;
+			snprintf(dmsg, sizeof(dmsg), "%s", err);
+			ret = 0;
+		}
 	}
 	for (; !ret && !config_only && optind < argc; optind++) {
 		if (nargs == cmd->nargs && cmd->min_args && cmd->min_args < cmd->nargs) {
@@ -1085,6 +1483,11 @@ static int opt_pass(const struct pb_cmd *cmd, void *dst, int argc, char **argv_i
 	if (!ret && !config_only && nargs < (cmd->min_args ? cmd->min_args : cmd->nargs) &&
 	    *action == PB_OPT_RUN) {
 		snprintf(err, errlen, "%s needed (see --help)", cmd->args);
+		ret = -EINVAL;
+	}
+	if (deferred) {
+		opt_unit_hint(cmd, dst, deferred, darg, !ret, dmsg, sizeof(dmsg));
+		snprintf(err, errlen, "%s", dmsg);
 		ret = -EINVAL;
 	}
 	free(lopts);
@@ -1114,6 +1517,9 @@ int pb_cmd_parse(const struct pb_cmd *cmd, void *dst, int argc, char **argv,
 	/* two options on the command line that set the same thing: neither is ignored */
 	if (!ret && *action == PB_OPT_RUN)
 		ret = opt_conflicts(cmd, gs, false, false, dst, NULL, NULL, err, errlen);
+	/* nor one that does nothing without another */
+	if (!ret && *action == PB_OPT_RUN)
+		ret = opt_needs(cmd, gs, opt_config_path(cmd, dst), err, errlen);
 	for (i = 0; !ret && kept && i < gs->n; i++)
 		kept->name[kept->n++] = cmd->opts[gs->g[i].row].name;
 	free(gs);

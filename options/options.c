@@ -16,6 +16,7 @@
 #include "method.h"
 #include "options.h"
 #include "replay.h"
+#include "stats.h"
 
 static const char *const pb_format_names[] = { "table", "json", "csv", NULL };
 static const char *const pb_xdp_mode_names[] = { "auto", "native", "generic", NULL };
@@ -41,12 +42,15 @@ static const struct pb_opt pb_opts[] = {
 	  "method to run, or 'benchmark' for all of them (see Methods below)",
 	  .flags = PB_OPTF_LIST, .list_key = "methods", .group = PB_G_SEND },
 	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, "5", 0, PB_DURATION_MAX_S, "SECS",
-	  "seconds each method sends, measured after the link is up (1 ms to 30 days)",
-	  .group = PB_G_PACE },
+	  "how long each method sends, measured after the link is up: seconds, or with ms, s, "
+	  "m, h or d after the number (500ms, 30s, 1h), 1 ms to 30 days",
+	  .group = PB_G_PACE, .other = "count" },
 	{ "count", 'c', OPT_U64, OFF(count), 0, NULL, 1, UINT64_MAX, "N",
-	  "stop after exactly N frames sent (instead of --duration)", .group = PB_G_PACE },
+	  "stop after exactly N frames sent (instead of --duration); k, M or G may follow (1.5M)",
+	  .flags = PB_OPTF_SI, .group = PB_G_PACE, .other = "duration" },
 	{ "count-timeout", 0, OPT_SECS, OFF(count_timeout_s), 0, NULL, 0, 0, "SECS",
-	  "with --count: give up after SECS with an error and the partial figures (default: "
+	  "with --count (or --replay): give up after SECS with an error and the partial figures "
+	  "(default: "
 	  "10 s + twice the time N frames take at --pps, or at 10 kpps)",
 	  .group = PB_G_PACE },
 	{ "repeat", 'r', OPT_U32, OFF(repeat), 0, "1", 1, 99, "N",
@@ -108,15 +112,16 @@ static const struct pb_opt pb_opts[] = {
 	  "e.g. 64:7,594:4,9018:1; the weights add up to at most 64",
 	  .group = PB_G_SEND },
 	{ "flows", 0, OPT_U32, OFF(flows), 0, "1", 1, 65535, "N",
-	  "vary the source port over N flows, a pseudo-random flow per packet",
+	  "vary the source port over N flows, a pseudo-random flow per packet", .flags = PB_OPTF_SI,
 	  .group = PB_G_SEND },
 	{ "flows-src-ip", 0, OPT_FLAG, OFF(flows_src_ip), 0, NULL, 0, 0, NULL,
-	  "with --flows: vary the source address (from --srcip up, in its /15) before the port",
+	  "with --flows, --streams or --shard: vary the source address (from --srcip up, in its "
+	  "/15) before the port",
 	  .group = PB_G_SEND },
 	{ "vlan", 0, OPT_U32, OFF(vlan), 0, NULL, 1, 4094, "ID",
 	  "802.1Q-tag every frame with VLAN ID (frame-building methods only)", .group = PB_G_SEND },
-	{ "vlan-prio", 0, OPT_U32, OFF(vlan_prio), 0, NULL, 0, 7, "PCP", "the tag's priority",
-	  .group = PB_G_SEND },
+	{ "vlan-prio", 0, OPT_U32, OFF(vlan_prio), 0, NULL, 0, 7, "PCP",
+	  "with --vlan: the tag's priority", .group = PB_G_SEND },
 	{ "dstip", 0, OPT_ADDR, OFF(dstip), OFF(dstip_set), "198.18.0.2", 0, 0, "ADDR",
 	  "destination IP address (--lab router: 198.19.0.2)", .group = PB_G_SEND },
 	{ "srcip", 0, OPT_ADDR, OFF(srcip), 0, "198.18.0.1", 0, 0, "ADDR", "source IP address",
@@ -153,17 +158,21 @@ static const struct pb_opt pb_opts[] = {
 	  "run it at its best setting (the Mode column shows it)",
 	  .group = PB_G_PACE },
 	{ "pps", 0, OPT_RATE, OFF(pps), OFF(sweep), NULL, 0, 0, "RATE",
-	  "aggregate packets/s over all streams, e.g. 50k or 1.5M, at most 10G (default: as fast "
+	  "aggregate packets/s over all streams, k, M or G after the number (50k, 1.5M), at "
+	  "most 10G (default: as fast "
 	  "as it goes); or a profile: steps RATE:SECS[,...] (100k:10s,200k:10s) and ramps "
 	  "FROM-TO:SECS (a step a second), one row a step, each method's steps back to back",
-	  .flags = PB_OPTF_PROFILE, .group = PB_G_PACE },
-	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "GBPS",
-	  "aggregate rate as wire (L1) Gb/s instead of --pps", .group = PB_G_PACE },
+	  .flags = PB_OPTF_PROFILE, .group = PB_G_PACE, .other = "rate" },
+	{ "rate", 0, OPT_RATE, OFF(rate_gbps), 0, NULL, 0, 0, "BITRATE",
+	  "aggregate rate on the wire (L1) instead of --pps: Gb/s, or with its unit after the "
+	  "number (100Mbit, 2.5Gbit, 10Gb/s)",
+	  .flags = PB_OPTF_BITS, .group = PB_G_PACE, .other = "pps" },
 	{ "pace", 0, OPT_ENUM, OFF(pace), 0, "auto", 0, 0, "auto|sleep|spin",
-	  "how a paced sender waits: sleep (slept to the instant, what fell due meanwhile goes in "
-	  "one call: its CPU follows the rate, departures late by tens of us), spin (the last "
-	  "100 us of each wait spun: gaps exact to the us, a CPU busy at any rate); auto sleeps "
-	  "--pps and --rate, spins a --replay's schedule",
+	  "with --pps, --rate or --replay: how a paced sender waits: sleep (slept to the "
+	  "instant, what fell due meanwhile goes in one call: its CPU follows the rate, "
+	  "departures late by tens of us), spin (the last 100 us of each wait spun: gaps exact "
+	  "to the us, a CPU busy at any rate); auto sleeps --pps and --rate, spins a --replay's "
+	  "schedule",
 	  pb_pace_names, .group = PB_G_PACE },
 	{ "replay", 0, OPT_STR, OFF(replay), 0, NULL, 0, sizeof(((struct pb_config *)0)->replay),
 	  "FILE",
@@ -206,10 +215,10 @@ static const struct pb_opt pb_opts[] = {
 	  .group = PB_G_REPLAY },
 	{ "multiplier", 0, OPT_RATE, OFF(multiplier), 0, NULL, 0, 0, "X",
 	  "--replay --timing original: the file's gaps divided by X (2: twice as fast)",
-	  .group = PB_G_REPLAY },
+	  .flags = PB_OPTF_FACTOR, .group = PB_G_REPLAY },
 	{ "loop", 0, OPT_U32, OFF(loop), 0, "1", 0, UINT32_MAX, "N",
 	  "--replay: passes over the file, exactly N x its frames (0: until --duration)",
-	  .group = PB_G_REPLAY },
+	  .flags = PB_OPTF_SI, .group = PB_G_REPLAY },
 	{ "loop-delay", 0, OPT_SECS, OFF(loop_delay_s), 0, NULL, 0, 0, "SECS",
 	  "--replay: added to the gap at each wrap, which is otherwise what one more frame "
 	  "would take (the file's mean gap, 1 / --pps, or the last frame's wire time at --rate)",
@@ -337,6 +346,11 @@ const struct pb_conflict pb_conflicts[] = {
 	{ { "segments", "sweep=segments", "tune" }, {}, "both set the segments: give one" },
 	{ { "ring", "sweep=ring", "tune" }, {}, "both set the ring: give one" },
 	{ { "vlan", "vlan-strip" }, {}, "both set the frames' VLAN tag: give one" },
+	/* the table's own options: JSON and CSV print no table (their rows hold every field) */
+	{ { "wide", "show-counters" },
+	  { "format=json", "format=csv" },
+	  "cannot go together: the one shapes the table, and the other prints none (its rows "
+	  "hold every field)" },
 	{ { "iface" }, { "lab", "lab-dut-setup", "lab-tx-setup", "keep-lab" }, PB_LAB_WHY },
 	{ { "iface" },
 	  { "mtu" },
@@ -344,6 +358,56 @@ const struct pb_conflict pb_conflicts[] = {
 	  "IFACE mtu N)" },
 	{ {} },
 };
+
+#define PB_REPLAY_WHY "it shapes how a capture is replayed"
+
+/*
+ * Options that do nothing without another: refused, naming what they need, rather than run
+ * as if they were not given (on main --count-timeout 5 without --count ran 5 s and said
+ * nothing). rfc2544 shares these; pb_needs_main is pktbench's own.
+ */
+const struct pb_need pb_needs[] = {
+	{ "count-timeout",
+	  { "count", "replay" },
+	  "it bounds a run that ends after a count of frames (--count, or a --replay's --loop "
+	  "passes); a --duration run ends on time" },
+	{ "allow-mgmt-iface",
+	  { "iface" },
+	  "it lets --iface name the interface you are logged in through; the lab is its own" },
+	{ "receiver", { "iface" }, "the lab has its own receiver" },
+	{ "lab-dut-setup",
+	  { "lab=router", "lab=bridge" },
+	  "it runs in the device under test's namespace, and the direct lab has none" },
+	{ "force",
+	  { "iface" },
+	  "it replaces an XDP program already on --iface; the lab's interfaces are its own" },
+	{ "flows-src-ip",
+	  { "flows", "streams", "shard", "sweep=streams" },
+	  "it varies the source address over the flows, and one stream alone is one flow" },
+	{ "vlan-prio", { "vlan" }, "it is the priority of the tag --vlan ID adds" },
+	{ "rewrite-ip", { "replay" }, PB_REPLAY_WHY },
+	{ "rewrite-port", { "replay" }, PB_REPLAY_WHY },
+	{ "vlan-strip", { "replay" }, PB_REPLAY_WHY },
+	{ "timing", { "replay" }, PB_REPLAY_WHY },
+	{ "topspeed", { "replay" }, PB_REPLAY_WHY },
+	{ "multiplier", { "replay" }, PB_REPLAY_WHY },
+	{ "loop", { "replay" }, PB_REPLAY_WHY },
+	{ "loop-delay", { "replay" }, PB_REPLAY_WHY },
+	{ "preload", { "replay" }, PB_REPLAY_WHY },
+	{ "preload-max", { "replay" }, PB_REPLAY_WHY },
+	{},
+};
+
+/* pktbench's --pace; rfc2544's own --pace paces every trial */
+static const struct pb_need pb_needs_main[] = {
+	{ "pace",
+	  { "pps", "rate", "sweep=pps", "replay" },
+	  "it says how a paced sender waits, and without a rate or a capture's schedule none "
+	  "waits" },
+	{},
+};
+
+static const struct pb_need *const pb_main_needs[] = { pb_needs, pb_needs_main, NULL };
 
 /* IMIX: 7:4:1 of 64, 594 and 1518-byte wire frames. */
 static const char pb_imix_std[] = "64:7,594:4,1518:1";
@@ -589,6 +653,25 @@ static int opt_validate(void *dst, char *err, size_t errlen)
 	return ret || !cfg->replay[0] ? ret : pb_replay_check_file(cfg->replay, err, errlen);
 }
 
+/*
+ * A bit rate given to --pps: the packets a second it is on the wire (L1) at the run's one
+ * frame size, so the refusal can say the value that means what was asked. Nothing where the
+ * frames' size varies (--imix, a frame-size sweep, --replay) or a tag may be added (--vlan).
+ */
+static void opt_unit_hint(const void *dst, const struct pb_opt *o, double bits, const char *arg,
+			  char *buf, size_t len)
+{
+	const struct pb_config *cfg = dst;
+	uint32_t frame;
+
+	if (strcmp(o->name, "pps") || cfg->imix || cfg->imix_sizes[0] || cfg->replay[0] ||
+	    cfg->sweep.kind == PB_SWEEP_FRAME_SIZE || cfg->vlan)
+		return;
+	frame = cfg->frame_size ?: pb_frame_overhead(cfg->dstip.family) + cfg->payloadsize;
+	snprintf(buf, len, "; at this run's %u-byte frames, %s on the wire is --pps %.0f", frame,
+		 arg, bits / (8.0 * pb_wire_bytes(frame, false)));
+}
+
 const struct pb_cmd pb_cmd_main = {
 	.name = "pktbench",
 	.summary = "measure which Linux send path is fastest, and by how much",
@@ -599,7 +682,13 @@ const struct pb_cmd pb_cmd_main = {
 		"GSO, raw sockets, an AF_PACKET ring and libpcap, one of them or each in turn "
 		"for the same time. Without --iface it builds a namespace lab (veth pair, "
 		"198.18.0.1 -> 198.18.0.2) whose XDP receiver counts what really arrived. Needs "
-		"root (CAP_SYS_ADMIN, CAP_NET_ADMIN, CAP_NET_RAW).",
+		"root (CAP_SYS_ADMIN, CAP_NET_ADMIN, CAP_NET_RAW).\n\n"
+		"Numbers are decimal, in the option's own unit or with one after them: durations "
+		"take ms, s, m, h or d (--duration 30s; bare: seconds), counts and packet rates k, "
+		"M or G (--count 1.5M, --pps 50k), bit rates kbit, Mbit, Gbit or Tbit, or Mb/s and "
+		"Gb/s (--rate 100Mbit; bare: Gb/s). m is minutes, M millions. A value in another "
+		"kind of unit is refused, and so is an option given without the one it goes with "
+		"(--count-timeout without --count).",
 	.exit_status = "0    something was measured as asked: a row ran (the others, if any, "
 		       "skipped with their reasons)\n"
 		       "1    a run failed, or the results could not be written\n"
@@ -622,7 +711,9 @@ const struct pb_cmd pb_cmd_main = {
 	.groups = pb_groups,
 	.size = sizeof(struct pb_config),
 	.conflicts = pb_conflicts,
+	.needs = pb_main_needs,
 	.given_off = OFF(given),
+	.unit_hint = opt_unit_hint,
 	.validate = opt_validate,
 };
 

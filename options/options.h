@@ -37,7 +37,7 @@ enum pb_opt_type {
 	OPT_MAC,     /* uint8_t[6]; .flag_off: the bool saying it was given */
 	OPT_FLAG,    /* bool set to true (a scenario says true or false) */
 	OPT_ENUM,    /* an int: the index of the value in .names */
-	OPT_RATE,    /* double > 0, with an optional k/M/G suffix */
+	OPT_RATE,    /* double > 0: packets a second (k/M/G may follow); PB_OPTF_BITS: Gb/s */
 	OPT_CPUS,    /* a CPU list (0,2-3) into uint32_t[.max]; .flag_off: the uint32_t count */
 	OPT_SWEEP,   /* NAME=V1,V2,.. into struct pb_sweep; .names: the rows that may be swept,
 		      * kind 1, 2, .. in order; each value is checked against that row's range */
@@ -57,6 +57,9 @@ enum pb_opt_type {
 #define PB_OPTF_IFACE	(1u << 4) /* the value names a network interface: completed with them */
 #define PB_OPTF_PROFILE (1u << 5) /* a rate, or a profile of steps into the sweep at flag_off */
 #define PB_OPTF_REPEAT	(1u << 6) /* OPT_STR: given again, adds to the value after a ';' */
+#define PB_OPTF_SI	(1u << 7) /* OPT_U64, OPT_U32: a count, which k, M or G may follow */
+#define PB_OPTF_BITS	(1u << 8) /* OPT_RATE: a bit rate, Gb/s bare, else with its unit (Mbit) */
+#define PB_OPTF_FACTOR	(1u << 9) /* OPT_RATE: a factor (2: twice), a bare number only */
 
 struct pb_opt {
 	const char *name;
@@ -72,6 +75,11 @@ struct pb_opt {
 	unsigned int flags;	  /* PB_OPTF_* */
 	const char *list_key;	  /* a scenario may also give list_key: [a, b] ("methods") */
 	const char *group;	  /* --help's heading it is listed under (PB_G_*); NULL: none */
+	/*
+	 * The row that takes the same thing in another kind of unit (pps: rate, duration:
+	 * count): a value in that kind is refused with this row named in its stead.
+	 */
+	const char *other;
 };
 
 /*
@@ -91,9 +99,10 @@ extern const char *const pb_groups[]; /* pktbench's, in --help order; NULL-termi
 
 /*
  * Options that set the same thing, or cannot go together: given both, the command is refused
- * in one line rather than one of them ignored. A token is a row's long name, or "sweep=KIND"
- * for a --sweep of that kind ("sweep" alone: any kind). Without with[], any two of opts
- * conflict; with it, each of opts with each of with[]. The message is "--A and --B " + why.
+ * in one line rather than one of them ignored. A token is a row's long name, "sweep=KIND"
+ * for a --sweep of that kind ("sweep" alone: any kind), or "NAME=VALUE" for an enum row given
+ * that value ("format=json"). Without with[], any two of opts conflict; with it, each of opts
+ * with each of with[]. The message is "--A and --B " + why.
  * A scenario file's option gives way to a conflicting one on the command line, as the same
  * option's would; two in the file, or two on the command line, are refused.
  */
@@ -102,6 +111,18 @@ struct pb_conflict {
 	const char *with[8];
 	const char *why;
 	const char *unless; /* a token that, given too, gives each its own part (NULL: none) */
+};
+
+/*
+ * An option that does nothing without another: given (on the command line or in a scenario)
+ * without any of needs[] (tokens as pb_conflict's), the command is refused in one line naming
+ * them: "--A goes with --B or --C: " + why. An entry none of whose needs[] the command has
+ * is not checked (that command's row of the name stands alone).
+ */
+struct pb_need {
+	const char *opt;
+	const char *needs[6];
+	const char *why;
 };
 
 /*
@@ -131,8 +152,19 @@ struct pb_cmd {
 	const char *const *hints;
 	/* Options that set the same thing (see above); ends with an entry without opts[0]. */
 	const struct pb_conflict *conflicts;
+	/*
+	 * Tables of options that need another (see above), NULL-terminated; each ends with an
+	 * entry without opt.
+	 */
+	const struct pb_need *const *needs;
 	/* Where dst keeps a struct pb_given of the options the user gave; 0: not kept. */
 	size_t given_off;
+	/*
+	 * What bits a second, given to rate row o as arg, are in o's own unit in this run
+	 * (its frame size): "; ..." into buf, or nothing. Optional.
+	 */
+	void (*unit_hint)(const void *dst, const struct pb_opt *o, double bits, const char *arg,
+			  char *buf, size_t len);
 	/* Cross-field checks after parsing (not after --help); 0 or -EINVAL. Optional. */
 	int (*validate)(void *dst, char *err, size_t errlen);
 	int (*run)(int argc, char **argv); /* argv[0] is the name; NULL for pktbench itself */
@@ -162,6 +194,8 @@ const char *pb_cmd_suggest(const char *word);
 const struct pb_opt *pb_cmd_opt(const struct pb_cmd *cmd, const char *name);
 /* pktbench's own conflicts, which rfc2544 shares (its table is pktbench's rows and more). */
 extern const struct pb_conflict pb_conflicts[];
+/* pktbench's options that need another, which rfc2544 shares (its own --pace is not these). */
+extern const struct pb_need pb_needs[];
 /* Whether a scenario file may give the row. */
 bool pb_opt_in_file(const struct pb_opt *o);
 /* Whether the option is followed by a value on the command line (not a flag, count, ...). */
@@ -198,6 +232,30 @@ int pb_options_parse(struct pb_config *cfg, int argc, char **argv, enum pb_opt_a
 /* The same for a command whose table fills a struct pb_config (pktbench rfc2544). */
 int pb_options_parse_cmd(const struct pb_cmd *cmd, struct pb_config *cfg, int argc, char **argv,
 			 enum pb_opt_action *action, char *err, size_t errlen);
+/*
+ * Issue 45's one rule for units: a number is decimal, and the word after it says what it is.
+ * Durations take ms, s, m (min), h, d; counts and packet rates k, M, G (m is minutes, never
+ * millions); bit rates bit, b/s or bps with k, M, G or T before it (1Gbit, 100Mb/s); B/s,
+ * Bps and byte are bytes. A bare number is in the option's own unit.
+ */
+enum pb_unit {
+	PB_UNIT_NONE,  /* no unit word */
+	PB_UNIT_TIME,  /* seconds */
+	PB_UNIT_COUNT, /* things (or things a second) */
+	PB_UNIT_BITS,  /* bits a second */
+	PB_UNIT_BYTES, /* bytes a second */
+};
+/*
+ * s as a number and its unit: *v in the unit's base (seconds, things, bits or bytes a
+ * second; a bare number as written), *unit its kind, word (if not NULL) the unit as typed.
+ * 0; -EINVAL when s does not start with a decimal number; -EDOM when the word after it is
+ * no unit (word says which).
+ */
+int pb_parse_unit(const char *s, double *v, enum pb_unit *unit, char *word, size_t wordlen);
+/* A duration as every SECS option takes it (a bare number: seconds), > 0; 0 or -EINVAL. */
+int pb_parse_secs(const char *s, double *secs);
+/* A decimal number, finite, the whole text (no hex, blanks, inf or nan); 0 or -EINVAL. */
+int pb_parse_decimal(const char *s, double *d);
 /* Parsers shared with other inputs (e.g. scenario files); 0 or -EINVAL. */
 int pb_parse_addr(const char *s, struct pb_addr *out);
 int pb_parse_mac(const char *s, uint8_t mac[6]);

@@ -86,7 +86,8 @@ static const struct pb_opt agent_opts[] = {
 	  "exit",
 	  .flags = PB_OPTF_IFACE },
 	{ "duration", 'd', OPT_SECS, OFF(duration_s), 0, NULL, 0, 0, "SECS",
-	  "stop after SECS (default: run until SIGINT, SIGTERM or SIGHUP)" },
+	  "stop after SECS, or with ms, s, m, h or d after the number (default: run until SIGINT, "
+	  "SIGTERM or SIGHUP)" },
 	{ "verbose", 'v', OPT_COUNT, OFF(verbose), 0, NULL, 0, 0, NULL,
 	  "more log output, every request at -vv (repeatable)" },
 	{ "help", 'h', OPT_HELP, 0, 0, NULL, 0, 0, NULL, "this help" },

@@ -603,7 +603,7 @@ int pb_replay_validate(const struct pb_config *cfg, char *err, size_t errlen)
 {
 	bool top = cfg->topspeed || cfg->replay_timing == PB_TIMING_TOPSPEED;
 
-	/* without --replay its options have nothing to shape: they are not used */
+	/* without --replay there is nothing to check: its options alone are pb_needs' to refuse */
 	if (!cfg->replay[0])
 		return 0;
 	if (top && (cfg->pps || cfg->rate_gbps || cfg->multiplier > 0 || cfg->loop_delay_s > 0)) {

@@ -68,7 +68,8 @@ static const struct pb_opt rfc_rows[] = {
 	  "includes its tag); 64 is pktbench's --frame-size 60",
 	  .flags = PB_OPTF_LIST },
 	{ "trial", 0, OPT_SECS, OFF(rfc.trial_s), 0, "2", 0, 0, "SECS",
-	  "seconds each trial sends (the RFC asks for 60: this default is for a quick report)" },
+	  "how long each trial sends: seconds, or with ms, s, m, h or d after the number (the RFC "
+	  "asks for 60 s, 1m: this default is for a quick report)" },
 	{ "final-trial", 0, OPT_SECS, OFF(rfc.final_trial_s), 0, NULL, 0, 0, "SECS",
 	  "seconds of the trial that confirms the throughput found (the RFC's full-length final "
 	  "trial; default: --trial)" },
@@ -164,27 +165,26 @@ static int rfc_parse_sizes(struct pb_rfc2544_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
-/* A ratio: 0.005, or a percentage with '%' (0.5%); its value in *v. */
+/* A ratio: 0.005, or a percentage with '%' (0.5%); decimal, as every option's number. */
 static bool rfc_ratio(const char *val, double *v)
 {
-	char *end;
+	char num[64];
+	size_t len = strlen(val);
+	bool pct = len > 1 && val[len - 1] == '%';
 
-	*v = strtod(val, &end);
-	if (end == val || !isfinite(*v))
+	if (len >= sizeof(num))
 		return false;
-	if (*end == '%') {
-		*v /= 100;
-		end++;
-	}
-	return !*end;
+	snprintf(num, sizeof(num), "%.*s", (int)(len - pct), val);
+	if (pb_parse_decimal(num, v))
+		return false;
+	*v /= pct ? 100 : 1;
+	return true;
 }
 
+/* A duration as --trial takes it: seconds, or with ms, s, m, h or d after the number. */
 static bool rfc_secs(const char *val, double *v)
 {
-	char *end;
-
-	*v = strtod(val, &end);
-	return end != val && !*end && *v > 0 && *v <= PB_DURATION_MAX_S;
+	return !pb_parse_secs(val, v) && *v <= PB_DURATION_MAX_S;
 }
 
 /*
@@ -234,7 +234,8 @@ static int rfc_parse_goal(const struct pb_rfc2544_opts *o, const char *spec, siz
 		} else {
 			if (!rfc_secs(val, &v)) {
 				snprintf(err, errlen,
-					 "--goal '%.*s': %s=%s is not a positive number of seconds",
+					 "--goal '%.*s': %s=%s is not a positive number of seconds "
+					 "(or ms, s, m, h or d after it)",
 					 (int)len, spec, keys[k], val);
 				return -EINVAL;
 			}
@@ -265,12 +266,9 @@ static int rfc_parse_goals(struct pb_rfc2544_opts *o, char *err, size_t errlen)
 	int ret;
 
 	o->ngoals = 0;
-	if (o->search != PB_RFC_SEARCH_MLR) {
-		if (!*p)
-			return 0;
-		snprintf(err, errlen, "--goal: goals are --search mlr's (add --search mlr)");
-		return -EINVAL;
-	}
+	/* a --goal without --search mlr is refused by the option table (rfc_own_needs) */
+	if (o->search != PB_RFC_SEARCH_MLR)
+		return 0;
 	if (o->loss_tolerance_pct > 0 || o->retries) {
 		snprintf(err, errlen, "%s is the binary search's: --search mlr takes --goal %s",
 			 o->retries ? "--retries" : "--loss-tolerance",
@@ -347,6 +345,14 @@ static int rfc_run_cmd(int argc, char **argv)
 	return pb_rfc2544_session(argc, argv);
 }
 
+/* rfc2544's own options that need another, beside pktbench's it takes */
+static const struct pb_need rfc_own_needs[] = {
+	{ "goal", { "search=mlr" }, "goals are RFC 9971's multiple loss ratio search's" },
+	{},
+};
+
+static const struct pb_need *const rfc_needs[] = { pb_needs, rfc_own_needs, NULL };
+
 /* its own tests' options first, then pktbench's that it takes */
 static const char *const rfc_groups[] = { PB_G_RFC,	PB_G_SEND,   PB_G_PACE,	  PB_G_WHERE,
 					  PB_G_MEASURE, PB_G_OUTPUT, PB_G_REPLAY, PB_G_FLEET,
@@ -399,6 +405,7 @@ struct pb_cmd pb_cmd_rfc2544 = {
 	.groups = rfc_groups,
 	.size = sizeof(struct pb_config),
 	.conflicts = pb_conflicts,
+	.needs = rfc_needs,
 	.given_off = OFF(given),
 	.hints = rfc_hints,
 	.validate = rfc_validate,

@@ -101,6 +101,36 @@ expect_bad "a misspelled compare" "unknown command 'comapre': did you mean compa
 	comapre a.json b.json
 expect_bad "a misspelled receive" "unknown command 'recieve': did you mean receive?" \
 	recieve --iface eth0 --listen 198.18.0.2:9310
+# issue 45's one rule for units: a value in another kind of unit is refused naming only what
+# means the same (on main --rate 1.5M ran as 1.5 million Gb/s, exit 0, and --rate 1Gbit was
+# refused with "e.g. 50k, 1.5M"); each command the issue names
+expect_bad "--rate 1.5M: a count, not a bit rate" \
+	"--rate: '1.5M' is a count (M); .*; 1.5 Mb/s is --rate 1.5Mbit; for packets a second, --pps 1.5M" \
+	--method udp_sendto --rate 1.5M --count 100
+expect_bad "--pps 1Gbit: a bit rate, not packets a second" \
+	"--pps: '1Gbit' is a bit rate (Gbit); .*; for a bit rate, --rate 1Gbit" --method udp_sendto --pps 1Gbit
+expect_bad "--duration 1M: a count, not a time" "--duration: '1M' is a count (M); .*; for a count, --count 1M" \
+	--method udp_sendto --duration 1M
+expect_bad "--count 30s: a time, not a count" "--count: '30s' is a time (s); .*; for a duration, --duration 30s" \
+	--method udp_sendto --count 30s
+expect_bad "rfc2544 --trial 1M" "--trial: '1M' is a count (M); --trial takes a decimal number of seconds" \
+	rfc2544 --lab router --trial 1M
+expect_bad "receive --duration 1Gbit" "--duration: '1Gbit' is a bit rate (Gbit)" \
+	receive --iface lo --listen 198.18.0.2:9310 --duration 1Gbit
+# an option that does nothing without another: refused, naming it (on main each ran, exit 0)
+expect_bad "--count-timeout without --count" "--count-timeout goes with --count or --replay" \
+	--method udp_sendto --count-timeout 5 --duration 1
+expect_bad "--loop without --replay" "--loop goes with --replay" --method udp_sendto --loop 2 --duration 1
+# what the rule takes runs as asked: durations with their unit, counts with k, a bit rate with its
+"$PB" --method null --duration 500ms -q --format json -o "$T/ms.json" 2>"$T/ms.err"
+rc=$?
+check "--duration 500ms: exit 0 (was $rc: $(head -c 200 "$T/ms.err")), a 0.5 s window" \
+	eval '[ $rc = 0 ] && json "$T/ms.json" "0.5 <= d[\"results\"][0][\"duration_s\"] < 0.6"'
+"$PB" --method udp_sendto --count 1k --rate 100Mbit -q --format json -o "$T/k.json" 2>"$T/k.err"
+rc=$?
+check "--count 1k --rate 100Mbit: exit 0 (was $rc: $(head -c 200 "$T/k.err")), 1000 frames sent" \
+	eval '[ $rc = 0 ] && json "$T/k.json" "d[\"results\"][0][\"frames_sent\"] == 1000"'
+no_leftovers || fail "the units' runs left a lab behind"
 # the only method skipped: nothing was measured, which is not success (exit 3), the reason said
 "$PB" --method udp_sendto --vlan 10 --count 100 >"$T/out" 2>"$T/err"
 rc=$?

@@ -228,7 +228,10 @@ out:
 	free(dict);
 }
 
-/* Every token of a command's conflicts names one of its rows, or a kind its --sweep takes. */
+/*
+ * Every token of a command's conflicts and needs names one of its rows, a kind its --sweep
+ * takes, or a value an enum row takes ("format=json").
+ */
 static void check_tokens(const struct pb_cmd *cmd, const char *const *toks)
 {
 	unsigned int i, k;
@@ -242,7 +245,9 @@ static void check_tokens(const struct pb_cmd *cmd, const char *const *toks)
 			if (strlen(cmd->opts[k].name) == len &&
 			    !strncmp(cmd->opts[k].name, toks[i], len))
 				o = &cmd->opts[k];
-		for (k = 0; o && !kind && o->type == OPT_SWEEP && o->names[k]; k++)
+		for (k = 0;
+		     o && !kind && (o->type == OPT_SWEEP || o->type == OPT_ENUM) && o->names[k];
+		     k++)
 			kind = !strcmp(o->names[k], toks[i] + len + 1);
 		CHECK(o && kind, "pktbench %s: conflict token '%s' is no option of it", cmd->name,
 		      toks[i]);
@@ -251,7 +256,9 @@ static void check_tokens(const struct pb_cmd *cmd, const char *const *toks)
 
 static void test_conflict_tokens(void)
 {
+	const struct pb_need *const *t;
 	const struct pb_conflict *c;
+	const struct pb_need *e;
 	unsigned int i;
 
 	for (i = 0; i < pb_cmds_count; i++)
@@ -264,6 +271,14 @@ static void test_conflict_tokens(void)
 			check_tokens(pb_cmds[i], (const char *const[]){ c->unless, NULL });
 			CHECK(c->why && c->why[0], "pktbench %s: a conflict without a why",
 			      pb_cmds[i]->name);
+		}
+	/* pktbench's own needs: the option and every one it needs are rows of it */
+	for (t = pb_cmd_main.needs; t && *t; t++)
+		for (e = *t; e->opt; e++) {
+			check_tokens(&pb_cmd_main, (const char *const[]){ e->opt, NULL });
+			check_tokens(&pb_cmd_main, e->needs);
+			CHECK(e->needs[0] && e->why && e->why[0],
+			      "pktbench: --%s needs nothing, or says no why", e->opt);
 		}
 }
 

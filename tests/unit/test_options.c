@@ -175,7 +175,7 @@ static void test_ranges(void)
 	bad("--pps", "1.7e308", "up to 1e+10 packets/s");
 	bad("--pps", "10.1G", "up to 1e+10 packets/s");
 	bad("--latency-pps", "1e28", "--latency-pps 1e+28 is more than any run sends");
-	bad("--rate", "1G",
+	bad("--rate", "1e9",
 	    "--rate 1e+09 is more than any run sends: from above 0 up to 5.24288e+06 Gb/s");
 	bad("--rate", "1e300", "up to 5.24288e+06 Gb/s");
 	bad("--duration", "1e-9", "--duration 1e-09 s is shorter than any run: from 0.001 s");
@@ -186,7 +186,7 @@ static void test_ranges(void)
 	bad("--link-timeout", "1e12", "more than any run lasts: at most 31536000 s (365 days)");
 	bad("--test-id", "00000000-0000-0000-0000-000000000000", "all zero");
 	CHECK(PARSE("--pps", "10G") == 0 && cfg.pps == 1e10, "--pps 10G, the most: %s", err);
-	CHECK(PARSE("--rate", "5M") == 0 && cfg.rate_gbps == 5e6, "--rate 5M, near the most: %s",
+	CHECK(PARSE("--rate", "5e6") == 0 && cfg.rate_gbps == 5e6, "--rate 5e6, near the most: %s",
 	      err);
 	CHECK(PARSE("--duration", "0.001") == 0 && cfg.duration_s == 0.001, "1 ms: %s", err);
 	CHECK(PARSE("--duration", "2592000") == 0, "30 days: %s", err);
@@ -341,6 +341,15 @@ static void test_conflicts(void)
 		"--iface", "eth9", "--mtu", "9000");
 	REFUSED("--tune and --sweep batch= both choose each run's settings: give one", "--tune",
 		"--sweep", "batch=16,32");
+	/* a value of an enum row is a token too: the table's options with a format of no table */
+	REFUSED("--wide and --format json cannot go together: the one shapes the table, and the "
+		"other prints none (its rows hold every field)",
+		"--format", "json", "--wide");
+	REFUSED("--show-counters and --format csv cannot go together: the one shapes the table, "
+		"and the other prints none (its rows hold every field)",
+		"--show-counters", "-f", "csv");
+	CHECK(PARSE("--format", "json", "--format", "table", "--wide", "--show-counters") == 0,
+	      "the last --format, table, with the table's options: %s", err);
 	/* what is the same option twice, or a value the two share, is no conflict */
 	CHECK(PARSE("--tune", "--duration", "1", "--count", "10") == 0,
 	      "--tune: its trials a fifth of --duration, its rows --count frames (%s)", err);
@@ -351,6 +360,69 @@ static void test_conflicts(void)
 	      err);
 	CHECK(PARSE("--sweep", "streams=1,2", "--frame-size", "100") == 0,
 	      "a sweep of another setting beside --frame-size: %s", err);
+}
+
+/*
+ * An option that does nothing without another is refused in one line naming what it needs
+ * (issue 45): on main each of these parsed, and --count-timeout 5 without --count ran for
+ * --duration and said nothing of it.
+ */
+static void test_needs(void)
+{
+	REFUSED("--count-timeout goes with --count or --replay: it bounds a run that ends after a "
+		"count of frames (--count, or a --replay's --loop passes); a --duration run ends "
+		"on time",
+		"--count-timeout", "5");
+	REFUSED("--allow-mgmt-iface goes with --iface: it lets --iface name the interface you are "
+		"logged in through; the lab is its own",
+		"--allow-mgmt-iface");
+	REFUSED("--receiver goes with --iface: the lab has its own receiver", "--receiver",
+		"http://198.18.0.2:9310");
+	REFUSED("--force goes with --iface: it replaces an XDP program already on --iface; the "
+		"lab's interfaces are its own",
+		"--force");
+	REFUSED("--flows-src-ip goes with --flows, --streams, --shard or --sweep streams=: it "
+		"varies the "
+		"source address over the flows, and one stream alone is one flow",
+		"--flows-src-ip");
+	REFUSED("--vlan-prio goes with --vlan: it is the priority of the tag --vlan ID adds",
+		"--vlan-prio", "3");
+	REFUSED("--pace goes with --pps, --rate, --sweep pps= or --replay: it says how a paced "
+		"sender "
+		"waits, and without a rate or a capture's schedule none waits",
+		"--pace", "spin");
+	REFUSED("--loop goes with --replay: it shapes how a capture is replayed", "--loop", "2");
+	REFUSED("--timing goes with --replay: it shapes how a capture is replayed", "--timing",
+		"topspeed");
+	REFUSED("--multiplier goes with --replay: it shapes how a capture is replayed",
+		"--multiplier", "2");
+	REFUSED("--preload-max goes with --replay: it shapes how a capture is replayed",
+		"--preload-max", "8");
+	REFUSED("--rewrite-port goes with --replay: it shapes how a capture is replayed",
+		"--rewrite-port", "1=2");
+	/* a need may be an enum's value: a DUT's script needs a DUT */
+	REFUSED("--lab-dut-setup goes with --lab router or --lab bridge: it runs in the device "
+		"under test's namespace, and the direct lab has none",
+		"--lab-dut-setup", "/etc/hostname");
+	REFUSED("--lab-dut-setup goes with --lab router or --lab bridge: it runs in the device "
+		"under test's namespace, and the direct lab has none",
+		"--lab", "direct", "--lab-dut-setup", "/etc/hostname");
+	CHECK(PARSE("--lab", "bridge", "--lab-dut-setup", "/etc/hostname") == 0, "--lab bridge: %s",
+	      err);
+	/* with what they need, each parses */
+	CHECK(PARSE("--count", "10", "--count-timeout", "5") == 0, "--count-timeout: %s", err);
+	CHECK(PARSE("--iface", "eth9", "--allow-mgmt-iface", "--force") == 0, "--iface: %s", err);
+	CHECK(PARSE("--streams", "2", "--flows-src-ip") == 0, "--streams: %s", err);
+	CHECK(PARSE("--flows", "8", "--flows-src-ip") == 0, "--flows: %s", err);
+	CHECK(PARSE("--shard", "0/2", "--flows-src-ip") == 0, "--shard: %s", err);
+	CHECK(PARSE("--sweep", "streams=1,2", "--flows-src-ip") == 0, "a streams sweep: %s", err);
+	CHECK(PARSE("--vlan", "10", "--vlan-prio", "3") == 0, "--vlan: %s", err);
+	CHECK(PARSE("--pps", "1k", "--pace", "spin") == 0, "--pps: %s", err);
+	CHECK(PARSE("--sweep", "pps=1k,2k", "--pace", "spin") == 0, "a pps sweep: %s", err);
+	CHECK(PARSE("--pps", "1k:1s", "--pace", "spin") == 0, "a profile: %s", err);
+	/* a sweep of another kind is no rate */
+	CHECK(PARSE("--sweep", "batch=1,2", "--pace", "spin") == -EINVAL && strstr(err, "--pace"),
+	      "--pace with a batch sweep: %s", err);
 }
 
 int main(void)
@@ -455,7 +527,7 @@ int main(void)
 	bad("-x", "2", "tcpreplay's -x X is --multiplier X");
 	bad("-l", "3", "tcpreplay's -l N is --loop N");
 	bad("-K", NULL, "tcpreplay's -K is --preload always");
-	bad("--mbps", "100", "tcpreplay's --mbps M is --rate G");
+	bad("--mbps", "100", "tcpreplay's --mbps M is --rate MMbit");
 	bad("--intf1", "eth1", "tcpreplay's --intf1 IF is --iface IF");
 	bad("--dstip", "198.18.0.300", "--dstip");
 	bad("--srcip", "not-an-ip", "--srcip");
@@ -475,7 +547,7 @@ int main(void)
 	bad("--zerocopy", "maybe", "auto|on|off");
 	bad("--pps", "0", "positive rate");
 	bad("--pps", "-5k", "positive rate");
-	bad("--pps", "10x", "positive rate");
+	bad("--pps", "10x", "'10x' is not a decimal number of packets a second");
 	bad("--rate", "0", "positive rate");
 	bad("--cpus", "0,4096", "not online");
 	bad("--cpus", "1-0", "not a CPU list");
@@ -528,7 +600,8 @@ int main(void)
 		      strstr(err, "more than 64 CPUs"),
 	      "--cpus: 65 CPUs: %s", err);
 	CHECK(PARSE("--pps", "2.5k") == 0 && cfg.pps == 2500, "--pps 2.5k");
-	CHECK(PARSE("--rate", "1.5k") == 0 && cfg.rate_gbps == 1500, "--rate with a suffix");
+	/* a bit rate's unit says bits: k, M, G alone are counts (issue 45; test_units) */
+	CHECK(PARSE("--rate", "1.5Tbit") == 0 && cfg.rate_gbps == 1500, "--rate with a unit");
 	bad("--pps", "k", "positive rate");
 	bad("--pps", "nan", "positive rate");
 	bad("--pps", "inf", "positive rate");
@@ -540,5 +613,6 @@ int main(void)
 	test_no_frame_rate();
 	test_imix();
 	test_conflicts();
+	test_needs();
 	return check_summary();
 }

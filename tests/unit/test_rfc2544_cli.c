@@ -163,7 +163,8 @@ static void test_bad_goals(void)
 	bad_mlr("final=1,initial=2", "initial=2 is longer than final=1");
 	bad_mlr("loss=0;loss=0;loss=0;loss=0;loss=0;loss=0;loss=0;loss=0;loss=0",
 		"at most 8 goals");
-	bad("--goal", "loss=0", "--goal: goals are --search mlr's (add --search mlr)");
+	bad("--goal", "loss=0",
+	    "--goal goes with --search mlr: goals are RFC 9971's multiple loss ratio search's");
 	bad("--search", "linear", "'linear'");
 	CHECK(RFC("--lab", "router", "--search", "mlr", "--loss-tolerance", "0.5") == -EINVAL &&
 		      strstr(err, "--loss-tolerance is the binary search's: --search mlr takes "

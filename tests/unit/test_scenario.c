@@ -292,7 +292,10 @@ static const char *sample(const struct pb_opt *o, char *buf, size_t len)
 		return o->names[k];
 	}
 	case OPT_RATE:
-		return "1.5M";
+		/* a bit rate says its unit; a factor has none (issue 45's rule) */
+		return o->flags & PB_OPTF_BITS	   ? "1.5Gbit"
+		       : o->flags & PB_OPTF_FACTOR ? "1.5"
+						   : "1.5M";
 	case OPT_PCT:
 		return "5";
 	case OPT_CPUS:
@@ -324,6 +327,29 @@ static void strip(struct pb_config *cfg)
 }
 
 /*
+ * The row o needs to do anything (pktbench's pb_need tables: the first it names), or NULL;
+ * *value the value it needs ("lab=router": router), or NULL for any.
+ */
+static const struct pb_opt *row_need(const struct pb_opt *o, const char **value)
+{
+	const struct pb_need *const *t;
+	const struct pb_need *e;
+	char name[32];
+
+	for (t = pb_cmd_main.needs; t && *t; t++) {
+		for (e = *t; e->opt; e++) {
+			if (strcmp(e->opt, o->name))
+				continue;
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(e->needs[0], "="),
+				 e->needs[0]);
+			*value = strchr(e->needs[0], '=') ? strchr(e->needs[0], '=') + 1 : NULL;
+			return pb_cmd_opt(&pb_cmd_main, name);
+		}
+	}
+	return NULL;
+}
+
+/*
  * Every row of pktbench's table that a file may give, with a value generated from the row's
  * type: `name: value` in a file gives exactly the configuration `--name value` gives on the
  * command line (also as a one-item list where the row takes lists), and it changes something.
@@ -339,9 +365,10 @@ static void test_table_keys(void)
 	strip(&def);
 	for (i = 0; i < pb_cmd_main.nopts; i++) {
 		const struct pb_opt *o = &pb_cmd_main.opts[i];
-		char buf[128], text[256], flag[80], cerr[512];
-		const char *v = sample(o, buf, sizeof(buf));
-		char *argv[] = { "pktbench", flag, (char *)v, NULL, NULL };
+		char buf[128], text[512], flag[80], cerr[512], nbuf[128], nflag[80];
+		const char *v = sample(o, buf, sizeof(buf)), *nv;
+		char *argv[] = { "pktbench", flag, (char *)v, NULL, NULL, NULL, NULL };
+		const struct pb_opt *need;
 		char *fargv[] = { "pktbench", "--config", path, NULL };
 		int argc = 3, rc, rf;
 
@@ -362,9 +389,23 @@ static void test_table_keys(void)
 			argc = 3;
 		}
 		argv[argc] = NULL;
+		/* a row that does nothing alone is given with the first option it needs */
+		nv = NULL;
+		need = row_need(o, &nv);
+		nv = need && !nv ? sample(need, nbuf, sizeof(nbuf)) : nv;
+		if (nv) {
+			/* in the table's order, as a file's options are noted */
+			snprintf(nflag, sizeof(nflag), "--%s", need->name);
+			memmove(argv + 3, argv + 1, (size_t)(argc - 1) * sizeof(*argv));
+			argv[1] = nflag;
+			argv[2] = (char *)nv;
+			argc += 2;
+			argv[argc] = NULL;
+		}
 		rc = parse(argc, argv, &cli);
 		snprintf(cerr, sizeof(cerr), "%s", err);
-		snprintf(text, sizeof(text), "%s: %s\n", o->name, v);
+		snprintf(text, sizeof(text), "%s: %s\n%s%s%s%s", o->name, v, nv ? need->name : "",
+			 nv ? ": " : "", nv ? nv : "", nv ? "\n" : "");
 		write_file("k.yaml", text);
 		rf = parse(3, fargv, &file);
 		CHECK(rc == 0, "--%s %s: %s", o->name, v, cerr);
@@ -425,21 +466,29 @@ static void test_bad(void)
 	    "segments=V1,V2,.. or ring=V1,V2,.. or pps=V1,V2,..");
 	BAD("\n\ndstport: abc\n", "3:10: dstport: 'abc' is not a whole number from 1 to 65535");
 	BAD("# one\n# two\n# three\nduration: abc\n",
-	    "4:11: duration: 'abc' is not a positive number of seconds (a decimal number, e.g. "
-	    "2.5)");
+	    "4:11: duration: 'abc' is not a positive number of seconds (a decimal number of "
+	    "seconds, or one with ms, s, m, h or d after it)");
 	BAD("sweep:\n  frame-size: [64, x]\n",
 	    "2:20: sweep: frame-size: 'x' is not a whole number from 60 to 9216");
 	BAD("quiet: maybe\n", "1:8: quiet: 'maybe' is not true or false");
 	BAD("iface:\n", "1:7: iface: no value given");
 
 	/* ranges: the command line's own checks and words */
-	BAD("duration: 0\n",
-	    "1:11: duration: '0' is not a positive number of seconds (a decimal number, e.g. 2.5)");
+	BAD("duration: 0\n", "1:11: duration: '0' is not a positive number of seconds (a decimal "
+			     "number of seconds, or one with ms, s, m, h or d after it)");
 	/* YAML's 0x10 is 16 to some readers: the options' own parser says it is no decimal */
-	BAD("duration: 0x10\n", "1:11: duration: '0x10' is not a positive number of seconds (a "
-				"decimal number, e.g. 2.5)");
-	BAD("pps: .inf\n", "1:6: pps: '.inf' is not a positive rate (a decimal number, with k, M "
-			   "or G: e.g. 50k, 1.5M)");
+	BAD("duration: 0x10\n", "1:11: duration: '0x10' is not a decimal number of seconds, or one "
+				"with ms, s, m, h or d after it");
+	BAD("pps: .inf\n", "1:6: pps: '.inf' is not a positive rate (a decimal number of packets "
+			   "a second, or one with k, M or G after it)");
+	/* issue 45: the units the command line takes, and its refusals, in a file too */
+	BAD("rate: 1.5M\n",
+	    "1:7: rate: '1.5M' is a count (M); --rate takes a decimal number of "
+	    "Gb/s on the wire, or one with kbit, Mbit, Gbit, Tbit, Mb/s or Gb/s "
+	    "after it; 1.5 Mb/s is --rate 1.5Mbit; for packets a second, --pps 1.5M");
+	CHECK(load("duration: 500ms\nrate: 100Mbit\n", &cfg) == 0 && cfg.duration_s == 0.5 &&
+		      cfg.rate_gbps == 0.1,
+	      "duration: 500ms, rate: 100Mbit: %s", err);
 	BAD("dstport: 70000\n", "1:10: dstport: '70000' is not a whole number from 1 to 65535");
 	BAD("dstport: -1\n", "1:10: dstport: '-1' is not a whole number from 1 to 65535");
 	BAD("payloadsize: 3\n", "1:14: payloadsize: '3' is not a whole number from 8 to 65507");
@@ -452,8 +501,8 @@ static void test_bad(void)
 	BAD("method: null\n", "1:9: method: no value given (YAML reads null as nothing: quote it)");
 	BAD("sweep: {streams: [0]}\n",
 	    "1:19: sweep: streams: '0' is not a whole number from 1 to 64");
-	BAD("pps: fast\n", "1:6: pps: 'fast' is not a positive rate (a decimal number, with k, M "
-			   "or G: e.g. 50k, 1.5M)");
+	BAD("pps: fast\n", "1:6: pps: 'fast' is not a positive rate (a decimal number of packets "
+			   "a second, or one with k, M or G after it)");
 	BAD("format: yaml\n", "1:9: format: 'yaml' is not one of table|json|csv");
 
 	BAD("verbose: 4\n", "1:10: verbose: '4' is not 0 to 3");
