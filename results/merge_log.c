@@ -3,8 +3,9 @@
  * pktbench merge reads a log as well as a result file (merge.h): `kubectl logs` of a sender
  * mixes its stderr (a warning such as "reached ... of the ... packets/s asked") into the JSON
  * document on its stdout, line by line; `--prefix` puts "[pod/NAME/CONTAINER] " before each
- * line and `--timestamps` an RFC 3339 time; several pods' logs come concatenated, or
- * interleaved line by line when followed. Each pod's lines are read apart (by the prefix),
+ * line and `--timestamps` (or podman logs -t) an RFC 3339 time, and another inside a line
+ * where the runtime kept it as two parts (log_unsplit); several pods' logs come concatenated, or interleaved
+ * line by line when followed. Each pod's lines are read apart (by the prefix),
  * and each JSON object in them with a "results" array is one result set.
  */
 #include <ctype.h>
@@ -74,16 +75,84 @@ static const char *log_prefix(const char *s, size_t n, char *src, size_t size)
 	return s + i + 2;
 }
 
-/* "2026-12-01T16:30:00.123456789Z " (kubectl logs --timestamps): the rest's start. */
-static const char *log_timestamp(const char *s, const char *end)
+/*
+ * "2026-12-01T16:30:00.123456789Z " (podman logs -t, kubectl logs --timestamps): RFC 3339
+ * with any fraction, Z or an offset, and the space after it; its length, or 0 when s does not
+ * begin with one.
+ */
+static size_t log_stamp(const char *s, const char *end)
 {
-	const char *p = s;
+	static const char form[] = "dddd-dd-ddTdd:dd:dd";
+	size_t i, f, n = (size_t)(end - s);
 
-	if (end - s < 21 || !isdigit((unsigned char)s[0]) || s[4] != '-' || s[10] != 'T')
-		return s;
-	while (p < end && *p != ' ' && (isdigit((unsigned char)*p) || strchr("-:T.Z+", *p)))
-		p++;
-	return p < end && *p == ' ' && p[-1] != ' ' ? p + 1 : s;
+	for (i = 0; i < sizeof(form) - 1; i++)
+		if (i >= n || (form[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != form[i]))
+			return 0;
+	if (i < n && s[i] == '.') {
+		for (f = ++i; i < n && isdigit((unsigned char)s[i]); i++)
+			;
+		if (i == f)
+			return 0;
+	}
+	if (i < n && s[i] == 'Z')
+		i++;
+	else if (i + 6 <= n && (s[i] == '+' || s[i] == '-') && isdigit((unsigned char)s[i + 1]) &&
+		 isdigit((unsigned char)s[i + 2]) && s[i + 3] == ':' &&
+		 isdigit((unsigned char)s[i + 4]) && isdigit((unsigned char)s[i + 5]))
+		i += 6;
+	else
+		return 0;
+	return i < n && s[i] == ' ' ? i + 1 : 0;
+}
+
+/*
+ * A runtime keeps a line as parts where its read of the container's output ended (podman's
+ * conmon reads 8 KiB at a time: a line across two reads is two parts, however short), and a
+ * timestamped log gives each part its own stamp on the same line: podman logs -t, and the
+ * kubelet for kubectl logs --timestamps (kubectl's --prefix only begins the line). The second
+ * stamp falls anywhere, inside a number or a key. A stamp of the line's own zone, no earlier
+ * (to the second) than the one the line began with, is the runtime's and is taken out.
+ */
+static bool log_part_stamp(const char *p, size_t k, const char *lead, size_t leadlen)
+{
+	/* the zone: "Z " or "+hh:mm " */
+	size_t z = lead[leadlen - 2] == 'Z' ? 2 : 7;
+
+	return k >= z && !memcmp(p + k - z, lead + leadlen - z, z) && memcmp(p, lead, 19) >= 0;
+}
+
+/*
+ * The n bytes at p of a line that began with the stamp lead, without the stamps of its later
+ * parts: p itself when there are none, else a copy in *buf (the caller frees it); the length
+ * in *len. 0 or -ENOMEM.
+ */
+static int log_unsplit(const char *p, size_t n, const char *lead, size_t leadlen, char **buf,
+		       const char **out, size_t *len)
+{
+	size_t r = 0, o = 0, k;
+	char *b = NULL;
+
+	while (r < n) {
+		if (isdigit((unsigned char)p[r]) && n - r > 4 && p[r + 4] == '-' &&
+		    (k = log_stamp(p + r, p + n)) && log_part_stamp(p + r, k, lead, leadlen)) {
+			if (!b) {
+				b = malloc(n);
+				if (!b)
+					return -ENOMEM;
+				memcpy(b, p, r); /* none taken out yet: o == r */
+			}
+			r += k;
+			continue;
+		}
+		if (b)
+			b[o] = p[r];
+		o++;
+		r++;
+	}
+	*buf = b;
+	*out = b ? b : p;
+	*len = o;
+	return 0;
 }
 
 static struct log_src *log_source(struct log_scan *sc, const char *prefix)
@@ -222,8 +291,9 @@ int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char 
 		      size_t errlen)
 {
 	struct log_scan sc = { .name = name, .err = err, .errlen = errlen };
-	const char *p = text, *nl, *body, *end;
-	char prefix[PB_MERGE_NAME_LEN];
+	const char *p = text, *nl, *body, *end, *lead;
+	char prefix[PB_MERGE_NAME_LEN], *buf = NULL;
+	size_t stamp, n;
 	unsigned int line = 0, i;
 	int ret = 0;
 
@@ -238,9 +308,20 @@ int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char 
 		if (end > p && end[-1] == '\r')
 			end--;
 		body = log_prefix(p, (size_t)(end - p), prefix, sizeof(prefix));
-		body = log_timestamp(body, end);
+		lead = body;
+		stamp = log_stamp(body, end);
+		body += stamp;
 		s = log_source(&sc, prefix);
-		ret = s ? log_line(&sc, res, s, body, (size_t)(end - body), line) : -ENOMEM;
+		if (!s) {
+			ret = -ENOMEM;
+			break;
+		}
+		n = (size_t)(end - body);
+		ret = stamp ? log_unsplit(body, n, lead, stamp, &buf, &body, &n) : 0;
+		if (!ret)
+			ret = log_line(&sc, res, s, body, n, line);
+		free(buf);
+		buf = NULL;
 	}
 	for (i = 0; !ret && i < sc.nsrc; i++)
 		if (sc.src[i].tok)
