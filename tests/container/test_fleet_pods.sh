@@ -77,6 +77,10 @@ setup() {
 setup
 check "a bridge joining three sender namespaces and an agent's (198.18.96.0/24)" [ $? = 0 ]
 
+# the manifests' default image is the one build-image made, by the name a kubelet pulls (a
+# short name would pass here: podman alone looks in localhost/ for it)
+DEFAULT_IMAGE=$(sed -n 's/^PB_IMAGE=//p' "$top/deploy/kubernetes/fleet.env")
+check "fleet.env's PB_IMAGE is build-image's $IMAGE ($DEFAULT_IMAGE)" [ "$DEFAULT_IMAGE" = "$IMAGE" ]
 cat >"$T/fleet.env" <<ENV
 PB_TEST_ID=$UUID
 PB_START_AT=auto
@@ -90,7 +94,7 @@ PB_AGENT_IFACE=pbagent
 PB_AGENT_ADDR=$AGENT_ADDR
 PB_AGENT_PORT=$PORT
 PB_DSTIP=
-PB_IMAGE=$IMAGE
+PB_IMAGE=$DEFAULT_IMAGE
 PB_NAMESPACE=pktbench
 PB_PODMONITOR=no
 ENV

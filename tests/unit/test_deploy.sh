@@ -139,7 +139,10 @@ PY
 		bad "$name: the manifests"
 	fi
 }
-check defaults "$K/fleet.env" eth1 eth1 198.18.0.2 9310 3 pktbench "pktbench:$VERSION" NET_RAW no
+# the default image is the one build-image tags, by a name every runtime resolves to it
+built=$(sed -n 's/^NAME=\${PB_IMAGE_NAME:-\(.*\)}$/\1/p' "$top/deploy/container/build-image"):$VERSION
+[ "$built" = "localhost/pktbench:$VERSION" ] && ok "build-image tags $built" || bad "build-image tags $built"
+check defaults "$K/fleet.env" eth1 eth1 198.18.0.2 9310 3 pktbench "$built" NET_RAW no
 check changed "$T/test.env" ens1f1 ens1f0 198.19.7.20 9444 4 pbtest registry.example:5000/lab/pktbench:0.1.0 NET_RAW yes
 sed 's/^PB_METHOD=.*/PB_METHOD=xdp_live/; s/^PB_AGENT_ADDR=.*/PB_AGENT_ADDR=2001:2::20/' "$T/test.env" >"$T/v6.env"
 check xdp_live-v6 "$T/v6.env" ens1f1 ens1f0 2001:2::20 9444 4 pbtest registry.example:5000/lab/pktbench:0.1.0 NET_RAW,NET_ADMIN,SYS_ADMIN yes
@@ -179,6 +182,17 @@ refused "an image tagged latest" PB_IMAGE 's|^PB_IMAGE=.*|PB_IMAGE=pktbench:late
 refused "an unknown method" PB_METHOD 's/^PB_METHOD=.*/PB_METHOD=af_packet,warp/'
 refused "a start in the past" "in the past" 's/^PB_START_AT=.*/PB_START_AT=2020-01-01T00:00:00Z/' --senders
 refused "a value missing" 'PB_IMAGE} has no value' '/^PB_IMAGE=/d'
+# a short name is docker.io/library/NAME to a kubelet (containerd, CRI-O and docker normalise
+# it so), never the image build-image made; podman alone looks in localhost/ first
+refused "a short image name (docker.io/library/ to a kubelet)" docker.io/library/pktbench:0.1.0 \
+	's|^PB_IMAGE=.*|PB_IMAGE=pktbench:0.1.0|'
+refused "a name without a registry (docker.io/ to a kubelet)" docker.io/lab/pktbench:0.1.0 \
+	's|^PB_IMAGE=.*|PB_IMAGE=lab/pktbench:0.1.0|'
+for img in localhost/pktbench:0.1.0 docker.io/library/pktbench:0.1.0 registry.example/pktbench:0.1.0 \
+	registry.example:5000/lab/pktbench:0.1.0 "[2001:2::5]:5000/pktbench:0.1.0"; do
+	sed "s|^PB_IMAGE=.*|PB_IMAGE=$img|" "$T/test.env" >"$T/img.env"
+	"$K/render" "$T/img.env" >/dev/null 2>"$T/err" && ok "PB_IMAGE=$img taken" || bad "PB_IMAGE=$img: $(cat "$T/err")"
+done
 
 # the script's name, where the docs and the files name it
 n=$(grep -rn 'render\.sh' "$K" "$top/docs" "$top/README.md" | wc -l)
