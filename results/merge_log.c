@@ -291,7 +291,7 @@ int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char 
 		      size_t errlen)
 {
 	struct log_scan sc = { .name = name, .err = err, .errlen = errlen };
-	const char *p = text, *nl, *body, *end, *lead;
+	const char *p = text, *nl, *body, *end, *lead, *next;
 	char prefix[PB_MERGE_NAME_LEN], *buf = NULL;
 	size_t stamp, n;
 	unsigned int line = 0, i;
@@ -299,12 +299,14 @@ int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char 
 
 	if (log_whole_json(text))
 		return pb_merge_add_json(res, text, name, err, errlen);
-	for (; !ret && *p; p = nl ? nl + 1 : end) {
+	for (; !ret && *p; p = next) {
 		struct log_src *s;
 
 		line++;
 		nl = strchr(p, '\n');
 		end = nl ? nl : p + strlen(p);
+		/* past the line as it is: a CR taken off the last line's end is not the next line */
+		next = nl ? nl + 1 : end;
 		if (end > p && end[-1] == '\r')
 			end--;
 		body = log_prefix(p, (size_t)(end - p), prefix, sizeof(prefix));
@@ -336,6 +338,8 @@ int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char 
 			 name, sc.other);
 		ret = -EINVAL;
 	}
+	if (ret)
+		pb_merge_one_line(err);
 	for (i = 0; i < sc.nsrc; i++) {
 		log_close(&sc.src[i]);
 		free(sc.src[i].doc);

@@ -421,6 +421,9 @@ static void test_validated(void)
 			{ "{\"\\ud83d\\ude00\": 1, \"\xf0\x9f\x98\x80\": 2}", "????" },
 			{ "{\"\\/\\n\": 1, \"/\\u000a\": 2}", "/?" },
 			{ "{\"a\": {\"b\": {\"c\": {\"d\": 1, \"d\": 1}}}}", "d" },
+			/* no key before them: no key table yet (UBSan; fuzz_merge found it) */
+			{ "{}", NULL },
+			{ "[{}, {\"a\": 1, \"a\": 2}]", "a" },
 		};
 		char key[16];
 		size_t at;
@@ -700,6 +703,54 @@ static void test_logs(void)
 }
 
 /*
+ * A refusal is one line even when it quotes the input: a method whose JSON string holds a
+ * newline and a CR (the fuzzer found a two-line refusal), in a file and in a log.
+ */
+static void test_refusal_one_line(void)
+{
+	static const char bad[] = "{\"schema\": 1, \"results\": [{\"method\": \"af\\npa\\rcket\", "
+				  "\"frame_bytes\": 60}]}";
+	struct pb_merge_result res = { 0 };
+	char err[512], log[256];
+	int ret;
+
+	ret = pb_merge_add_json(&res, bad, "bad.json", err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "status") && !strpbrk(err, "\r\n"),
+	      "a method with a newline, in a file: refused in one line (%d): %s", ret, err);
+	pb_merge_result_free(&res);
+	snprintf(log, sizeof(log), "stderr words\n%s\n", bad);
+	ret = pb_merge_add_text(&res, log, "bad.log", err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "status") && !strpbrk(err, "\r\n"),
+	      "a method with a newline, in a log: refused in one line (%d): %s", ret, err);
+	pb_merge_result_free(&res);
+}
+
+/*
+ * A log whose last line ends in a CR without its LF (a CRLF file cut after the CR): merged,
+ * and in bounded time (the fuzzer found merge looping on that CR for ever). SIGALRM ends a
+ * test that hangs.
+ */
+static void test_log_last_cr(void)
+{
+	static char log[65536];
+	unsigned int i, sets = 0, senders = 0;
+	uint64_t sent = 0, deliv = 0;
+	char err[512];
+	size_t n = 0;
+	int ret;
+
+	for (i = 0; i < 3; i++)
+		n += pod_log(log + n, sizeof(log) - n, i, "", "\r\n");
+	snprintf(log + n, sizeof(log) - n, "trailing words\r"); /* no LF after it */
+	alarm(10);
+	ret = merge_log(log, err, sizeof(err), &sets, &sent, &deliv, &senders);
+	alarm(0);
+	CHECK(!ret && sets == 3 && sent == 30003,
+	      "a log ending in CR without LF: %u sets, %llu sent: %s", sets,
+	      (unsigned long long)sent, ret ? err : "");
+}
+
+/*
  * shard i's log as a runtime keeps it and a timestamped log shows it: the container's output
  * (a warning on stderr, the document) read read bytes at a time, each read's lines stamped,
  * a line across two reads a part from each, the second part's stamp on the same line (podman
@@ -917,6 +968,8 @@ int main(void)
 	test_behind();
 	test_logs();
 	test_parted_logs();
+	test_log_last_cr();
+	test_refusal_one_line();
 	test_cli();
 	test_cli_files();
 	printf("%u passed, %u failed\n", passed, failed);
