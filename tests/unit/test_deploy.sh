@@ -43,6 +43,10 @@ PB_IMAGE=registry.example:5000/lab/pktbench:0.1.0
 PB_NAMESPACE=pbtest
 PB_PODMONITOR=yes
 PB_SYNCED_CLOCKS=yes
+PB_AGENT_CPU=500m
+PB_AGENT_MEMORY=128Mi
+PB_SENDER_CPU=1.5
+PB_SENDER_MEMORY=1Gi
 ENV
 
 # check NAME ENV_FILE IFACE_A IFACE_S ADDR PORT SHARDS NS IMAGE CAPS PODMONITOR [EXTRA_ENV]:
@@ -83,6 +87,17 @@ for p in pods:
         need("SYS_ADMIN" in add or sc.get("allowPrivilegeEscalation") is False,
              "%s: allowPrivilegeEscalation: false without SYS_ADMIN" % c["name"])
 need(image.rsplit(":", 1)[1] == version, "the image is tagged with pktbench's version %s" % version)
+# requests and limits on every container, measured (docs/fleet.md): not BestEffort, admitted
+# where a ResourceQuota demands them; a request never above its limit
+qty = lambda v: float(v[:-2]) * 2 ** {"Ki": 10, "Mi": 20, "Gi": 30}[v[-2:]] if v[-2:] in ("Ki", "Mi", "Gi") \
+    else float(v[:-1]) / 1000 if str(v).endswith("m") else float(v)
+for p in pods:
+    for c in p["containers"]:
+        r = c.get("resources", {})
+        for k in ("cpu", "memory"):
+            q, l = r.get("requests", {}).get(k), r.get("limits", {}).get(k)
+            need(q is not None and l is not None and qty(str(q)) <= qty(str(l)),
+                 "%s: %s requested and limited (%s, %s)" % (c["name"], k, q, l))
 # a Service of host-network pods has the nodes' addresses as endpoints, where the agent does
 # not listen (only on PB_AGENT_ADDR): none
 hostnet = [d["spec"]["template"] for d in docs if d["kind"] in ("DaemonSet", "Job") and
@@ -196,6 +211,8 @@ refused "a value missing" 'PB_IMAGE} has no value' '/^PB_IMAGE=/d'
 refused "a namespace with capitals and _" PB_NAMESPACE 's/^PB_NAMESPACE=.*/PB_NAMESPACE=Pkt_Bench/'
 refused "a namespace of 64 characters" PB_NAMESPACE "s/^PB_NAMESPACE=.*/PB_NAMESPACE=$(printf 'a%.0s' $(seq 64))/"
 refused "a namespace ending in -" PB_NAMESPACE 's/^PB_NAMESPACE=.*/PB_NAMESPACE=pktbench-/'
+refused "a memory without its unit" PB_SENDER_MEMORY 's/^PB_SENDER_MEMORY=.*/PB_SENDER_MEMORY=512/'
+refused "no CPU at all" PB_AGENT_CPU 's/^PB_AGENT_CPU=.*/PB_AGENT_CPU=0/'
 refused "PB_SYNCED_CLOCKS not yes or no" PB_SYNCED_CLOCKS 's/^PB_SYNCED_CLOCKS=.*/PB_SYNCED_CLOCKS=1/'
 # a short name is docker.io/library/NAME to a kubelet (containerd, CRI-O and docker normalise
 # it so), never the image build-image made; podman alone looks in localhost/ first
