@@ -4,8 +4,8 @@
  * mixes its stderr (a warning such as "reached ... of the ... packets/s asked") into the JSON
  * document on its stdout, line by line; `--prefix` puts "[pod/NAME/CONTAINER] " before each
  * line and `--timestamps` (or podman logs -t) an RFC 3339 time, and another inside a line
- * where the runtime kept it as two parts (log_unsplit); several pods' logs come concatenated, or interleaved
- * line by line when followed. Each pod's lines are read apart (by the prefix),
+ * where the runtime kept it as two parts (log_entries); several pods' logs come concatenated,
+ * or interleaved line by line when followed. Each pod's lines are read apart (by the prefix),
  * and each JSON object in them with a "results" array is one result set.
  */
 #include <ctype.h>
@@ -23,6 +23,9 @@ struct log_src {
 	char *doc;		  /* the document's lines so far: its text, hashed by merge */
 	size_t len, cap;
 	unsigned int line; /* where the document began */
+	char *part;	   /* a line's first parts, its end not come yet (log_entry) */
+	size_t plen, pcap;
+	bool pend;
 };
 
 struct log_scan {
@@ -119,40 +122,6 @@ static bool log_part_stamp(const char *p, size_t k, const char *lead, size_t lea
 	size_t z = lead[leadlen - 2] == 'Z' ? 2 : 7;
 
 	return k >= z && !memcmp(p + k - z, lead + leadlen - z, z) && memcmp(p, lead, 19) >= 0;
-}
-
-/*
- * The n bytes at p of a line that began with the stamp lead, without the stamps of its later
- * parts: p itself when there are none, else a copy in *buf (the caller frees it); the length
- * in *len. 0 or -ENOMEM.
- */
-static int log_unsplit(const char *p, size_t n, const char *lead, size_t leadlen, char **buf,
-		       const char **out, size_t *len)
-{
-	size_t r = 0, o = 0, k;
-	char *b = NULL;
-
-	while (r < n) {
-		if (isdigit((unsigned char)p[r]) && n - r > 4 && p[r + 4] == '-' &&
-		    (k = log_stamp(p + r, p + n)) && log_part_stamp(p + r, k, lead, leadlen)) {
-			if (!b) {
-				b = malloc(n);
-				if (!b)
-					return -ENOMEM;
-				memcpy(b, p, r); /* none taken out yet: o == r */
-			}
-			r += k;
-			continue;
-		}
-		if (b)
-			b[o] = p[r];
-		o++;
-		r++;
-	}
-	*buf = b;
-	*out = b ? b : p;
-	*len = o;
-	return 0;
 }
 
 static struct log_src *log_source(struct log_scan *sc, const char *prefix)
@@ -287,12 +256,149 @@ static int log_line(struct log_scan *sc, struct pb_merge_result *res, struct log
 	return ret;
 }
 
+/*
+ * Whether p (n bytes) is what a line of JSON may hold: its tokens (strings, numbers, true,
+ * false, null, {}[]:,) and blanks. prefix: the line may go on after it (a string, a number or
+ * a word cut at the end). A part of a line with another stream's line joined to it is not
+ * ("12pktbench: ...").
+ */
+static bool log_json_text(const char *p, size_t n, bool prefix)
+{
+	static const char *const words[] = { "true", "false", "null" };
+	size_t i = 0, j, w, l;
+
+	while (i < n) {
+		if (isspace((unsigned char)p[i]) || strchr("{}[]:,", p[i])) {
+			i++;
+			continue;
+		}
+		if (p[i] == '"') {
+			for (i++; i < n && p[i] != '"'; i++)
+				if (p[i] == '\\')
+					i++;
+			if (i >= n)
+				return prefix;
+			i++;
+			continue;
+		}
+		j = i;
+		if (p[j] == '-' || isdigit((unsigned char)p[j])) {
+			j += p[j] == '-';
+			while (j < n && (isdigit((unsigned char)p[j]) || strchr(".eE+-", p[j])))
+				j++;
+			if (j == i + 1 && p[i] == '-' && !prefix)
+				return false;
+		} else {
+			for (w = 0; w < 3; w++) {
+				l = strlen(words[w]);
+				if (n - i >= l ? !memcmp(p + i, words[w], l)
+					       : prefix && !memcmp(p + i, words[w], n - i))
+					break;
+			}
+			if (w == 3)
+				return false;
+			j = i + (n - i < l ? n - i : l);
+		}
+		/* a token ends at a blank or a mark, or at the line's end */
+		if (j < n && !isspace((unsigned char)p[j]) && !strchr("{}[]:,", p[j]))
+			return false;
+		i = j;
+	}
+	return true;
+}
+
+static int log_part_add(struct log_src *s, const char *p, size_t n)
+{
+	char *b;
+
+	if (s->plen + n + 1 > s->pcap) {
+		size_t cap = s->pcap ? s->pcap : 256;
+
+		while (cap < s->plen + n + 1)
+			cap *= 2;
+		b = realloc(s->part, cap);
+		if (!b)
+			return -ENOMEM;
+		s->part = b;
+		s->pcap = cap;
+	}
+	memcpy(s->part + s->plen, p, n);
+	s->plen += n;
+	s->part[s->plen] = '\0';
+	s->pend = true;
+	return 0;
+}
+
+/* The line held in s->part, its end come: read as a line, and the part let go. */
+static int log_part_line(struct log_scan *sc, struct pb_merge_result *res, struct log_src *s,
+			 unsigned int line)
+{
+	s->pend = false;
+	return log_line(sc, res, s, s->part, s->plen, line);
+}
+
+/*
+ * One entry of source s, as a stamped log gives it: a whole line (complete), or a part of one
+ * whose end a later entry brings. Between a part and its end another stream's whole line may
+ * come (podman logs 2>&1: a stderr line inside a stdout line conmon read in two parts): an
+ * entry that does not make the held part a line of JSON, while the part could begin one, is
+ * that other line.
+ */
+static int log_entry(struct log_scan *sc, struct pb_merge_result *res, struct log_src *s,
+		     const char *e, size_t n, bool complete, unsigned int line)
+{
+	int ret;
+
+	if (!s->pend && complete)
+		return log_line(sc, res, s, e, n, line);
+	if (!s->pend || !complete) {
+		if (!s->pend)
+			s->plen = 0;
+		return log_part_add(s, e, n);
+	}
+	ret = log_part_add(s, e, n);
+	if (ret)
+		return ret;
+	if (log_json_text(s->part, s->plen, false) || !log_json_text(s->part, s->plen - n, true))
+		return log_part_line(sc, res, s, line);
+	/* the other stream's line, and the part still waits for its end */
+	s->plen -= n;
+	s->part[s->plen] = '\0';
+	return log_line(sc, res, s, e, n, line);
+}
+
+/*
+ * A stamped line: its entries, split where a later part's stamp begins (log_part_stamp); all
+ * but the last are parts.
+ */
+static int log_entries(struct log_scan *sc, struct pb_merge_result *res, struct log_src *s,
+		       const char *p, size_t n, const char *lead, size_t leadlen,
+		       unsigned int line)
+{
+	size_t r = 0, from = 0, k;
+	int ret;
+
+	while (r < n) {
+		if (r && isdigit((unsigned char)p[r]) && n - r > 4 && p[r + 4] == '-' &&
+		    (k = log_stamp(p + r, p + n)) && log_part_stamp(p + r, k, lead, leadlen)) {
+			ret = log_entry(sc, res, s, p + from, r - from, false, line);
+			if (ret)
+				return ret;
+			r += k;
+			from = r;
+			continue;
+		}
+		r++;
+	}
+	return log_entry(sc, res, s, p + from, n - from, true, line);
+}
+
 int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char *name, char *err,
 		      size_t errlen)
 {
 	struct log_scan sc = { .name = name, .err = err, .errlen = errlen };
 	const char *p = text, *nl, *body, *end, *lead, *next;
-	char prefix[PB_MERGE_NAME_LEN], *buf = NULL;
+	char prefix[PB_MERGE_NAME_LEN];
 	size_t stamp, n;
 	unsigned int line = 0, i;
 	int ret = 0;
@@ -319,12 +425,13 @@ int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char 
 			break;
 		}
 		n = (size_t)(end - body);
-		ret = stamp ? log_unsplit(body, n, lead, stamp, &buf, &body, &n) : 0;
-		if (!ret)
-			ret = log_line(&sc, res, s, body, n, line);
-		free(buf);
-		buf = NULL;
+		ret = stamp ? log_entries(&sc, res, s, body, n, lead, stamp, line)
+			    : log_entry(&sc, res, s, body, n, true, line);
 	}
+	/* a part whose end never came: a line as it is */
+	for (i = 0; !ret && i < sc.nsrc; i++)
+		if (sc.src[i].pend)
+			ret = log_part_line(&sc, res, &sc.src[i], line);
 	for (i = 0; !ret && i < sc.nsrc; i++)
 		if (sc.src[i].tok)
 			ret = log_bad(&sc, &sc.src[i], sc.src[i].line,
@@ -343,6 +450,7 @@ int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char 
 	for (i = 0; i < sc.nsrc; i++) {
 		log_close(&sc.src[i]);
 		free(sc.src[i].doc);
+		free(sc.src[i].part);
 	}
 	free(sc.src);
 	return ret;

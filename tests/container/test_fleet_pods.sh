@@ -11,8 +11,8 @@
 # mixed, as `kubectl logs --prefix` gives them) go into the image's own `pktbench merge -`.
 # Known answers: every container exits 0, the merged delivered count equals the agent's
 # /v1/tests/UUID frames and the shards' sent counts exactly, three shards of three; so does
-# `podman logs -t` of the senders (the runtime's stamps, a second one inside a line it read in
-# two parts); each container, run under the manifests' limits, peaks below its memory request
+# `podman logs -t 2>&1` of the senders (the runtime's stamps, a second one inside a line it
+# read in two parts, maybe a stderr line between the parts); each container, run under the manifests' limits, peaks below its memory request
 # and its CPU limit (VmHWM, utime + stime read from the host).
 #   PB_CT_PPS, PB_CT_DURATION: the test's rate and window (30000, 2); fleet.env's figures
 #   were measured with PB_CT_PPS=900000 PB_CT_DURATION=5
@@ -167,14 +167,14 @@ cut -c1-400 "$T/commands"
 rcs=""
 for i in 0 1 2; do rcs="$rcs$(timeout 60 podman wait pbct-s$i-$$ 2>/dev/null || echo x)"; done
 check "the senders exit 0 (exit codes $rcs)" [ "$rcs" = 000 ]
-# logs [-t] NAME: the container's stdout and stderr as a CRI runtime keeps them: whole lines
-# of each stream, stderr's put in the middle of stdout's (podman logs gives the streams apart;
-# its 2>&1 can put a stderr line inside a stdout line that conmon read in two parts, which no
-# reader can take apart without the stamps, and containerd never does: it logs whole lines)
+# logs NAME: the container's stdout and stderr as containerd keeps them: whole lines of each
+# stream, stderr's put in the middle of stdout's (podman logs gives the streams apart; its
+# 2>&1 can put a stderr line inside a stdout line that conmon read in two parts, which without
+# the stamps no reader can take apart)
 logs() {
 	local o=$T/o.$$ e=$T/e.$$ n
-	podman logs "$@" 2>/dev/null >"$o"
-	podman logs "$@" 2>"$e" >/dev/null
+	podman logs "$1" 2>/dev/null >"$o"
+	podman logs "$1" 2>"$e" >/dev/null
 	n=$(($(wc -l <"$o") / 2))
 	head -n "$n" "$o"
 	cat "$e"
@@ -212,9 +212,9 @@ sys.exit(0 if m["senders"] == 3 and m["shards_merged"] == m["shards_total"] == 3
          m["frames_delivered"] == m["frames_sent"] == t["frames"] and m["frames_sent"] > 0 and
          t["runs"] == 3 and sorted(t["shards"]) == ["0/3", "1/3", "2/3"] else 1)
 PY
-# `podman logs -t`: the runtime's own stamps, before every line and inside a line it read in
-# two parts (stdout's and stderr's whole lines, as above)
-for i in 0 1 2; do logs -t pbct-s$i-$$; done >"$T/senders-t.log"
+# `podman logs -t 2>&1`: the runtime's own stamps, before every line and inside a line it
+# read in two parts, where a stderr line may come between the parts
+for i in 0 1 2; do podman logs -t pbct-s$i-$$ 2>&1; done >"$T/senders-t.log"
 "$PB" merge "$T/senders-t.log" --format json >"$T/merged-t.json" 2>"$T/merge-t.err"
 rc=$?
 check "merge of podman logs -t: exit $rc ($(grep -c '[0-9]Z .*[0-9]Z ' "$T/senders-t.log") lines in two parts; $(head -c 200 "$T/merge-t.err"))" [ $rc = 0 ]

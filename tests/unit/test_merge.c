@@ -757,8 +757,12 @@ static void test_log_last_cr(void)
  * logs -t; the kubelet for kubectl logs --timestamps); pre before each line. The lines that
  * hold a second stamp are counted in *parted.
  */
-static size_t parted_log(char *out, size_t size, unsigned int i, const char *pre, size_t read,
-			 unsigned int *parted)
+/*
+ * err_inside: podman logs -t 2>&1, where a stderr line, an entry of its own, comes between the
+ * two parts of the first stdout line a read cut inside the document.
+ */
+static size_t parted_log(char *out, size_t size, unsigned int i, const char *pre,
+			     size_t read, unsigned int *parted, bool err_inside)
 {
 	char *doc = pretty_shard(i, 10000 + i), *text;
 	size_t len = 0, k, tlen;
@@ -770,10 +774,18 @@ static size_t parted_log(char *out, size_t size, unsigned int i, const char *pre
 	tlen = text ? strlen(text) : 0;
 	for (k = 0; k < tlen; k++) {
 		if (!(k % read) || bol) { /* a read begins, or a line in it: a stamp */
-			if (bol)
+			if (bol) {
 				len += (size_t)snprintf(out + len, size - len, "%s", pre);
-			else
+			} else {
 				two = true;
+				if (err_inside && k > 200) {
+					len += (size_t)snprintf(out + len, size - len,
+								"2026-12-01T16:30:0%u.%09uZ "
+								"libbpf: a line of stderr\n",
+								i, t++);
+					err_inside = false;
+				}
+			}
 			len += (size_t)snprintf(out + len, size - len,
 						"2026-12-01T16:30:0%u.%09uZ ", i, t++);
 		}
@@ -801,10 +813,11 @@ static void test_parted_logs(void)
 	static const struct {
 		const char *what;
 		size_t read;
-		bool prefix;
+		bool prefix, err_inside;
 	} forms[] = {
-		{ "podman logs -t, reads of 97 bytes", 97, false },
-		{ "kubectl logs --timestamps --prefix, reads of 61 bytes", 61, true },
+		{ "podman logs -t, reads of 97 bytes", 97, false, false },
+		{ "kubectl logs --timestamps --prefix, reads of 61 bytes", 61, true, false },
+		{ "podman logs -t 2>&1, a stderr line between a line's two parts", 97, false, true },
 	};
 	static char log[3][32768], all[3 * 32768];
 	size_t len[3], pos[3], n, l;
@@ -817,8 +830,9 @@ static void test_parted_logs(void)
 		parted = 0;
 		for (i = 0; i < 3; i++) {
 			snprintf(pre, sizeof(pre), "[pod/pktbench-senders-%u-x%u/sender] ", i, i);
-			len[i] = parted_log(log[i], sizeof(log[i]), i, forms[f].prefix ? pre : "",
-					    forms[f].read, &parted);
+			len[i] = parted_log(log[i], sizeof(log[i]), i,
+						forms[f].prefix ? pre : "", forms[f].read, &parted,
+						forms[f].err_inside);
 			pos[i] = 0;
 		}
 		n = 0;
