@@ -501,6 +501,7 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 
 	s->env.stop = &pb_stop;
 	s->env.replay = &pb_replay_source;
+	s->env.fleet = &pb_fleet_door;
 	/* the start instant against the clock now, as close to the start as the check can be */
 	ret = pb_fleet_validate(cfg, pb_wall_ns(), err, errlen);
 	if (ret)

@@ -16,6 +16,14 @@ double pb_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+int64_t pb_wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
 void pb_hms(char *buf, size_t len, double s)
 {
 	unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;

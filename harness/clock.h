@@ -8,12 +8,15 @@
 #define PB_CLOCK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 double pb_now(void);
 /* s seconds as a user reads a time left: "1:05" or "1:02:05" (rounded to the second). */
 void pb_hms(char *buf, size_t len, double s);
 /* Sleeps until pb_now() >= t: the kernel for the long part, a spin for the end. */
 void pb_sleep_until(double t);
+/* The wall clock (CLOCK_REALTIME) in ns since the epoch. */
+int64_t pb_wall_ns(void);
 
 /*
  * A clock in seconds: now; sleep_until, precise (the pacer's: it may spin the last stretch);

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
-#include "fleet.h"
+#include "fleet_door.h"
 #include "latency.h"
 #include "log.h"
 #include "pacer.h"
@@ -340,7 +340,7 @@ static void worker_start_at(struct run *run, uint32_t id)
 	 * wake did not read is read after the first frame (worker_start_settle)
 	 */
 	if (!id) {
-		if (pb_start_wait(&run->cfg, run->env->stop, &run->start))
+		if (run->env->fleet->start_wait(&run->cfg, run->env->stop, &run->start))
 			__atomic_store_n(&run->abort, 1, __ATOMIC_RELAXED);
 		return;
 	}
@@ -356,7 +356,7 @@ static void worker_start_settle(struct run *run, bool *pending)
 {
 	if (!*pending)
 		return;
-	run->start_cpu_wait_ns = pb_start_settle(&run->start);
+	run->start_cpu_wait_ns = run->env->fleet->start_settle(&run->start);
 	*pending = false;
 }
 
@@ -1413,6 +1413,13 @@ static int run_prepare(const struct pb_method *m, const struct pb_config *cfg,
 			"receiver counts them by: delivered is not counted\n",
 			m->name);
 	}
+	/* a shard or a start instant run without its fleet would send the wrong share, early */
+	if (pb_fleet_named(cfg) && !env->fleet) {
+		res->status = PB_STATUS_ERROR;
+		snprintf(res->reason, sizeof(res->reason),
+			 "a shard, --start-at or --test-id, but this session has no fleet");
+		return 1;
+	}
 	if (!pb_run_check(m, cfg, res->reason, sizeof(res->reason)))
 		return 0;
 	res->status = PB_STATUS_SKIPPED;
@@ -1456,7 +1463,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	run->m = m;
 	run->cfg = *cfg;
 	run->cfg.run_id = run_new_id();
-	pb_shard_apply(&run->cfg);
+	if (env->fleet)
+		env->fleet->shard_apply(&run->cfg);
 	run->env = env;
 	run->clk = env->clock ? env->clock : &pb_clock_mono;
 	if (!batch)
@@ -1554,7 +1562,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	 */
 	if (!run->abort && !(m->flags & PB_M_NO_WIRE) &&
 	    (cfg->test_id[0] || cfg->shard_count || res->has_receiver)) {
-		int aerr = pb_announce(cfg, cfg->vlan && (m->flags & PB_M_FRAME));
+		int aerr = env->fleet ? env->fleet->announce(cfg, cfg->vlan && (m->flags & PB_M_FRAME))
+				      : 0;
 
 		if (aerr)
 			pr_warn("%s: cannot announce the run to the receiver: %s\n", m->name,

@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "config.h"
+#include "fleet_door.h"
 #include "method.h"
 #include "path.h"
 #include "replay_source.h"
@@ -21,8 +22,13 @@
 /* What a run needs besides the method and the configuration. */
 struct pb_env {
 	const struct pb_path *path; /* counters, carrier, receiver; NULL: nothing around */
-	const int *stop;	    /* set by SIGINT/SIGTERM (atomically); never NULL */
-	const char *label;	    /* prefix of the live lines */
+	/*
+	 * the fleet (shards, --start-at, the announcement); NULL: none, and a run that names
+	 * any of it is an error row, never run as if it did not
+	 */
+	const struct pb_fleet_door *fleet;
+	const int *stop;   /* set by SIGINT/SIGTERM (atomically); never NULL */
+	const char *label; /* prefix of the live lines */
 	/*
 	 * What the run decides by: the pacing, the deadline, the link wait and the window's
 	 * times. NULL: CLOCK_MONOTONIC (pb_clock_mono). The receiver's settling and the drain

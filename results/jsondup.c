@@ -191,7 +191,9 @@ static int dup_object(struct dup_scan *s, unsigned int depth)
 	}
 	if (s->p < s->end)
 		s->p++;
-	qsort_r(s->keys + k0, s->nkeys - k0, sizeof(*s->keys), dup_cmp, s->buf);
+	/* an object without keys has nothing to sort, and maybe no key table yet (NULL) */
+	if (s->nkeys > k0)
+		qsort_r(s->keys + k0, s->nkeys - k0, sizeof(*s->keys), dup_cmp, s->buf);
 	for (i = k0; i + 1 < s->nkeys; i++) {
 		if (s->keys[i].len == s->keys[i + 1].len &&
 		    !memcmp(s->buf + s->keys[i].off, s->buf + s->keys[i + 1].off, s->keys[i].len)) {

@@ -454,8 +454,15 @@ static uint64_t merge_hash(const char *s)
 	return h;
 }
 
-int pb_merge_add_json(struct pb_merge_result *res, const char *text, const char *name, char *err,
-		      size_t errlen)
+void pb_merge_one_line(char *err)
+{
+	for (; *err; err++)
+		if ((unsigned char)*err < 0x20 || *err == 0x7f)
+			*err = '?';
+}
+
+static int merge_add_json(struct pb_merge_result *res, const char *text, const char *name,
+			  char *err, size_t errlen)
 {
 	struct merge_ctx c = { .name = name, .file_idx = res->files, .err = err, .errlen = errlen };
 	struct json_tokener *tok;
@@ -565,7 +572,17 @@ bool pb_merge_behind(const struct pb_merge_member *p)
 	return p->ok && p->target_pps > 0 && p->pps < PB_MERGE_BEHIND * p->target_pps;
 }
 
-int pb_merge_finish(struct pb_merge_result *res, bool partial, char *err, size_t errlen)
+int pb_merge_add_json(struct pb_merge_result *res, const char *text, const char *name, char *err,
+		      size_t errlen)
+{
+	int ret = merge_add_json(res, text, name, err, errlen);
+
+	if (ret)
+		pb_merge_one_line(err);
+	return ret;
+}
+
+static int merge_finish(struct pb_merge_result *res, bool partial, char *err, size_t errlen)
 {
 	unsigned int i, k;
 
@@ -626,4 +643,13 @@ void pb_merge_result_free(struct pb_merge_result *res)
 	free(res->rows);
 	free(res->file);
 	memset(res, 0, sizeof(*res));
+}
+
+int pb_merge_finish(struct pb_merge_result *res, bool partial, char *err, size_t errlen)
+{
+	int ret = merge_finish(res, partial, err, errlen);
+
+	if (ret)
+		pb_merge_one_line(err);
+	return ret;
 }

@@ -127,6 +127,11 @@ int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char 
  * rows), and derives the figures (delivered %, percentiles). 0 or -EINVAL with err set.
  */
 int pb_merge_finish(struct pb_merge_result *res, bool partial, char *err, size_t errlen);
+/*
+ * A refusal is one line: what the input put in it (a method's name with a newline inside its
+ * JSON string, a control character) becomes '?'. The functions above do it to their err.
+ */
+void pb_merge_one_line(char *err);
 void pb_merge_result_free(struct pb_merge_result *res);
 /* Whether m holds shard index; m's missing shards as "1/4, 3/4 and 2 more" into buf. */
 bool pb_merge_has_shard(const struct pb_merge_row *m, uint32_t index);

@@ -36,8 +36,9 @@ const struct pb_cmd pb_cmd_merge = {
 	.description =
 		"Merges the JSON result sets (--format json) of the senders of one test, each "
 		"sender's file once. A file may also be a log holding them among other lines, "
-		"as `kubectl logs` gives (stderr mixed in, --prefix, --timestamps, several pods' "
-		"logs in one), and - reads standard input; each result set found in a log is "
+		"as `kubectl logs` and `podman logs` give (stderr mixed in, --prefix, "
+		"--timestamps and -t, also a second stamp where the runtime kept a line as two "
+		"parts, several pods' logs in one), and - reads standard input; each result set found in a log is "
 		"named FILE:LINE [POD] after the line it begins on. Rows are matched by test id "
 		"(where the rows carry one), "
 		"method and frame size. Packets/s, Mb/s, Gb/s, frames and bytes are summed over "

@@ -3,8 +3,9 @@
  * pktbench merge reads a log as well as a result file (merge.h): `kubectl logs` of a sender
  * mixes its stderr (a warning such as "reached ... of the ... packets/s asked") into the JSON
  * document on its stdout, line by line; `--prefix` puts "[pod/NAME/CONTAINER] " before each
- * line and `--timestamps` an RFC 3339 time; several pods' logs come concatenated, or
- * interleaved line by line when followed. Each pod's lines are read apart (by the prefix),
+ * line and `--timestamps` (or podman logs -t) an RFC 3339 time, and another inside a line
+ * where the runtime kept it as two parts (log_entries); several pods' logs come concatenated,
+ * or interleaved line by line when followed. Each pod's lines are read apart (by the prefix),
  * and each JSON object in them with a "results" array is one result set.
  */
 #include <ctype.h>
@@ -22,6 +23,9 @@ struct log_src {
 	char *doc;		  /* the document's lines so far: its text, hashed by merge */
 	size_t len, cap;
 	unsigned int line; /* where the document began */
+	char *part;	   /* a line's first parts, its end not come yet (log_entry) */
+	size_t plen, pcap;
+	bool pend;
 };
 
 struct log_scan {
@@ -74,16 +78,50 @@ static const char *log_prefix(const char *s, size_t n, char *src, size_t size)
 	return s + i + 2;
 }
 
-/* "2026-12-01T16:30:00.123456789Z " (kubectl logs --timestamps): the rest's start. */
-static const char *log_timestamp(const char *s, const char *end)
+/*
+ * "2026-12-01T16:30:00.123456789Z " (podman logs -t, kubectl logs --timestamps): RFC 3339
+ * with any fraction, Z or an offset, and the space after it; its length, or 0 when s does not
+ * begin with one.
+ */
+static size_t log_stamp(const char *s, const char *end)
 {
-	const char *p = s;
+	static const char form[] = "dddd-dd-ddTdd:dd:dd";
+	size_t i, f, n = (size_t)(end - s);
 
-	if (end - s < 21 || !isdigit((unsigned char)s[0]) || s[4] != '-' || s[10] != 'T')
-		return s;
-	while (p < end && *p != ' ' && (isdigit((unsigned char)*p) || strchr("-:T.Z+", *p)))
-		p++;
-	return p < end && *p == ' ' && p[-1] != ' ' ? p + 1 : s;
+	for (i = 0; i < sizeof(form) - 1; i++)
+		if (i >= n || (form[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != form[i]))
+			return 0;
+	if (i < n && s[i] == '.') {
+		for (f = ++i; i < n && isdigit((unsigned char)s[i]); i++)
+			;
+		if (i == f)
+			return 0;
+	}
+	if (i < n && s[i] == 'Z')
+		i++;
+	else if (i + 6 <= n && (s[i] == '+' || s[i] == '-') && isdigit((unsigned char)s[i + 1]) &&
+		 isdigit((unsigned char)s[i + 2]) && s[i + 3] == ':' &&
+		 isdigit((unsigned char)s[i + 4]) && isdigit((unsigned char)s[i + 5]))
+		i += 6;
+	else
+		return 0;
+	return i < n && s[i] == ' ' ? i + 1 : 0;
+}
+
+/*
+ * A runtime keeps a line as parts where its read of the container's output ended (podman's
+ * conmon reads 8 KiB at a time: a line across two reads is two parts, however short), and a
+ * timestamped log gives each part its own stamp on the same line: podman logs -t, and the
+ * kubelet for kubectl logs --timestamps (kubectl's --prefix only begins the line). The second
+ * stamp falls anywhere, inside a number or a key. A stamp of the line's own zone, no earlier
+ * (to the second) than the one the line began with, is the runtime's and is taken out.
+ */
+static bool log_part_stamp(const char *p, size_t k, const char *lead, size_t leadlen)
+{
+	/* the zone: "Z " or "+hh:mm " */
+	size_t z = lead[leadlen - 2] == 'Z' ? 2 : 7;
+
+	return k >= z && !memcmp(p + k - z, lead + leadlen - z, z) && memcmp(p, lead, 19) >= 0;
 }
 
 static struct log_src *log_source(struct log_scan *sc, const char *prefix)
@@ -218,30 +256,182 @@ static int log_line(struct log_scan *sc, struct pb_merge_result *res, struct log
 	return ret;
 }
 
+/*
+ * Whether p (n bytes) is what a line of JSON may hold: its tokens (strings, numbers, true,
+ * false, null, {}[]:,) and blanks. prefix: the line may go on after it (a string, a number or
+ * a word cut at the end). A part of a line with another stream's line joined to it is not
+ * ("12pktbench: ...").
+ */
+static bool log_json_text(const char *p, size_t n, bool prefix)
+{
+	static const char *const words[] = { "true", "false", "null" };
+	size_t i = 0, j, w, l;
+
+	while (i < n) {
+		if (isspace((unsigned char)p[i]) || strchr("{}[]:,", p[i])) {
+			i++;
+			continue;
+		}
+		if (p[i] == '"') {
+			for (i++; i < n && p[i] != '"'; i++)
+				if (p[i] == '\\')
+					i++;
+			if (i >= n)
+				return prefix;
+			i++;
+			continue;
+		}
+		j = i;
+		if (p[j] == '-' || isdigit((unsigned char)p[j])) {
+			j += p[j] == '-';
+			while (j < n && (isdigit((unsigned char)p[j]) || strchr(".eE+-", p[j])))
+				j++;
+			if (j == i + 1 && p[i] == '-' && !prefix)
+				return false;
+		} else {
+			for (w = 0; w < 3; w++) {
+				l = strlen(words[w]);
+				if (n - i >= l ? !memcmp(p + i, words[w], l)
+					       : prefix && !memcmp(p + i, words[w], n - i))
+					break;
+			}
+			if (w == 3)
+				return false;
+			j = i + (n - i < l ? n - i : l);
+		}
+		/* a token ends at a blank or a mark, or at the line's end */
+		if (j < n && !isspace((unsigned char)p[j]) && !strchr("{}[]:,", p[j]))
+			return false;
+		i = j;
+	}
+	return true;
+}
+
+static int log_part_add(struct log_src *s, const char *p, size_t n)
+{
+	char *b;
+
+	if (s->plen + n + 1 > s->pcap) {
+		size_t cap = s->pcap ? s->pcap : 256;
+
+		while (cap < s->plen + n + 1)
+			cap *= 2;
+		b = realloc(s->part, cap);
+		if (!b)
+			return -ENOMEM;
+		s->part = b;
+		s->pcap = cap;
+	}
+	memcpy(s->part + s->plen, p, n);
+	s->plen += n;
+	s->part[s->plen] = '\0';
+	s->pend = true;
+	return 0;
+}
+
+/* The line held in s->part, its end come: read as a line, and the part let go. */
+static int log_part_line(struct log_scan *sc, struct pb_merge_result *res, struct log_src *s,
+			 unsigned int line)
+{
+	s->pend = false;
+	return log_line(sc, res, s, s->part, s->plen, line);
+}
+
+/*
+ * One entry of source s, as a stamped log gives it: a whole line (complete), or a part of one
+ * whose end a later entry brings. Between a part and its end another stream's whole line may
+ * come (podman logs 2>&1: a stderr line inside a stdout line conmon read in two parts): an
+ * entry that does not make the held part a line of JSON, while the part could begin one, is
+ * that other line.
+ */
+static int log_entry(struct log_scan *sc, struct pb_merge_result *res, struct log_src *s,
+		     const char *e, size_t n, bool complete, unsigned int line)
+{
+	int ret;
+
+	if (!s->pend && complete)
+		return log_line(sc, res, s, e, n, line);
+	if (!s->pend || !complete) {
+		if (!s->pend)
+			s->plen = 0;
+		return log_part_add(s, e, n);
+	}
+	ret = log_part_add(s, e, n);
+	if (ret)
+		return ret;
+	if (log_json_text(s->part, s->plen, false) || !log_json_text(s->part, s->plen - n, true))
+		return log_part_line(sc, res, s, line);
+	/* the other stream's line, and the part still waits for its end */
+	s->plen -= n;
+	s->part[s->plen] = '\0';
+	return log_line(sc, res, s, e, n, line);
+}
+
+/*
+ * A stamped line: its entries, split where a later part's stamp begins (log_part_stamp); all
+ * but the last are parts.
+ */
+static int log_entries(struct log_scan *sc, struct pb_merge_result *res, struct log_src *s,
+		       const char *p, size_t n, const char *lead, size_t leadlen,
+		       unsigned int line)
+{
+	size_t r = 0, from = 0, k;
+	int ret;
+
+	while (r < n) {
+		if (r && isdigit((unsigned char)p[r]) && n - r > 4 && p[r + 4] == '-' &&
+		    (k = log_stamp(p + r, p + n)) && log_part_stamp(p + r, k, lead, leadlen)) {
+			ret = log_entry(sc, res, s, p + from, r - from, false, line);
+			if (ret)
+				return ret;
+			r += k;
+			from = r;
+			continue;
+		}
+		r++;
+	}
+	return log_entry(sc, res, s, p + from, n - from, true, line);
+}
+
 int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char *name, char *err,
 		      size_t errlen)
 {
 	struct log_scan sc = { .name = name, .err = err, .errlen = errlen };
-	const char *p = text, *nl, *body, *end;
+	const char *p = text, *nl, *body, *end, *lead, *next;
 	char prefix[PB_MERGE_NAME_LEN];
+	size_t stamp, n;
 	unsigned int line = 0, i;
 	int ret = 0;
 
 	if (log_whole_json(text))
 		return pb_merge_add_json(res, text, name, err, errlen);
-	for (; !ret && *p; p = nl ? nl + 1 : end) {
+	for (; !ret && *p; p = next) {
 		struct log_src *s;
 
 		line++;
 		nl = strchr(p, '\n');
 		end = nl ? nl : p + strlen(p);
+		/* past the line as it is: a CR taken off the last line's end is not the next line */
+		next = nl ? nl + 1 : end;
 		if (end > p && end[-1] == '\r')
 			end--;
 		body = log_prefix(p, (size_t)(end - p), prefix, sizeof(prefix));
-		body = log_timestamp(body, end);
+		lead = body;
+		stamp = log_stamp(body, end);
+		body += stamp;
 		s = log_source(&sc, prefix);
-		ret = s ? log_line(&sc, res, s, body, (size_t)(end - body), line) : -ENOMEM;
+		if (!s) {
+			ret = -ENOMEM;
+			break;
+		}
+		n = (size_t)(end - body);
+		ret = stamp ? log_entries(&sc, res, s, body, n, lead, stamp, line)
+			    : log_entry(&sc, res, s, body, n, true, line);
 	}
+	/* a part whose end never came: a line as it is */
+	for (i = 0; !ret && i < sc.nsrc; i++)
+		if (sc.src[i].pend)
+			ret = log_part_line(&sc, res, &sc.src[i], line);
 	for (i = 0; !ret && i < sc.nsrc; i++)
 		if (sc.src[i].tok)
 			ret = log_bad(&sc, &sc.src[i], sc.src[i].line,
@@ -255,9 +445,12 @@ int pb_merge_add_text(struct pb_merge_result *res, const char *text, const char 
 			 name, sc.other);
 		ret = -EINVAL;
 	}
+	if (ret)
+		pb_merge_one_line(err);
 	for (i = 0; i < sc.nsrc; i++) {
 		log_close(&sc.src[i]);
 		free(sc.src[i].doc);
+		free(sc.src[i].part);
 	}
 	free(sc.src);
 	return ret;

@@ -4,7 +4,7 @@ runs what a kubelet would: the image, command and args (with $(VAR) expanded fro
 the kubelet does), the env (fieldRef: the Job's completion index alone), the capabilities
 (--cap-drop all, then each one added), readOnlyRootFilesystem, allowPrivilegeEscalation:
 false as no-new-privileges, and hostPath volumes (made when DirectoryOrCreate, as the kubelet
-makes them). hostNetwork is the caller's (--network).
+makes them), and the limits (--memory, --cpus). hostNetwork is the caller's (--network).
 
   podman_args.py MANIFESTS.yaml KIND NAME INDEX    NUL-separated arguments on stdout
 """
@@ -30,6 +30,16 @@ for e in c.get("env", []):
     else:
         sys.exit("%s: env %s from %s: not emulated" % (name, e["name"], e["valueFrom"]))
     out += ["--env", "%s=%s" % (e["name"], env[e["name"]])]
+# the limits, as the kubelet sets them on the container's cgroup (memory; CPU as a quota)
+lim = c.get("resources", {}).get("limits", {})
+if "memory" in lim:
+    m = re.match(r"^([0-9]+)(Ki|Mi|Gi)$", str(lim["memory"]))
+    if not m:
+        sys.exit("%s: memory limit %s: not emulated" % (name, lim["memory"]))
+    out += ["--memory", "%d%s" % (int(m.group(1)), m.group(2)[0].lower())]
+if "cpu" in lim:
+    v = str(lim["cpu"])
+    out += ["--cpus", "%g" % (float(v[:-1]) / 1000 if v.endswith("m") else float(v))]
 sc = c.get("securityContext", {})
 caps = sc.get("capabilities", {})
 if caps.get("drop") != ["ALL"]:

@@ -10,7 +10,12 @@
 # then `render --senders` picks the start instant; the senders' logs (stdout and stderr
 # mixed, as `kubectl logs --prefix` gives them) go into the image's own `pktbench merge -`.
 # Known answers: every container exits 0, the merged delivered count equals the agent's
-# /v1/tests/UUID frames and the shards' sent counts exactly, three shards of three.
+# /v1/tests/UUID frames and the shards' sent counts exactly, three shards of three; so does
+# `podman logs -t 2>&1` of the senders (the runtime's stamps, a second one inside a line it
+# read in two parts, maybe a stderr line between the parts); each container, run under the manifests' limits, peaks below its memory request
+# and its CPU limit (VmHWM, utime + stime read from the host).
+#   PB_CT_PPS, PB_CT_DURATION: the test's rate and window (30000, 2); fleet.env's figures
+#   were measured with PB_CT_PPS=900000 PB_CT_DURATION=5
 #   PB_CONTAINER_FRESH=1: remove the images first (the base too), so the build is from nothing
 . "$(dirname "$0")/../net/lib.sh"
 need podman podman
@@ -77,12 +82,17 @@ setup() {
 setup
 check "a bridge joining three sender namespaces and an agent's (198.18.96.0/24)" [ $? = 0 ]
 
+# the manifests' default image is the one build-image made, by the name a kubelet pulls (a
+# short name would pass here: podman alone looks in localhost/ for it)
+DEFAULT_IMAGE=$(sed -n 's/^PB_IMAGE=//p' "$top/deploy/kubernetes/fleet.env")
+check "fleet.env's PB_IMAGE is build-image's $IMAGE ($DEFAULT_IMAGE)" [ "$DEFAULT_IMAGE" = "$IMAGE" ]
+PB_SYNCED=$(sed -n 's/^PB_SYNCED_CLOCKS=//p' "$top/deploy/kubernetes/fleet.env")
 cat >"$T/fleet.env" <<ENV
 PB_TEST_ID=$UUID
 PB_START_AT=auto
 PB_START_LEAD=5
-PB_PPS=30000
-PB_DURATION=2
+PB_PPS=${PB_CT_PPS:-30000}
+PB_DURATION=${PB_CT_DURATION:-2}
 PB_SHARDS=3
 PB_METHOD=af_xdp
 PB_SEND_IFACE=pbsend
@@ -90,9 +100,11 @@ PB_AGENT_IFACE=pbagent
 PB_AGENT_ADDR=$AGENT_ADDR
 PB_AGENT_PORT=$PORT
 PB_DSTIP=
-PB_IMAGE=$IMAGE
+PB_IMAGE=$DEFAULT_IMAGE
 PB_NAMESPACE=pktbench
 PB_PODMONITOR=no
+PB_SYNCED_CLOCKS=$PB_SYNCED
+$(grep -E '^PB_(AGENT|SENDER)_(CPU|MEMORY)=' "$top/deploy/kubernetes/fleet.env")
 ENV
 "$top/deploy/kubernetes/render" "$T/fleet.env" >"$T/fleet.yaml" 2>"$T/render.err"
 rc=$?
@@ -132,14 +144,51 @@ for i in 0 1 2; do
 done
 check "three sender containers start ($(tail -1 "$T/podman.err" 2>/dev/null))" \
 	[ "$(podman ps -a --filter "name=pbct-s[0-2]-$$" -q | wc -l)" = 3 ]
+# each container's pktbench, sampled from the host while it runs: its peak RSS (VmHWM) and
+# CPU time (utime + stime of all its threads), the last reading before it ends
+sample() { # NAME: "peak_kib cpu_ticks" lines into $T/use-NAME until the container ends
+	local pid
+	pid=$(podman inspect -f '{{.State.Pid}}' "$1" 2>/dev/null)
+	[ -n "$pid" ] && [ "$pid" != 0 ] || return 0
+	while [ -r "/proc/$pid/stat" ]; do
+		{ awk '/^VmHWM:/ { printf "%s ", $2 }' "/proc/$pid/status" &&
+			awk '{ print $14 + $15 }' "/proc/$pid/stat"; } >>"$T/use-$1" 2>/dev/null
+		sleep 0.2
+	done
+}
+SAMPLERS=()
+for c in pbct-agent-$$ pbct-s0-$$ pbct-s1-$$ pbct-s2-$$; do
+	sample "$c" &
+	SAMPLERS+=($!)
+	PIDS+=($!)
+done
 echo "--- what ran (from the rendered manifests):"
 cut -c1-400 "$T/commands"
 rcs=""
 for i in 0 1 2; do rcs="$rcs$(timeout 60 podman wait pbct-s$i-$$ 2>/dev/null || echo x)"; done
 check "the senders exit 0 (exit codes $rcs)" [ "$rcs" = 000 ]
+# logs NAME: the container's stdout and stderr as containerd keeps them: whole lines of each
+# stream, stderr's put in the middle of stdout's (podman logs gives the streams apart; its
+# 2>&1 can put a stderr line inside a stdout line that conmon read in two parts, which without
+# the stamps no reader can take apart)
+logs() {
+	local o=$T/o.$$ e=$T/e.$$ n
+	podman logs "$1" 2>/dev/null >"$o"
+	podman logs "$1" 2>"$e" >/dev/null
+	n=$(($(wc -l <"$o") / 2))
+	head -n "$n" "$o"
+	cat "$e"
+	tail -n +"$((n + 1))" "$o"
+}
+# where a merge stopped: the lines around the one its message names
+around() { # FILE ERR_FILE
+	local l
+	l=$(grep -o ':[0-9]*[: ]' "$2" | head -1 | tr -d ': ')
+	[ -n "$l" ] && sed -n "$((l > 3 ? l - 3 : 1)),$((l + 1))p" "$1" | cut -c1-300
+}
 # `kubectl logs -l job-name=... --prefix`: each pod's stdout and stderr, its lines prefixed
 for i in 0 1 2; do
-	podman logs pbct-s$i-$$ 2>&1 | sed "s|^|[pod/pktbench-senders-$i-ct$$/sender] |"
+	logs pbct-s$i-$$ | sed "s|^|[pod/pktbench-senders-$i-ct$$/sender] |"
 done >"$T/senders.log"
 echo "--- senders' logs (head):"
 head -5 "$T/senders.log"
@@ -147,6 +196,7 @@ podman $PB_PODMAN run --rm -i --network none $PB_PODMAN_LIMITS --cap-drop all "$
 	pktbench merge - --format json <"$T/senders.log" >"$T/merged.json" 2>"$T/merge.err"
 rc=$?
 check "the image's pktbench merge - of the logs ($(head -c 300 "$T/merge.err"))" [ $rc = 0 ]
+[ $rc = 0 ] || around "$T/senders.log" "$T/merge.err"
 get "/v1/tests/$UUID" >"$T/test.json"
 echo "agent: $(cat "$T/test.json")"
 check "merged delivered = sent = the agent's /v1/tests frames exactly, three shards of three" \
@@ -162,9 +212,52 @@ sys.exit(0 if m["senders"] == 3 and m["shards_merged"] == m["shards_total"] == 3
          m["frames_delivered"] == m["frames_sent"] == t["frames"] and m["frames_sent"] > 0 and
          t["runs"] == 3 and sorted(t["shards"]) == ["0/3", "1/3", "2/3"] else 1)
 PY
+# `podman logs -t 2>&1`: the runtime's own stamps, before every line and inside a line it
+# read in two parts, where a stderr line may come between the parts
+for i in 0 1 2; do podman logs -t pbct-s$i-$$ 2>&1; done >"$T/senders-t.log"
+"$PB" merge "$T/senders-t.log" --format json >"$T/merged-t.json" 2>"$T/merge-t.err"
+rc=$?
+check "merge of podman logs -t: exit $rc ($(grep -c '[0-9]Z .*[0-9]Z ' "$T/senders-t.log") lines in two parts; $(head -c 200 "$T/merge-t.err"))" [ $rc = 0 ]
+[ $rc = 0 ] || around "$T/senders-t.log" "$T/merge-t.err"
+check "podman logs -t merged: delivered = the agent's frames" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["results"][0]; t = json.load(open(sys.argv[2]))
+sys.exit(0 if m["frames_delivered"] == t["frames"] and m["senders"] == 3 else 1)' "$T/merged-t.json" "$T/test.json"
 podman $PB_PODMAN stop -t 5 pbct-agent-$$ >/dev/null 2>&1
 arc=$(podman wait pbct-agent-$$ 2>/dev/null)
 check "the agent's container ends cleanly on SIGTERM (exit $arc: $(podman logs pbct-agent-$$ 2>&1 | tail -1))" [ "$arc" = 0 ]
+# what each used against what the manifests request and limit: a limit below a real run's
+# use would have the pod killed (memory) or throttled (CPU)
+for p in "${SAMPLERS[@]}"; do wait "$p" 2>/dev/null; done
+check "each container's peak RSS and CPU within the manifests' requests ($(cd "$T" && tail -qn1 use-* 2>/dev/null | tr '\n' ' '))" \
+	python3 - "$T" "${PB_CT_DURATION:-2}" "$$" <<'PY'
+import os, sys, yaml
+d, dur, pid = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+docs = [x for f in ("fleet.yaml", "senders.yaml") for x in yaml.safe_load_all(open(os.path.join(d, f))) if x]
+res = {x["metadata"]["name"]: x["spec"]["template"]["spec"]["containers"][0]["resources"] for x in docs
+       if x["kind"] in ("DaemonSet", "Job")}
+qty = lambda v: float(v[:-2]) * {"Ki": 1, "Mi": 1024, "Gi": 1 << 20}[v[-2:]]  # KiB
+cpu = lambda v: float(v[:-1]) / 1000 if str(v).endswith("m") else float(v)
+hz = os.sysconf("SC_CLK_TCK")
+bad = 0
+for name, obj in [("pbct-agent-" + pid, "pktbench-agent")] + [("pbct-s%d-%s" % (i, pid), "pktbench-senders") for i in range(3)]:
+    try:
+        rows = [l.split() for l in open(os.path.join(d, "use-" + name)) if len(l.split()) == 2]
+    except OSError:
+        rows = []
+    if not rows:
+        print("%s: not sampled" % name); bad = 1; continue
+    kib, ticks = int(rows[-1][0]), int(rows[-1][1])
+    r = res[obj]
+    # the agent's CPU over the senders' window; a sender's over its own life (start wait too)
+    cores = ticks / hz / dur
+    print("%s: peak RSS %.1f MiB (request %s, limit %s), CPU %.2f s = %.2f cores over %g s "
+          "(request %s, limit %s)" % (name, kib / 1024, r["requests"]["memory"], r["limits"]["memory"],
+          ticks / hz, cores, dur, r["requests"]["cpu"], r["limits"]["cpu"]))
+    if kib > qty(r["requests"]["memory"]) or cores > cpu(r["limits"]["cpu"]):
+        bad = 1
+sys.exit(bad)
+PY
 ct_cleanup
 CTRS=()
 check "the test's containers and namespaces are gone" \

@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: MIT
 # Runs one fuzz target for a bounded time and prints a one-line summary.
 #   tests/fuzz/run.sh BUILD_DIR SECONDS [TARGET]
-# TARGET is scenario (the scenario loader, the default) or api (what the receive agent and
-# its client parse). BUILD_DIR is configured with: CC=clang cmake -S . -B BUILD_DIR -DPB_FUZZ=ON
-# Seeds: scenarios/*.yaml, or tests/fuzz/api_seeds/; the corpus grows in BUILD_DIR/fuzz/corpus
-# (api: BUILD_DIR/fuzz-api/corpus) across runs. Exits 1 on a crash, leak, timeout (a hang) or
-# running out of memory, keeping the input that did it in the artifacts/ beside the corpus
-# (replay: BUILD_DIR/fuzz_TARGET FILE); 2 on bad usage.
+# TARGET is scenario (the scenario loader, the default), api (what the receive agent and
+# its client parse) or merge (the result files and logs pktbench merge reads). BUILD_DIR is
+# configured with: CC=clang cmake -S . -B BUILD_DIR -DPB_FUZZ=ON
+# Seeds: scenarios/*.yaml, tests/fuzz/api_seeds/ or merge_seeds/; the corpus grows in
+# BUILD_DIR/fuzz/corpus (api, merge: BUILD_DIR/fuzz-TARGET/corpus) across runs. Exits 1 on a
+# crash, leak, timeout (a hang) or running out of memory, keeping the input that did it in the
+# artifacts/ beside the corpus (replay: BUILD_DIR/fuzz_TARGET FILE); 2 on bad usage.
 set -u
 
 if [ $# -lt 2 ] || [ $# -gt 3 ] || ! [ "$2" -gt 0 ] 2>/dev/null; then
-	echo "usage: $0 BUILD_DIR SECONDS [scenario|api]" >&2
+	echo "usage: $0 BUILD_DIR SECONDS [scenario|api|merge]" >&2
 	exit 2
 fi
 build=$1
@@ -25,12 +26,12 @@ scenario)
 	work=$build/fuzz
 	seeds=("$src"/scenarios/*.yaml)
 	;;
-api)
-	work=$build/fuzz-api
-	seeds=("$src"/tests/fuzz/api_seeds/*)
+api | merge)
+	work=$build/fuzz-$target
+	seeds=("$src"/tests/fuzz/${target}_seeds/*)
 	;;
 *)
-	echo "$0: no fuzz target '$target' (scenario or api)" >&2
+	echo "$0: no fuzz target '$target' (scenario, api or merge)" >&2
 	exit 2
 	;;
 esac

@@ -3,10 +3,12 @@
 # af_packet, 1 s each) against an agent over a veth pair of the test's own (198.18.92.0/24),
 # each asked a rate it cannot reach, so that each prints its "reached ... of the ...
 # packets/s asked" warning on stderr beside its JSON on stdout (-q --format json). From their
-# real output, four logs: stdout and stderr in one file (2>&1), the three concatenated; the
+# real output, six logs: stdout and stderr in one file (2>&1), the three concatenated; the
 # same as `kubectl logs -f --prefix --timestamps` of three pods (lines interleaved pod by pod,
 # each stderr line put inside its pod's document, where a container runtime may put it);
-# that log on standard input (merge -). Each merges with exact counts: the shards' sums, and
+# that log on standard input (merge -); and time-stamped as podman logs -t and kubectl logs
+# --timestamps --prefix give them, where a line the runtime read in two parts carries a
+# second stamp in its middle. Each merges with exact counts: the shards' sums, and
 # delivered = the agent's /v1/tests/UUID frames. A log cut inside a document is refused.
 . "$(dirname "$0")/lib.sh"
 
@@ -61,6 +63,34 @@ with open(d + "/prefix.log", "w") as o:
                 o.write(p[n] + "\n")
 PY
 
+# The same logs time-stamped as a runtime keeps them: the container's output read a chunk at
+# a time (conmon reads up to 8 KiB, whatever the pipe holds), each read's lines stamped, and a
+# line across two reads stamped again where the second read begins, on the same line:
+# `podman logs -t` of the three one after the other (reads of 509 bytes), and `kubectl logs
+# --timestamps --prefix` of three pods by line (the kubelet stamps each part; reads of 211)
+python3 - "$T" <<'PY'
+import sys
+d = sys.argv[1]
+def parted(text, read, pre, i):
+    out, bol, t = [], True, 0
+    for k, ch in enumerate(text):
+        if bol or k % read == 0:
+            out.append((pre if bol else "") + "2026-12-01T16:30:0%d.%09dZ " % (i, t))
+            t += 1
+        out.append(ch)
+        bol = ch == "\n"
+    return "".join(out).splitlines(True)
+pods = [parted(open("%s/s%d.log" % (d, i)).read(), 509, "", i) for i in range(3)]
+open(d + "/podman-t.log", "w").write("".join(l for p in pods for l in p))
+pods = [parted(open("%s/s%d.log" % (d, i)).read(), 211,
+               "[pod/pktbench-senders-%d-q7x%d/sender] " % (i, i), i) for i in range(3)]
+with open(d + "/kubectl-t.log", "w") as o:
+    for n in range(max(len(p) for p in pods)):
+        o.write("".join(p[n] for p in pods if n < len(p)))
+PY
+check "stamped logs hold lines in two parts ($(grep -c '[0-9]Z .*[0-9]Z ' "$T/podman-t.log"), $(grep -c '[0-9]Z .*[0-9]Z ' "$T/kubectl-t.log"))" \
+	[ "$(grep -c '[0-9]Z .*[0-9]Z ' "$T/podman-t.log")" -ge 3 -a "$(grep -c '[0-9]Z .*[0-9]Z ' "$T/kubectl-t.log")" -ge 3 ]
+
 get "/v1/tests/$UUID" >"$T/test.json"
 echo "agent: $(cat "$T/test.json")"
 # sums LOG MERGED: the merged row against the shards' rows and the agent's count
@@ -85,7 +115,7 @@ sys.exit(0 if m["senders"] == 3 and m["shards_merged"] == 3 and
          len(m["behind_pace"]) == 3 else 1)
 PY
 }
-for log in cat prefix; do
+for log in cat prefix podman-t kubectl-t; do
 	"$PB" merge "$T/$log.log" --format json >"$T/$log.json" 2>"$T/$log.err"
 	rc=$?
 	# exit 0: every row ok and every shard there (behind its pace is said, not an error)

@@ -42,6 +42,11 @@ PB_DSTIP=
 PB_IMAGE=registry.example:5000/lab/pktbench:0.1.0
 PB_NAMESPACE=pbtest
 PB_PODMONITOR=yes
+PB_SYNCED_CLOCKS=yes
+PB_AGENT_CPU=500m
+PB_AGENT_MEMORY=128Mi
+PB_SENDER_CPU=1.5
+PB_SENDER_MEMORY=1Gi
 ENV
 
 # check NAME ENV_FILE IFACE_A IFACE_S ADDR PORT SHARDS NS IMAGE CAPS PODMONITOR [EXTRA_ENV]:
@@ -82,6 +87,25 @@ for p in pods:
         need("SYS_ADMIN" in add or sc.get("allowPrivilegeEscalation") is False,
              "%s: allowPrivilegeEscalation: false without SYS_ADMIN" % c["name"])
 need(image.rsplit(":", 1)[1] == version, "the image is tagged with pktbench's version %s" % version)
+# requests and limits on every container, measured (docs/fleet.md): not BestEffort, admitted
+# where a ResourceQuota demands them; a request never above its limit
+qty = lambda v: float(v[:-2]) * 2 ** {"Ki": 10, "Mi": 20, "Gi": 30}[v[-2:]] if v[-2:] in ("Ki", "Mi", "Gi") \
+    else float(v[:-1]) / 1000 if str(v).endswith("m") else float(v)
+for p in pods:
+    for c in p["containers"]:
+        r = c.get("resources", {})
+        for k in ("cpu", "memory"):
+            q, l = r.get("requests", {}).get(k), r.get("limits", {}).get(k)
+            need(q is not None and l is not None and qty(str(q)) <= qty(str(l)),
+                 "%s: %s requested and limited (%s, %s)" % (c["name"], k, q, l))
+# a Service of host-network pods has the nodes' addresses as endpoints, where the agent does
+# not listen (only on PB_AGENT_ADDR): none
+hostnet = [d["spec"]["template"] for d in docs if d["kind"] in ("DaemonSet", "Job") and
+           d["spec"]["template"]["spec"].get("hostNetwork")]
+for svc in (d for d in docs if d["kind"] == "Service"):
+    sel = svc["spec"].get("selector") or {}
+    need(not (sel and any(sel.items() <= t["metadata"]["labels"].items() for t in hostnet)),
+         "no Service selects host-network pods (%s)" % svc["metadata"]["name"])
 ds = by.get(("DaemonSet", "pktbench-agent"))
 job = by.get(("Job", "pktbench-senders"))
 need(ds and job, "the agent DaemonSet and the sender Job")
@@ -115,12 +139,13 @@ if ds and job:
     need("job-completion-index" in env["JOB_COMPLETION_INDEX"]["valueFrom"]["fieldRef"]["fieldPath"],
          "the index from the Job")
     need(arg(sa, "--shard") == "$(JOB_COMPLETION_INDEX)/%s" % shards, "--shard INDEX/PB_SHARDS")
+    # the dashboard's probe panels need the probes; CLOCK_TAI's only with PB_SYNCED_CLOCKS=yes
+    need("--latency" in sa and ("--synced-clocks" in sa) == (ns == "pbtest"),
+         "--latency, and --synced-clocks as PB_SYNCED_CLOCKS says")
     need(arg(sa, "--test-id") == "6F9619FF-8B86-4011-B42D-00C04FC964FF" or ns == "pktbench",
          "--test-id")
     need(ds["spec"]["selector"]["matchLabels"].items() <= ds["spec"]["template"]["metadata"]["labels"].items(),
          "the selector matches the pods")
-svc = by.get(("Service", "pktbench-agent"))
-need(svc and svc["spec"]["ports"][0]["port"] == int(port), "the agents' Service")
 img = by.get(("DaemonSet", "pktbench-sender-image"))
 need(img and img["spec"]["template"]["spec"]["nodeSelector"] == {"pktbench.io/sender": "true"},
      "the image on the sender nodes before the start")
@@ -139,7 +164,10 @@ PY
 		bad "$name: the manifests"
 	fi
 }
-check defaults "$K/fleet.env" eth1 eth1 198.18.0.2 9310 3 pktbench "pktbench:$VERSION" NET_RAW no
+# the default image is the one build-image tags, by a name every runtime resolves to it
+built=$(sed -n 's/^NAME=\${PB_IMAGE_NAME:-\(.*\)}$/\1/p' "$top/deploy/container/build-image"):$VERSION
+[ "$built" = "localhost/pktbench:$VERSION" ] && ok "build-image tags $built" || bad "build-image tags $built"
+check defaults "$K/fleet.env" eth1 eth1 198.18.0.2 9310 3 pktbench "$built" NET_RAW no
 check changed "$T/test.env" ens1f1 ens1f0 198.19.7.20 9444 4 pbtest registry.example:5000/lab/pktbench:0.1.0 NET_RAW yes
 sed 's/^PB_METHOD=.*/PB_METHOD=xdp_live/; s/^PB_AGENT_ADDR=.*/PB_AGENT_ADDR=2001:2::20/' "$T/test.env" >"$T/v6.env"
 check xdp_live-v6 "$T/v6.env" ens1f1 ens1f0 2001:2::20 9444 4 pbtest registry.example:5000/lab/pktbench:0.1.0 NET_RAW,NET_ADMIN,SYS_ADMIN yes
@@ -179,6 +207,24 @@ refused "an image tagged latest" PB_IMAGE 's|^PB_IMAGE=.*|PB_IMAGE=pktbench:late
 refused "an unknown method" PB_METHOD 's/^PB_METHOD=.*/PB_METHOD=af_packet,warp/'
 refused "a start in the past" "in the past" 's/^PB_START_AT=.*/PB_START_AT=2020-01-01T00:00:00Z/' --senders
 refused "a value missing" 'PB_IMAGE} has no value' '/^PB_IMAGE=/d'
+# names the API server rejects (RFC 1123 labels)
+refused "a namespace with capitals and _" PB_NAMESPACE 's/^PB_NAMESPACE=.*/PB_NAMESPACE=Pkt_Bench/'
+refused "a namespace of 64 characters" PB_NAMESPACE "s/^PB_NAMESPACE=.*/PB_NAMESPACE=$(printf 'a%.0s' $(seq 64))/"
+refused "a namespace ending in -" PB_NAMESPACE 's/^PB_NAMESPACE=.*/PB_NAMESPACE=pktbench-/'
+refused "a memory without its unit" PB_SENDER_MEMORY 's/^PB_SENDER_MEMORY=.*/PB_SENDER_MEMORY=512/'
+refused "no CPU at all" PB_AGENT_CPU 's/^PB_AGENT_CPU=.*/PB_AGENT_CPU=0/'
+refused "PB_SYNCED_CLOCKS not yes or no" PB_SYNCED_CLOCKS 's/^PB_SYNCED_CLOCKS=.*/PB_SYNCED_CLOCKS=1/'
+# a short name is docker.io/library/NAME to a kubelet (containerd, CRI-O and docker normalise
+# it so), never the image build-image made; podman alone looks in localhost/ first
+refused "a short image name (docker.io/library/ to a kubelet)" docker.io/library/pktbench:0.1.0 \
+	's|^PB_IMAGE=.*|PB_IMAGE=pktbench:0.1.0|'
+refused "a name without a registry (docker.io/ to a kubelet)" docker.io/lab/pktbench:0.1.0 \
+	's|^PB_IMAGE=.*|PB_IMAGE=lab/pktbench:0.1.0|'
+for img in localhost/pktbench:0.1.0 docker.io/library/pktbench:0.1.0 registry.example/pktbench:0.1.0 \
+	registry.example:5000/lab/pktbench:0.1.0 "[2001:2::5]:5000/pktbench:0.1.0"; do
+	sed "s|^PB_IMAGE=.*|PB_IMAGE=$img|" "$T/test.env" >"$T/img.env"
+	"$K/render" "$T/img.env" >/dev/null 2>"$T/err" && ok "PB_IMAGE=$img taken" || bad "PB_IMAGE=$img: $(cat "$T/err")"
+done
 
 # the script's name, where the docs and the files name it
 n=$(grep -rn 'render\.sh' "$K" "$top/docs" "$top/README.md" | wc -l)
@@ -188,8 +234,8 @@ for f in $(sed -n 's/^  - \(.*\.yaml\)$/\1/p' "$K/kustomization.yaml" "$K/compon
 done
 
 if command -v kubectl >/dev/null; then
-	if kubectl kustomize "$K" >"$T/k.yaml" 2>"$T/err" && [ "$(grep -c '^kind:' "$T/k.yaml")" = 6 ]; then
-		ok "kubectl kustomize builds the kustomization (6 objects)"
+	if kubectl kustomize "$K" >"$T/k.yaml" 2>"$T/err" && [ "$(grep -c '^kind:' "$T/k.yaml")" = 5 ]; then
+		ok "kubectl kustomize builds the kustomization (5 objects)"
 	else
 		bad "kubectl kustomize: $(head -c 300 "$T/err")"
 	fi

@@ -52,7 +52,7 @@ def literals(text):
 def dictionary(top):
     words = set()
     for d in ("options", "cli", "suites", "results", "receiver", "methods", "dist", "harness",
-              "lab"):
+              "lab", "fleet"):
         for root, _, files in os.walk(os.path.join(top, d)):
             for f in files:
                 if f.endswith((".c", ".h")):

@@ -10,6 +10,9 @@ rc=$?
 cat "$T/out"
 check "this checkout: exit 0" [ $rc = 0 ]
 check "this checkout: prints the folder graph" grep -q '^  cli *-> harness' "$T/out"
+check "this checkout: the fleet is a room above the engine" grep -q '^  fleet *-> harness' "$T/out"
+check "this checkout: the engine does not include the fleet" \
+	sh -c "! grep -q '^  harness *-> fleet' '$T/out'"
 
 # A tree of one line a file: harness/a.c includes lab/b.h, and so on (lines to pad).
 tree() { # DIR then FILE:INCLUDE[:LINES] ...
@@ -30,6 +33,9 @@ broken() { # NAME, DIR, what the FAIL line says
 tree "$T/up" harness/run.c:rx.h harness/run.h: receiver/rx.h: receiver/rx.c:rx.h:3 \
 	methods/m.c:run.h:3 cli/main.c:run.h:3
 broken "the engine includes receiver/" "$T/up" "the engine includes receiver/rx.h"
+tree "$T/fl" harness/run.c:fleet.h harness/run.h: fleet/fleet.h: fleet/fleet.c:fleet.h:3 \
+	methods/m.c:run.h:3 cli/main.c:run.h:3
+broken "the engine includes fleet/" "$T/fl" "the engine includes fleet/fleet.h"
 tree "$T/cyc" lab/lab.c:opt.h lab/lab.h: options/opt.c:lab.h options/opt.h: harness/e.c::4 \
 	cli/c.c::4 methods/m.c::4
 broken "a folder cycle" "$T/cyc" "the folders' includes form a cycle"

@@ -421,6 +421,9 @@ static void test_validated(void)
 			{ "{\"\\ud83d\\ude00\": 1, \"\xf0\x9f\x98\x80\": 2}", "????" },
 			{ "{\"\\/\\n\": 1, \"/\\u000a\": 2}", "/?" },
 			{ "{\"a\": {\"b\": {\"c\": {\"d\": 1, \"d\": 1}}}}", "d" },
+			/* no key before them: no key table yet (UBSan; fuzz_merge found it) */
+			{ "{}", NULL },
+			{ "[{}, {\"a\": 1, \"a\": 2}]", "a" },
 		};
 		char key[16];
 		size_t at;
@@ -699,6 +702,165 @@ static void test_logs(void)
 	      "a broken document: refused naming its line (%d): %s", ret, err);
 }
 
+/*
+ * A refusal is one line even when it quotes the input: a method whose JSON string holds a
+ * newline and a CR (the fuzzer found a two-line refusal), in a file and in a log.
+ */
+static void test_refusal_one_line(void)
+{
+	static const char bad[] = "{\"schema\": 1, \"results\": [{\"method\": \"af\\npa\\rcket\", "
+				  "\"frame_bytes\": 60}]}";
+	struct pb_merge_result res = { 0 };
+	char err[512], log[256];
+	int ret;
+
+	ret = pb_merge_add_json(&res, bad, "bad.json", err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "status") && !strpbrk(err, "\r\n"),
+	      "a method with a newline, in a file: refused in one line (%d): %s", ret, err);
+	pb_merge_result_free(&res);
+	snprintf(log, sizeof(log), "stderr words\n%s\n", bad);
+	ret = pb_merge_add_text(&res, log, "bad.log", err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "status") && !strpbrk(err, "\r\n"),
+	      "a method with a newline, in a log: refused in one line (%d): %s", ret, err);
+	pb_merge_result_free(&res);
+}
+
+/*
+ * A log whose last line ends in a CR without its LF (a CRLF file cut after the CR): merged,
+ * and in bounded time (the fuzzer found merge looping on that CR for ever). SIGALRM ends a
+ * test that hangs.
+ */
+static void test_log_last_cr(void)
+{
+	static char log[65536];
+	unsigned int i, sets = 0, senders = 0;
+	uint64_t sent = 0, deliv = 0;
+	char err[512];
+	size_t n = 0;
+	int ret;
+
+	for (i = 0; i < 3; i++)
+		n += pod_log(log + n, sizeof(log) - n, i, "", "\r\n");
+	snprintf(log + n, sizeof(log) - n, "trailing words\r"); /* no LF after it */
+	alarm(10);
+	ret = merge_log(log, err, sizeof(err), &sets, &sent, &deliv, &senders);
+	alarm(0);
+	CHECK(!ret && sets == 3 && sent == 30003,
+	      "a log ending in CR without LF: %u sets, %llu sent: %s", sets,
+	      (unsigned long long)sent, ret ? err : "");
+}
+
+/*
+ * shard i's log as a runtime keeps it and a timestamped log shows it: the container's output
+ * (a warning on stderr, the document) read read bytes at a time, each read's lines stamped,
+ * a line across two reads a part from each, the second part's stamp on the same line (podman
+ * logs -t; the kubelet for kubectl logs --timestamps); pre before each line. The lines that
+ * hold a second stamp are counted in *parted.
+ */
+/*
+ * err_inside: podman logs -t 2>&1, where a stderr line, an entry of its own, comes between the
+ * two parts of the first stdout line a read cut inside the document.
+ */
+static size_t parted_log(char *out, size_t size, unsigned int i, const char *pre,
+			     size_t read, unsigned int *parted, bool err_inside)
+{
+	char *doc = pretty_shard(i, 10000 + i), *text;
+	size_t len = 0, k, tlen;
+	unsigned int t = 0;
+	bool bol = true, two = false;
+
+	if (asprintf(&text, WARN "\n%s\n", doc) < 0)
+		text = NULL;
+	tlen = text ? strlen(text) : 0;
+	for (k = 0; k < tlen; k++) {
+		if (!(k % read) || bol) { /* a read begins, or a line in it: a stamp */
+			if (bol) {
+				len += (size_t)snprintf(out + len, size - len, "%s", pre);
+			} else {
+				two = true;
+				if (err_inside && k > 200) {
+					len += (size_t)snprintf(out + len, size - len,
+								"2026-12-01T16:30:0%u.%09uZ "
+								"libbpf: a line of stderr\n",
+								i, t++);
+					err_inside = false;
+				}
+			}
+			len += (size_t)snprintf(out + len, size - len,
+						"2026-12-01T16:30:0%u.%09uZ ", i, t++);
+		}
+		out[len++] = text[k];
+		bol = text[k] == '\n';
+		if (bol && two)
+			(*parted)++;
+		if (bol)
+			two = false;
+	}
+	out[len] = '\0';
+	free(text);
+	free(doc);
+	return len;
+}
+
+/*
+ * Timestamped logs whose lines a runtime kept as parts, each part with its own stamp on the
+ * same line, wherever its read ended (inside a number, a key): podman logs -t of three
+ * senders one after the other, and kubectl logs --timestamps --prefix of three pods
+ * interleaved by line; the merged sums exact.
+ */
+static void test_parted_logs(void)
+{
+	static const struct {
+		const char *what;
+		size_t read;
+		bool prefix, err_inside;
+	} forms[] = {
+		{ "podman logs -t, reads of 97 bytes", 97, false, false },
+		{ "kubectl logs --timestamps --prefix, reads of 61 bytes", 61, true, false },
+		{ "podman logs -t 2>&1, a stderr line between a line's two parts", 97, false, true },
+	};
+	static char log[3][32768], all[3 * 32768];
+	size_t len[3], pos[3], n, l;
+	unsigned int f, i, sets, senders, parted;
+	uint64_t sent, deliv;
+	char err[512], pre[64];
+	int ret;
+
+	for (f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+		parted = 0;
+		for (i = 0; i < 3; i++) {
+			snprintf(pre, sizeof(pre), "[pod/pktbench-senders-%u-x%u/sender] ", i, i);
+			len[i] = parted_log(log[i], sizeof(log[i]), i,
+						forms[f].prefix ? pre : "", forms[f].read, &parted,
+						forms[f].err_inside);
+			pos[i] = 0;
+		}
+		n = 0;
+		/* a line of each pod in turn, or each pod's after the other's */
+		while (pos[0] < len[0] || pos[1] < len[1] || pos[2] < len[2])
+			for (i = 0; i < 3; i++) {
+				const char *e = pos[i] < len[i] ? strchr(log[i] + pos[i], '\n') : NULL;
+
+				if (!e || (!forms[f].prefix && i && pos[i - 1] < len[i - 1]))
+					continue;
+				l = (size_t)(e + 1 - log[i]) - pos[i];
+				memcpy(all + n, log[i] + pos[i], l);
+				n += l;
+				pos[i] += l;
+			}
+		all[n] = '\0';
+		sets = senders = 0;
+		sent = deliv = 0;
+		ret = merge_log(all, err, sizeof(err), &sets, &sent, &deliv, &senders);
+		CHECK(!ret && sets == 3 && senders == 3 && sent == 30003 && deliv == 30000 &&
+			      parted >= 6,
+		      "%s (%u lines in two parts): %u sets, %u senders, %llu sent, %llu delivered "
+		      "(want 3, 3, 30003, 30000): %s",
+		      forms[f].what, parted, sets, senders, (unsigned long long)sent,
+		      (unsigned long long)deliv, ret ? err : "");
+	}
+}
+
 static void test_cli(void)
 {
 	char p0[] = "/tmp/pb-merge-s0-XXXXXX", p1[] = "/tmp/pb-merge-s1-XXXXXX";
@@ -819,6 +981,9 @@ int main(void)
 	test_partial();
 	test_behind();
 	test_logs();
+	test_parted_logs();
+	test_log_last_cr();
+	test_refusal_one_line();
 	test_cli();
 	test_cli_files();
 	printf("%u passed, %u failed\n", passed, failed);

@@ -493,6 +493,27 @@ static void test_null_count(void)
 	pb_result_release(&r);
 }
 
+/*
+ * a shard run without the fleet's door (harness/fleet_door.h) is an error row: run as if
+ * unsharded it would send the whole test's rate from every sender
+ */
+static void test_fleet_door_missing(void)
+{
+	extern const struct pb_method pb_method_null;
+	struct pb_config cfg;
+	struct pb_result r;
+
+	base_cfg(&cfg);
+	cfg.count = 10;
+	cfg.shard_index = 1;
+	cfg.shard_count = 2;
+	run(&pb_method_null, &cfg, false, &r);
+	CHECK(r.status == PB_STATUS_ERROR && r.frames_sent == 0 && strstr(r.reason, "no fleet"),
+	      "a shard without the fleet's door: status %d, sent %llu, '%s'", (int)r.status,
+	      (unsigned long long)r.frames_sent, r.reason);
+	pb_result_release(&r);
+}
+
 /* reported drops are retried: --count exact, the device's counter netted, accounted 100 % */
 static void test_retried(bool async)
 {
@@ -1301,6 +1322,7 @@ int main(void)
 	sim_reset();
 	test_count_split();
 	test_null_count();
+	test_fleet_door_missing();
 	test_retried(false);
 	test_retried(true);
 	test_lost_on_path();

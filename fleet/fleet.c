@@ -14,6 +14,7 @@
 #include <net/ethernet.h>
 #include <sys/socket.h>
 
+#include "clock.h"
 #include "fleet.h"
 #include "frame.h"
 #include "log.h"
@@ -280,11 +281,6 @@ static int64_t fleet_clock_ns(clockid_t clk)
 	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-int64_t pb_wall_ns(void)
-{
-	return fleet_clock_ns(CLOCK_REALTIME);
-}
-
 /*
  * The calling thread's time runnable but waiting for a CPU (ns) from its schedstat, opened
  * once (*ctx, an fd), so that the read after the wake is a short pread; -1 when unknown.
@@ -522,3 +518,10 @@ int pb_announce(const struct pb_config *cfg, bool tagged)
 	close(fd);
 	return err;
 }
+
+const struct pb_fleet_door pb_fleet_door = {
+	.shard_apply = pb_shard_apply,
+	.start_wait = pb_start_wait,
+	.start_settle = pb_start_settle,
+	.announce = pb_announce,
+};
