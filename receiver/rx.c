@@ -326,7 +326,7 @@ static int rx_read_entry(struct pb_rx *rx, const struct rx_keep *k, uint32_t run
 	memset(entry, 0, sizeof(*entry) * (size_t)rx->ncpus);
 	got = k ? rx_lookup(rx, rx->skel->maps.kept, run_id, tmp) : 0;
 	for (c = 0; got > 0 && c < rx->ncpus; c++) {
-		have |= tmp[c].frames > 0;
+		have |= pb_rx_val_any(&tmp[c]);
 		pb_rx_val_merge(&entry[c], &tmp[c]);
 	}
 	if (got >= 0)
@@ -337,7 +337,7 @@ static int rx_read_entry(struct pb_rx *rx, const struct rx_keep *k, uint32_t run
 	for (c = 0; c < rx->ncpus; c++) {
 		pb_rx_val_merge(&entry[c], &tmp[c]);
 		if (k && k->base) {
-			have |= k->base[c].frames > 0;
+			have |= pb_rx_val_any(&k->base[c]);
 			pb_rx_val_merge(&entry[c], &k->base[c]);
 		}
 	}
@@ -446,7 +446,7 @@ static void rx_keep_expire(struct pb_rx *rx, double now, struct pb_rx_val *vals)
 			continue;
 		}
 		for (c = 0, last = 0, frames = false; c < rx->ncpus; c++) {
-			frames |= vals[c].frames > 0;
+			frames |= pb_rx_val_any(&vals[c]);
 			if (vals[c].last_ns > last)
 				last = vals[c].last_ns;
 		}

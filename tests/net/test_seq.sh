@@ -8,7 +8,7 @@
 #            lost, never ok
 #   swap     frames_delivered == N, frames_reordered == N/10, nothing duplicated, ok
 #   drop     frames_delivered == N - N/10, nothing duplicated or reordered, ok
-# for af_packet, af_xdp and udp_sendto, in the lab (--lab router, the classifier on the DUT's
+# for af_packet, af_xdp, udp_sendto, sendmmsg and gso, in the lab (--lab router, the classifier on the DUT's
 # way out) and through a `pktbench receive` agent (the same classifier on a router namespace of
 # the test's own between the sender and the agent).
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +19,7 @@ NTH=10
 # unpaced frame method overflows (the lab's DUT counted 1091 of 20000 lost so, af_packet);
 # at 50 kpps no ring fills, and the answers are the program's alone
 PPS=50000
-METHODS="af_packet af_xdp udp_sendto"
+METHODS="af_packet af_xdp udp_sendto sendmmsg gso"
 MODES="dup dupdrop swap drop"
 need clang clang
 for mode in $MODES; do
@@ -122,6 +122,8 @@ seq_lab_setup() {
 	ip -n "$NR" link set "$C" up && ip -n "$NRX" link set "$D" up || return 1
 	ip -n "$NTX" route add 198.18.87.0/24 via 198.18.86.2 || return 1
 	ip -n "$NRX" route add 198.18.86.0/24 via 198.18.87.1 || return 1
+	# as the lab does: GSO leaves as wire-size frames, which the classifier counts one by one
+	ip netns exec "$NTX" ethtool -K "$A" tx-udp-segmentation off >/dev/null || return 1
 	# as the lab does (GRO at the DUT's input): a NAPI ring, so frames are forwarded in the
 	# order they came, not from whichever CPU's backlog the sender was on (the swap's premise:
 	# without it, 1996 and 1999 of 2000 swaps were seen)
