@@ -134,13 +134,19 @@ struct pb_rx_val {
 	 * check (in frames): a frame without a number, or its window busy with another run.
 	 */
 	__u64 dup, late, stray, unchecked;
+	/*
+	 * Frames with the run's signature the host would not take (not in frames): corrupt (an
+	 * IPv4 header checksum or version, lengths that disagree), not_host (another
+	 * destination MAC)
+	 */
+	__u64 corrupt, not_host;
 	__u64 queue_frames[PB_BPF_MAX_QUEUES];
 };
 
 /* Whether a CPU's counts hold anything: a frame, or only duplicates and strays. */
 static __always_inline int pb_rx_val_any(const struct pb_rx_val *v)
 {
-	return v->frames || v->dup || v->stray;
+	return v->frames || v->dup || v->stray || v->corrupt || v->not_host;
 }
 
 /*
@@ -156,6 +162,8 @@ static __always_inline void pb_rx_val_merge(struct pb_rx_val *to, const struct p
 	to->late += from->late;
 	to->stray += from->stray;
 	to->unchecked += from->unchecked;
+	to->corrupt += from->corrupt;
+	to->not_host += from->not_host;
 	if (!from->frames)
 		return;
 	if (!to->frames || from->first_ns < to->first_ns)

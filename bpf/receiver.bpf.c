@@ -140,6 +140,9 @@ const volatile __u8 have_tai;
  * length is the whole frame's, bpf_xdp_get_buff_len() (also 5.18+).
  */
 const volatile __u8 have_frags;
+/* Set before load: the receiving interface's MAC, which a frame the host takes is sent to. */
+const volatile __u8 host_mac[6];
+const volatile __u8 host_mac_set;
 
 /* What a new entry starts from: too large for the BPF stack. */
 struct pb_rx_val rx_zero_val;
@@ -190,20 +193,148 @@ struct vlan_hdr {
 	__be16 proto;
 };
 
+/* What the host would make of a frame that carries a signature (PB_RX_BAD_*). */
+#define PB_RX_BAD_CORRUPT 1 /* a header checksum, version or length the host would refuse */
+#define PB_RX_BAD_HOST	  2 /* another destination MAC */
+
 /*
- * Returns the UDP payload when the frame is UDP over IPv4/IPv6 with room for a signature in
- * the datagram itself (not in the Ethernet padding after it), else NULL.
+ * The IPv4 header's checksum (RFC 1071: its words sum to 0xffff) and version; ihl >= 5 and the
+ * fixed 20 bytes in the frame already. Options (up to 40 bytes more) are summed word by word,
+ * each word's place checked at a constant offset, so the verifier follows it.
  */
-static __always_inline void *udp_payload(void *data, void *end, __u16 *sport, __u16 *vlan)
+static __always_inline int ip4_ok(struct iphdr *ip, void *end)
+{
+	__u16 *w = (void *)ip;
+	__u32 sum = 0, n = ip->ihl * 2;
+	int i;
+
+	if (ip->version != 4)
+		return 0;
+#pragma unroll
+	for (i = 0; i < 10; i++)
+		sum += w[i];
+#pragma unroll
+	for (i = 10; i < 30; i++) {
+		if (i < n) {
+			if ((void *)(w + i + 1) > end)
+				return 0;
+			sum += w[i];
+		}
+	}
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+/*
+ * IPv6 extension headers the host walks to its UDP header: hop-by-hop, routing, destination
+ * options, and a first fragment's header (a later fragment holds no UDP header: NULL). Up to
+ * PB_RX_EXT of them; *next is the last one's next header.
+ */
+#define PB_RX_EXT 4
+static __always_inline void *ip6_walk(struct ipv6hdr *ip6, void *end, __u8 *next)
+{
+	void *h = ip6 + 1;
+	__u8 nh = ip6->nexthdr;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < PB_RX_EXT; i++) {
+		__u8 *e = h;
+
+		if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_ROUTING && nh != IPPROTO_DSTOPTS &&
+		    nh != IPPROTO_FRAGMENT)
+			break;
+		if ((void *)(e + 8) > end)
+			return NULL;
+		if (nh == IPPROTO_FRAGMENT) {
+			if ((e[2] << 8 | e[3]) & ~7) /* its offset: not the first fragment */
+				return NULL;
+			h = e + 8;
+		} else {
+			h = e + (e[1] + 1) * 8;
+		}
+		nh = e[0];
+	}
+	*next = nh;
+	return h;
+}
+
+/*
+ * The IP header at l3off of a frame of len bytes (proto: its EtherType, network order) as the
+ * host reads it: the UDP header's offset << 8 | PB_RX_BAD_* for what the host would refuse (an
+ * IPv4 header's version or checksum, an IP length the frame does not hold, a UDP length that
+ * is not the IP payload's, so a signature in the Ethernet padding is no datagram's); -1 when
+ * there is no UDP header where the host would look (not UDP, a later fragment). A global
+ * function: the verifier takes its loops once, not again on every path of the program.
+ */
+__noinline int pb_l3(struct xdp_md *ctx, __u32 l3off, __u32 proto, __u32 len)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 iplen, l3len, bad = 0;
+	struct udphdr *udp;
+	void *l3;
+
+	if (l3off > 64 || l3off > len)
+		return -1;
+	l3 = data + l3off;
+	l3len = len - l3off; /* the frame's bytes from the IP header on */
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *ip = l3;
+
+		/* a fragment after the first has no UDP header where one is looked for */
+		if ((void *)(ip + 1) > end || ip->protocol != IPPROTO_UDP || ip->ihl < 5 ||
+		    (ip->frag_off & bpf_htons(0x1fff)))
+			return -1;
+		udp = (void *)ip + ip->ihl * 4;
+		if (!ip4_ok(ip, end) || bpf_ntohs(ip->tot_len) > l3len ||
+		    bpf_ntohs(ip->tot_len) < ip->ihl * 4)
+			bad |= PB_RX_BAD_CORRUPT;
+		iplen = bpf_ntohs(ip->tot_len) - ip->ihl * 4; /* the UDP datagram's */
+	} else if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6 = l3;
+		__u8 nh;
+
+		if ((void *)(ip6 + 1) > end)
+			return -1;
+		udp = ip6_walk(ip6, end, &nh);
+		if (!udp || nh != IPPROTO_UDP)
+			return -1;
+		if (sizeof(*ip6) + bpf_ntohs(ip6->payload_len) > l3len)
+			bad |= PB_RX_BAD_CORRUPT;
+		/* what the extension headers took of the payload length */
+		iplen = bpf_ntohs(ip6->payload_len) - (__u32)((void *)udp - (void *)(ip6 + 1));
+	} else {
+		return -1;
+	}
+	if ((void *)(udp + 1) > end)
+		return -1;
+	if (bpf_ntohs(udp->len) != iplen)
+		bad |= PB_RX_BAD_CORRUPT;
+	return (int)((void *)udp - data) << 8 | bad;
+}
+
+/*
+ * Returns the UDP payload when the frame is UDP over IPv4/IPv6 with room for a signature,
+ * else NULL; *bad says what the host would refuse in it (PB_RX_BAD_*): another destination
+ * MAC, and what pb_l3() finds.
+ */
+static __always_inline void *udp_payload(struct xdp_md *ctx, void *data, void *end, __u64 len,
+					 __u16 *sport, __u16 *vlan, __u32 *bad)
 {
 	struct ethhdr *eth = data;
 	struct udphdr *udp;
 	void *l3;
 	__u16 proto;
-	int i;
+	int i, r;
 
 	if ((void *)(eth + 1) > end)
 		return NULL;
+	if (host_mac_set && (eth->h_dest[0] != host_mac[0] || eth->h_dest[1] != host_mac[1] ||
+			     eth->h_dest[2] != host_mac[2] || eth->h_dest[3] != host_mac[3] ||
+			     eth->h_dest[4] != host_mac[4] || eth->h_dest[5] != host_mac[5]))
+		*bad |= PB_RX_BAD_HOST;
 	proto = eth->h_proto;
 	l3 = eth + 1;
 #pragma unroll
@@ -219,24 +350,11 @@ static __always_inline void *udp_payload(void *data, void *end, __u16 *sport, __
 		proto = vh->proto;
 		l3 = vh + 1;
 	}
-
-	if (proto == bpf_htons(ETH_P_IP)) {
-		struct iphdr *ip = l3;
-
-		/* a fragment after the first has no UDP header where one is looked for */
-		if ((void *)(ip + 1) > end || ip->protocol != IPPROTO_UDP || ip->ihl < 5 ||
-		    (ip->frag_off & bpf_htons(0x1fff)))
-			return NULL;
-		udp = (void *)ip + ip->ihl * 4;
-	} else if (proto == bpf_htons(ETH_P_IPV6)) {
-		struct ipv6hdr *ip6 = l3;
-
-		if ((void *)(ip6 + 1) > end || ip6->nexthdr != IPPROTO_UDP)
-			return NULL;
-		udp = (void *)(ip6 + 1);
-	} else {
+	r = pb_l3(ctx, (__u32)(l3 - data), proto, (__u32)len);
+	if (r < 0)
 		return NULL;
-	}
+	*bad |= r & 0xff;
+	udp = data + (r >> 8 & 0xfff);
 	if ((void *)(udp + 1) > end || bpf_ntohs(udp->len) < sizeof(*udp) + 8)
 		return NULL;
 	*sport = bpf_ntohs(udp->source);
@@ -525,8 +643,9 @@ int pb_receiver(struct xdp_md *ctx)
 	__be32 *sig;
 	void *pl;
 	int got, seqd = 0;
+	__u32 bad = 0;
 
-	sig = udp_payload(data, end, &sport, &vlan);
+	sig = udp_payload(ctx, data, end, len, &sport, &vlan, &bad);
 	if (!sig || (void *)(sig + 2) > end)
 		goto by_mac;
 	w0 = sig[0] & SIG_MASK;
@@ -560,6 +679,7 @@ int pb_receiver(struct xdp_md *ctx)
 	goto count;
 
 by_mac:
+	bad = 0; /* a replayed capture's frame carries whatever it carried */
 	/*
 	 * A replay's frame, counted by its source MAC: whatever it carries is the capture's. Only
 	 * after the signature: a host's own random MAC that looks like a run's (1 in 128 do)
@@ -590,6 +710,17 @@ count:
 		v = run_entry(run);
 		if (!v)
 			return XDP_DROP;
+	}
+	/*
+	 * What the host would not take is counted apart, before its number is looked at: a
+	 * corrupt frame's number may be anything
+	 */
+	if (bad) {
+		if (bad & PB_RX_BAD_CORRUPT)
+			v->corrupt++;
+		else
+			v->not_host++;
+		return XDP_DROP;
 	}
 	/* the verdict first: a duplicate or a stray is counted apart, nothing else of it */
 	if (seqd)

@@ -1232,6 +1232,8 @@ static bool run_delivered(struct run *run, struct pb_result *res, struct pb_rx_r
 	res->frames_reordered = c->late;
 	res->frames_out_of_window = c->stray;
 	res->frames_unchecked = c->unchecked;
+	res->frames_corrupt = c->corrupt;
+	res->frames_not_for_host = c->not_host;
 	res->flows_seen = c->flows_seen;
 	res->nrx_vlans = c->nvlans < 4 ? c->nvlans : 4;
 	memcpy(res->rx_vlans, c->vlans, sizeof(res->rx_vlans[0]) * res->nrx_vlans);

@@ -58,6 +58,9 @@ struct pb_rx_run {
 	 * frames), and counted with no sequence check (in frames)
 	 */
 	uint64_t dup, late, stray, unchecked;
+	/* with its signature, but not what the host would take (not in frames): an IPv4 header
+	 * checksum or version, lengths that disagree; another destination MAC */
+	uint64_t corrupt, not_host;
 	uint32_t nqueues; /* RX queues reported (<= PB_RX_MAX_QUEUES) */
 	uint64_t queue_frames[PB_RX_MAX_QUEUES];
 	uint64_t first_ns, last_ns; /* arrival of the first / last frame (receiver's clock) */

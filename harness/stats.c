@@ -101,7 +101,20 @@ void pb_result_check_seq(struct pb_result *r)
 {
 	if (!r->has_receiver || !r->delivered_known || r->status != PB_STATUS_OK)
 		return;
-	if (r->frames_duplicate) {
+	if (r->frames_corrupt) {
+		r->status = PB_STATUS_ERROR;
+		snprintf(r->reason, sizeof(r->reason),
+			 "corrupt: %" PRIu64 " frames the host would refuse (an IPv4 header "
+			 "checksum or version, lengths that disagree), not counted; delivered "
+			 "%" PRIu64 " of %" PRIu64 " sent",
+			 r->frames_corrupt, r->frames_delivered, r->frames_sent);
+	} else if (r->frames_not_for_host) {
+		r->status = PB_STATUS_ERROR;
+		snprintf(r->reason, sizeof(r->reason),
+			 "not for this host: %" PRIu64 " frames arrived with another destination "
+			 "MAC, not counted; delivered %" PRIu64 " of %" PRIu64 " sent",
+			 r->frames_not_for_host, r->frames_delivered, r->frames_sent);
+	} else if (r->frames_duplicate) {
 		r->status = PB_STATUS_ERROR;
 		snprintf(r->reason, sizeof(r->reason),
 			 "duplicates: %" PRIu64 " frames arrived again (a sequence number seen "

@@ -210,6 +210,8 @@ struct pb_result {
 	 * busy with another run's stream)
 	 */
 	uint64_t frames_duplicate, frames_reordered, frames_out_of_window, frames_unchecked;
+	/* with its signature, but what the host would not take (not delivered) */
+	uint64_t frames_corrupt, frames_not_for_host;
 	struct pb_raw_counts raw;
 	bool shared_iface;    /* --iface: raw.tx_packets includes traffic that is not ours */
 	bool veth_pair;	      /* the lab: a refused XDP frame is in both ends' drop counters */

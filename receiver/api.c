@@ -487,7 +487,9 @@ char *pb_api_run_json(const struct pb_api_run *in)
 	     api_add_u64(o, "frames_duplicate", r->dup) &&
 	     api_add_u64(o, "frames_reordered", r->late) &&
 	     api_add_u64(o, "frames_out_of_window", r->stray) &&
-	     api_add_u64(o, "frames_unchecked", r->unchecked) && api_add_u64(o, "rx_queues", nq);
+	     api_add_u64(o, "frames_unchecked", r->unchecked) &&
+	     api_add_u64(o, "frames_corrupt", r->corrupt) &&
+	     api_add_u64(o, "frames_not_for_host", r->not_host) && api_add_u64(o, "rx_queues", nq);
 	ok = api_add_then(ok, o, "queue_frames", q);
 	ok = ok && api_add_u64(o, "flows_seen", r->flows_seen);
 	ok = api_add_then(ok, o, "vlans", vl);
@@ -1090,6 +1092,10 @@ int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_ap
 	if (!ret)
 		ret = api_u64(&in, in.root, "frames_unchecked", UINT64_MAX, &r->unchecked);
 	if (!ret)
+		ret = api_u64(&in, in.root, "frames_corrupt", UINT64_MAX, &r->corrupt);
+	if (!ret)
+		ret = api_u64(&in, in.root, "frames_not_for_host", UINT64_MAX, &r->not_host);
+	if (!ret)
 		ret = api_u32(&in, in.root, "rx_queues", &nq);
 	if (!ret)
 		ret = api_u64s(&in, in.root, "queue_frames", PB_RX_MAX_QUEUES, UINT64_MAX,
@@ -1309,6 +1315,16 @@ static uint64_t api_run_stray(const struct pb_rx_run *r)
 static uint64_t api_run_unchecked(const struct pb_rx_run *r)
 {
 	return r->unchecked;
+}
+
+static uint64_t api_run_corrupt(const struct pb_rx_run *r)
+{
+	return r->corrupt;
+}
+
+static uint64_t api_run_not_host(const struct pb_rx_run *r)
+{
+	return r->not_host;
 }
 
 static uint64_t api_run_flows(const struct pb_rx_run *r)
@@ -1554,6 +1570,12 @@ char *pb_api_metrics_text(const struct pb_api_metrics *m, bool om, size_t *len)
 	api_family(&b, om, "pktbench_run_frames_unchecked", API_COUNTER,
 		   "frames counted without a sequence check, in frames");
 	api_runs(&b, m, "pktbench_run_frames_unchecked_total", api_run_unchecked);
+	api_family(&b, om, "pktbench_run_frames_corrupt", API_COUNTER,
+		   "frames the host would refuse: an IPv4 header checksum or version, lengths");
+	api_runs(&b, m, "pktbench_run_frames_corrupt_total", api_run_corrupt);
+	api_family(&b, om, "pktbench_run_frames_not_for_host", API_COUNTER,
+		   "frames sent to another destination MAC");
+	api_runs(&b, m, "pktbench_run_frames_not_for_host_total", api_run_not_host);
 	api_family(&b, om, "pktbench_run_queue_frames", API_COUNTER,
 		   "this run's frames per RX queue (queues that had any)");
 	for (i = 0; i < m->nruns; i++)

@@ -155,6 +155,10 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 	rx->skel->rodata->have_tai = rx->have_tai;
 	rx->frags = pb_xdp_frags(rx->skel->progs.pb_receiver);
 	rx->skel->rodata->have_frags = rx->frags;
+	/* a frame to another MAC is not one the host takes (all zero: no MAC, no check) */
+	memcpy((void *)rx->skel->rodata->host_mac, rx->nif.mac, 6);
+	rx->skel->rodata->host_mac_set = !!(rx->nif.mac[0] | rx->nif.mac[1] | rx->nif.mac[2] |
+					    rx->nif.mac[3] | rx->nif.mac[4] | rx->nif.mac[5]);
 	err = receiver__load(rx->skel);
 	if (err) {
 		pr_err("receiver: cannot load the XDP program: %s\n", strerror(-err));

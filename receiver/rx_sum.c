@@ -43,6 +43,7 @@ void pb_rx_sum_total(const struct pb_rx_val *acc, int ncpus, uint32_t nqueues,
 
 	out->frames = out->bytes = out->first_ns = out->last_ns = 0;
 	out->dup = out->late = out->stray = out->unchecked = 0;
+	out->corrupt = out->not_host = 0;
 	out->nqueues = nqueues < PB_RX_MAX_QUEUES ? nqueues : PB_RX_MAX_QUEUES;
 	memset(out->queue_frames, 0, sizeof(out->queue_frames));
 	for (c = 0; c < ncpus; c++) {
@@ -53,6 +54,8 @@ void pb_rx_sum_total(const struct pb_rx_val *acc, int ncpus, uint32_t nqueues,
 		out->late += v->late;
 		out->stray += v->stray;
 		out->unchecked += v->unchecked;
+		out->corrupt += v->corrupt;
+		out->not_host += v->not_host;
 		if (!v->frames)
 			continue;
 		out->frames += v->frames;

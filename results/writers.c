@@ -193,6 +193,9 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 		      : pb_fnull("frames_out_of_window"));
 	pb_add(fs, rx ? pb_fu64("frames_unchecked", r->frames_unchecked)
 		      : pb_fnull("frames_unchecked"));
+	pb_add(fs, rx ? pb_fu64("frames_corrupt", r->frames_corrupt) : pb_fnull("frames_corrupt"));
+	pb_add(fs, rx ? pb_fu64("frames_not_for_host", r->frames_not_for_host)
+		      : pb_fnull("frames_not_for_host"));
 	pb_add(fs, rx ? pb_fu64("flows_seen", r->flows_seen) : pb_fnull("flows_seen"));
 	pb_add(fs, rx && r->rx_queues > 1 ? pb_fdbl("rx_queue_cv", r->rx_queue_cv)
 					  : pb_fnull("rx_queue_cv"));

@@ -10,6 +10,8 @@
  *   PB_MODE_SWAP     swaps the sequence numbers (payload bytes 8-11) of frames k and k + 1
  *                    for every k a multiple of PB_NTH, UDP checksum kept right: to the
  *                    receiver, frame k + 1 arrived before frame k
+ *   PB_MODE_CSUM4    adds 1 to its IPv4 header checksum: a header the host would refuse
+ *   PB_MODE_MAC      flips the last bit of its destination MAC: another host's frame
  * Counted, not timed: what it does does not depend on how fast the sender is. A clone comes
  * back through this hook with skb->mark PB_MARK and passes as it is.
  */
@@ -42,8 +44,9 @@ struct frame {
 	__be32 seq;
 } __attribute__((packed));
 
-#define SEQ_OFF	 __builtin_offsetof(struct frame, seq)
-#define CSUM_OFF (__builtin_offsetof(struct frame, udp) + __builtin_offsetof(struct udphdr, check))
+#define SEQ_OFF	    __builtin_offsetof(struct frame, seq)
+#define CSUM_OFF    (__builtin_offsetof(struct frame, udp) + __builtin_offsetof(struct udphdr, check))
+#define IP_CSUM_OFF (__builtin_offsetof(struct frame, ip) + __builtin_offsetof(struct iphdr, check))
 
 static __always_inline int set_seq(struct __sk_buff *skb, __be32 old, __be32 now)
 {
@@ -82,6 +85,20 @@ int pb_mangle(struct __sk_buff *skb)
 		skb->mark = PB_MARK;
 		bpf_clone_redirect(skb, skb->ifindex, 0);
 		skb->mark = 0;
+	}
+	return TC_ACT_OK;
+#elif defined(PB_MODE_CSUM4)
+	if (k % PB_NTH == PB_NTH - 1) {
+		__be16 c = bpf_htons(bpf_ntohs(f.ip.check) + 1);
+
+		bpf_skb_store_bytes(skb, IP_CSUM_OFF, &c, sizeof(c), 0);
+	}
+	return TC_ACT_OK;
+#elif defined(PB_MODE_MAC)
+	if (k % PB_NTH == PB_NTH - 1) {
+		__u8 b = f.eth.h_dest[5] ^ 1;
+
+		bpf_skb_store_bytes(skb, 5, &b, 1, 0);
 	}
 	return TC_ACT_OK;
 #elif defined(PB_MODE_SWAP)

@@ -339,6 +339,8 @@ static struct pb_api_run sample_run(void)
 	r.run.late = 12;
 	r.run.stray = 13;
 	r.run.unchecked = 14;
+	r.run.corrupt = 15;
+	r.run.not_host = 16;
 	r.run.nqueues = 2;
 	r.run.queue_frames[0] = 12000;
 	r.run.queue_frames[1] = 8000;
@@ -390,6 +392,7 @@ static void test_run(void)
 		      ju64(o, "bytes") == 1200000 && ju64(o, "rx_queues") == 2 &&
 		      ju64(o, "frames_duplicate") == 11 && ju64(o, "frames_reordered") == 12 &&
 		      ju64(o, "frames_out_of_window") == 13 && ju64(o, "frames_unchecked") == 14 &&
+		      ju64(o, "frames_corrupt") == 15 && ju64(o, "frames_not_for_host") == 16 &&
 		      ju64(o, "flows_seen") == 7 && ju64(o, "first_ns") == 5000000000ull &&
 		      ju64(o, "last_ns") == 5004000000ull && ju64(o, "now_ns") == 6000000000ull,
 	      "run fields: %s", s);
@@ -485,6 +488,7 @@ static void test_bad_answers(void)
 		{ "\"frames_duplicate\":11,", "", "frames_duplicate" },
 		{ "\"frames_duplicate\":11", "\"frames_duplicate\":-11", "frames_duplicate" },
 		{ "\"frames_out_of_window\":13,", "", "frames_out_of_window" },
+		{ "\"frames_corrupt\":15,", "", "frames_corrupt" },
 		{ "\"seen\":true", "\"seen\":1", "seen" },
 		{ "\"run_id\":3617469498", "\"run_id\":4294967296", "run_id" },
 		{ "\"rx_queues\":2", "\"rx_queues\":3", "queue_frames" },
@@ -535,7 +539,8 @@ static void test_bad_answers(void)
 				   "{\"run_id\":1,\"seen\":true,\"frames\":1,"
 				   "\"bytes\":60,\"frames_duplicate\":0,"
 				   "\"frames_reordered\":0,\"frames_out_of_window\":0,"
-				   "\"frames_unchecked\":0,\"rx_queues\":65,\"queue_frames\":[");
+				   "\"frames_unchecked\":0,\"frames_corrupt\":0,"
+				   "\"frames_not_for_host\":0,\"rx_queues\":65,\"queue_frames\":[");
 
 		for (i = 0; i < 65; i++)
 			off += snprintf(buf + off, sizeof(buf) - (size_t)off, "%s1", i ? "," : "");
@@ -712,6 +717,13 @@ static const char golden_prom[] =
 	"frames\n"
 	"# TYPE pktbench_run_frames_unchecked_total counter\n"
 	"pktbench_run_frames_unchecked_total{run=\"edcf1584598ef29e\"} 14\n"
+	"# HELP pktbench_run_frames_corrupt_total frames the host would refuse: an IPv4 header "
+	"checksum or version, lengths\n"
+	"# TYPE pktbench_run_frames_corrupt_total counter\n"
+	"pktbench_run_frames_corrupt_total{run=\"edcf1584598ef29e\"} 15\n"
+	"# HELP pktbench_run_frames_not_for_host_total frames sent to another destination MAC\n"
+	"# TYPE pktbench_run_frames_not_for_host_total counter\n"
+	"pktbench_run_frames_not_for_host_total{run=\"edcf1584598ef29e\"} 16\n"
 	"# HELP pktbench_run_queue_frames_total this run's frames per RX queue (queues that had "
 	"any)\n"
 	"# TYPE pktbench_run_queue_frames_total counter\n"

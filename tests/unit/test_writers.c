@@ -204,6 +204,8 @@ static const struct want result_fields[] = {
 	{ "frames_reordered", json_type_int },
 	{ "frames_out_of_window", json_type_int },
 	{ "frames_unchecked", json_type_int },
+	{ "frames_corrupt", json_type_int },
+	{ "frames_not_for_host", json_type_int },
 	{ "flows_seen", json_type_int },
 	{ "rx_queue_cv", json_type_null }, /* one RX queue: no spread to speak of */
 	{ "frames_dropped", json_type_int },
@@ -284,6 +286,8 @@ static const struct want row1_types[] = {
 	{ "frames_reordered", json_type_null },
 	{ "frames_out_of_window", json_type_null },
 	{ "frames_unchecked", json_type_null },
+	{ "frames_corrupt", json_type_null },
+	{ "frames_not_for_host", json_type_null },
 	{ "flows_seen", json_type_null },
 	{ "syscalls_per_frame", json_type_null },
 	{ "pps_min", json_type_null }, /* one run: no spread */
@@ -301,6 +305,8 @@ static const struct want row2_types[] = {
 	{ "frames_reordered", json_type_null },
 	{ "frames_out_of_window", json_type_null },
 	{ "frames_unchecked", json_type_null },
+	{ "frames_corrupt", json_type_null },
+	{ "frames_not_for_host", json_type_null },
 	{ "flows_seen", json_type_null },
 	{ "delivered_pct", json_type_null },
 	{ "accounted_pct", json_type_null },
