@@ -344,11 +344,12 @@ int pb_af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcom
 		if (__builtin_expect(p->refill, 0)) {
 			f = &w->pool->frames[p->seq];
 			af_packet_refill(w, p);
-		} else {
-			/* the slot is back from the kernel: its frame takes the next number */
+		}
+		/* the slot is back from the kernel: its frame takes the next number (a replay's
+		 * frames are the capture's, never stamped) */
+		if (!w->pool->ordered)
 			pb_frame_seq_stamp(af_packet_frame(p, p->head) + f->payload_off, w->seq++,
 					   true);
-		}
 		/* a probe is stamped in its ring slot, put back when the slot comes back */
 		if (pb_probe_due(&w->probe, n) && p->nprobes < AF_PACKET_PROBES) {
 			pb_probe_stamp(&w->probe, af_packet_frame(p, p->head) + f->payload_off,

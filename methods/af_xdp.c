@@ -508,12 +508,16 @@ static void af_xdp_probes_done(struct af_xdp_priv *p, uint32_t idx, uint32_t n)
 	}
 }
 
-/* Slot k's frame, completed and about to go again, takes the stream's next number. */
+/*
+ * Slot k's frame, completed and about to go again, takes the stream's next number (a replay's
+ * frames are the capture's, never stamped).
+ */
 static inline void af_xdp_seq(struct pb_worker *w, struct af_xdp_priv *p, uint32_t k)
 {
-	pb_frame_seq_stamp((uint8_t *)p->area + (size_t)k * p->slot +
-				   w->pool->frames[k % w->pool->n].payload_off,
-			   w->seq++, true);
+	if (!w->pool->ordered)
+		pb_frame_seq_stamp((uint8_t *)p->area + (size_t)k * p->slot +
+					   w->pool->frames[k % w->pool->n].payload_off,
+				   w->seq++, true);
 }
 
 /*
@@ -644,11 +648,16 @@ static int af_xdp_open(struct pb_worker *w)
 		p->chains.mask = p->comp - 1;
 	}
 	p->refill = w->pool->ordered && (w->pool->streamed || w->pool->n > AF_XDP_FRAMES);
-	/* a slot for every frame that may be in flight: one flow is no longer one chunk */
-	i = w->pool->n > p->comp ? w->pool->n : p->comp;
-	p->nchunks = p->refill		 ? (p->comp > AF_XDP_FRAMES ? p->comp : AF_XDP_FRAMES)
-		     : i < AF_XDP_FRAMES ? i
-					 : AF_XDP_FRAMES;
+	/*
+	 * a slot for every frame that may be in flight (each carries its own sequence number: one
+	 * flow is no longer one chunk), in whole passes of the pool, so that a mix (--imix) goes
+	 * out in its proportions
+	 */
+	i = (p->comp + w->pool->n - 1) / w->pool->n * w->pool->n;
+	if (i > AF_XDP_FRAMES)
+		i = w->pool->n <= AF_XDP_FRAMES ? AF_XDP_FRAMES / w->pool->n * w->pool->n
+						: AF_XDP_FRAMES;
+	p->nchunks = p->refill ? (p->comp > AF_XDP_FRAMES ? p->comp : AF_XDP_FRAMES) : i;
 	p->cap = p->nchunks < p->comp ? p->nchunks : p->comp;
 	if (!p->refill && w->pool->n > AF_XDP_FRAMES)
 		pr_warn("af_xdp: %u flows per stream, the UMEM holds %u: only those are sent\n",
