@@ -13,11 +13,15 @@
 /*
  * The signature at the start of every UDP payload pktbench sends (PB_SIG_LEN = 8 bytes):
  *   bytes 0-1  "pb"
- *   byte  2    kind: PB_SIG_KIND_FRAME, or a latency probe: PB_SIG_KIND_PROBE (its timestamp
+ *   byte  2    kind: PB_SIG_KIND_SEQ (a frame with its sequence number), PB_SIG_KIND_FRAME (a
+ *              frame without one), or a latency probe: PB_SIG_KIND_PROBE (its timestamp
  *              is CLOCK_MONOTONIC) or PB_SIG_KIND_TAI (CLOCK_TAI, --synced-clocks); in lower
  *              case (| PB_SIG_PACED) in a paced run, whose frames the receiver times one by one
  *   byte  3    stream id (0 .. 63)
  *   bytes 4-7  run id, big-endian
+ * in a PB_SIG_KIND_SEQ frame (PB_FRAME_SEQ_LEN = 12 bytes at least):
+ *   bytes 8-11   the stream's frame sequence number, big-endian, from 0 in every run: the
+ *                receiver tells a duplicate and a reordered frame by it
  * and in a probe (PB_PROBE_LEN = 18 bytes at least):
  *   bytes 8-11   the stream's probe sequence number, big-endian, from 0 in every run
  *   bytes 12-17  the transmit time in ns modulo 2^48, big-endian
@@ -25,12 +29,15 @@
 #define PB_SIG_P0	  'p'
 #define PB_SIG_P1	  'b'
 #define PB_SIG_KIND_FRAME 'N'
+#define PB_SIG_KIND_SEQ	  'S'
 #define PB_SIG_KIND_PROBE 'P'
 #define PB_SIG_KIND_TAI	  'T'
 #define PB_SIG_PACED	  0x20 /* ASCII's lower case bit */
 #define PB_PROBE_SEQ_OFF  8
 #define PB_PROBE_TS_OFF	  12
 #define PB_PROBE_LEN	  18
+#define PB_FRAME_SEQ_OFF  8
+#define PB_FRAME_SEQ_LEN  12
 
 /*
  * A replayed capture's frames go as captured, with no signature to carry: a frame method
@@ -116,11 +123,31 @@ struct pb_rx_table {
  * ~31 ns a frame on a VM that traps the TSC, the coarse one ~13 ns, jiffies nothing.
  */
 struct pb_rx_val {
-	__u64 frames, bytes;
+	__u64 frames, bytes;	 /* unique frames (duplicates and strays are not counted) */
 	__u64 first_ns, last_ns; /* this CPU's first / last frame, coarse clock */
 	__u64 flows;		 /* source ports whose bit this CPU set first */
+	/*
+	 * By the frame's sequence number (or a probe's), in its stream's window on this CPU
+	 * (struct pb_rx_win): dup arrived again (not in frames); late arrived after a later one
+	 * (in frames); stray too far out of order to tell (not in frames; one taken back, so
+	 * modulo 2^64, when a resync finds it was real); unchecked counted with no sequence
+	 * check (in frames): a frame without a number, or its window busy with another run.
+	 */
+	__u64 dup, late, stray, unchecked;
+	/*
+	 * Frames with the run's signature the host would not take (not in frames): corrupt (an
+	 * IPv4 header checksum or version, lengths that disagree), not_host (another
+	 * destination MAC)
+	 */
+	__u64 corrupt, not_host;
 	__u64 queue_frames[PB_BPF_MAX_QUEUES];
 };
+
+/* Whether a CPU's counts hold anything: a frame, or only duplicates and strays. */
+static __always_inline int pb_rx_val_any(const struct pb_rx_val *v)
+{
+	return v->frames || v->dup || v->stray || v->corrupt || v->not_host;
+}
 
 /*
  * Adds a slot's counts into the run's entry, where the two hold one CPU's count between them:
@@ -130,6 +157,13 @@ static __always_inline void pb_rx_val_merge(struct pb_rx_val *to, const struct p
 {
 	int i;
 
+	/* a CPU that saw only duplicates has counts too */
+	to->dup += from->dup;
+	to->late += from->late;
+	to->stray += from->stray;
+	to->unchecked += from->unchecked;
+	to->corrupt += from->corrupt;
+	to->not_host += from->not_host;
 	if (!from->frames)
 		return;
 	if (!to->frames || from->first_ns < to->first_ns)
@@ -166,6 +200,30 @@ struct pb_rx_slot {
 
 #define PB_BPF_SLOT_TAG(run) (1ull << 32 | (__u32)(run))
 #define PB_BPF_SLOT_IDLE_NS  10000000ull /* 10 ms: more than one tick at HZ >= 100 */
+
+/*
+ * The frames' sequence windows, per CPU (no atomic operation, no shared line): one per stream
+ * of a run, direct-mapped by run id and stream into PB_BPF_WINS entries, tagged with both. A
+ * stream whose entry another run holds takes it once that run has been idle on this CPU for
+ * PB_BPF_SLOT_IDLE_NS (a fresh window: pb_seq_start), and until then is counted unchecked.
+ * A duplicate is told apart only on the CPU its original arrived on: the same flow, so the
+ * same RX queue, on one NIC.
+ */
+#define PB_BPF_WINS 1024
+
+struct pb_rx_win {
+	__u64 tag; /* 1 << 40 | stream << 32 | run id; 0: empty */
+	__u64 last_ns;
+	struct pb_seq seq;
+};
+
+#define PB_BPF_WIN_TAG(run, stream) (1ull << 40 | (__u64)(stream) << 32 | (__u32)(run))
+
+static __always_inline __u32 pb_rx_win_index(__u32 run, __u32 stream)
+{
+	/* a run's streams side by side: they never collide with each other */
+	return (((run * 2654435761u) >> 22) + stream) & (PB_BPF_WINS - 1);
+}
 
 struct pb_rx_word_key {
 	__u32 run_id;

@@ -133,10 +133,11 @@ struct pb_seq {
 };
 
 enum pb_seq_kind {
-	PB_SEQ_NEW,   /* the highest so far */
-	PB_SEQ_LATE,  /* filled a gap */
-	PB_SEQ_DUP,   /* seen before */
-	PB_SEQ_STRAY, /* out of the window: not received, nothing moved */
+	PB_SEQ_NEW,    /* the highest so far */
+	PB_SEQ_LATE,   /* filled a gap */
+	PB_SEQ_DUP,    /* seen before */
+	PB_SEQ_STRAY,  /* out of the window: not received, nothing moved */
+	PB_SEQ_RESYNC, /* the window restarted here: this one and the stray before it received */
 };
 
 static __always_inline __u64 *pb_seq_word(struct pb_seq *s, __u32 seq)
@@ -187,7 +188,7 @@ static __always_inline enum pb_seq_kind pb_seq_update(struct pb_seq *s, __u32 se
 		s->next = seq + 1;
 		s->stray--;
 		s->received += 2;
-		return PB_SEQ_NEW;
+		return PB_SEQ_RESYNC;
 	}
 	/* a number just behind the window (a late pair, an old duplicate) never restarts it */
 	if (back > PB_SEQ_FAR) {
@@ -196,6 +197,24 @@ static __always_inline enum pb_seq_kind pb_seq_update(struct pb_seq *s, __u32 se
 	}
 	s->stray++;
 	return PB_SEQ_STRAY;
+}
+
+/*
+ * A window that starts at seq, where earlier numbers of the stream may still arrive (a
+ * receiver's per-CPU window of frames, taken in the middle of a run): the PB_SEQ_WINDOW numbers
+ * up to seq (none before 0) are open, so one of them arriving later is late, not stray.
+ */
+static __always_inline void pb_seq_start(struct pb_seq *s, __u32 seq)
+{
+	__u32 k;
+
+	for (k = 0; k < PB_SEQ_WORDS; k++)
+		s->window[k] = 0;
+	*pb_seq_word(s, seq) |= 1ull << (seq % 64);
+	s->next = seq + 1;
+	s->depth = seq < PB_SEQ_WINDOW ? seq + 1 : PB_SEQ_WINDOW;
+	s->flags = 0;
+	s->missing = s->depth - 1;
 }
 
 /*

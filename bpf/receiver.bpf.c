@@ -16,8 +16,12 @@
  *
  * Latency probes (kinds 'P' and 'T') and a paced run's frames (kinds in lower case) take one
  * more branch, to pb_special(), which keeps each stream's probe sequence, one-way latency,
- * jitter and frame gaps in maps of their own, with the precise clock: the ordinary frame's
- * path is one kind check longer, no more.
+ * jitter and frame gaps in maps of their own, with the precise clock.
+ *
+ * Each frame is counted once: a frame of kind 'S' carries its stream's sequence number, which
+ * frame_win() judges in the stream's window on this CPU (a per-CPU array entry, inlined, no
+ * atomic operation; struct pb_rx_win), a probe in its own window. A duplicate or a frame too
+ * far out of order is counted apart and nothing else of it; delivered is unique frames.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -104,6 +108,14 @@ struct {
 	__type(value, struct pb_rx_cache);
 } seen_cache SEC(".maps");
 
+/* Each stream's frame sequence window on this CPU (struct pb_rx_win in pb_bpf.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PB_BPF_WINS);
+	__type(key, __u32);
+	__type(value, struct pb_rx_win);
+} wins SEC(".maps");
+
 /* Each stream's probes and paced frames (struct pb_rx_stream_val), shared by the CPUs. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -128,6 +140,9 @@ const volatile __u8 have_tai;
  * length is the whole frame's, bpf_xdp_get_buff_len() (also 5.18+).
  */
 const volatile __u8 have_frags;
+/* Set before load: the receiving interface's MAC, which a frame the host takes is sent to. */
+const volatile __u8 host_mac[6];
+const volatile __u8 host_mac_set;
 
 /* What a new entry starts from: too large for the BPF stack. */
 struct pb_rx_val rx_zero_val;
@@ -178,20 +193,148 @@ struct vlan_hdr {
 	__be16 proto;
 };
 
+/* What the host would make of a frame that carries a signature (PB_RX_BAD_*). */
+#define PB_RX_BAD_CORRUPT 1 /* a header checksum, version or length the host would refuse */
+#define PB_RX_BAD_HOST	  2 /* another destination MAC */
+
 /*
- * Returns the UDP payload when the frame is UDP over IPv4/IPv6 with room for a signature in
- * the datagram itself (not in the Ethernet padding after it), else NULL.
+ * The IPv4 header's checksum (RFC 1071: its words sum to 0xffff) and version; ihl >= 5 and the
+ * fixed 20 bytes in the frame already. Options (up to 40 bytes more) are summed word by word,
+ * each word's place checked at a constant offset, so the verifier follows it.
  */
-static __always_inline void *udp_payload(void *data, void *end, __u16 *sport, __u16 *vlan)
+static __always_inline int ip4_ok(struct iphdr *ip, void *end)
+{
+	__u16 *w = (void *)ip;
+	__u32 sum = 0, n = ip->ihl * 2;
+	int i;
+
+	if (ip->version != 4)
+		return 0;
+#pragma unroll
+	for (i = 0; i < 10; i++)
+		sum += w[i];
+#pragma unroll
+	for (i = 10; i < 30; i++) {
+		if (i < n) {
+			if ((void *)(w + i + 1) > end)
+				return 0;
+			sum += w[i];
+		}
+	}
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+/*
+ * IPv6 extension headers the host walks to its UDP header: hop-by-hop, routing, destination
+ * options, and a first fragment's header (a later fragment holds no UDP header: NULL). Up to
+ * PB_RX_EXT of them; *next is the last one's next header.
+ */
+#define PB_RX_EXT 4
+static __always_inline void *ip6_walk(struct ipv6hdr *ip6, void *end, __u8 *next)
+{
+	void *h = ip6 + 1;
+	__u8 nh = ip6->nexthdr;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < PB_RX_EXT; i++) {
+		__u8 *e = h;
+
+		if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_ROUTING && nh != IPPROTO_DSTOPTS &&
+		    nh != IPPROTO_FRAGMENT)
+			break;
+		if ((void *)(e + 8) > end)
+			return NULL;
+		if (nh == IPPROTO_FRAGMENT) {
+			if ((e[2] << 8 | e[3]) & ~7) /* its offset: not the first fragment */
+				return NULL;
+			h = e + 8;
+		} else {
+			h = e + (e[1] + 1) * 8;
+		}
+		nh = e[0];
+	}
+	*next = nh;
+	return h;
+}
+
+/*
+ * The IP header at l3off of a frame of len bytes (proto: its EtherType, network order) as the
+ * host reads it: the UDP header's offset << 8 | PB_RX_BAD_* for what the host would refuse (an
+ * IPv4 header's version or checksum, an IP length the frame does not hold, a UDP length that
+ * is not the IP payload's, so a signature in the Ethernet padding is no datagram's); -1 when
+ * there is no UDP header where the host would look (not UDP, a later fragment). A global
+ * function: the verifier takes its loops once, not again on every path of the program.
+ */
+__noinline int pb_l3(struct xdp_md *ctx, __u32 l3off, __u32 proto, __u32 len)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 iplen, l3len, bad = 0;
+	struct udphdr *udp;
+	void *l3;
+
+	if (l3off > 64 || l3off > len)
+		return -1;
+	l3 = data + l3off;
+	l3len = len - l3off; /* the frame's bytes from the IP header on */
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *ip = l3;
+
+		/* a fragment after the first has no UDP header where one is looked for */
+		if ((void *)(ip + 1) > end || ip->protocol != IPPROTO_UDP || ip->ihl < 5 ||
+		    (ip->frag_off & bpf_htons(0x1fff)))
+			return -1;
+		udp = (void *)ip + ip->ihl * 4;
+		if (!ip4_ok(ip, end) || bpf_ntohs(ip->tot_len) > l3len ||
+		    bpf_ntohs(ip->tot_len) < ip->ihl * 4)
+			bad |= PB_RX_BAD_CORRUPT;
+		iplen = bpf_ntohs(ip->tot_len) - ip->ihl * 4; /* the UDP datagram's */
+	} else if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6 = l3;
+		__u8 nh;
+
+		if ((void *)(ip6 + 1) > end)
+			return -1;
+		udp = ip6_walk(ip6, end, &nh);
+		if (!udp || nh != IPPROTO_UDP)
+			return -1;
+		if (sizeof(*ip6) + bpf_ntohs(ip6->payload_len) > l3len)
+			bad |= PB_RX_BAD_CORRUPT;
+		/* what the extension headers took of the payload length */
+		iplen = bpf_ntohs(ip6->payload_len) - (__u32)((void *)udp - (void *)(ip6 + 1));
+	} else {
+		return -1;
+	}
+	if ((void *)(udp + 1) > end)
+		return -1;
+	if (bpf_ntohs(udp->len) != iplen)
+		bad |= PB_RX_BAD_CORRUPT;
+	return (int)((void *)udp - data) << 8 | bad;
+}
+
+/*
+ * Returns the UDP payload when the frame is UDP over IPv4/IPv6 with room for a signature,
+ * else NULL; *bad says what the host would refuse in it (PB_RX_BAD_*): another destination
+ * MAC, and what pb_l3() finds.
+ */
+static __always_inline void *udp_payload(struct xdp_md *ctx, void *data, void *end, __u64 len,
+					 __u16 *sport, __u16 *vlan, __u32 *bad)
 {
 	struct ethhdr *eth = data;
 	struct udphdr *udp;
 	void *l3;
 	__u16 proto;
-	int i;
+	int i, r;
 
 	if ((void *)(eth + 1) > end)
 		return NULL;
+	if (host_mac_set && (eth->h_dest[0] != host_mac[0] || eth->h_dest[1] != host_mac[1] ||
+			     eth->h_dest[2] != host_mac[2] || eth->h_dest[3] != host_mac[3] ||
+			     eth->h_dest[4] != host_mac[4] || eth->h_dest[5] != host_mac[5]))
+		*bad |= PB_RX_BAD_HOST;
 	proto = eth->h_proto;
 	l3 = eth + 1;
 #pragma unroll
@@ -207,24 +350,11 @@ static __always_inline void *udp_payload(void *data, void *end, __u16 *sport, __
 		proto = vh->proto;
 		l3 = vh + 1;
 	}
-
-	if (proto == bpf_htons(ETH_P_IP)) {
-		struct iphdr *ip = l3;
-
-		/* a fragment after the first has no UDP header where one is looked for */
-		if ((void *)(ip + 1) > end || ip->protocol != IPPROTO_UDP || ip->ihl < 5 ||
-		    (ip->frag_off & bpf_htons(0x1fff)))
-			return NULL;
-		udp = (void *)ip + ip->ihl * 4;
-	} else if (proto == bpf_htons(ETH_P_IPV6)) {
-		struct ipv6hdr *ip6 = l3;
-
-		if ((void *)(ip6 + 1) > end || ip6->nexthdr != IPPROTO_UDP)
-			return NULL;
-		udp = (void *)(ip6 + 1);
-	} else {
+	r = pb_l3(ctx, (__u32)(l3 - data), proto, (__u32)len);
+	if (r < 0)
 		return NULL;
-	}
+	*bad |= r & 0xff;
+	udp = data + (r >> 8 & 0xfff);
 	if ((void *)(udp + 1) > end || bpf_ntohs(udp->len) < sizeof(*udp) + 8)
 		return NULL;
 	*sport = bpf_ntohs(udp->source);
@@ -233,6 +363,10 @@ static __always_inline void *udp_payload(void *data, void *end, __u16 *sport, __
 
 #define SIG_MASK  bpf_htonl(0xffffff00)
 #define SIG_FRAME bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_FRAME << 8)
+#define SIG_SEQ	  bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_SEQ << 8)
+
+/* Not judged by a sequence number: counted as delivered, and as unchecked. */
+#define PB_RX_UNCHECKED 16
 #define SIG_ANNOUNCE bpf_htonl(PB_SIG_P0 << 24 | PB_SIG_P1 << 16 | PB_SIG_KIND_ANNOUNCE << 8)
 
 /*
@@ -323,7 +457,7 @@ static __always_inline void hist_add(__u32 run, __u32 which, __u64 ns)
 /*
  * A probe or a paced run's frame (kind as sent) of stream, whose UDP payload is pl: the gap
  * since the stream's previous frame (paced), then the probe's sequence number, latency and
- * jitter.
+ * jitter. Returns a probe's pb_seq_kind, else PB_RX_UNCHECKED.
  */
 static __noinline int pb_special(__u8 *pl, void *end, __u32 run, __u32 kind, __u32 stream)
 {
@@ -336,7 +470,7 @@ static __noinline int pb_special(__u8 *pl, void *end, __u32 run, __u32 kind, __u
 	int timed, counted;
 
 	if (!st)
-		return 0;
+		return PB_RX_UNCHECKED;
 	now = bpf_ktime_get_ns();
 	if (kind & PB_SIG_PACED) {
 		/* which frame was the previous one is what the exchange says, on every CPU */
@@ -348,10 +482,10 @@ static __noinline int pb_special(__u8 *pl, void *end, __u32 run, __u32 kind, __u
 		__sync_fetch_and_add(&st->gap_frames, 1);
 	}
 	kind &= ~PB_SIG_PACED;
-	if (kind == PB_SIG_KIND_FRAME)
-		return 0;
+	if (kind == PB_SIG_KIND_FRAME || kind == PB_SIG_KIND_SEQ)
+		return PB_RX_UNCHECKED;
 	if ((void *)(pl + PB_PROBE_LEN) > end || bpf_ntohs(udp->len) < sizeof(*udp) + PB_PROBE_LEN)
-		return 0;
+		return PB_RX_UNCHECKED;
 	seq = (__u32)pl[8] << 24 | (__u32)pl[9] << 16 | (__u32)pl[10] << 8 | pl[11];
 	ts = (__u64)pl[12] << 40 | (__u64)pl[13] << 32 | (__u64)pl[14] << 24 | (__u64)pl[15] << 16 |
 	     (__u64)pl[16] << 8 | pl[17];
@@ -366,12 +500,12 @@ static __noinline int pb_special(__u8 *pl, void *end, __u32 run, __u32 kind, __u
 	/* two probes of one stream at once on two CPUs: milliseconds apart, so hardly ever */
 	if (__sync_val_compare_and_swap(&st->busy, 0, 1)) {
 		__sync_fetch_and_add(&st->busy_probes, 1);
-		return 0;
+		return PB_RX_UNCHECKED;
 	}
 	st->kind = kind;
 	got = pb_seq_update(&st->seq, seq);
 	/* a duplicate, or one out of the window (forged, or too old to tell), is not timed */
-	counted = got == PB_SEQ_NEW || got == PB_SEQ_LATE;
+	counted = got == PB_SEQ_NEW || got == PB_SEQ_LATE || got == PB_SEQ_RESYNC;
 	if (counted) {
 		pb_jitter_update(&st->jitter, transit);
 		if (timed) {
@@ -388,7 +522,45 @@ static __noinline int pb_special(__u8 *pl, void *end, __u32 run, __u32 kind, __u
 	__sync_lock_test_and_set(&st->busy, 0); /* an exchange: ordered after the updates */
 	if (counted && timed)
 		hist_add(run, PB_BPF_HIST_LAT, lat);
-	return 0;
+	return got;
+}
+
+/*
+ * A sequenced frame of stream on this CPU: its pb_seq_kind in the stream's window (struct
+ * pb_rx_win), or PB_RX_UNCHECKED when another run's stream holds the window and has not been
+ * idle long enough to give it up. Beyond pb_seq_update's resync (two in a row), two strays
+ * ascending within a window of each other restart it too: a CPU sees only the frames of the
+ * flows its queue takes, never each number in turn, and a long loss or a move of the
+ * stream's queue to this CPU must not leave it out of the window for good.
+ */
+static __noinline int frame_win(__u32 run, __u32 stream, __u32 seq, __u64 now)
+{
+	__u32 i = pb_rx_win_index(run, stream), prev;
+	__u64 tag = PB_BPF_WIN_TAG(run, stream);
+	struct pb_rx_win *w = bpf_map_lookup_elem(&wins, &i);
+	int got, armed;
+
+	if (!w)
+		return PB_RX_UNCHECKED;
+	if (w->tag != tag) {
+		if (w->tag && now - w->last_ns < PB_BPF_SLOT_IDLE_NS)
+			return PB_RX_UNCHECKED;
+		w->tag = tag;
+		w->last_ns = now;
+		pb_seq_start(&w->seq, seq);
+		return PB_SEQ_NEW;
+	}
+	w->last_ns = now;
+	armed = w->seq.flags & PB_SEQ_ARMED;
+	prev = w->seq.resync - 1;
+	got = pb_seq_update(&w->seq, seq);
+	if (got == PB_SEQ_STRAY && armed && seq - prev - 1 < PB_SEQ_WINDOW) {
+		pb_seq_start(&w->seq, seq);
+		if (seq - prev < w->seq.depth)
+			*pb_seq_word(&w->seq, prev) |= 1ull << (prev % 64);
+		return PB_SEQ_RESYNC;
+	}
+	return got;
 }
 
 /*
@@ -447,6 +619,7 @@ static __always_inline int special_kind(__u32 word, __u32 *kind)
 	case PB_SIG_KIND_PROBE:
 	case PB_SIG_KIND_TAI:
 	case PB_SIG_KIND_FRAME | PB_SIG_PACED:
+	case PB_SIG_KIND_SEQ | PB_SIG_PACED:
 	case PB_SIG_KIND_PROBE | PB_SIG_PACED:
 	case PB_SIG_KIND_TAI | PB_SIG_PACED:
 		return 1;
@@ -459,22 +632,28 @@ int pb_receiver(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *end = (void *)(long)ctx->data_end;
-	__u32 queue = ctx->rx_queue_index, zero = 0, run;
+	__u32 queue = ctx->rx_queue_index, zero = 0, run, seq = 0, n;
 	__u64 len = have_frags ? bpf_xdp_get_buff_len(ctx) : (__u64)(end - data), now;
 	struct pb_rx_foreign *f;
 	struct pb_rx_slot *s = NULL;
 	struct pb_rx_val *v;
 	__u16 sport = 0, vlan = 0;
-	__u32 kind = 0, stream = 0;
+	__u32 kind = 0, stream = 0, w0;
+	struct udphdr *udp;
 	__be32 *sig;
 	void *pl;
-	int ordinary;
+	int got, seqd = 0;
+	__u32 bad = 0;
 
-	sig = udp_payload(data, end, &sport, &vlan);
+	sig = udp_payload(ctx, data, end, len, &sport, &vlan, &bad);
 	if (!sig || (void *)(sig + 2) > end)
 		goto by_mac;
-	ordinary = (sig[0] & SIG_MASK) == SIG_FRAME;
-	if (!ordinary && (sig[0] & SIG_MASK) == SIG_ANNOUNCE) {
+	w0 = sig[0] & SIG_MASK;
+	if (w0 == SIG_SEQ) {
+		kind = PB_SIG_KIND_SEQ;
+	} else if (w0 == SIG_FRAME) {
+		kind = PB_SIG_KIND_FRAME;
+	} else if (w0 == SIG_ANNOUNCE) {
 		announce(sig, end);
 		f = bpf_map_lookup_elem(&foreign, &zero);
 		if (f) {
@@ -482,15 +661,25 @@ int pb_receiver(struct xdp_md *ctx)
 			f->bytes += len;
 		}
 		return XDP_DROP; /* nobody listens for it */
-	}
-	if (!ordinary && !special_kind(sig[0], &kind))
+	} else if (!special_kind(sig[0], &kind)) {
 		goto by_mac;
+	}
+	if ((kind | PB_SIG_PACED) == (PB_SIG_KIND_SEQ | PB_SIG_PACED)) {
+		/* a number the datagram does not hold is no frame of ours */
+		udp = (struct udphdr *)sig - 1;
+		if ((void *)(sig + 3) > end ||
+		    bpf_ntohs(udp->len) < sizeof(*udp) + PB_FRAME_SEQ_LEN)
+			goto by_mac;
+		seq = bpf_ntohl(sig[2]);
+		seqd = 1;
+	}
 	run = bpf_ntohl(sig[1]);
 	stream = bpf_ntohl(sig[0]) & 0xff;
 	pl = sig;
 	goto count;
 
 by_mac:
+	bad = 0; /* a replayed capture's frame carries whatever it carried */
 	/*
 	 * A replay's frame, counted by its source MAC: whatever it carries is the capture's. Only
 	 * after the signature: a host's own random MAC that looks like a run's (1 in 128 do)
@@ -505,7 +694,6 @@ by_mac:
 	s = bpf_map_lookup_elem(&slot, &zero);
 	if (!(s && s->tag == PB_BPF_SLOT_TAG(run)) && !bpf_map_lookup_elem(&meta, &run))
 		goto foreign;
-	ordinary = kind == PB_SIG_KIND_FRAME;
 	pl = data + sizeof(struct ethhdr); /* only paced timing: never read */
 
 count:
@@ -523,17 +711,53 @@ count:
 		if (!v)
 			return XDP_DROP;
 	}
+	/*
+	 * What the host would not take is counted apart, before its number is looked at: a
+	 * corrupt frame's number may be anything
+	 */
+	if (bad) {
+		if (bad & PB_RX_BAD_CORRUPT)
+			v->corrupt++;
+		else
+			v->not_host++;
+		return XDP_DROP;
+	}
+	/* the verdict first: a duplicate or a stray is counted apart, nothing else of it */
+	if (seqd)
+		got = frame_win(run, stream, seq, now);
+	else if (kind == PB_SIG_KIND_FRAME)
+		got = PB_RX_UNCHECKED;
+	else /* a probe's window, or a paced frame's gap (no verdict) */
+		got = pb_special(pl, end, run, kind, stream);
+	if (got == PB_SEQ_DUP) {
+		v->dup++;
+		return XDP_DROP;
+	}
+	if (got == PB_SEQ_STRAY) {
+		v->stray++;
+		return XDP_DROP;
+	}
+	n = 1;
+	if (got == PB_SEQ_LATE) {
+		v->late++;
+	} else if (got == PB_SEQ_RESYNC) {
+		v->stray--; /* the stray before it was real: received, with this one's length */
+		n = 2;
+	} else if (got == PB_RX_UNCHECKED) {
+		v->unchecked++;
+	}
 	if (!v->frames)
 		v->first_ns = now;
 	v->last_ns = now;
-	v->frames++;
-	v->bytes += len;
+	v->frames += n;
+	v->bytes += len * n;
 	if (queue >= PB_BPF_MAX_QUEUES)
 		queue = PB_BPF_MAX_QUEUES - 1; /* queues above 63 are counted in the last slot */
-	v->queue_frames[queue]++;
+	v->queue_frames[queue] += n;
 	v->flows += seen(run, sport / 64, sport % 64);
 	seen(run, PB_BPF_PORT_WORDS + vlan / 64, vlan % 64);
-	if (!ordinary)
+	/* a paced sequenced frame's gap, once it is known to be no duplicate */
+	if (seqd && (kind & PB_SIG_PACED))
 		pb_special(pl, end, run, kind, stream);
 	return XDP_DROP;
 

@@ -76,6 +76,25 @@ static const struct {
 	{ "results[]", "frames_extra",
 	  "delivered above sent: frames with this run's signature it did not send (forged, "
 	  "replayed or counted twice); above 0 the row is an error; null without a receiver" },
+	{ "results[]", "frames_duplicate",
+	  "frames that arrived again (a sequence number the receiver had seen), not in delivered; "
+	  "above 0 the row is an error, \"duplicates: ...\"; null without a receiver" },
+	{ "results[]", "frames_reordered",
+	  "frames that arrived after a later one of their stream (in delivered); null without a "
+	  "receiver" },
+	{ "results[]", "frames_out_of_window",
+	  "frames too far out of order to tell from a duplicate (more than 960 behind on their "
+	  "CPU), not in delivered; above 0 the row is an error; null without a receiver" },
+	{ "results[]", "frames_unchecked",
+	  "frames delivered without a sequence check: a method that stamps no number, a "
+	  "replayed frame, a payload under 12 bytes; null without a receiver" },
+	{ "results[]", "frames_corrupt",
+	  "frames with this run's signature the host would refuse (an IPv4 header checksum or "
+	  "version, lengths that disagree), not in delivered; above 0 the row is an error; null "
+	  "without a receiver" },
+	{ "results[]", "frames_not_for_host",
+	  "frames with this run's signature sent to another destination MAC than the "
+	  "receiver's, not in delivered; above 0 the row is an error; null without a receiver" },
 	{ "results[]", "flows_seen", "distinct UDP source ports the receiver saw" },
 	{ "results[]", "rx_queue_cv",
 	  "spread of delivered frames over the RX queues (stddev / mean); null with one queue" },

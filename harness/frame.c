@@ -150,7 +150,8 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 	if (s->payload_len < PB_SIG_LEN || hdr + s->payload_len > PB_FRAME_MAX ||
 	    s->srcip.family != s->dstip.family || s->vlan_id > 4094 || s->vlan_prio > 7 ||
 	    s->stream_id >= PB_MAX_STREAMS ||
-	    (s->kind && (s->kind | PB_SIG_PACED) != (PB_SIG_KIND_FRAME | PB_SIG_PACED)))
+	    (s->kind && (s->kind | PB_SIG_PACED) != (PB_SIG_KIND_FRAME | PB_SIG_PACED) &&
+	     (s->kind | PB_SIG_PACED) != (PB_SIG_KIND_SEQ | PB_SIG_PACED)))
 		return -EINVAL;
 
 	memset(f, 0, sizeof(*f));
@@ -216,8 +217,15 @@ int pb_frame_build(struct pb_frame *f, const struct pb_frame_spec *s)
 	} else {
 		pb_payload_fill(p + f->payload_off, s->payload_len, s->run_id, s->stream_id);
 	}
-	if (s->kind)
+	if ((s->kind | PB_SIG_PACED) == (PB_SIG_KIND_SEQ | PB_SIG_PACED) &&
+	    s->payload_len >= PB_FRAME_SEQ_LEN && !s->payload) {
+		/* the number starts at 0; pb_frame_seq_stamp() writes each frame's own */
+		memset(p + f->payload_off + PB_FRAME_SEQ_OFF, 0, 4);
 		p[f->payload_off + 2] = s->kind;
+	} else if (s->kind) {
+		/* no room for a number (or a replay's bytes): a frame the receiver cannot check */
+		p[f->payload_off + 2] = (uint8_t)(PB_SIG_KIND_FRAME | (s->kind & PB_SIG_PACED));
+	}
 	/* the checksum covers the header (its check field still 0) and the payload */
 	udp.check = frame_udp_csum(s, p + l4_off, udp_len);
 	memcpy(p + l4_off, &udp, sizeof(udp));

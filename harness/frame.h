@@ -39,8 +39,10 @@ struct pb_frame_spec {
 	uint32_t payload_len;
 	uint32_t run_id;
 	uint8_t stream_id; /* 0 .. 63; pb_pool_build() sets its stream's */
-	uint8_t kind;	   /* the signature's kind: PB_SIG_KIND_FRAME (also when 0) or its
-			    * paced twin */
+	uint8_t kind;	   /* the signature's kind: PB_SIG_KIND_FRAME (also when 0),
+			    * PB_SIG_KIND_SEQ (a sequence number at 0, stamped as it goes: a
+			    * payload too short for one gets PB_SIG_KIND_FRAME) or their paced
+			    * twins */
 	uint16_t vlan_id;  /* 802.1Q tag when 1..4094; 0: untagged */
 	uint8_t vlan_prio;
 	/* a replay's: the payload's bytes after the signature come from payload + PB_SIG_LEN */

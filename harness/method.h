@@ -23,6 +23,8 @@ enum {
 			   * first stamp: probes are never lost, their latency holds the retries */
 	__PB_M_STREAM,	  /* copies each frame out of its pool as it sends it and counts it
 			   * (w->taken), so a replay can stream a capture through a window */
+	__PB_M_SEQ,	  /* stamps each frame's sequence number (w->seq, pb_frame_seq_stamp)
+			   * as it hands it over: its frames are built PB_SIG_KIND_SEQ */
 };
 #define PB_M_FRAME     (1u << __PB_M_FRAME)
 #define PB_M_NO_WIRE   (1u << __PB_M_NO_WIRE)
@@ -30,6 +32,7 @@ enum {
 #define PB_M_ASYNC     (1u << __PB_M_ASYNC)
 #define PB_M_REPOST    (1u << __PB_M_REPOST)
 #define PB_M_STREAM    (1u << __PB_M_STREAM)
+#define PB_M_SEQ       (1u << __PB_M_SEQ)
 
 /* The knobs a method reads from the configuration, which --tune searches (tune.h). */
 enum {
@@ -74,6 +77,8 @@ struct pb_worker {
 	 * counted when the method has copied one out, so its place in the pool is free again.
 	 */
 	uint64_t taken;
+	/* PB_M_SEQ: the next frame's sequence number; it goes up by one for each handed over */
+	uint32_t seq;
 };
 
 struct pb_method;

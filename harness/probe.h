@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "config.h"
 #include "frame.h"
@@ -121,6 +122,29 @@ static inline void pb_probe_untaken(struct pb_probe *p)
 	if (p->sent)
 		p->sent--;
 }
+/*
+ * Every frame of a stream carries its own sequence number (payload bytes 8-11, pb_bpf.h), from
+ * 0 in each run, so the receiver counts a frame that arrives twice once, and tells one that
+ * arrived after a later one. Stamps seq into a payload about to be handed over, where the
+ * frame was built with PB_SIG_KIND_SEQ (else nothing: a frame with no room for one); csum as
+ * for pb_probe_stamp. A probe stamped after it carries its own number there instead.
+ */
+static inline void pb_frame_seq_stamp(uint8_t *pl, uint32_t seq, bool csum)
+{
+	uint8_t old[4], *at = pl + PB_FRAME_SEQ_OFF;
+
+	if ((pl[2] | PB_SIG_PACED) != (PB_SIG_KIND_SEQ | PB_SIG_PACED))
+		return;
+	if (csum)
+		memcpy(old, at, 4);
+	at[0] = (uint8_t)(seq >> 24);
+	at[1] = (uint8_t)(seq >> 16);
+	at[2] = (uint8_t)(seq >> 8);
+	at[3] = (uint8_t)seq;
+	if (csum)
+		pb_csum_fix(pl - 2, old, at, 4);
+}
+
 /* Puts the signature and checksum of a stamped frame back as in orig (its pool frame). */
 void pb_probe_restore(uint8_t *frame, const struct pb_frame *orig);
 

@@ -506,7 +506,8 @@ static bool run_done(const struct run *run)
  * Builds worker i's pool: its share of the flows (at least its own source port, as with
  * go-pktgen's streams), tagged when asked and the method builds frames, in a shuffled order.
  */
-static int run_pool(const struct pb_config *cfg, uint32_t i, bool tagged, struct pb_pool *pool)
+static int run_pool(const struct pb_config *cfg, uint32_t i, bool tagged, bool seq,
+		    struct pb_pool *pool)
 {
 	struct pb_frame_spec spec;
 	struct pb_flows fl = {
@@ -521,6 +522,9 @@ static int run_pool(const struct pb_config *cfg, uint32_t i, bool tagged, struct
 	};
 
 	pb_frame_spec_from_config(cfg, tagged, &spec);
+	/* a method that stamps each frame's number gets frames with room for it */
+	if (seq)
+		spec.kind = (uint8_t)(PB_SIG_KIND_SEQ | (spec.kind & PB_SIG_PACED));
 	return pb_pool_build(pool, &spec, &fl);
 }
 
@@ -1233,6 +1237,12 @@ static bool run_delivered(struct run *run, struct pb_result *res, struct pb_rx_r
 	res->delivered_known = true;
 	res->frames_delivered = c->frames;
 	res->bytes_delivered = c->bytes;
+	res->frames_duplicate = c->dup;
+	res->frames_reordered = c->late;
+	res->frames_out_of_window = c->stray;
+	res->frames_unchecked = c->unchecked;
+	res->frames_corrupt = c->corrupt;
+	res->frames_not_for_host = c->not_host;
 	res->flows_seen = c->flows_seen;
 	res->nrx_vlans = c->nvlans < 4 ? c->nvlans : 4;
 	memcpy(res->rx_vlans, c->vlans, sizeof(res->rx_vlans[0]) * res->nrx_vlans);
@@ -1512,7 +1522,8 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 			run->rp->attach(s->rs, &s->w.taken);
 			s->quota = run->rp->quota(run->replay, i);
 		} else {
-			err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME), &s->pool);
+			err = run_pool(cfg, i, cfg->vlan && (m->flags & PB_M_FRAME),
+				       m->flags & PB_M_SEQ, &s->pool);
 		}
 		if (!err)
 			err = pb_probe_init(&s->w.probe, cfg,
@@ -1635,6 +1646,7 @@ int pb_run_method(const struct pb_method *m, unsigned int batch, const struct pb
 	run_rx_restarted(run, res);
 	run_rx_evicted(run, res);
 	pb_result_check_extra(res);
+	pb_result_check_seq(res);
 	pb_result_compute(res);
 
 out_free:

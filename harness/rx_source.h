@@ -46,12 +46,21 @@ struct pb_rx_stream {
 /* One run id's counts at the receiver, summed over CPUs. */
 struct pb_rx_run {
 	uint32_t run_id;
-	uint64_t instance;     /* who counted: an agent's id, random at its start; 0: unknown */
-	bool seen;	       /* any frame with this run id arrived */
-	bool kept;	       /* the receiver holds it where new run ids cannot push it out */
-	bool evicted;	       /* the receiver knows counts of it were pushed out of its table */
-	uint64_t runs_evicted; /* runs the receiver's table pushed out since it started */
-	uint64_t frames, bytes;
+	uint64_t instance;	/* who counted: an agent's id, random at its start; 0: unknown */
+	bool seen;		/* any frame with this run id arrived */
+	bool kept;		/* the receiver holds it where new run ids cannot push it out */
+	bool evicted;		/* the receiver knows counts of it were pushed out of its table */
+	uint64_t runs_evicted;	/* runs the receiver's table pushed out since it started */
+	uint64_t frames, bytes; /* unique frames: each sequence number once */
+	/*
+	 * By sequence number (docs/accounting.md): frames that arrived again (not in frames),
+	 * after a later one of their stream (in frames), too far out of order to tell (not in
+	 * frames), and counted with no sequence check (in frames)
+	 */
+	uint64_t dup, late, stray, unchecked;
+	/* with its signature, but not what the host would take (not in frames): an IPv4 header
+	 * checksum or version, lengths that disagree; another destination MAC */
+	uint64_t corrupt, not_host;
 	uint32_t nqueues; /* RX queues reported (<= PB_RX_MAX_QUEUES) */
 	uint64_t queue_frames[PB_RX_MAX_QUEUES];
 	uint64_t first_ns, last_ns; /* arrival of the first / last frame (receiver's clock) */

@@ -170,6 +170,12 @@ int pb_frame_loop(struct pb_worker *w, uint32_t *next, unsigned int budget, stru
 		const struct pb_frame *f = &w->pool->frames[at];
 		int slot = -1;
 
+		/*
+		 * the kernel copies it in the call: the pool frame carries the number meanwhile (a
+		 * replay's frames are the capture's, never stamped)
+		 */
+		if (!w->pool->ordered)
+			pb_frame_seq_stamp(f->data + f->payload_off, w->seq, true);
 		/* a probe goes as a stamped copy: the pool frame is sent again later */
 		if (pb_probe_due(&w->probe, a)) {
 			const struct pb_frame *c = pb_probe_copy(&w->probe, f, &slot);
@@ -183,6 +189,7 @@ int pb_frame_loop(struct pb_worker *w, uint32_t *next, unsigned int budget, stru
 		if (!err) {
 			o->sent++;
 			w->taken++;
+			w->seq++;
 			at = at + 1 == w->pool->n ? 0 : at + 1;
 			continue;
 		}

@@ -97,6 +97,39 @@ void pb_result_check_extra(struct pb_result *r)
 		 r->frames_delivered, r->frames_sent, r->frames_extra);
 }
 
+void pb_result_check_seq(struct pb_result *r)
+{
+	if (!r->has_receiver || !r->delivered_known || r->status != PB_STATUS_OK)
+		return;
+	if (r->frames_corrupt) {
+		r->status = PB_STATUS_ERROR;
+		snprintf(r->reason, sizeof(r->reason),
+			 "corrupt: %" PRIu64 " frames the host would refuse (an IPv4 header "
+			 "checksum or version, lengths that disagree), not counted; delivered "
+			 "%" PRIu64 " of %" PRIu64 " sent",
+			 r->frames_corrupt, r->frames_delivered, r->frames_sent);
+	} else if (r->frames_not_for_host) {
+		r->status = PB_STATUS_ERROR;
+		snprintf(r->reason, sizeof(r->reason),
+			 "not for this host: %" PRIu64 " frames arrived with another destination "
+			 "MAC, not counted; delivered %" PRIu64 " of %" PRIu64 " sent",
+			 r->frames_not_for_host, r->frames_delivered, r->frames_sent);
+	} else if (r->frames_duplicate) {
+		r->status = PB_STATUS_ERROR;
+		snprintf(r->reason, sizeof(r->reason),
+			 "duplicates: %" PRIu64 " frames arrived again (a sequence number seen "
+			 "before), not counted; delivered %" PRIu64 " of %" PRIu64
+			 " sent, each once",
+			 r->frames_duplicate, r->frames_delivered, r->frames_sent);
+	} else if (r->frames_out_of_window) {
+		r->status = PB_STATUS_ERROR;
+		snprintf(r->reason, sizeof(r->reason),
+			 "out of window: %" PRIu64 " frames arrived too far out of order to tell "
+			 "from duplicates, not counted; delivered %" PRIu64 " of %" PRIu64 " sent",
+			 r->frames_out_of_window, r->frames_delivered, r->frames_sent);
+	}
+}
+
 bool pb_result_has_delivered(const struct pb_result *r)
 {
 	return r->has_receiver && r->delivered_known && r->frames_sent > 0 &&

@@ -203,6 +203,15 @@ struct pb_result {
 	uint64_t frames_foreign;   /* frames the receiver saw without a pktbench signature */
 	uint64_t frames_extra;	   /* delivered beyond sent: frames with this run's signature
 				    * that it did not send (pb_result_check_extra) */
+	/*
+	 * By sequence number at the receiver (docs/accounting.md): a number seen before (not
+	 * delivered), after a later one (delivered), too far out of order to tell (not
+	 * delivered), no sequence check (delivered: a frame without a number, or its window
+	 * busy with another run's stream)
+	 */
+	uint64_t frames_duplicate, frames_reordered, frames_out_of_window, frames_unchecked;
+	/* with its signature, but what the host would not take (not delivered) */
+	uint64_t frames_corrupt, frames_not_for_host;
 	struct pb_raw_counts raw;
 	bool shared_iface;    /* --iface: raw.tx_packets includes traffic that is not ours */
 	bool veth_pair;	      /* the lab: a refused XDP frame is in both ends' drop counters */
@@ -274,6 +283,13 @@ void pb_result_compute(struct pb_result *r);
  * error's reason stays, where the row was one already). 0 extra: nothing changes.
  */
 void pb_result_check_extra(struct pb_result *r);
+/*
+ * Frames that arrived twice, or too far out of order to tell whether they did, make delivered
+ * no proof of what the path delivered (a duplicate hides a loss): such a row is an error whose
+ * reason starts with what happened ("duplicates: ...", "out of window: ..."), the first
+ * error's reason kept where the row was one already. None: nothing changes.
+ */
+void pb_result_check_seq(struct pb_result *r);
 /* Whether delivered % and accounted % can be shown for r. */
 bool pb_result_has_delivered(const struct pb_result *r);
 bool pb_result_has_accounted(const struct pb_result *r);

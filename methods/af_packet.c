@@ -345,6 +345,11 @@ int pb_af_packet_send(struct pb_worker *w, unsigned int budget, struct pb_outcom
 			f = &w->pool->frames[p->seq];
 			af_packet_refill(w, p);
 		}
+		/* the slot is back from the kernel: its frame takes the next number (a replay's
+		 * frames are the capture's, never stamped) */
+		if (!w->pool->ordered)
+			pb_frame_seq_stamp(af_packet_frame(p, p->head) + f->payload_off, w->seq++,
+					   true);
 		/* a probe is stamped in its ring slot, put back when the slot comes back */
 		if (pb_probe_due(&w->probe, n) && p->nprobes < AF_PACKET_PROBES) {
 			pb_probe_stamp(&w->probe, af_packet_frame(p, p->head) + f->payload_off,
@@ -382,7 +387,7 @@ PB_GATE_WRAP(pb_af_packet_send)
 const struct pb_method pb_method_af_packet = {
 	.name = "af_packet",
 	.help = "AF_PACKET TPACKET_V3 TX ring (mmap), PACKET_QDISC_BYPASS, a batch per send()",
-	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_REPOST | PB_M_STREAM,
+	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_REPOST | PB_M_STREAM | PB_M_SEQ,
 	.default_batch = 256,
 	.knobs = PB_K_BATCH | PB_K_RING,
 	.open = af_packet_open,

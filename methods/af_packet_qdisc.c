@@ -17,7 +17,7 @@ static int af_packet_qdisc_open(struct pb_worker *w)
 const struct pb_method pb_method_af_packet_qdisc = {
 	.name = "af_packet_qdisc",
 	.help = "af_packet's TPACKET_V3 ring through the qdisc (no PACKET_QDISC_BYPASS)",
-	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_REPOST | PB_M_STREAM,
+	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_REPOST | PB_M_STREAM | PB_M_SEQ,
 	.default_batch = 256,
 	.knobs = PB_K_BATCH | PB_K_RING,
 	.open = af_packet_qdisc_open,

@@ -16,7 +16,7 @@ static int af_packet_v2_open(struct pb_worker *w)
 const struct pb_method pb_method_af_packet_v2 = {
 	.name = "af_packet_v2",
 	.help = "af_packet with a TPACKET_V2 ring instead of V3 (PACKET_QDISC_BYPASS)",
-	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_REPOST | PB_M_STREAM,
+	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_REPOST | PB_M_STREAM | PB_M_SEQ,
 	.default_batch = 256,
 	.knobs = PB_K_BATCH | PB_K_RING,
 	.open = af_packet_v2_open,

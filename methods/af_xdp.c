@@ -76,14 +76,19 @@ struct af_xdp_priv {
 	void *area;
 	size_t area_len;
 	int fd;
-	uint32_t chunk;		     /* UMEM chunk size */
-	uint32_t segs;		     /* chunks (descriptors) the longest frame takes; 1 mostly */
-	uint32_t slot;		     /* UMEM bytes per frame: segs chunks */
-	uint32_t nchunks;	     /* the pool's frames in the UMEM, one slot each */
-	uint32_t next;		     /* next UMEM slot to send */
-	uint32_t ring;		     /* TX ring descriptors */
-	uint32_t batch;		     /* frames per call: --batch, at most the ring */
-	uint32_t comp;		     /* completion ring entries: the most descriptors in flight */
+	uint32_t chunk;	  /* UMEM chunk size */
+	uint32_t segs;	  /* chunks (descriptors) the longest frame takes; 1 mostly */
+	uint32_t slot;	  /* UMEM bytes per frame: segs chunks */
+	uint32_t nchunks; /* the pool's frames in the UMEM, one slot each */
+	uint32_t next;	  /* next UMEM slot to send */
+	uint32_t ring;	  /* TX ring descriptors */
+	uint32_t batch;	  /* frames per call: --batch, at most the ring */
+	uint32_t comp;	  /* completion ring entries */
+	/*
+	 * descriptors in flight at most: comp, or nchunks where fewer, since each frame in
+	 * flight needs a slot of its own (its sequence number is written there as it goes)
+	 */
+	uint32_t cap;
 	uint16_t len[AF_XDP_FRAMES]; /* each slot's frame length, so sending looks up nothing */
 	uint32_t inflight;	     /* descriptors submitted, not yet completed */
 	uint32_t busy_drops;	     /* EBUSY kicks whose dropped frame is yet to complete */
@@ -504,6 +509,18 @@ static void af_xdp_probes_done(struct af_xdp_priv *p, uint32_t idx, uint32_t n)
 }
 
 /*
+ * Slot k's frame, completed and about to go again, takes the stream's next number (a replay's
+ * frames are the capture's, never stamped).
+ */
+static inline void af_xdp_seq(struct pb_worker *w, struct af_xdp_priv *p, uint32_t k)
+{
+	if (!w->pool->ordered)
+		pb_frame_seq_stamp((uint8_t *)p->area + (size_t)k * p->slot +
+					   w->pool->frames[k % w->pool->n].payload_off,
+				   w->seq++, true);
+}
+
+/*
  * A probe: a copy of slot k's frame in a free probe slot, stamped there; its address for the
  * descriptor, or slot k's own when every probe slot is in flight (no probe this time).
  */
@@ -631,9 +648,17 @@ static int af_xdp_open(struct pb_worker *w)
 		p->chains.mask = p->comp - 1;
 	}
 	p->refill = w->pool->ordered && (w->pool->streamed || w->pool->n > AF_XDP_FRAMES);
-	p->nchunks = p->refill ? (p->comp > AF_XDP_FRAMES ? p->comp : AF_XDP_FRAMES)
-		     : w->pool->n < AF_XDP_FRAMES ? w->pool->n
-						  : AF_XDP_FRAMES;
+	/*
+	 * a slot for every frame that may be in flight (each carries its own sequence number: one
+	 * flow is no longer one chunk), in whole passes of the pool, so that a mix (--imix) goes
+	 * out in its proportions
+	 */
+	i = (p->comp + w->pool->n - 1) / w->pool->n * w->pool->n;
+	if (i > AF_XDP_FRAMES)
+		i = w->pool->n <= AF_XDP_FRAMES ? AF_XDP_FRAMES / w->pool->n * w->pool->n
+						: AF_XDP_FRAMES;
+	p->nchunks = p->refill ? (p->comp > AF_XDP_FRAMES ? p->comp : AF_XDP_FRAMES) : i;
+	p->cap = p->nchunks < p->comp ? p->nchunks : p->comp;
 	if (!p->refill && w->pool->n > AF_XDP_FRAMES)
 		pr_warn("af_xdp: %u flows per stream, the UMEM holds %u: only those are sent\n",
 			w->pool->n, AF_XDP_FRAMES);
@@ -653,7 +678,7 @@ static int af_xdp_open(struct pb_worker *w)
 		return -errno;
 	}
 	for (i = 0; !p->refill && i < p->nchunks; i++) {
-		const struct pb_frame *f = &w->pool->frames[i];
+		const struct pb_frame *f = &w->pool->frames[i % w->pool->n];
 
 		memcpy((uint8_t *)p->area + (size_t)i * p->slot, f->data, f->len);
 		p->len[i] = (uint16_t)f->len;
@@ -768,7 +793,7 @@ static uint32_t af_xdp_refill(struct pb_worker *w, struct af_xdp_priv *p)
  */
 static uint32_t af_xdp_post_mb(struct pb_worker *w, struct af_xdp_priv *p, uint32_t frames)
 {
-	uint32_t room = p->comp - p->inflight, want = 0, n, k, seq, idx, i, free;
+	uint32_t room = p->cap - p->inflight, want = 0, n, k, seq, idx, i, free;
 
 	if (!frames || !room)
 		return 0;
@@ -795,6 +820,7 @@ static uint32_t af_xdp_post_mb(struct pb_worker *w, struct af_xdp_priv *p, uint3
 		if (__builtin_expect(p->refill, 0)) {
 			len = af_xdp_refill(w, p);
 		} else {
+			af_xdp_seq(w, p, p->next);
 			if (pb_probe_due(&w->probe, i))
 				addr = af_xdp_stamp(w, p, p->next);
 			len = p->len[p->next];
@@ -824,8 +850,8 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 		n = af_xdp_post_mb(w, p, room);
 		goto kick;
 	}
-	if (p->comp - p->inflight < room)
-		room = p->comp - p->inflight;
+	if (p->cap - p->inflight < room)
+		room = p->cap - p->inflight;
 	if (room) {
 		n = xsk_prod_nb_free(&p->tx, room);
 		if (n > room)
@@ -840,6 +866,7 @@ static int af_xdp_send(struct pb_worker *w, unsigned int budget, struct pb_outco
 			if (__builtin_expect(p->refill, 0)) {
 				d->len = af_xdp_refill(w, p);
 			} else {
+				af_xdp_seq(w, p, p->next);
 				if (pb_probe_due(&w->probe, i))
 					d->addr = af_xdp_stamp(w, p, p->next);
 				d->len = p->len[p->next];
@@ -875,7 +902,7 @@ const struct pb_method pb_method_af_xdp = {
 	.name = "af_xdp",
 	.help = "AF_XDP socket per queue, UMEM written once, need_wakeup, completion-counted; "
 		"zero-copy where the driver has it (batch 64, --ring 256)",
-	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_STREAM,
+	.flags = PB_M_FRAME | PB_M_NEEDS_RAW | PB_M_ASYNC | PB_M_STREAM | PB_M_SEQ,
 	.default_batch = AF_XDP_BATCH,
 	.knobs = PB_K_BATCH | PB_K_RING,
 	.probe = af_xdp_probe,

@@ -115,10 +115,13 @@ static int gso_open(struct pb_worker *w)
 static int gso_send(struct pb_worker *w, unsigned int budget, struct pb_outcome *o)
 {
 	struct pb_gso *p = w->priv;
-	uint32_t n = budget < p->seg ? budget : p->seg, probe = pb_probe_in(&w->probe, n);
+	uint32_t n = budget < p->seg ? budget : p->seg, probe = pb_probe_in(&w->probe, n), i;
 	int fd = p->s.fds[p->s.next], err;
 	ssize_t ret;
 
+	/* each segment its own number: the kernel copies the buffer in the call */
+	for (i = 0; i < n; i++)
+		pb_frame_seq_stamp(p->buf + (size_t)i * w->cfg->payloadsize, w->seq + i, false);
 	/* a probe is one segment of the datagram, stamped in the buffer and put back after */
 	if (probe != PB_PROBE_NONE)
 		pb_probe_stamp(&w->probe, p->buf + (size_t)probe * w->cfg->payloadsize, false);
@@ -136,6 +139,7 @@ static int gso_send(struct pb_worker *w, unsigned int budget, struct pb_outcome 
 	if (!err || err == -ENOBUFS) {
 		pb_sock_advance(w, &p->s);
 		o->sent = n;
+		w->seq += n;
 		return 0;
 	}
 	if (err == -EAGAIN)
@@ -150,6 +154,7 @@ const struct pb_method pb_method_gso = {
 	.name = "gso",
 	.help = "UDP socket with UDP_SEGMENT: --segments datagrams per sendmsg(), counted as "
 		"frames",
+	.flags = PB_M_SEQ,
 	.probe = pb_gso_probe,
 	.default_batch = 64,
 	.knobs = PB_K_SEGMENTS,

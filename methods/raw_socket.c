@@ -59,7 +59,7 @@ static int raw_socket_send(struct pb_worker *w, unsigned int budget, struct pb_o
 const struct pb_method pb_method_raw_socket = {
 	.name = "raw_socket",
 	.help = "raw IP socket (IPPROTO_RAW), our own IP header, one sendto() per packet",
-	.flags = PB_M_NEEDS_RAW | PB_M_STREAM,
+	.flags = PB_M_NEEDS_RAW | PB_M_STREAM | PB_M_SEQ,
 	.default_batch = 64,
 	.open = raw_socket_open,
 	.send = raw_socket_send,

@@ -15,7 +15,12 @@
  */
 struct sendmmsg_priv {
 	struct pb_sock_priv s; /* first: pb_sock_priv_close frees the whole struct */
+	/*
+	 * two a datagram: its first PB_FRAME_SEQ_LEN bytes from hdr (the signature and its own
+	 * sequence number), the rest from the pool frame, which one batch may hold many times
+	 */
 	struct iovec *iov;
+	uint8_t (*hdr)[PB_FRAME_SEQ_LEN];
 	struct mmsghdr *msgs;
 	int sndbuf; /* what the kernel gave, for the short-count rule */
 };
@@ -28,6 +33,7 @@ static void sendmmsg_close(struct pb_worker *w)
 		return;
 	free(p->msgs);
 	free(p->iov);
+	free(p->hdr);
 	pb_sock_priv_close(w);
 }
 
@@ -42,13 +48,12 @@ static int sendmmsg_open(struct pb_worker *w)
 	w->priv = p;
 	p->s.fd = -1;
 	p->msgs = calloc(w->batch, sizeof(*p->msgs));
-	p->iov = calloc(w->batch, sizeof(*p->iov));
-	if (!p->msgs || !p->iov)
+	p->iov = calloc(2 * (size_t)w->batch, sizeof(*p->iov));
+	p->hdr = calloc(w->batch, sizeof(*p->hdr));
+	if (!p->msgs || !p->iov || !p->hdr)
 		return -ENOMEM;
-	for (i = 0; i < w->batch; i++) {
-		p->msgs[i].msg_hdr.msg_iov = &p->iov[i];
-		p->msgs[i].msg_hdr.msg_iovlen = 1;
-	}
+	for (i = 0; i < w->batch; i++)
+		p->msgs[i].msg_hdr.msg_iov = &p->iov[2 * i];
 	snprintf(w->mode, sizeof(w->mode), "batch %u", w->batch);
 	err = pb_udp_sockets(w, true, &p->s);
 	if (err)
@@ -83,15 +88,28 @@ static int sendmmsg_send(struct pb_worker *w, unsigned int budget, struct pb_out
 
 	for (i = 0; i < k; i++) {
 		const struct pb_frame *f = &pool->frames[at];
+		struct iovec *v = &p->iov[2 * i];
+		uint8_t *pl = f->data + f->payload_off;
 
+		p->msgs[i].msg_hdr.msg_iovlen = 1;
+		v->iov_base = pl;
+		v->iov_len = f->payload_len;
 		/* a probe goes as a stamped copy: one pool frame may be in the batch many times */
 		if (pb_probe_due(&w->probe, i)) {
 			const struct pb_frame *c = pb_probe_copy(&w->probe, f, &slot);
 
-			f = c ? c : f;
+			if (c)
+				v->iov_base = c->data + c->payload_off;
+		} else if ((pl[2] | PB_SIG_PACED) == (PB_SIG_KIND_SEQ | PB_SIG_PACED)) {
+			/* its own number, without a copy of the frame (the kernel sums it) */
+			memcpy(p->hdr[i], pl, PB_FRAME_SEQ_LEN);
+			pb_frame_seq_stamp(p->hdr[i], w->seq + i, false);
+			v[0].iov_base = p->hdr[i];
+			v[0].iov_len = PB_FRAME_SEQ_LEN;
+			v[1].iov_base = pl + PB_FRAME_SEQ_LEN;
+			v[1].iov_len = f->payload_len - PB_FRAME_SEQ_LEN;
+			p->msgs[i].msg_hdr.msg_iovlen = 2;
 		}
-		p->iov[i].iov_base = f->data + f->payload_off;
-		p->iov[i].iov_len = f->payload_len;
 		at = at + 1 == pool->n ? 0 : at + 1;
 	}
 	n = sendmmsg(fd, p->msgs, k, MSG_DONTWAIT);
@@ -109,8 +127,12 @@ static int sendmmsg_send(struct pb_worker *w, unsigned int budget, struct pb_out
 		return err;
 	}
 	o->sent = (uint32_t)n;
+	/* the ones not taken go again next call, with the same numbers */
+	w->seq += (uint32_t)n;
 	drop = (unsigned int)n < k && n > 0 &&
-	       pb_sock_short_was_drop(fd, p->sndbuf, p->iov[n].iov_len, o);
+	       pb_sock_short_was_drop(fd, p->sndbuf,
+				      pool->frames[(p->s.next + (uint32_t)n) % pool->n].payload_len,
+				      o);
 	if (drop)
 		o->retried = 1;
 	if (slot >= 0)
@@ -132,6 +154,7 @@ const struct pb_method pb_method_sendmmsg = {
 	.name = "sendmmsg",
 	.aliases = { { "pkt_conn", 128 } }, /* go-pktgen's WriteBatch: 128 a call */
 	.help = "UDP socket, a batch of datagrams per sendmmsg() (--batch, default 64)",
+	.flags = PB_M_SEQ,
 	.default_batch = 64,
 	.knobs = PB_K_BATCH,
 	.open = sendmmsg_open,

@@ -43,6 +43,7 @@ PB_GATE_WRAP(udp_connected_send)
 
 const struct pb_method pb_method_udp_connected = {
 	.name = "udp_connected",
+	.flags = PB_M_SEQ,
 	.aliases = { { "net_conn" } },
 	.help = "connected UDP socket, one send() per datagram (no route lookup per send)",
 	.default_batch = 64,

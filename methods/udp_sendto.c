@@ -38,6 +38,7 @@ static int udp_sendto_send(struct pb_worker *w, unsigned int budget, struct pb_o
 
 const struct pb_method pb_method_udp_sendto = {
 	.name = "udp_sendto",
+	.flags = PB_M_SEQ,
 	.aliases = { { "udp_syscall" } },
 	.help = "plain UDP socket, one sendto() per datagram (the baseline)",
 	.default_batch = 64,

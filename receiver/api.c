@@ -484,7 +484,12 @@ char *pb_api_run_json(const struct pb_api_run *in)
 	ok = ok && api_add_u64(o, "run_id", r->run_id) &&
 	     api_add(o, "seen", json_object_new_boolean(r->seen)) &&
 	     api_add_u64(o, "frames", r->frames) && api_add_u64(o, "bytes", r->bytes) &&
-	     api_add_u64(o, "rx_queues", nq);
+	     api_add_u64(o, "frames_duplicate", r->dup) &&
+	     api_add_u64(o, "frames_reordered", r->late) &&
+	     api_add_u64(o, "frames_out_of_window", r->stray) &&
+	     api_add_u64(o, "frames_unchecked", r->unchecked) &&
+	     api_add_u64(o, "frames_corrupt", r->corrupt) &&
+	     api_add_u64(o, "frames_not_for_host", r->not_host) && api_add_u64(o, "rx_queues", nq);
 	ok = api_add_then(ok, o, "queue_frames", q);
 	ok = ok && api_add_u64(o, "flows_seen", r->flows_seen);
 	ok = api_add_then(ok, o, "vlans", vl);
@@ -1077,6 +1082,19 @@ int pb_api_parse_run(const char *text, size_t len, uint32_t run_id, struct pb_ap
 		ret = api_u64(&in, in.root, "frames", UINT64_MAX, &r->frames);
 	if (!ret)
 		ret = api_u64(&in, in.root, "bytes", UINT64_MAX, &r->bytes);
+	/* required: an agent that does not tell duplicates apart cannot say delivered */
+	if (!ret)
+		ret = api_u64(&in, in.root, "frames_duplicate", UINT64_MAX, &r->dup);
+	if (!ret)
+		ret = api_u64(&in, in.root, "frames_reordered", UINT64_MAX, &r->late);
+	if (!ret)
+		ret = api_u64(&in, in.root, "frames_out_of_window", UINT64_MAX, &r->stray);
+	if (!ret)
+		ret = api_u64(&in, in.root, "frames_unchecked", UINT64_MAX, &r->unchecked);
+	if (!ret)
+		ret = api_u64(&in, in.root, "frames_corrupt", UINT64_MAX, &r->corrupt);
+	if (!ret)
+		ret = api_u64(&in, in.root, "frames_not_for_host", UINT64_MAX, &r->not_host);
 	if (!ret)
 		ret = api_u32(&in, in.root, "rx_queues", &nq);
 	if (!ret)
@@ -1277,6 +1295,36 @@ static uint64_t api_run_frames(const struct pb_rx_run *r)
 static uint64_t api_run_bytes(const struct pb_rx_run *r)
 {
 	return r->bytes;
+}
+
+static uint64_t api_run_dup(const struct pb_rx_run *r)
+{
+	return r->dup;
+}
+
+static uint64_t api_run_late(const struct pb_rx_run *r)
+{
+	return r->late;
+}
+
+static uint64_t api_run_stray(const struct pb_rx_run *r)
+{
+	return r->stray;
+}
+
+static uint64_t api_run_unchecked(const struct pb_rx_run *r)
+{
+	return r->unchecked;
+}
+
+static uint64_t api_run_corrupt(const struct pb_rx_run *r)
+{
+	return r->corrupt;
+}
+
+static uint64_t api_run_not_host(const struct pb_rx_run *r)
+{
+	return r->not_host;
 }
 
 static uint64_t api_run_flows(const struct pb_rx_run *r)
@@ -1506,10 +1554,28 @@ char *pb_api_metrics_text(const struct pb_api_metrics *m, bool om, size_t *len)
 		       in->ifname, m->ifs.driver_drops);
 
 	api_family(&b, om, "pktbench_run_frames", API_COUNTER,
-		   "frames with this run id's signature");
+		   "unique frames with this run id's signature");
 	api_runs(&b, m, "pktbench_run_frames_total", api_run_frames);
 	api_family(&b, om, "pktbench_run_bytes", API_COUNTER, "their bytes, Ethernet header on");
 	api_runs(&b, m, "pktbench_run_bytes_total", api_run_bytes);
+	api_family(&b, om, "pktbench_run_frames_duplicate", API_COUNTER,
+		   "frames that arrived again (a sequence number seen before), not in frames");
+	api_runs(&b, m, "pktbench_run_frames_duplicate_total", api_run_dup);
+	api_family(&b, om, "pktbench_run_frames_reordered", API_COUNTER,
+		   "frames that arrived after a later one of their stream, in frames");
+	api_runs(&b, m, "pktbench_run_frames_reordered_total", api_run_late);
+	api_family(&b, om, "pktbench_run_frames_out_of_window", API_COUNTER,
+		   "frames too far out of order to tell from a duplicate, not in frames");
+	api_runs(&b, m, "pktbench_run_frames_out_of_window_total", api_run_stray);
+	api_family(&b, om, "pktbench_run_frames_unchecked", API_COUNTER,
+		   "frames counted without a sequence check, in frames");
+	api_runs(&b, m, "pktbench_run_frames_unchecked_total", api_run_unchecked);
+	api_family(&b, om, "pktbench_run_frames_corrupt", API_COUNTER,
+		   "frames the host would refuse: an IPv4 header checksum or version, lengths");
+	api_runs(&b, m, "pktbench_run_frames_corrupt_total", api_run_corrupt);
+	api_family(&b, om, "pktbench_run_frames_not_for_host", API_COUNTER,
+		   "frames sent to another destination MAC");
+	api_runs(&b, m, "pktbench_run_frames_not_for_host_total", api_run_not_host);
 	api_family(&b, om, "pktbench_run_queue_frames", API_COUNTER,
 		   "this run's frames per RX queue (queues that had any)");
 	for (i = 0; i < m->nruns; i++)

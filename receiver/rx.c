@@ -155,6 +155,10 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 	rx->skel->rodata->have_tai = rx->have_tai;
 	rx->frags = pb_xdp_frags(rx->skel->progs.pb_receiver);
 	rx->skel->rodata->have_frags = rx->frags;
+	/* a frame to another MAC is not one the host takes (all zero: no MAC, no check) */
+	memcpy((void *)rx->skel->rodata->host_mac, rx->nif.mac, 6);
+	rx->skel->rodata->host_mac_set = !!(rx->nif.mac[0] | rx->nif.mac[1] | rx->nif.mac[2] |
+					    rx->nif.mac[3] | rx->nif.mac[4] | rx->nif.mac[5]);
 	err = receiver__load(rx->skel);
 	if (err) {
 		pr_err("receiver: cannot load the XDP program: %s\n", strerror(-err));
@@ -326,7 +330,7 @@ static int rx_read_entry(struct pb_rx *rx, const struct rx_keep *k, uint32_t run
 	memset(entry, 0, sizeof(*entry) * (size_t)rx->ncpus);
 	got = k ? rx_lookup(rx, rx->skel->maps.kept, run_id, tmp) : 0;
 	for (c = 0; got > 0 && c < rx->ncpus; c++) {
-		have |= tmp[c].frames > 0;
+		have |= pb_rx_val_any(&tmp[c]);
 		pb_rx_val_merge(&entry[c], &tmp[c]);
 	}
 	if (got >= 0)
@@ -337,7 +341,7 @@ static int rx_read_entry(struct pb_rx *rx, const struct rx_keep *k, uint32_t run
 	for (c = 0; c < rx->ncpus; c++) {
 		pb_rx_val_merge(&entry[c], &tmp[c]);
 		if (k && k->base) {
-			have |= k->base[c].frames > 0;
+			have |= pb_rx_val_any(&k->base[c]);
 			pb_rx_val_merge(&entry[c], &k->base[c]);
 		}
 	}
@@ -446,7 +450,7 @@ static void rx_keep_expire(struct pb_rx *rx, double now, struct pb_rx_val *vals)
 			continue;
 		}
 		for (c = 0, last = 0, frames = false; c < rx->ncpus; c++) {
-			frames |= vals[c].frames > 0;
+			frames |= pb_rx_val_any(&vals[c]);
 			if (vals[c].last_ns > last)
 				last = vals[c].last_ns;
 		}

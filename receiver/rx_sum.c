@@ -42,11 +42,20 @@ void pb_rx_sum_total(const struct pb_rx_val *acc, int ncpus, uint32_t nqueues,
 	int c;
 
 	out->frames = out->bytes = out->first_ns = out->last_ns = 0;
+	out->dup = out->late = out->stray = out->unchecked = 0;
+	out->corrupt = out->not_host = 0;
 	out->nqueues = nqueues < PB_RX_MAX_QUEUES ? nqueues : PB_RX_MAX_QUEUES;
 	memset(out->queue_frames, 0, sizeof(out->queue_frames));
 	for (c = 0; c < ncpus; c++) {
 		const struct pb_rx_val *v = &acc[c];
 
+		/* modulo 2^64: a resync takes back a stray another CPU counted */
+		out->dup += v->dup;
+		out->late += v->late;
+		out->stray += v->stray;
+		out->unchecked += v->unchecked;
+		out->corrupt += v->corrupt;
+		out->not_host += v->not_host;
 		if (!v->frames)
 			continue;
 		out->frames += v->frames;

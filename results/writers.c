@@ -185,6 +185,17 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 				  : pb_fnull("receiver_error"));
 	pb_add(fs, rx ? pb_fu64("frames_foreign", r->frames_foreign) : pb_fnull("frames_foreign"));
 	pb_add(fs, rx ? pb_fu64("frames_extra", r->frames_extra) : pb_fnull("frames_extra"));
+	pb_add(fs, rx ? pb_fu64("frames_duplicate", r->frames_duplicate)
+		      : pb_fnull("frames_duplicate"));
+	pb_add(fs, rx ? pb_fu64("frames_reordered", r->frames_reordered)
+		      : pb_fnull("frames_reordered"));
+	pb_add(fs, rx ? pb_fu64("frames_out_of_window", r->frames_out_of_window)
+		      : pb_fnull("frames_out_of_window"));
+	pb_add(fs, rx ? pb_fu64("frames_unchecked", r->frames_unchecked)
+		      : pb_fnull("frames_unchecked"));
+	pb_add(fs, rx ? pb_fu64("frames_corrupt", r->frames_corrupt) : pb_fnull("frames_corrupt"));
+	pb_add(fs, rx ? pb_fu64("frames_not_for_host", r->frames_not_for_host)
+		      : pb_fnull("frames_not_for_host"));
 	pb_add(fs, rx ? pb_fu64("flows_seen", r->flows_seen) : pb_fnull("flows_seen"));
 	pb_add(fs, rx && r->rx_queues > 1 ? pb_fdbl("rx_queue_cv", r->rx_queue_cv)
 					  : pb_fnull("rx_queue_cv"));
@@ -946,9 +957,10 @@ int pb_write_csv(FILE *f, const struct pb_report *rep)
 
 /* ---- table */
 
-#define PB_TCOLS     15
-#define PB_TCOLS_LAT 11 /* the first of the latency columns, shown only with --latency */
-#define PB_CELL	     48
+#define PB_TCOLS	 16
+#define PB_TCOLS_LAT	 11 /* the first of the latency columns, shown only with --latency */
+#define PB_TCOLS_REORDER 15 /* shown only where a row had frames arrive out of order */
+#define PB_CELL		 48
 
 struct pb_trow {
 	char cell[PB_TCOLS][PB_CELL];
@@ -976,6 +988,7 @@ static const struct pb_box_col pb_tcols[PB_TCOLS] = {
 	{ "p99 us", .drop = 1 },
 	{ "Max us", .drop = 8 },
 	{ "Probes lost", .abbr = "Lost", .drop = 6 },
+	{ "Reordered", .abbr = "Reord", .drop = 13 },
 };
 
 static bool pb_nowire(const struct pb_result *r)
@@ -1039,6 +1052,10 @@ static void pb_trow_fill(struct pb_trow *t, const struct pb_result *r)
 		pb_box_cell(t->cell[10], PB_CELL, "n/a");
 	}
 	pb_trow_latency(t, r);
+	if (r->has_receiver && r->delivered_known)
+		pb_box_cell(t->cell[PB_TCOLS_REORDER], PB_CELL, "%" PRIu64, r->frames_reordered);
+	else
+		pb_box_cell(t->cell[PB_TCOLS_REORDER], PB_CELL, "n/a");
 }
 
 /*
@@ -1309,13 +1326,16 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 			idx[nrows++] = i;
 
 	if (nrows) {
-		bool lat = false;
+		bool lat = false, reord = false;
 
 		memcpy(cols, pb_tcols, sizeof(cols));
-		for (i = 0; i < nrows; i++)
+		for (i = 0; i < nrows; i++) {
 			lat |= res[idx[i]].latency.on;
-		for (i = PB_TCOLS_LAT; i < PB_TCOLS; i++)
+			reord |= res[idx[i]].frames_reordered > 0;
+		}
+		for (i = PB_TCOLS_LAT; i < PB_TCOLS_REORDER; i++)
 			cols[i].hidden = !lat;
+		cols[PB_TCOLS_REORDER].hidden = !reord;
 		rows = calloc(nrows, sizeof(*rows));
 		if (!rows)
 			goto out;

@@ -2,9 +2,10 @@
 /*
  * net/test_accounting's device under test: a tc classifier (cls_bpf, direct action, under an
  * htb root) that drops exactly every PB_DROP_NTH-th IPv4 frame of a pktbench run (UDP, "pb"
- * and kind 'N' or 'n' in the payload) and passes everything else. Counted, not timed: the
- * drops do not depend on how fast the sender is, and htb counts each in its root's drops,
- * which the lab reads as dut_qdisc_drops. Built by the test with clang -target bpf.
+ * and an ordinary frame's kind in the payload: 'N', 'S' or their paced twins) and passes
+ * everything else. Counted, not timed: the drops do not depend on how fast the sender is, and
+ * htb counts each in its root's drops, which the lab reads as dut_qdisc_drops. Built by the
+ * test with clang -target bpf.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -42,7 +43,8 @@ int pb_drop_nth(struct __sk_buff *skb)
 	 * in the skb's pages, past what direct access reaches */
 	if (bpf_skb_load_bytes(skb, 0, &f, sizeof(f)) ||
 	    f.eth.h_proto != bpf_htons(ETH_P_IP) || f.ip.protocol != IPPROTO_UDP ||
-	    f.ip.ihl != 5 || f.sig[0] != 'p' || f.sig[1] != 'b' || (f.sig[2] | 0x20) != 'n')
+	    f.ip.ihl != 5 || f.sig[0] != 'p' || f.sig[1] != 'b' ||
+	    ((f.sig[2] | 0x20) != 'n' && (f.sig[2] | 0x20) != 's'))
 		return TC_ACT_UNSPEC;
 	n = bpf_map_lookup_elem(&seen, &key);
 	if (!n)

@@ -315,8 +315,16 @@ static int do_send(int argc, char **argv)
 		if (pb_frame_build(&f, &spec))
 			return 1;
 		if (argv[9][0] == 'P') {
-			/* a latency probe's kind; no UDP checksum (0) rather than a wrong one */
+			/*
+			 * a latency probe's kind and its own sequence number (the receiver counts
+			 * a probe number it saw before as a duplicate); no UDP checksum (0) rather
+			 * than a wrong one
+			 */
 			buf[f.payload_off + 2] = PB_SIG_KIND_PROBE;
+			buf[f.payload_off + PB_PROBE_SEQ_OFF] = (uint8_t)(i >> 24);
+			buf[f.payload_off + PB_PROBE_SEQ_OFF + 1] = (uint8_t)(i >> 16);
+			buf[f.payload_off + PB_PROBE_SEQ_OFF + 2] = (uint8_t)(i >> 8);
+			buf[f.payload_off + PB_PROBE_SEQ_OFF + 3] = (uint8_t)i;
 			buf[f.payload_off - 2] = buf[f.payload_off - 1] = 0;
 		}
 		while (sendto(fd, buf, f.len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {

@@ -335,6 +335,12 @@ static struct pb_api_run sample_run(void)
 	r.run.seen = true;
 	r.run.frames = 20000;
 	r.run.bytes = 1200000;
+	r.run.dup = 11;
+	r.run.late = 12;
+	r.run.stray = 13;
+	r.run.unchecked = 14;
+	r.run.corrupt = 15;
+	r.run.not_host = 16;
 	r.run.nqueues = 2;
 	r.run.queue_frames[0] = 12000;
 	r.run.queue_frames[1] = 8000;
@@ -384,6 +390,9 @@ static void test_run(void)
 
 	CHECK(ju64(o, "run_id") == 3617469498u && ju64(o, "frames") == 20000 &&
 		      ju64(o, "bytes") == 1200000 && ju64(o, "rx_queues") == 2 &&
+		      ju64(o, "frames_duplicate") == 11 && ju64(o, "frames_reordered") == 12 &&
+		      ju64(o, "frames_out_of_window") == 13 && ju64(o, "frames_unchecked") == 14 &&
+		      ju64(o, "frames_corrupt") == 15 && ju64(o, "frames_not_for_host") == 16 &&
 		      ju64(o, "flows_seen") == 7 && ju64(o, "first_ns") == 5000000000ull &&
 		      ju64(o, "last_ns") == 5004000000ull && ju64(o, "now_ns") == 6000000000ull,
 	      "run fields: %s", s);
@@ -476,6 +485,10 @@ static void test_bad_answers(void)
 		{ "\"frames\":20000", "\"frames\":20000.5", "frames" },
 		{ "\"frames\":20000", "\"frames\":null", "frames" },
 		{ "\"frames\":20000,", "", "frames" },
+		{ "\"frames_duplicate\":11,", "", "frames_duplicate" },
+		{ "\"frames_duplicate\":11", "\"frames_duplicate\":-11", "frames_duplicate" },
+		{ "\"frames_out_of_window\":13,", "", "frames_out_of_window" },
+		{ "\"frames_corrupt\":15,", "", "frames_corrupt" },
 		{ "\"seen\":true", "\"seen\":1", "seen" },
 		{ "\"run_id\":3617469498", "\"run_id\":4294967296", "run_id" },
 		{ "\"rx_queues\":2", "\"rx_queues\":3", "queue_frames" },
@@ -524,7 +537,10 @@ static void test_bad_answers(void)
 	{
 		int off = snprintf(buf, sizeof(buf),
 				   "{\"run_id\":1,\"seen\":true,\"frames\":1,"
-				   "\"bytes\":60,\"rx_queues\":65,\"queue_frames\":[");
+				   "\"bytes\":60,\"frames_duplicate\":0,"
+				   "\"frames_reordered\":0,\"frames_out_of_window\":0,"
+				   "\"frames_unchecked\":0,\"frames_corrupt\":0,"
+				   "\"frames_not_for_host\":0,\"rx_queues\":65,\"queue_frames\":[");
 
 		for (i = 0; i < 65; i++)
 			off += snprintf(buf + off, sizeof(buf) - (size_t)off, "%s1", i ? "," : "");
@@ -679,12 +695,35 @@ static const char golden_prom[] =
 	"discard or miss (not XDP's)\n"
 	"# TYPE pktbench_interface_driver_drops_total counter\n"
 	"pktbench_interface_driver_drops_total{interface=\"eth1\"} 4\n"
-	"# HELP pktbench_run_frames_total frames with this run id's signature\n"
+	"# HELP pktbench_run_frames_total unique frames with this run id's signature\n"
 	"# TYPE pktbench_run_frames_total counter\n"
 	"pktbench_run_frames_total{run=\"edcf1584598ef29e\"} 20000\n"
 	"# HELP pktbench_run_bytes_total their bytes, Ethernet header on\n"
 	"# TYPE pktbench_run_bytes_total counter\n"
 	"pktbench_run_bytes_total{run=\"edcf1584598ef29e\"} 1200000\n"
+	"# HELP pktbench_run_frames_duplicate_total frames that arrived again (a sequence number "
+	"seen before), not in frames\n"
+	"# TYPE pktbench_run_frames_duplicate_total counter\n"
+	"pktbench_run_frames_duplicate_total{run=\"edcf1584598ef29e\"} 11\n"
+	"# HELP pktbench_run_frames_reordered_total frames that arrived after a later one of their "
+	"stream, in frames\n"
+	"# TYPE pktbench_run_frames_reordered_total counter\n"
+	"pktbench_run_frames_reordered_total{run=\"edcf1584598ef29e\"} 12\n"
+	"# HELP pktbench_run_frames_out_of_window_total frames too far out of order to tell from a "
+	"duplicate, not in frames\n"
+	"# TYPE pktbench_run_frames_out_of_window_total counter\n"
+	"pktbench_run_frames_out_of_window_total{run=\"edcf1584598ef29e\"} 13\n"
+	"# HELP pktbench_run_frames_unchecked_total frames counted without a sequence check, in "
+	"frames\n"
+	"# TYPE pktbench_run_frames_unchecked_total counter\n"
+	"pktbench_run_frames_unchecked_total{run=\"edcf1584598ef29e\"} 14\n"
+	"# HELP pktbench_run_frames_corrupt_total frames the host would refuse: an IPv4 header "
+	"checksum or version, lengths\n"
+	"# TYPE pktbench_run_frames_corrupt_total counter\n"
+	"pktbench_run_frames_corrupt_total{run=\"edcf1584598ef29e\"} 15\n"
+	"# HELP pktbench_run_frames_not_for_host_total frames sent to another destination MAC\n"
+	"# TYPE pktbench_run_frames_not_for_host_total counter\n"
+	"pktbench_run_frames_not_for_host_total{run=\"edcf1584598ef29e\"} 16\n"
 	"# HELP pktbench_run_queue_frames_total this run's frames per RX queue (queues that had "
 	"any)\n"
 	"# TYPE pktbench_run_queue_frames_total counter\n"
@@ -750,7 +789,7 @@ static void test_metrics(void)
 	if (t) {
 		/* OpenMetrics: TYPE before HELP, families without the sample suffix, # EOF last */
 		CHECK(strstr(t, "# TYPE pktbench_run_frames counter\n# HELP pktbench_run_frames "
-				"frames with this run id's signature\n"
+				"unique frames with this run id's signature\n"
 				"pktbench_run_frames_total{run=\"edcf1584598ef29e\"} 20000\n"),
 		      "counter family");
 		CHECK(strstr(t, "# TYPE pktbench_receiver info\n"), "info family");

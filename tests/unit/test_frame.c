@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 
 #include "frame.h"
+#include "probe.h"
 #include "check.h"
 #include "naive_csum.h"
 
@@ -257,6 +258,72 @@ static void test_vlan(void)
 	verify_checksums(&f_vlan, AF_INET, "tagged frame");
 }
 
+/*
+ * Every frame's own sequence number (kind 'S'): built at 0 with room for it, stamped in place
+ * with the UDP checksum kept right (checked by the naive routine) at every payload size, both
+ * families, paced or not; a payload without room for one is an ordinary 'N' frame, which a
+ * stamp leaves alone.
+ */
+static void test_seq_stamp(void)
+{
+	static const uint32_t seqs[] = { 1, 0x7fffffff, 0x80000000, 0xffffffff, 0, 0x01020304 };
+	static const int fams[] = { AF_INET, AF_INET6 };
+	uint32_t p, i, j, bad = 0;
+
+	for (j = 0; j < 2; j++) {
+		for (p = 8; p <= 9000; p += (p < 64 ? 1 : 61)) {
+			struct pb_frame_spec s = {
+				.dstmac = { 2, 0, 0, 0, 0, 2 },
+				.srcmac = { 2, 0, 0, 0, 0, 1 },
+				.srcport = 12345,
+				.dstport = 12345,
+				.payload_len = p,
+				.run_id = p * 2654435761u,
+				.stream_id = (uint8_t)(p % 64),
+				.kind = p % 2 ? PB_SIG_KIND_SEQ : PB_SIG_KIND_SEQ | PB_SIG_PACED,
+			};
+			struct pb_frame f = { .data = frame_buf };
+			const uint8_t *pl, *ip;
+			bool room = p >= PB_FRAME_SEQ_LEN;
+
+			s.srcip.family = s.dstip.family = fams[j];
+			if (fams[j] == AF_INET) {
+				inet_pton(AF_INET, "198.18.0.1", &s.srcip.v4);
+				inet_pton(AF_INET, "198.18.0.2", &s.dstip.v4);
+			} else {
+				inet_pton(AF_INET6, "2001:2::1", &s.srcip.v6);
+				inet_pton(AF_INET6, "2001:2::2", &s.dstip.v6);
+			}
+			if (pb_frame_build(&f, &s)) {
+				bad++;
+				continue;
+			}
+			pl = f.data + f.payload_off;
+			ip = f.data + f.l3_off;
+			bad += pl[2] !=
+			       (room ? s.kind : (PB_SIG_KIND_FRAME | (s.kind & PB_SIG_PACED)));
+			bad += room && (pl[8] | pl[9] | pl[10] | pl[11]);
+			bad += !naive_udp_ok(ip, fams[j]);
+			for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
+				uint8_t before[4];
+
+				memcpy(before, pl + 8, sizeof(before));
+				pb_frame_seq_stamp(f.data + f.payload_off, seqs[i], true);
+				if (room)
+					bad += (uint32_t)pl[8] << 24 != (seqs[i] & 0xff000000u) ||
+					       pl[9] != (uint8_t)(seqs[i] >> 16) ||
+					       pl[10] != (uint8_t)(seqs[i] >> 8) ||
+					       pl[11] != (uint8_t)seqs[i];
+				else
+					bad += memcmp(before, pl + 8, sizeof(before)) != 0;
+				bad += !naive_udp_ok(ip, fams[j]) ||
+				       !naive_udp_nonzero(ip, fams[j]);
+			}
+		}
+	}
+	CHECK(bad == 0, "sequence numbers: %u frames wrong (kind, number or checksum)", bad);
+}
+
 int main(void)
 {
 	static struct pb_frame f;
@@ -272,6 +339,7 @@ int main(void)
 	golden("ipv6 payload 18", 18, 0x01020304, 1, AF_INET6, golden_v6_18, sizeof(golden_v6_18),
 	       80);
 	test_signature();
+	test_seq_stamp();
 
 	/* every payload size from the minimum to a jumbo frame: checksums hold, odd or even */
 	for (p = 8; p <= 9000; p += (p < 64 ? 1 : 61)) {

@@ -290,6 +290,43 @@ static void test_sequences(void)
 }
 
 /*
+ * A receiver's per-CPU frame window taken in the middle of a run (pb_seq_start): the 960
+ * numbers up to the first one it sees are open (late when they come, a duplicate the second
+ * time), none before 0, and a restart's resync says so (PB_SEQ_RESYNC, not PB_SEQ_NEW).
+ */
+static void test_sequence_start(void)
+{
+	struct pb_seq s;
+	uint32_t k;
+
+	memset(&s, 0, sizeof(s));
+	pb_seq_start(&s, 5000);
+	CHECK(s.next == 5001 && s.depth == PB_SEQ_WINDOW, "started at 5000: next %u depth %u",
+	      s.next, s.depth);
+	CHECK(pb_seq_update(&s, 5000) == PB_SEQ_DUP, "5000 again: a duplicate");
+	CHECK(pb_seq_update(&s, 4999) == PB_SEQ_LATE && pb_seq_update(&s, 4999) == PB_SEQ_DUP,
+	      "4999 after it: late, then a duplicate");
+	CHECK(pb_seq_update(&s, 5000 - 959) == PB_SEQ_LATE &&
+		      pb_seq_update(&s, 5000 - 960) == PB_SEQ_STRAY,
+	      "959 behind the start: late; 960: out of the window");
+	CHECK(pb_seq_update(&s, 5001) == PB_SEQ_NEW, "5001: the highest");
+
+	memset(&s, 0, sizeof(s));
+	pb_seq_start(&s, 3);
+	CHECK(s.depth == 4 && pb_seq_update(&s, 0) == PB_SEQ_LATE &&
+		      pb_seq_update(&s, 0xffffffff) == PB_SEQ_STRAY,
+	      "started at 3: 0 is late, nothing before 0 is in the window");
+
+	/* two far ahead in a row restart the window, and say so */
+	memset(&s, 0, sizeof(s));
+	for (k = 0; k < 10; k++)
+		pb_seq_update(&s, k);
+	CHECK(pb_seq_update(&s, 100000) == PB_SEQ_STRAY &&
+		      pb_seq_update(&s, 100001) == PB_SEQ_RESYNC && s.received == 12 && !s.stray,
+	      "100000, 100001: the window restarts there, both received");
+}
+
+/*
  * The sequence rules of pb_lat.h read plainly, on unwrapped 64-bit numbers and a set of those
  * that arrived (tagged slots of a large ring, not the receiver's 1024-bit one): a probe 1 ..
  * PB_SEQ_WINDOW above the highest moves it; one within the window's depth behind it is late
@@ -351,7 +388,7 @@ static enum pb_seq_kind ref_update(struct seq_ref *r, int64_t v)
 		r->hi = v;
 		r->stray--;
 		r->received += 2;
-		return PB_SEQ_NEW;
+		return PB_SEQ_RESYNC;
 	}
 	if (v > r->hi || r->hi - v > PB_SEQ_FAR) {
 		r->armed = true;
@@ -448,7 +485,7 @@ static void seq_model_case(int64_t base, uint32_t n, bool calm, int64_t *tag)
 			      (unsigned long long)r.dup, (unsigned long long)r.missing,
 			      (unsigned long long)r.stray, (uint32_t)(r.hi + 1));
 		}
-		if (kr == PB_SEQ_NEW) {
+		if (kr == PB_SEQ_NEW || kr == PB_SEQ_RESYNC) {
 			if (nrecent < 64)
 				recent[nrecent++] = v;
 			else
@@ -711,6 +748,7 @@ int main(void)
 	test_buckets();
 	test_quantiles();
 	test_sequences();
+	test_sequence_start();
 	test_sequence_defects();
 	test_sequence_model();
 	test_jitter();

@@ -260,6 +260,33 @@ static void test_total(void)
 	      "queues");
 }
 
+/*
+ * The sequence verdicts sum over the CPUs too: a CPU that saw only duplicates (no frame) has
+ * counts, and a stray one CPU counted and another took back by a resync (stray - 1, modulo
+ * 2^64) nets to what the window said; a slot merged into its entry keeps them.
+ */
+static void test_seq_counts(void)
+{
+	struct pb_rx_val acc[3], to;
+	struct pb_rx_run r;
+
+	memset(acc, 0, sizeof(acc));
+	acc[0] = (struct pb_rx_val){ .frames = 10, .late = 2, .stray = 1, .unchecked = 3 };
+	acc[1] = (struct pb_rx_val){ .dup = 7 };
+	acc[2] = (struct pb_rx_val){ .frames = 2, .stray = (uint64_t)-1, .dup = 1 };
+	pb_rx_sum_total(acc, 3, 1, &r);
+	CHECK(r.frames == 12 && r.dup == 8 && r.late == 2 && r.stray == 0 && r.unchecked == 3,
+	      "frames %llu dup %llu late %llu stray %llu unchecked %llu",
+	      (unsigned long long)r.frames, (unsigned long long)r.dup, (unsigned long long)r.late,
+	      (unsigned long long)r.stray, (unsigned long long)r.unchecked);
+	memset(&to, 0, sizeof(to));
+	pb_rx_val_merge(&to, &acc[1]);
+	pb_rx_val_merge(&to, &acc[0]);
+	CHECK(to.frames == 10 && to.dup == 7 && to.late == 2 && to.stray == 1 &&
+		      to.unchecked == 3 && pb_rx_val_any(&acc[1]),
+	      "merged: a slot of duplicates alone is kept");
+}
+
 /* A listing that started over: every id once, in order, run id 0 and UINT32_MAX kept. */
 static void test_ids_unique(void)
 {
@@ -278,6 +305,7 @@ int main(void)
 	test_retry_keeps_done_cpus();
 	test_unseen();
 	test_total();
+	test_seq_counts();
 	test_ids_unique();
 	return check_summary();
 }
