@@ -110,6 +110,11 @@ static const struct {
 	  "--repeat: the slowest run's pps (compare weighs a fall against this spread); null "
 	  "for one run" },
 	{ "results[]", "pps_max", "--repeat: the fastest run's pps; null for one run" },
+	{ "results[]", "rounds_spread_pct",
+	  "--repeat: (pps_max - pps_min) / pps, in %; above 10 the table marks the row %; null "
+	  "for one run" },
+	{ "results[]", "rounds",
+	  "--repeat: each run in the order it ran, below; null for one run" },
 	{ "results[]", "app_mbps", "pps x frame bytes x 8, in Mb/s" },
 	{ "results[]", "wire_gbps", "pps x wire frame bytes x 8, in Gb/s" },
 	{ "results[]", "delivered_pct", "delivered / sent; null without a receiver" },
@@ -214,6 +219,9 @@ static const struct {
 	{ "replay.arrival_gap_error_us", "file_p99", "its 99th percentile" },
 	{ "replay.arrival_gap_error_us", "p50", "the arrival gaps' median less file_p50, in us" },
 	{ "replay.arrival_gap_error_us", "p99", "their 99th percentile less file_p99" },
+	{ "rounds[]", "pps", "that run's frames sent per second" },
+	{ "rounds[]", "sender_cpu",
+	  "the CPU its first stream was found on most; null: not looked (a run under a second)" },
 	{ "per_second[]", "t", "seconds since the clock started" },
 	{ "per_second[]", "sent", "frames sent by then" },
 	{ "per_second[]", "delivered", "frames delivered by then; null without a receiver" },
@@ -289,6 +297,8 @@ static struct json_object *pb_doc_sample_set(void)
 		.frames_delivered = 1,
 		.rx_queues = 2,
 		.rx_queue_frames = { 1, 1 },
+		.nrounds = 2,
+		.rounds = { { 1, 1 }, { 1, 1 } },
 		.nrx_vlans = 1,
 		.target_pps = 1,
 		.samples = &sample,
@@ -352,6 +362,10 @@ int pb_doc_json_fields(struct pb_doc_field *out, unsigned int max)
 		    json_object_array_get_idx(ps, 0))
 			n = pb_doc_add_keys(json_object_array_get_idx(ps, 0), "per_second[]", out,
 					    n, max);
+		if (json_object_object_get_ex(row, "rounds", &ps) &&
+		    json_object_array_get_idx(ps, 0))
+			n = pb_doc_add_keys(json_object_array_get_idx(ps, 0), "rounds[]", out, n,
+					    max);
 		if (json_object_object_get_ex(row, "latency", &ps)) {
 			n = pb_doc_add_keys(ps, "latency", out, n, max);
 			if (json_object_object_get_ex(ps, "streams", &ps) &&
@@ -716,6 +730,8 @@ static void man_json(FILE *f)
 	man_fields(f, "results[]", fs, n);
 	fputs(".SS \"Each entry of per_second\"\n", f);
 	man_fields(f, "per_second[]", fs, n);
+	fputs(".SS \"Each entry of rounds (\\-\\-repeat)\"\n", f);
+	man_fields(f, "rounds[]", fs, n);
 	fputs(".SS \"The latency object (\\-\\-latency)\"\n", f);
 	man_fields(f, "latency", fs, n);
 	fputs(".SS \"Each of latency's streams\"\n", f);

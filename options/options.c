@@ -49,9 +49,10 @@ static const struct pb_opt pb_opts[] = {
 	  "with --count: give up after SECS with an error and the partial figures (default: "
 	  "10 s + twice the time N frames take at --pps, or at 10 kpps)",
 	  .group = PB_G_PACE },
-	{ "repeat", 'r', OPT_U32, OFF(repeat), 0, "1", 1, 99, "N",
+	{ "repeat", 'r', OPT_U32, OFF(repeat), 0, "1", 1, PB_MAX_REPEAT, "N",
 	  "run each method N times and report the median run (by packets/s), with the "
-	  "slowest and fastest run's (pps_min, pps_max), which compare weighs",
+	  "slowest and fastest run's (pps_min, pps_max), which compare weighs, and every run "
+	  "(rounds); the table marks with % a row whose runs spread more than 10 %",
 	  .group = PB_G_PACE },
 	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
 	  "send on this interface; without it pktbench builds its namespace lab",
