@@ -34,6 +34,15 @@ static const struct {
 	{ "", "tx_queues", "TX queues of the sending interface" },
 	{ "", "rx_queues", "RX queues of the sending interface" },
 	{ "", "lab", "true when the namespace lab and its receiver were used" },
+	{ "", "environment",
+	  "what the figures depend on, read before the first run, one text a field (pktbench "
+	  "environment lists them): kernel_release, cpus_online, cpu_governor, busy_poll_us, "
+	  "busy_read_us, mitigation.NAME for each file of /sys/devices/system/cpu/"
+	  "vulnerabilities, the interface's iface.napi_threaded, iface.napi_defer_hard_irqs, "
+	  "iface.gro_flush_timeout_ns, iface.irq_affinity, iface.napi_threads, iface.ring, "
+	  "iface.channels, iface.coalesce, iface.offloads, and sender_placement (where the "
+	  "senders ran and who chose it); one that could not be read is \"unknown (why)\"; "
+	  "compare warns about each that differs. null: not read (no interface)" },
 	{ "", "results", "one object per row (method, sweep point), below" },
 	{ "results[]", "method", "the method's name" },
 	{ "results[]", "mode", "what the method obtained (the table's Mode column)" },

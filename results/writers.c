@@ -13,6 +13,7 @@
 
 #include "box.h"
 #include "fields.h"
+#include "envinfo.h"
 #include "writers.h"
 
 /* The null method's mode: it sends nothing, so its row measures the harness, not a path. */
@@ -823,6 +824,33 @@ struct json_object *pb_json_row(const struct pb_result *r, bool rfc)
 	return o;
 }
 
+/*
+ * What the run's figures depend on (envinfo.h), JSON only: one text a field, "unknown (why)"
+ * where it could not be read; null when nothing was read. compare warns about each that
+ * differs.
+ */
+int pb_json_add_environment(struct json_object *root, const struct pb_envinfo *env)
+{
+	struct pb_fields fs = { .n = 0 };
+	struct json_object *o;
+	unsigned int i;
+	int err;
+
+	if (!env)
+		return json_object_object_add(root, "environment", NULL) ? -ENOMEM : 0;
+	o = pb_json_child(root, "environment");
+	if (!o)
+		return -ENOMEM;
+	for (i = 0; i < env->n; i++) {
+		fs.n = 0;
+		pb_add(&fs, pb_fstr(env->f[i].key, env->f[i].val, sizeof(env->f[i].val)));
+		err = pb_json_add_fields(o, &fs);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 struct json_object *pb_json_set(const struct pb_report *rep)
 {
 	struct json_object *root = json_object_new_object();
@@ -833,6 +861,8 @@ struct json_object *pb_json_set(const struct pb_report *rep)
 		return NULL;
 	pb_report_fields(rep, &fs);
 	err = pb_json_add_fields(root, &fs);
+	if (!err)
+		err = pb_json_add_environment(root, rep->env);
 	if (!err && rep->rfc2544)
 		err = pb_json_add_rfc2544(root, rep->rfc2544);
 	if (err) {

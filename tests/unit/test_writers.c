@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "stats.h"
+#include "envinfo.h"
 #include "writers.h"
 #include "check.h"
 
@@ -392,6 +393,10 @@ static void test_json(void)
 	CHECK(json_object_is_type(get(root, "lab"), json_type_boolean) &&
 		      json_object_get_boolean(get(root, "lab")),
 	      "lab is not true");
+	/* no environment was read: null, not an empty object */
+	CHECK(json_object_object_get_ex(root, "environment", NULL) &&
+		      get(root, "environment") == NULL,
+	      "environment without one read: %s", json_object_get_string(get(root, "environment")));
 
 	res = get(root, "results");
 	CHECK(json_object_is_type(res, json_type_array), "results is not an array");
@@ -454,6 +459,31 @@ static void test_json(void)
 	CHECK(!json_object_get_boolean(get(r2, "has_receiver")), "r2 has_receiver");
 out:
 	json_object_put(root);
+}
+
+/* What the run depended on: the set's environment object, each field's text as read */
+static void test_json_environment(void)
+{
+	static struct pb_envinfo env;
+	struct pb_report rep = make_report(0);
+	struct json_object *root, *e;
+
+	memset(&env, 0, sizeof(env));
+	pb_envinfo_set(&env, "cpu_governor", "performance");
+	pb_envinfo_unknown(&env, "iface.ring", "ETHTOOL_GRINGPARAM: %s", "Operation not supported");
+	rep.env = &env;
+	CHECK(pb_report_write(&rep, PB_FORMAT_JSON, path_in_tmp("env.json")) == 0, "json");
+	root = json_object_from_file(path_in_tmp("env.json"));
+	CHECK(root != NULL, "env.json reads back");
+	if (!root)
+		return;
+	e = get(root, "environment");
+	CHECK(json_object_is_type(e, json_type_object) && json_object_object_length(e) == 2,
+	      "environment: %s", json_object_get_string(e));
+	check_str(e, "cpu_governor", "performance");
+	check_str(e, "iface.ring", "unknown (ETHTOOL_GRINGPARAM: Operation not supported)");
+	json_object_put(root);
+	unlink(path_in_tmp("env.json"));
 }
 
 static void test_json_null_strings(void)
@@ -1582,6 +1612,7 @@ int main(void)
 	}
 	make_results();
 	test_json();
+	test_json_environment();
 	test_json_null_strings();
 	test_csv();
 	test_csv_line_break();
