@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "compare_int.h"
+#include "envinfo.h"
 #include "jsondup.h"
 #include "readfile.h"
 #include "writers.h"
@@ -373,6 +374,35 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 	return 0;
 }
 
+/*
+ * The set's environment object: each field's text (a value that is not a string, as its JSON
+ * text). Absent or null: in->env stays NULL. Not an object: the set is not one pktbench wrote.
+ */
+static int pb_cmp_parse_env(struct json_object *o, struct pb_compare_input *in, char *err,
+			    size_t errlen)
+{
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object)) {
+		pb_cmp_err(err, errlen, "%s: environment is not an object", in->name);
+		return -EINVAL;
+	}
+	in->env = calloc(1, sizeof(*in->env));
+	if (!in->env) {
+		pb_cmp_err(err, errlen, "%s: %s", in->name, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	json_object_object_foreach(o, key, v)
+	{
+		const char *text = json_object_is_type(v, json_type_string)
+					   ? json_object_get_string(v)
+					   : json_object_to_json_string(v);
+
+		pb_envinfo_set(in->env, key, "%s", text ? text : "null");
+	}
+	return 0;
+}
+
 static int pb_cmp_parse_root(struct json_object *root, const char *name,
 			     struct pb_compare_input *in, char *err, size_t errlen)
 {
@@ -407,6 +437,9 @@ static int pb_cmp_parse_root(struct json_object *root, const char *name,
 		in->version[0] = '\0';
 	if (pb_cmp_get_str(root, "kernel", in->kernel, sizeof(in->kernel)))
 		in->kernel[0] = '\0';
+	ret = pb_cmp_parse_env(pb_cmp_get(root, "environment"), in, err, errlen);
+	if (ret)
+		return ret;
 
 	n = (unsigned int)json_object_array_length(arr);
 	if (n) {
@@ -508,6 +541,8 @@ void pb_compare_input_free(struct pb_compare_input *in)
 {
 	if (!in)
 		return;
+	free(in->env);
+	in->env = NULL;
 	free(in->rows);
 	in->rows = NULL;
 	in->n = 0;

@@ -15,6 +15,7 @@
 #include "box.h"
 #include "compare.h"
 #include "fields.h"
+#include "log.h"
 #include "writers.h"
 
 const char *pb_compare_verdict_name(enum pb_cmp_verdict v)
@@ -416,6 +417,26 @@ static void pb_cmp_describe(FILE *f, const char *label, const struct pb_compare_
 	pb_box_note(f, w, "%s %s%s", label, in->name ? in->name : "", meta);
 }
 
+/*
+ * What the runs depended on and differed in, a line a field (whole, not fitted to the
+ * width: the texts are what a user needs to reproduce a run).
+ */
+static void pb_cmp_env_warnings(FILE *f, const struct pb_compare_result *res)
+{
+	unsigned int i;
+
+	if (res->env_missing)
+		fprintf(f,
+			"warning: %s has no environment record (written before pktbench kept "
+			"one): what its runs depended on cannot be compared\n",
+			res->env_missing);
+	for (i = 0; i < res->nenv_diffs; i++) {
+		fprintf(f, "warning: environment differs in %s: ", res->env_diffs[i].key);
+		pb_log_write(f, res->env_diffs[i].text);
+		fputc('\n', f);
+	}
+}
+
 int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 {
 	struct pb_box_col cols[PB_CC_N];
@@ -430,6 +451,7 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 		pb_cmp_describe(f, "BASE", res->base, w);
 	if (res->new_)
 		pb_cmp_describe(f, "NEW ", res->new_, w);
+	pb_cmp_env_warnings(f, res);
 
 	/* Columns that would be empty on every row are left out. */
 	memcpy(cols, pb_cmp_cols, sizeof(cols));
@@ -576,6 +598,34 @@ static int pb_cmp_jline(struct json_object *o, const struct pb_compare_line *l)
 	return pb_json_add_fields(o, &fs);
 }
 
+/* "environment_differs": a field, its texts in BASE and NEW (null: not recorded), the line. */
+static int pb_cmp_jenv(struct json_object *root, const struct pb_compare_result *res)
+{
+	struct json_object *arr = pb_json_add_array(root, "environment_differs"), *o;
+	const struct pb_compare_env_diff *d;
+	struct pb_fields fs;
+	unsigned int i;
+	int err;
+
+	if (!arr)
+		return -ENOMEM;
+	for (i = 0; i < res->nenv_diffs; i++) {
+		d = &res->env_diffs[i];
+		o = json_object_new_object();
+		if (pb_json_push(arr, o))
+			return -ENOMEM;
+		fs.n = 0;
+		pb_add(&fs, pb_fstr("field", d->key, 0));
+		pb_add(&fs, pb_fstr("base", d->base, 0));
+		pb_add(&fs, pb_fstr("new", d->new_, 0));
+		pb_add(&fs, pb_fstr("warning", d->text, sizeof(d->text)));
+		err = pb_json_add_fields(o, &fs);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 {
 	const struct pb_compare_opts *op;
@@ -615,7 +665,10 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 	pb_add(&fs, pb_fdbl("noise_pct", res->noise_pct)); /* null when not estimated */
 	pb_add(&fs, pb_fdbl("allowance_pct", res->allowance_pct));
 	pb_add(&fs, pb_fstr("normalize", op->normalize[0] ? op->normalize : NULL, 0));
+	pb_add(&fs, pb_fstr("environment_missing_in", res->env_missing, 0));
 	err = pb_json_add_fields(root, &fs);
+	if (!err)
+		err = pb_cmp_jenv(root, res);
 	if (err)
 		goto out;
 
