@@ -550,7 +550,9 @@ static void session_envinfo(struct pb_session *s)
 	uint32_t i;
 
 	s->envinfo.n = 0;
-	pb_envinfo_read(&s->envinfo, "/", cfg->ifname[0] ? cfg->ifname : NULL);
+	/* the lab's sending end is in a namespace the host's sysfs does not show */
+	if (!s->have_lab || pb_envinfo_read_netns(&s->envinfo, cfg->ifname))
+		pb_envinfo_read(&s->envinfo, "/", cfg->ifname[0] ? cfg->ifname : NULL);
 	if (cfg->ifname[0])
 		pb_envinfo_read_ethtool(&s->envinfo, cfg->ifname);
 	if (!s->placement[0]) {

@@ -13,7 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "envinfo.h"
@@ -487,6 +491,77 @@ void pb_envinfo_read(struct pb_envinfo *e, const char *root, const char *iface)
 	}
 	pb_envinfo_irqs(e, root, iface, in_sysfs);
 	pb_envinfo_napi_threads(e, root, iface);
+}
+
+int pb_envinfo_read_netns(struct pb_envinfo *e, const char *iface)
+{
+	struct pb_envinfo *got = NULL;
+	size_t done = 0;
+	ssize_t n;
+	int fds[2], status = 0, err = 0;
+	pid_t pid;
+
+	got = calloc(1, sizeof(*got));
+	if (!got)
+		return -ENOMEM;
+	if (pipe2(fds, O_CLOEXEC)) {
+		free(got);
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!pid) {
+		/* as ip netns exec does: this namespace's sysfs, in a mount namespace of our own */
+		close(fds[0]);
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("sysfs", "/sys", "sysfs", 0, NULL))
+			_exit(1);
+		pb_envinfo_read(got, "/", iface);
+		for (done = 0; done < sizeof(*got); done += (size_t)n) {
+			n = write(fds[1], (char *)got + done, sizeof(*got) - done);
+			if (n <= 0)
+				_exit(2);
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	fds[1] = -1;
+	while (done < sizeof(*got)) {
+		n = read(fds[0], (char *)got + done, sizeof(*got) - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			err = -errno;
+			goto out;
+		}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || done != sizeof(*got) ||
+	    got->n > PB_ENVINFO_MAX) {
+		err = -EIO;
+		goto out;
+	}
+	for (unsigned int i = 0; i < got->n; i++) {
+		struct pb_envinfo_field *f;
+
+		got->f[i].key[PB_ENVINFO_KEY - 1] = '\0';
+		got->f[i].val[PB_ENVINFO_VAL - 1] = '\0';
+		f = pb_envinfo_slot(e, got->f[i].key);
+		if (f)
+			*f = got->f[i];
+	}
+out:
+	close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	free(got);
+	return err;
 }
 
 /* ---- ethtool */

@@ -35,6 +35,12 @@ struct pb_envinfo {
  */
 void pb_envinfo_read(struct pb_envinfo *e, const char *root, const char *iface);
 /*
+ * pb_envinfo_read(e, "/", iface) with sysfs mounted from the calling thread's network
+ * namespace (the lab's, which the host's sysfs does not show), in a child process with a
+ * mount namespace of its own, as ip netns exec does. 0, or -errno with e unchanged.
+ */
+int pb_envinfo_read_netns(struct pb_envinfo *e, const char *iface);
+/*
  * The interface's ring, channel, coalescing and offload settings (ethtool -g, -l, -c, -k),
  * asked over SIOCETHTOOL in the calling thread's network namespace. Appends to e.
  */

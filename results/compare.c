@@ -469,9 +469,22 @@ static unsigned int pb_cmp_items_not_in(const char *a, const char *b, char *buf,
 	}
 }
 
+/* The fields whose text is a list of items ("a, b, c"), the rest being prose. */
+static bool pb_cmp_env_is_list(const char *key)
+{
+	static const char *const lists[] = { "iface.offloads", "iface.irq_affinity",
+					     "iface.napi_threads", "cpu_governor" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!strcmp(key, lists[i]))
+			return true;
+	return false;
+}
+
 /*
  * d->text for two texts that differ; false when they do not (the same list in another
- * order). Lists (", " in either, neither unknown) by their items.
+ * order). Lists (pb_cmp_env_is_list, neither unknown) by their items.
  */
 static bool pb_cmp_env_text(struct pb_compare_env_diff *d)
 {
@@ -481,8 +494,9 @@ static bool pb_cmp_env_text(struct pb_compare_env_diff *d)
 
 	if (b && n && !strcmp(b, n))
 		return false;
-	if (b && n && (strstr(b, ", ") || strstr(n, ", ")) && strncmp(b, "unknown (", 9) &&
-	    strncmp(n, "unknown (", 9)) {
+	/* a list of one item each reads better as the two texts */
+	if (b && n && pb_cmp_env_is_list(d->key) && (strstr(b, ", ") || strstr(n, ", ")) &&
+	    strncmp(b, "unknown (", 9) && strncmp(n, "unknown (", 9)) {
 		off = (size_t)snprintf(d->text, sizeof(d->text), "NEW lacks ");
 		lacks = pb_cmp_items_not_in(b, n, d->text, sizeof(d->text), &off);
 		if (!lacks)

@@ -194,8 +194,9 @@ struct pb_compare_line {
 
 /*
  * A field of the sets' environment objects (what the runs depended on) whose texts differ:
- * compare warns, one line each, and fails nothing for it. Lists ("a, b, c": offloads, IRQs)
- * differ only when their items do, whatever the order.
+ * compare warns, one line each, and fails nothing for it. The list fields (offloads, IRQ
+ * affinities, NAPI threads, per-CPU governors: "a, b, c") differ only when their items do,
+ * whatever the order.
  */
 #define PB_CMP_ENV_TEXT 2200
 struct pb_compare_env_diff {
