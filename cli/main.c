@@ -124,6 +124,7 @@ struct pb_session {
 	double plan_t0; /* when the first run began, for the time left */
 	double plan_s;	/* the runs' estimated seconds in all; 0: not known beforehand */
 	char placement[320];	   /* where the senders run and who said so (environment) */
+	bool placed;		   /* pktbench chose it (session_place), not --cpus */
 	struct pb_envinfo envinfo; /* what the figures depend on, read before the first run */
 };
 
@@ -508,9 +509,9 @@ static int lab_opts_check(const struct pb_config *cfg, char *err, size_t errlen)
 
 /*
  * The default placement (place.h), when --cpus did not say: pins stream i to cfg->cpus[i %
- * ncpus] as --cpus would, and says so on stderr. iface: the interface whose IRQs and NAPI
- * threads count (NULL: the lab's veth, which has none). A topology that cannot be read
- * leaves the senders to the scheduler, and says that.
+ * ncpus] as --cpus would; the session says so once the runs are sure to go. iface: the interface
+ * whose IRQs and NAPI threads count (NULL: the lab's veth, which has none). A topology that cannot
+ * be read leaves the senders to the scheduler, and says that.
  */
 static void session_place(struct pb_session *s, const char *iface)
 {
@@ -528,9 +529,9 @@ static void session_place(struct pb_session *s, const char *iface)
 		n = pb_place(&t, streams, cfg->cpus, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "/sys/devices/system/cpu/online: %s", strerror(-n));
+	s->placed = true;
 	if (n <= 0) {
 		snprintf(s->placement, sizeof(s->placement), "left to the scheduler (%s)", why);
-		fprintf(stderr, "pktbench: senders %s\n", s->placement);
 		return;
 	}
 	cfg->ncpus = (uint32_t)n;
@@ -538,7 +539,6 @@ static void session_place(struct pb_session *s, const char *iface)
 		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%u", i ? "," : "",
 					cfg->cpus[i]);
 	snprintf(s->placement, sizeof(s->placement), "cpus %s, pktbench's choice: %s", list, why);
-	fprintf(stderr, "pktbench: sending from %s (--cpus overrides)\n", s->placement);
 }
 
 /* What the figures depend on, read once before the first run (envinfo.h). */
@@ -1251,6 +1251,10 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 		return EXIT_BADINPUT;
 	}
 
+	/* after every check that ends the session: an error stays the one line it is */
+	if (s.placed && !s.link_err[0])
+		fprintf(stderr, "pktbench: %s%s%s\n", s.cfg.ncpus ? "sending from " : "senders ",
+			s.placement, s.cfg.ncpus ? " (--cpus overrides)" : "");
 	if (rfc)
 		ret = pb_rfc2544_run(&s.cfg, list, n, &s.env, &rows);
 	else if (s.cfg.tune)
