@@ -295,8 +295,27 @@ static bool pb_all_digits(const char *s)
 }
 
 /*
+ * IRQ irq's CPUs as "cpus E" where it is delivered (effective_affinity_list), with "(allowed
+ * A)" when that is wider, into buf: an IRQ allowed on every CPU still runs on one.
+ */
+static void pb_irq_cpus(const char *root, const char *irq, char *buf, size_t len)
+{
+	char rel[96], aff[256], eff[256];
+	bool have_aff, have_eff;
+
+	snprintf(rel, sizeof(rel), "proc/irq/%.20s/smp_affinity_list", irq);
+	have_aff = !pb_read_line(root, rel, aff, sizeof(aff));
+	snprintf(rel, sizeof(rel), "proc/irq/%.20s/effective_affinity_list", irq);
+	have_eff = !pb_read_line(root, rel, eff, sizeof(eff)) && eff[0];
+	if (have_eff && have_aff && strcmp(eff, aff))
+		snprintf(buf, len, "irq %s cpus %s (allowed %s)", irq, eff, aff);
+	else
+		snprintf(buf, len, "irq %s cpus %s", irq, have_eff ? eff : have_aff ? aff : "?");
+}
+
+/*
  * The interface's IRQs (its device's MSI vectors, else its one legacy IRQ) and the CPUs each
- * may run on. A virtual interface has no device, so no IRQs: its receive work runs where
+ * runs on. A virtual interface has no device, so no IRQs: its receive work runs where
  * its sender's softirq does.
  */
 static void pb_envinfo_irqs(struct pb_envinfo *e, const char *root, const char *iface,
@@ -330,10 +349,8 @@ static void pb_envinfo_irqs(struct pb_envinfo *e, const char *root, const char *
 			pb_envinfo_unknown(e, "iface.irq_affinity", "no MSI IRQs and no /%s", rel);
 			return;
 		}
-		snprintf(out, sizeof(out), "%s", aff);
-		snprintf(rel, sizeof(rel), "proc/irq/%s/smp_affinity_list", out);
-		err = pb_read_line(root, rel, aff, sizeof(aff));
-		pb_envinfo_set(e, "iface.irq_affinity", "irq %s cpus %s", out, err ? "?" : aff);
+		pb_irq_cpus(root, aff, out, sizeof(out));
+		pb_envinfo_set(e, "iface.irq_affinity", "%s", out);
 		return;
 	}
 	/* numeric order: 9 before 10 */
@@ -346,11 +363,8 @@ static void pb_envinfo_irqs(struct pb_envinfo *e, const char *root, const char *
 		}
 	for (i = 0; i < n; i++) {
 		if (pb_all_digits(names[i]->d_name)) {
-			snprintf(rel, sizeof(rel), "proc/irq/%.20s/smp_affinity_list",
-				 names[i]->d_name);
-			err = pb_read_line(root, rel, aff, sizeof(aff));
-			pb_append(out, sizeof(out), &off, "irq %s cpus %s", names[i]->d_name,
-				  err ? "?" : aff);
+			pb_irq_cpus(root, names[i]->d_name, aff, sizeof(aff));
+			pb_append(out, sizeof(out), &off, "%s", aff);
 		}
 		free(names[i]);
 	}

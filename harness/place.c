@@ -123,11 +123,15 @@ static unsigned int pb_stat_parse(const char *s, unsigned long long *total,
 		}
 		if (nv < 4)
 			continue;
-		/* user nice system idle iowait irq softirq steal: guest is inside user already */
+		/*
+		 * user nice system idle iowait irq softirq steal (guest is inside user already).
+		 * Niced work (a build at nice 19) yields the CPU to a sender at nice 0: it counts
+		 * as idle; interrupts, softirqs, a hypervisor's steal and other tasks do not.
+		 */
 		total[c] = 0;
 		for (unsigned int i = 0; i < nv; i++)
 			total[c] += v[i];
-		idle[c] = v[3] + (nv > 4 ? v[4] : 0);
+		idle[c] = v[1] + v[3] + (nv > 4 ? v[4] : 0);
 		seen[c] = true;
 		got++;
 	}
@@ -228,9 +232,14 @@ static void pb_topo_iface(struct pb_topo *t, const char *root, const char *iface
 	while (dir && (d = readdir(dir))) {
 		if (!pb_digits(d->d_name) || strlen(d->d_name) > 10)
 			continue;
-		snprintf(rel, sizeof(rel), "proc/irq/%s/smp_affinity_list", d->d_name);
-		if (!pb_topo_line(root, rel, line, sizeof(line)) &&
-		    !pb_topo_mark(t, line, offsetof(struct pb_topo_cpu, iface_irq)))
+		/* where it is delivered, which may be one of the CPUs it is allowed on */
+		snprintf(rel, sizeof(rel), "proc/irq/%s/effective_affinity_list", d->d_name);
+		if (pb_topo_line(root, rel, line, sizeof(line)) || !line[0]) {
+			snprintf(rel, sizeof(rel), "proc/irq/%s/smp_affinity_list", d->d_name);
+			if (pb_topo_line(root, rel, line, sizeof(line)))
+				continue;
+		}
+		if (!pb_topo_mark(t, line, offsetof(struct pb_topo_cpu, iface_irq)))
 			t->has_irqs = true;
 	}
 	if (dir)

@@ -13,8 +13,8 @@
  *     (no cache line crosses); a veth has no IRQs, its receive work runs inline in the
  *     sender's softirq on whichever CPU it is;
  *  4. the least busy with other work over a short look (interrupts, softirqs, a hypervisor's
- *     steal time, other tasks): the sender's own softirq work (all of a veth's receive side)
- *     then has the CPU to itself;
+ *     steal time, other tasks; not niced ones, which yield to the sender): the sender's own
+ *     softirq work (all of a veth's receive side) then has the CPU to itself;
  *  5. of equals the highest numbered (CPU 0 takes most of a machine's housekeeping).
  * Streams take the ranked CPUs in turn, wrapping round when there are more streams.
  */

@@ -69,7 +69,9 @@ static void make_nic_tree(void)
 	put("sys/class/net/eth9/device/msi_irqs/41", "msix\n");
 	put("sys/class/net/eth9/device/msi_irqs/40", "msix\n");
 	put("proc/irq/40/smp_affinity_list", "0\n");
-	put("proc/irq/41/smp_affinity_list", "1\n");
+	/* allowed on both, delivered to one: the effective affinity is where it runs */
+	put("proc/irq/41/smp_affinity_list", "0-1\n");
+	put("proc/irq/41/effective_affinity_list", "1\n");
 	/* eth9's NAPI kthread, last on CPU 1, allowed on both; another process between */
 	put("proc/812/comm", "napi/eth9-8193\n");
 	put("proc/812/stat", "812 (napi/eth9-8193) S 2 0 0 0 -1 2129984 0 0 0 0 0 3 0 0 20 0 1 0 "
@@ -97,7 +99,7 @@ static void test_nic(void)
 	CHECK_VAL(&e, "iface.napi_threaded", "1");
 	CHECK_VAL(&e, "iface.napi_defer_hard_irqs", "2");
 	CHECK_VAL(&e, "iface.gro_flush_timeout_ns", "20000");
-	CHECK_VAL(&e, "iface.irq_affinity", "irq 40 cpus 0, irq 41 cpus 1");
+	CHECK_VAL(&e, "iface.irq_affinity", "irq 40 cpus 0, irq 41 cpus 1 (allowed 0-1)");
 	CHECK_VAL(&e, "iface.napi_threads", "napi/eth9-8193 on cpu 1 (allowed 0-1)");
 	/* fields in one order: the mitigations by name, so two files list them alike */
 	CHECK(pb_envinfo_get(&e, "mitigation.meltdown") <

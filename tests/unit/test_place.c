@@ -144,6 +144,14 @@ static void test_busy(void)
 	CHECK(t.cpu[1].busy > 0.099 && t.cpu[1].busy < 0.101, "cpu1 busy %g, want 0.1",
 	      t.cpu[1].busy);
 	CHECK(t.cpu[2].busy < 0, "cpu2 not in the readings: unknown, got %g", t.cpu[2].busy);
+	/* niced work (a build at nice 19) yields to the sender: not busy; softirq is */
+	t = topo(2);
+	CHECK(pb_topo_busy("cpu0 0 0 0 0 0 0 0 0\ncpu1 0 0 0 0 0 0 0 0\n",
+			   "cpu0 0 90 0 10 0 0 0 0\ncpu1 0 0 0 10 0 0 90 0\n", &t) == 2,
+	      "nice and softirq readings");
+	CHECK(t.cpu[0].busy < 1e-9 && t.cpu[1].busy > 0.899 && t.cpu[1].busy < 0.901,
+	      "nice 90 %% busy %g (want 0), softirq 90 %% busy %g (want 0.9)", t.cpu[0].busy,
+	      t.cpu[1].busy);
 	/* text that is not /proc/stat: nothing, no crash */
 	t = topo(2);
 	CHECK(pb_topo_busy("cpu0 x\ncpu", "cpu0 1 2\ncpu99999999999 1", &t) == 0,
@@ -185,7 +193,9 @@ static void test_read(void)
 	put("sys/class/net/eth9/device/msi_irqs/40", "msix\n");
 	put("sys/class/net/eth9/device/msi_irqs/41", "msix\n");
 	put("proc/irq/40/smp_affinity_list", "2\n");
-	put("proc/irq/41/smp_affinity_list", "3\n");
+	/* allowed anywhere, delivered to CPU 3 (effective_affinity_list): that is where it runs */
+	put("proc/irq/41/smp_affinity_list", "0-3\n");
+	put("proc/irq/41/effective_affinity_list", "3\n");
 	put("proc/55/comm", "napi/eth9-8193\n");
 	put("proc/55/status", "Name:\tnapi/eth9-8193\nCpus_allowed_list:\t3\n");
 	put("proc/stat", "cpu0 1 0 1 10 0 0 0 0\n");
