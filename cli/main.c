@@ -504,9 +504,6 @@ static int lab_opts_check(const struct pb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/* How long pb_topo_read looks at each CPU's other work before placing the sender. */
-#define PB_PLACE_LOOK_MS 200
-
 /*
  * The default placement (place.h), when --cpus did not say: pins stream i to cfg->cpus[i %
  * ncpus] as --cpus would; the session says so once the runs are sure to go. iface: the interface

@@ -27,6 +27,9 @@
 
 #define PB_PLACE_MAX_CPUS 256
 
+/* How long pktbench looks at each CPU's other work before placing a sender (pb_topo_read). */
+#define PB_PLACE_LOOK_MS 200
+
 /* A CPU busier than another by less than this share counts as equally busy (noise). */
 #define PB_PLACE_BUSY_EPS 0.05
 

@@ -69,8 +69,6 @@ const struct pb_cmd pb_cmd_environment = {
 	.run = pb_environment_main,
 };
 
-#define PB_ENV_LOOK_MS 200
-
 /* Where pktbench would send from, as the sender's default placement decides it. */
 static void pb_env_placement(struct pb_envinfo *e, const char *iface)
 {
@@ -80,7 +78,7 @@ static void pb_env_placement(struct pb_envinfo *e, const char *iface)
 	size_t off = 0;
 	int n;
 
-	n = pb_topo_read(&t, "/", iface, PB_ENV_LOOK_MS);
+	n = pb_topo_read(&t, "/", iface, PB_PLACE_LOOK_MS);
 	if (n) {
 		pb_envinfo_unknown(e, "sender_placement", "/sys/devices/system/cpu/online: %s",
 				   strerror(-n));
