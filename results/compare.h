@@ -101,6 +101,7 @@ struct pb_compare_row {
 	double p99_us;			/* latency.p99_us; NAN without timed probes */
 	double cpu_ns_per_pkt;		/* NAN when absent or null */
 	double syscalls_per_frame;	/* NAN when absent or null */
+	char sender_cpus[64];		/* "0,1": the CPU each stream ran on most; "": not known */
 };
 
 struct pb_envinfo;

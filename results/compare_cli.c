@@ -99,7 +99,9 @@ const struct pb_cmd pb_cmd_compare = {
 		"NAPI threads, rings and offloads, where the sender ran: pktbench environment "
 		"lists them), each field whose text differs is a warning line above the table "
 		"(JSON: environment_differs), a list by the items it lacks and adds; a set "
-		"without one is said once. Warnings fail nothing.",
+		"without one is said once. So is a row whose senders ran on other CPUs in NEW "
+		"than in BASE (sender_cpus; JSON: base_sender_cpus, new_sender_cpus): a send "
+		"path's cost depends on its CPU. Warnings fail nothing.",
 	.exit_status = "0    no row regressed, went missing or was partial\n"
 		       "1    at least one did\n"
 		       "2    unreadable input or bad arguments (one line on stderr)",

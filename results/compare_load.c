@@ -228,6 +228,36 @@ static int pb_cmp_rfc_row(struct json_object *o, struct pb_compare_row *r, unsig
 	return 0;
 }
 
+/*
+ * A row's sender_cpus ([1], [0, 1]) as "1", "0,1" into buf; "" when absent or when a stream
+ * was not looked at (null), so only CPUs known on both sides are compared.
+ */
+static void pb_cmp_sender_cpus(struct json_object *o, char *buf, size_t len)
+{
+	struct json_object *arr = pb_cmp_get(o, "sender_cpus"), *c;
+	size_t n, i, off = 0;
+	int w;
+
+	buf[0] = '\0';
+	if (!json_object_is_type(arr, json_type_array))
+		return;
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		c = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(c, json_type_int) || json_object_get_int64(c) < 0 ||
+		    json_object_get_int64(c) > 65535)
+			goto unknown;
+		w = snprintf(buf + off, len - off, "%s%" PRId64, i ? "," : "",
+			     json_object_get_int64(c));
+		if (w < 0 || (size_t)w >= len - off)
+			goto unknown;
+		off += (size_t)w;
+	}
+	return;
+unknown:
+	buf[0] = '\0';
+}
+
 static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, unsigned int i,
 			    const char *name, char *err, size_t errlen)
 {
@@ -321,6 +351,7 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 	}
 	r->pps_min = isfinite(lo) ? lo : 0;
 	r->pps_max = isfinite(hi) ? hi : 0;
+	pb_cmp_sender_cpus(o, r->sender_cpus, sizeof(r->sender_cpus));
 
 	/* A partial run must never pass for a complete one: a wrong type is an error. */
 	for (k = 0; k < 2; k++) {

@@ -417,6 +417,13 @@ static void pb_cmp_describe(FILE *f, const char *label, const struct pb_compare_
 	pb_box_note(f, w, "%s %s%s", label, in->name ? in->name : "", meta);
 }
 
+/* Both rows say where their senders ran, and not the same. */
+static bool pb_cmp_cpus_differ(const struct pb_compare_line *l)
+{
+	return l->base && l->new_ && l->base->sender_cpus[0] && l->new_->sender_cpus[0] &&
+	       strcmp(l->base->sender_cpus, l->new_->sender_cpus);
+}
+
 /*
  * What the runs depended on and differed in, a line a field (whole, not fitted to the
  * width: the texts are what a user needs to reproduce a run).
@@ -434,6 +441,19 @@ static void pb_cmp_env_warnings(FILE *f, const struct pb_compare_result *res)
 		fprintf(f, "warning: environment differs in %s: ", res->env_diffs[i].key);
 		pb_log_write(f, res->env_diffs[i].text);
 		fputc('\n', f);
+	}
+	/* a send path's cost depends on its CPU: a row that ran elsewhere is not alike */
+	for (i = 0; i < res->n; i++) {
+		const struct pb_compare_line *l = &res->lines[i];
+		char text[PB_CMP_METHOD_LEN + PB_CMP_POINT_LEN + 2 * 64 + 64];
+
+		if (!pb_cmp_cpus_differ(l))
+			continue;
+		snprintf(text, sizeof(text),
+			 "warning: %s%s%s's senders ran on cpus %s in BASE, %s in NEW\n",
+			 l->base->method, l->base->point[0] ? " " : "", l->base->point,
+			 l->base->sender_cpus, l->new_->sender_cpus);
+		pb_log_write(f, text);
 	}
 }
 
@@ -580,6 +600,8 @@ static int pb_cmp_jline(struct json_object *o, const struct pb_compare_line *l)
 	pb_add(&fs, pb_fdbl("cpu_ratio", l->cpu_ratio));
 	pb_add(&fs, pb_fdbl("base_syscalls_per_frame", b ? b->syscalls_per_frame : NAN));
 	pb_add(&fs, pb_fdbl("new_syscalls_per_frame", n ? n->syscalls_per_frame : NAN));
+	pb_add(&fs, pb_fstr("base_sender_cpus", b && b->sender_cpus[0] ? b->sender_cpus : NULL, 0));
+	pb_add(&fs, pb_fstr("new_sender_cpus", n && n->sender_cpus[0] ? n->sender_cpus : NULL, 0));
 	pb_add(&fs, pb_fdbl("base_accounted_pct", b ? b->accounted_pct : NAN));
 	pb_add(&fs, pb_fdbl("new_accounted_pct", n ? n->accounted_pct : NAN));
 	pb_add(&fs, pb_fbool("base_interrupted", b && b->interrupted));

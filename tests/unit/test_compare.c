@@ -1437,6 +1437,30 @@ static void test_environment_warnings(void)
 		      json_object_is_type(jget(e, "base"), json_type_null),
 	      "a field only NEW has: %s", json_object_get_string(e));
 	json_object_put(root);
+
+	/*
+	 * where each row's senders ran: a row that ran on other CPUs in NEW is a warning line;
+	 * the same CPUs, or a side that did not look (null), is none
+	 */
+	write_file(path_a, "{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[1]},{\"method\":\"b\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[0,1]},{\"method\":\"c\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[null]}]}");
+	write_file(path_b, "{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[0]},{\"method\":\"b\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[0,1]},{\"method\":\"c\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[1]}]}");
+	st = run(path_a, path_b, NULL);
+	CHECK(st == 0, "sender CPUs differ: exit %d", st);
+	check_stdout_has("cpus", "warning: a's senders ran on cpus 1 in BASE, 0 in NEW");
+	CHECK(stdout_count("senders ran on") == 1, "%u sender lines, want 1 (a's)",
+	      stdout_count("senders ran on"));
+	st = run(path_a, path_b, "--format", "json", NULL);
+	out = read_all(tmp("stdout"));
+	CHECK(st == 0 && out && strstr(out, "\"base_sender_cpus\":\"1\"") &&
+		      strstr(out, "\"new_sender_cpus\":\"0\""),
+	      "json: the rows' sender CPUs: %s", out ? out : "");
+	free(out);
 }
 
 static void test_main_exit_codes(void)
