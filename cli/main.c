@@ -125,6 +125,8 @@ struct pb_session {
 	double plan_s;	/* the runs' estimated seconds in all; 0: not known beforehand */
 	char placement[320];	   /* where the senders run and who said so (environment) */
 	bool placed;		   /* pktbench chose it (session_place), not --cpus */
+	char stat0[65536]; /* /proc/stat at the session's start: the placement's first look */
+	double stat0_t;	   /* when it was taken (pb_now); 0: not taken */
 	struct pb_envinfo envinfo; /* what the figures depend on, read before the first run */
 };
 
@@ -521,7 +523,19 @@ static void session_place(struct pb_session *s, const char *iface)
 
 	if (streams > PB_MAX_STREAMS)
 		streams = PB_MAX_STREAMS;
-	n = pb_topo_read(&t, "/", iface, PB_PLACE_LOOK_MS);
+	/*
+	 * the look since the session began (at least half of PB_PLACE_LOOK_MS, waiting out
+	 * only what is missing of it), so that a session's start is not a whole look later
+	 */
+	if (s->stat0_t > 0) {
+		double left = PB_PLACE_LOOK_MS / 2e3 - (pb_now() - s->stat0_t);
+
+		if (left > 0)
+			usleep((useconds_t)(left * 1e6));
+		n = pb_topo_read_since(&t, "/", iface, s->stat0);
+	} else {
+		n = pb_topo_read(&t, "/", iface, PB_PLACE_LOOK_MS);
+	}
 	if (!n)
 		n = pb_place(&t, streams, cfg->cpus, why, sizeof(why));
 	else
@@ -575,6 +589,8 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	int ret;
 
 	s->env.stop = &pb_stop;
+	if (!cfg->ncpus && !pb_topo_stat("/", s->stat0, sizeof(s->stat0)))
+		s->stat0_t = pb_now();
 	/* the start instant against the clock now, as close to the start as the check can be */
 	ret = pb_fleet_validate(cfg, pb_wall_ns(), err, errlen);
 	if (ret)
@@ -1248,10 +1264,14 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 		return EXIT_BADINPUT;
 	}
 
-	/* after every check that ends the session: an error stays the one line it is */
+	/*
+	 * after every check that ends the session (an error stays the one line it is), wrapped
+	 * at the terminal's width like the live line
+	 */
 	if (s.placed && !s.link_err[0])
-		fprintf(stderr, "pktbench: %s%s%s\n", s.cfg.ncpus ? "sending from " : "senders ",
-			s.placement, s.cfg.ncpus ? " (--cpus overrides)" : "");
+		pb_box_note(stderr, pb_box_out_width(STDERR_FILENO, false), "pktbench: %s%s%s",
+			    s.cfg.ncpus ? "sending from " : "senders ", s.placement,
+			    s.cfg.ncpus ? "; --cpus overrides" : "");
 	if (rfc)
 		ret = pb_rfc2544_run(&s.cfg, list, n, &s.env, &rows);
 	else if (s.cfg.tune)

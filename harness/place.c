@@ -30,35 +30,28 @@ static bool pb_place_before(const struct pb_topo *t, unsigned int a, unsigned in
 	return a > b;
 }
 
-/* What put the first choice ahead of the second, or why it stands alone. */
+/*
+ * What put the first choice ahead of the second, or why it stands alone: short, since it is
+ * a line on the user's terminal ("least busy (3 %, cpu 0 21 %)").
+ */
 static void pb_place_why(const struct pb_topo *t, const unsigned int *order, unsigned int n,
 			 char *why, size_t len)
 {
 	const struct pb_topo_cpu *x = &t->cpu[order[0]], *y = n > 1 ? &t->cpu[order[1]] : NULL;
-	int k;
 
-	k = snprintf(why, len, "cpu %u", order[0]);
-	if (k < 0 || (size_t)k >= len)
-		return;
-	why += k;
-	len -= (size_t)k;
 	if (!y)
-		snprintf(why, len, ": the only CPU this process may use");
+		snprintf(why, len, "the only CPU allowed");
 	else if (x->reserved != y->reserved)
-		snprintf(why, len, ": cpu %u is the lab DUT's", order[1]);
+		snprintf(why, len, "cpu %u is the lab DUT's", order[1]);
 	else if (x->napi_thread != y->napi_thread)
-		snprintf(why, len, ": the interface's NAPI thread is pinned to cpu %u", order[1]);
+		snprintf(why, len, "NAPI thread on cpu %u", order[1]);
 	else if (t->has_irqs && x->iface_irq != y->iface_irq)
-		snprintf(why, len,
-			 ": the interface's IRQ is affine to it (transmit completions on the "
-			 "sender's CPU)");
+		snprintf(why, len, "the interface's IRQs go there");
 	else if (x->busy >= 0 && y->busy >= 0 && x->busy + PB_PLACE_BUSY_EPS < y->busy)
-		snprintf(why, len, ": the least busy (%.0f %% other work, cpu %u %.0f %%)",
-			 100 * x->busy, order[1], 100 * y->busy);
+		snprintf(why, len, "least busy (%.0f %%, cpu %u %.0f %%)", 100 * x->busy, order[1],
+			 100 * y->busy);
 	else
-		snprintf(why, len, ": %s; of equals the highest numbered",
-			 t->has_irqs ? "as good a place as any"
-				     : "no IRQs to follow, no CPU less busy than another");
+		snprintf(why, len, "CPUs alike: the highest");
 }
 
 int pb_place(const struct pb_topo *t, uint32_t streams, uint32_t *cpus, char *why, size_t len)
@@ -287,8 +280,7 @@ static void pb_topo_iface(struct pb_topo *t, const char *root, const char *iface
 		closedir(dir);
 }
 
-/* root/proc/stat as text into buf; 0 or -errno. */
-static int pb_topo_stat(const char *root, char *buf, size_t len)
+int pb_topo_stat(const char *root, char *buf, size_t len)
 {
 	char path[512];
 	size_t n;
@@ -304,7 +296,9 @@ static int pb_topo_stat(const char *root, char *buf, size_t len)
 	return 0;
 }
 
-int pb_topo_read(struct pb_topo *t, const char *root, const char *iface, unsigned int look_ms)
+/* pb_topo_read's and pb_topo_read_since's common part; first: NULL, or the first look. */
+static int pb_topo_read_look(struct pb_topo *t, const char *root, const char *iface,
+			     unsigned int look_ms, const char *first)
 {
 	static char a[65536], b[65536];
 	char online[1024];
@@ -329,7 +323,10 @@ int pb_topo_read(struct pb_topo *t, const char *root, const char *iface, unsigne
 		t->cpu[c].busy = -1;
 	if (iface && iface[0])
 		pb_topo_iface(t, root, iface);
-	if (look_ms && !pb_topo_stat(root, a, sizeof(a))) {
+	if (first) {
+		if (!pb_topo_stat(root, b, sizeof(b)))
+			pb_topo_busy(first, b, t);
+	} else if (look_ms && !pb_topo_stat(root, a, sizeof(a))) {
 		struct timespec ts = { .tv_sec = look_ms / 1000,
 				       .tv_nsec = (long)(look_ms % 1000) * 1000000L };
 
@@ -338,4 +335,14 @@ int pb_topo_read(struct pb_topo *t, const char *root, const char *iface, unsigne
 			pb_topo_busy(a, b, t);
 	}
 	return 0;
+}
+
+int pb_topo_read(struct pb_topo *t, const char *root, const char *iface, unsigned int look_ms)
+{
+	return pb_topo_read_look(t, root, iface, look_ms, NULL);
+}
+
+int pb_topo_read_since(struct pb_topo *t, const char *root, const char *iface, const char *first)
+{
+	return pb_topo_read_look(t, root, iface, 0, first);
 }

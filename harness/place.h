@@ -67,5 +67,12 @@ int pb_topo_busy(const char *a, const char *b, struct pb_topo *t);
  * CPUs can be read.
  */
 int pb_topo_read(struct pb_topo *t, const char *root, const char *iface, unsigned int look_ms);
+/* root/proc/stat's text into buf: a first look taken early, for pb_topo_read_since. 0, -errno. */
+int pb_topo_stat(const char *root, char *buf, size_t len);
+/*
+ * pb_topo_read, the busy shares over the time since first (a pb_topo_stat text): a session
+ * takes its first look before it builds its lab, and so does not wait for a second.
+ */
+int pb_topo_read_since(struct pb_topo *t, const char *root, const char *iface, const char *first);
 
 #endif

@@ -64,7 +64,7 @@ check "no such interface: exit 2, one line ($(head -1 "$T/nosuch.err"))" \
 	2>"$T/lab.err"
 check "lab run --repeat 2: exit 0" [ $? = 0 ]
 check "stderr says where the sender goes and why ($(grep -m1 'sending from' "$T/lab.err"))" \
-	grep -q "pktbench: sending from cpus [0-9]*, pktbench's choice: cpu" "$T/lab.err"
+	grep -q "pktbench: sending from cpus [0-9]*, pktbench's choice: .*; --cpus overrides" "$T/lab.err"
 cpu=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['environment']['sender_placement'].split()[1].rstrip(','))" "$T/lab.json")
 check "the lab's environment: its veth's (read in its namespace) and the placement, cpu $cpu" \
 	envf "$T/lab.json" "e['iface.irq_affinity'].startswith('none (no device') and e['sender_placement'].startswith('cpus $cpu, pktbench')"

@@ -45,6 +45,13 @@ static void test_veth(void)
 	t.cpu[0].busy = 0.21;
 	t.cpu[1].busy = 0.03;
 	place1(&t, 1, "veth, cpu 0 busier");
+	{
+		uint32_t c[1];
+		char why[256];
+
+		pb_place(&t, 1, c, why, sizeof(why));
+		CHECK(!strcmp(why, "least busy (3 %, cpu 0 21 %)"), "why: %s", why);
+	}
 	t.cpu[0].busy = 0.02;
 	t.cpu[1].busy = 0.30;
 	place1(&t, 0, "veth, cpu 1 busier");
@@ -79,7 +86,8 @@ static void test_nic(void)
 	t.cpu[2].iface_irq = true;
 	t.cpu[2].busy = 0.10;
 	place1(&t, 2, "nic, irq on cpu 2");
-	CHECK(pb_place(&t, 1, cpus, why, sizeof(why)) == 1 && strstr(why, "IRQ"),
+	CHECK(pb_place(&t, 1, cpus, why, sizeof(why)) == 1 &&
+		      !strcmp(why, "the interface's IRQs go there"),
 	      "the reason names the IRQ: %s", why);
 
 	/* NAPI kthread pinned to CPU 2: the sender would take turns with it */
