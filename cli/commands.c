@@ -11,13 +11,11 @@
 #include "merge.h"
 #include "options.h"
 #include "rfc2544.h"
+#include "writers.h"
 
 const struct pb_cmd *const pb_cmds[] = {
-	&pb_cmd_main,
-	&pb_cmd_compare,
-	&pb_cmd_merge,
-	&pb_cmd_receive,
-	&pb_cmd_rfc2544,
+	&pb_cmd_main,  &pb_cmd_compare, &pb_cmd_environment,
+	&pb_cmd_merge, &pb_cmd_receive, &pb_cmd_rfc2544,
 };
 
 const unsigned int pb_cmds_count = sizeof(pb_cmds) / sizeof(pb_cmds[0]);

@@ -22,7 +22,9 @@
 #include "clock.h"
 #include "caps.h"
 #include "fleet.h"
+#include "envinfo.h"
 #include "lab.h"
+#include "place.h"
 #include "log.h"
 #include "method.h"
 #include "netif.h"
@@ -122,6 +124,11 @@ struct pb_session {
 	const char *cur_point;
 	double plan_t0; /* when the first run began, for the time left */
 	double plan_s;	/* the runs' estimated seconds in all; 0: not known beforehand */
+	char placement[320];	   /* where the senders run and who said so (environment) */
+	bool placed;		   /* pktbench chose it (session_place), not --cpus */
+	char stat0[65536]; /* /proc/stat at the session's start: the placement's first look */
+	double stat0_t;	   /* when it was taken (pb_now); 0: not taken */
+	struct pb_envinfo envinfo; /* what the figures depend on, read before the first run */
 };
 
 /*
@@ -492,6 +499,81 @@ static int lab_opts_check(const struct pb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The default placement (place.h), when --cpus did not say: pins stream i to cfg->cpus[i %
+ * ncpus] as --cpus would; the session says so once the runs are sure to go. iface: the interface
+ * whose IRQs and NAPI threads count (NULL: the lab's veth, which has none). A topology that cannot
+ * be read leaves the senders to the scheduler, and says that.
+ */
+static void session_place(struct pb_session *s, const char *iface)
+{
+	static struct pb_topo t;
+	struct pb_config *cfg = &s->cfg;
+	uint32_t streams = sweep_max(&cfg->sweep, PB_SWEEP_STREAMS, cfg->streams), i;
+	char why[192], list[96] = "";
+	size_t off = 0;
+	int n;
+
+	if (streams > PB_MAX_STREAMS)
+		streams = PB_MAX_STREAMS;
+	/*
+	 * the look since the session began (at least half of PB_PLACE_LOOK_MS, waiting out
+	 * only what is missing of it), so that a session's start is not a whole look later
+	 */
+	if (s->stat0_t > 0) {
+		double left = PB_PLACE_LOOK_MS / 2e3 - (pb_now() - s->stat0_t);
+
+		if (left > 0)
+			usleep((useconds_t)(left * 1e6));
+		n = pb_topo_read_since(&t, "/", iface, s->stat0);
+	} else {
+		n = pb_topo_read(&t, "/", iface, PB_PLACE_LOOK_MS);
+	}
+	if (!n)
+		n = pb_place(&t, streams, cfg->cpus, why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "/sys/devices/system/cpu/online: %s", strerror(-n));
+	s->placed = true;
+	if (n <= 0) {
+		snprintf(s->placement, sizeof(s->placement), "left to the scheduler (%s)", why);
+		return;
+	}
+	cfg->ncpus = (uint32_t)n;
+	for (i = 0; i < (uint32_t)n && off < sizeof(list); i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%u", i ? "," : "",
+					cfg->cpus[i]);
+	snprintf(s->placement, sizeof(s->placement), "cpus %s, pktbench's choice: %s", list, why);
+}
+
+/* What the figures depend on, read once before the first run (envinfo.h). */
+static void session_envinfo(struct pb_session *s)
+{
+	struct pb_config *cfg = &s->cfg;
+	char list[96] = "";
+	size_t off = 0;
+	uint32_t i;
+
+	s->envinfo.n = 0;
+	/* the lab's sending end is in a namespace the host's sysfs does not show */
+	if (!s->have_lab || pb_envinfo_read_netns(&s->envinfo, cfg->ifname))
+		pb_envinfo_read(&s->envinfo, "/", cfg->ifname[0] ? cfg->ifname : NULL);
+	if (cfg->ifname[0])
+		pb_envinfo_read_ethtool(&s->envinfo, cfg->ifname);
+	if (!s->placement[0]) {
+		for (i = 0; i < cfg->ncpus && off < sizeof(list); i++)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%u",
+						i ? "," : "", cfg->cpus[i]);
+		if (cfg->ncpus)
+			snprintf(s->placement, sizeof(s->placement), "cpus %s, %s", list,
+				 s->have_lab && s->lab.dut_cpu >= 0
+					 ? "those the lab's DUT does not forward on"
+					 : "--cpus");
+		else
+			snprintf(s->placement, sizeof(s->placement), "left to the scheduler");
+	}
+	pb_envinfo_set(&s->envinfo, "sender_placement", "%s", s->placement);
+}
+
 /* Everything a run needs before the first method opens. 0, or -errno with a message given. */
 static int session_prepare(struct pb_session *s, bool need_wire, char *err, size_t errlen)
 {
@@ -502,6 +584,8 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 	s->env.stop = &pb_stop;
 	s->env.replay = &pb_replay_source;
 	s->env.fleet = &pb_fleet_door;
+	if (!cfg->ncpus && !pb_topo_stat("/", s->stat0, sizeof(s->stat0)))
+		s->stat0_t = pb_now();
 	/* the start instant against the clock now, as close to the start as the check can be */
 	ret = pb_fleet_validate(cfg, pb_wall_ns(), err, errlen);
 	if (ret)
@@ -552,6 +636,8 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		}
 		if (!cfg->dstmac_set)
 			pb_parse_mac("c0:ff:ee:00:00:00", cfg->dstmac);
+		if (!cfg->ncpus)
+			session_place(s, cfg->iface);
 	} else {
 		struct pb_lab_opts lo = {
 			.tx_addr = cfg->srcip,
@@ -568,6 +654,9 @@ static int session_prepare(struct pb_session *s, bool need_wire, char *err, size
 		uint32_t q;
 
 		lo.dut_cpu = cfg->lab_kind == PB_LAB_DIRECT ? -1 : lab_dut_cpu(cfg);
+		/* a veth has no IRQs: its receive work runs in the sender's softirq */
+		if (!cfg->ncpus)
+			session_place(s, NULL);
 		xcfg = *cfg;
 
 		/* queue q carries the stream that runs on the CPU stream q is pinned to */
@@ -1141,6 +1230,8 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 	s.env.sample_ctx = &s;
 	err[0] = '\0';
 	ret = session_prepare(&s, need_wire, err, sizeof(err));
+	if (!ret && need_wire)
+		session_envinfo(&s);
 	if (ret) {
 		if (err[0])
 			pb_log_say("pktbench", err);
@@ -1164,6 +1255,14 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 		return EXIT_BADINPUT;
 	}
 
+	/*
+	 * after every check that ends the session (an error stays the one line it is), wrapped
+	 * at the terminal's width like the live line
+	 */
+	if (s.placed && !s.link_err[0])
+		pb_box_note(stderr, pb_box_out_width(STDERR_FILENO, false), "pktbench: %s%s%s",
+			    s.cfg.ncpus ? "sending from " : "senders ", s.placement,
+			    s.cfg.ncpus ? "; --cpus overrides" : "");
 	if (rfc)
 		ret = pb_rfc2544_run(&s.cfg, list, n, &s.env, &rows);
 	else if (s.cfg.tune)
@@ -1190,6 +1289,7 @@ static int pktbench_run(const struct pb_cmd *cmd, int argc, char **argv)
 	rep.lab = s.have_lab;
 	rep.lab_kind = s.have_lab ? pb_lab_kind_name(s.lab.kind) : NULL;
 	rep.lab_dut_cpu = s.have_lab ? s.lab.dut_cpu : -1;
+	rep.env = s.envinfo.n ? &s.envinfo : NULL;
 	rep.results = s.results;
 	rep.n = s.n;
 	rep.sort_by_pps = !rfc && n > 1 && !s.cfg.sweep.kind; /* a sweep reads in its order */

@@ -34,6 +34,15 @@ static const struct {
 	{ "", "tx_queues", "TX queues of the sending interface" },
 	{ "", "rx_queues", "RX queues of the sending interface" },
 	{ "", "lab", "true when the namespace lab and its receiver were used" },
+	{ "", "environment",
+	  "what the figures depend on, read before the first run, one text a field (pktbench "
+	  "environment lists them): kernel_release, cpus_online, cpu_governor, busy_poll_us, "
+	  "busy_read_us, mitigation.NAME for each file of /sys/devices/system/cpu/"
+	  "vulnerabilities, the interface's iface.napi_threaded, iface.napi_defer_hard_irqs, "
+	  "iface.gro_flush_timeout_ns, iface.irq_affinity, iface.napi_threads, iface.ring, "
+	  "iface.channels, iface.coalesce, iface.offloads, and sender_placement (where the "
+	  "senders ran and who chose it); one that could not be read is \"unknown (why)\"; "
+	  "compare warns about each that differs. null: not read (no interface)" },
 	{ "", "results", "one object per row (method, sweep point), below" },
 	{ "results[]", "method", "the method's name" },
 	{ "results[]", "mode", "what the method obtained (the table's Mode column)" },
@@ -129,6 +138,11 @@ static const struct {
 	  "--repeat: the slowest run's pps (compare weighs a fall against this spread); null "
 	  "for one run" },
 	{ "results[]", "pps_max", "--repeat: the fastest run's pps; null for one run" },
+	{ "results[]", "rounds_spread_pct",
+	  "--repeat: (pps_max - pps_min) / pps, in %; above 10 the table marks the row %; null "
+	  "for one run" },
+	{ "results[]", "rounds",
+	  "--repeat: each run in the order it ran, below; null for one run" },
 	{ "results[]", "app_mbps", "pps x frame bytes x 8, in Mb/s" },
 	{ "results[]", "wire_gbps", "pps x wire frame bytes x 8, in Gb/s" },
 	{ "results[]", "delivered_pct", "delivered / sent; null without a receiver" },
@@ -233,6 +247,9 @@ static const struct {
 	{ "replay.arrival_gap_error_us", "file_p99", "its 99th percentile" },
 	{ "replay.arrival_gap_error_us", "p50", "the arrival gaps' median less file_p50, in us" },
 	{ "replay.arrival_gap_error_us", "p99", "their 99th percentile less file_p99" },
+	{ "rounds[]", "pps", "that run's frames sent per second" },
+	{ "rounds[]", "sender_cpu",
+	  "the CPU its first stream was found on most; null: not looked (a run under a second)" },
 	{ "per_second[]", "t", "seconds since the clock started" },
 	{ "per_second[]", "sent", "frames sent by then" },
 	{ "per_second[]", "delivered", "frames delivered by then; null without a receiver" },
@@ -308,6 +325,8 @@ static struct json_object *pb_doc_sample_set(void)
 		.frames_delivered = 1,
 		.rx_queues = 2,
 		.rx_queue_frames = { 1, 1 },
+		.nrounds = 2,
+		.rounds = { { 1, 1 }, { 1, 1 } },
 		.nrx_vlans = 1,
 		.target_pps = 1,
 		.samples = &sample,
@@ -371,6 +390,10 @@ int pb_doc_json_fields(struct pb_doc_field *out, unsigned int max)
 		    json_object_array_get_idx(ps, 0))
 			n = pb_doc_add_keys(json_object_array_get_idx(ps, 0), "per_second[]", out,
 					    n, max);
+		if (json_object_object_get_ex(row, "rounds", &ps) &&
+		    json_object_array_get_idx(ps, 0))
+			n = pb_doc_add_keys(json_object_array_get_idx(ps, 0), "rounds[]", out, n,
+					    max);
 		if (json_object_object_get_ex(row, "latency", &ps)) {
 			n = pb_doc_add_keys(ps, "latency", out, n, max);
 			if (json_object_object_get_ex(ps, "streams", &ps) &&
@@ -735,6 +758,8 @@ static void man_json(FILE *f)
 	man_fields(f, "results[]", fs, n);
 	fputs(".SS \"Each entry of per_second\"\n", f);
 	man_fields(f, "per_second[]", fs, n);
+	fputs(".SS \"Each entry of rounds (\\-\\-repeat)\"\n", f);
+	man_fields(f, "rounds[]", fs, n);
 	fputs(".SS \"The latency object (\\-\\-latency)\"\n", f);
 	man_fields(f, "latency", fs, n);
 	fputs(".SS \"Each of latency's streams\"\n", f);

@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 
 #define PB_MAX_STREAMS	64
+#define PB_MAX_REPEAT	99 /* --repeat N: at most this many rounds a row */
 #define PB_MAX_SEGMENTS 64 /* UDP_MAX_SEGMENTS: what one GSO datagram may carry */
 #define PB_IMIX_MAX	64 /* frames in one cycle of a mix: the weights' sum */
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 
@@ -275,10 +276,16 @@ void pb_result_release(struct pb_result *r)
 
 uint32_t pb_result_pick(struct pb_result *runs, uint32_t n)
 {
-	uint32_t i, j, k;
+	struct pb_round rounds[PB_MAX_REPEAT];
+	uint32_t i, j, k, nr = n < PB_MAX_REPEAT ? n : PB_MAX_REPEAT;
 
 	if (runs[n - 1].status != PB_STATUS_OK)
 		return n - 1;
+	/* before sorting: the rounds in the order they ran, so a slow one can be told apart */
+	for (i = 0; i < nr; i++) {
+		rounds[i].pps = runs[i].pps;
+		rounds[i].sender_cpu = runs[i].sender_cpu[0];
+	}
 	/* insertion sort by pps: n is small */
 	for (i = 1; i < n; i++)
 		for (j = i; j > 0 && runs[j].pps < runs[j - 1].pps; j--) {
@@ -292,6 +299,11 @@ uint32_t pb_result_pick(struct pb_result *runs, uint32_t n)
 		/* how far this row's own runs spread: compare weighs a fall against it */
 		runs[k].pps_min = runs[0].pps;
 		runs[k].pps_max = runs[n - 1].pps;
+		runs[k].nrounds = nr;
+		memcpy(runs[k].rounds, rounds, nr * sizeof(rounds[0]));
+		runs[k].rounds_spread_pct =
+			runs[k].pps > 0 ? 100.0 * (runs[k].pps_max - runs[k].pps_min) / runs[k].pps
+					: NAN;
 	}
 	return k;
 }

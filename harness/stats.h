@@ -144,6 +144,15 @@ struct pb_replay_stats {
 	bool reader_failed;	/* streamed: the reader stopped on an error (said why) */
 };
 
+/* --repeat: one round of a row, in the order it ran. */
+struct pb_round {
+	double pps;
+	uint16_t sender_cpu; /* 1 + the CPU its first stream was found on most; 0: not looked */
+};
+
+/* A row whose rounds spread more than this ((max - min) / median, %) is not a steady figure. */
+#define PB_ROUNDS_SPREAD_MARK_PCT 10.0
+
 struct pb_result {
 	char method[32];
 	char mode[64];
@@ -155,6 +164,9 @@ struct pb_result {
 	bool measured;	  /* the window ran: the figures below mean something (even on error) */
 	uint32_t runs;	  /* --repeat: the runs this row is the median of (0 or 1: one run) */
 	double pps_min, pps_max; /* --repeat: the slowest and the fastest run; 0 for one run */
+	uint32_t nrounds;	 /* --repeat: the rounds below (0: one run) */
+	struct pb_round rounds[PB_MAX_REPEAT];
+	double rounds_spread_pct; /* (max - min) / the row's pps, in %; with nrounds > 1 */
 	uint32_t run_id;	 /* the signature this run's frames carried */
 	/* many senders as one test (fleet.h): the configuration's, and the start instant */
 	char test_id[40];
@@ -303,7 +315,8 @@ void pb_result_release(struct pb_result *r);
  * --repeat: which of runs[0..n) (n > 0, in the order they ran; only the last may be not ok)
  * makes the row. A last run that was skipped or failed is the row, whatever the runs before
  * it did. Else the runs are sorted by pps, the median is the row, and with n > 1 it gets the
- * slowest and fastest run's pps (pps_min, pps_max). Returns the row's index into runs.
+ * slowest and fastest run's pps (pps_min, pps_max), its rounds in the order they ran and
+ * their spread, (max - min) / its pps (rounds_spread_pct). Returns the row's index into runs.
  */
 uint32_t pb_result_pick(struct pb_result *runs, uint32_t n);
 

@@ -53,9 +53,10 @@ static const struct pb_opt pb_opts[] = {
 	  "(default: "
 	  "10 s + twice the time N frames take at --pps, or at 10 kpps)",
 	  .group = PB_G_PACE },
-	{ "repeat", 'r', OPT_U32, OFF(repeat), 0, "1", 1, 99, "N",
+	{ "repeat", 'r', OPT_U32, OFF(repeat), 0, "1", 1, PB_MAX_REPEAT, "N",
 	  "run each method N times and report the median run (by packets/s), with the "
-	  "slowest and fastest run's (pps_min, pps_max), which compare weighs",
+	  "slowest and fastest run's (pps_min, pps_max), which compare weighs, and every run "
+	  "(rounds); the table marks with % a row whose runs spread more than 10 %",
 	  .group = PB_G_PACE },
 	{ "iface", 'i', OPT_STR, OFF(iface), 0, NULL, 0, IF_NAMESIZE, "IFACE",
 	  "send on this interface; without it pktbench builds its namespace lab",
@@ -245,8 +246,10 @@ static const struct pb_opt pb_opts[] = {
 	  "CLOCK_TAI, so a receiver on another host reports one-way latency (implies --latency)",
 	  .group = PB_G_MEASURE },
 	{ "cpus", 0, OPT_CPUS, OFF(cpus), OFF(ncpus), NULL, 0, PB_MAX_STREAMS, "LIST",
-	  "pin stream i to the i-th CPU of LIST (e.g. 0,1 or 0-3; default: several streams are "
-	  "spread over the CPUs, one stream is not pinned)",
+	  "pin stream i to the i-th CPU of LIST (e.g. 0,1 or 0-3; default: pktbench places "
+	  "them by the interface's IRQs and NAPI threads and each CPU's other work, and says "
+	  "where on stderr, see pktbench environment; a lab with a DUT: the CPUs it does not "
+	  "forward on)",
 	  .flags = PB_OPTF_LIST, .group = PB_G_PACE },
 	{ "link-timeout", 0, OPT_SECS, OFF(link_timeout_s), 0, "30", 0, 0, "SECS",
 	  "how long to wait for the carrier before giving up", .group = PB_G_WHERE },

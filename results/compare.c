@@ -12,6 +12,7 @@
 
 #include "compare.h"
 #include "compare_int.h"
+#include "envinfo.h"
 #include "options.h"
 
 void pb_cmp_err(char *err, size_t errlen, const char *fmt, ...)
@@ -429,6 +430,131 @@ static int pb_cmp_check_opts(const struct pb_compare_opts *o, struct pb_compare_
 	return 0;
 }
 
+/* Whether item (len bytes) is one of the ", "-separated items of list. */
+static bool pb_cmp_has_item(const char *list, const char *item, size_t len)
+{
+	size_t n;
+
+	for (;;) {
+		n = strcspn(list, ",");
+		if (n == len && !strncmp(list, item, len))
+			return true;
+		if (!list[n])
+			return false;
+		list += n + 1;
+		list += strspn(list, " ");
+	}
+}
+
+/* The items of a that b lacks, ", "-joined into buf at *off; how many. */
+static unsigned int pb_cmp_items_not_in(const char *a, const char *b, char *buf, size_t len,
+					size_t *off)
+{
+	unsigned int k = 0;
+	size_t n;
+	int w;
+
+	for (;;) {
+		n = strcspn(a, ",");
+		if (n && !pb_cmp_has_item(b, a, n)) {
+			w = snprintf(buf + *off, len - *off, "%s%.*s", k ? ", " : "", (int)n, a);
+			if (w > 0)
+				*off = *off + (size_t)w < len ? *off + (size_t)w : len - 1;
+			k++;
+		}
+		if (!a[n])
+			return k;
+		a += n + 1;
+		a += strspn(a, " ");
+	}
+}
+
+/* The fields whose text is a list of items ("a, b, c"), the rest being prose. */
+static bool pb_cmp_env_is_list(const char *key)
+{
+	static const char *const lists[] = { "iface.offloads", "iface.irq_affinity",
+					     "iface.napi_threads", "cpu_governor" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!strcmp(key, lists[i]))
+			return true;
+	return false;
+}
+
+/*
+ * d->text for two texts that differ; false when they do not (the same list in another
+ * order). Lists (pb_cmp_env_is_list, neither unknown) by their items.
+ */
+static bool pb_cmp_env_text(struct pb_compare_env_diff *d)
+{
+	const char *b = d->base, *n = d->new_;
+	size_t off = 0;
+	unsigned int lacks, adds;
+
+	if (b && n && !strcmp(b, n))
+		return false;
+	/* a list of one item each reads better as the two texts */
+	if (b && n && pb_cmp_env_is_list(d->key) && (strstr(b, ", ") || strstr(n, ", ")) &&
+	    strncmp(b, "unknown (", 9) && strncmp(n, "unknown (", 9)) {
+		off = (size_t)snprintf(d->text, sizeof(d->text), "NEW lacks ");
+		lacks = pb_cmp_items_not_in(b, n, d->text, sizeof(d->text), &off);
+		if (!lacks)
+			off = 0;
+		off += (size_t)snprintf(d->text + off, sizeof(d->text) - off, "%sNEW adds ",
+					lacks ? "; " : "");
+		if (off >= sizeof(d->text))
+			off = sizeof(d->text) - 1;
+		adds = pb_cmp_items_not_in(n, b, d->text, sizeof(d->text), &off);
+		if (!adds)
+			d->text[off - strlen(lacks ? "; NEW adds " : "NEW adds ")] = '\0';
+		return lacks || adds;
+	}
+	snprintf(d->text, sizeof(d->text), "BASE %s, NEW %s", b ? b : "(not recorded)",
+		 n ? n : "(not recorded)");
+	return true;
+}
+
+/* The fields the two sets' environments differ in (pb_compare_env_diff); 0 or -ENOMEM. */
+static int pb_cmp_env(const struct pb_compare_input *base, const struct pb_compare_input *new_,
+		      struct pb_compare_result *out)
+{
+	const struct pb_envinfo *b = base->env, *n = new_->env;
+	const struct pb_envinfo_field *f;
+	struct pb_compare_env_diff *d;
+	unsigned int i;
+
+	if (!b != !n)
+		out->env_missing = b ? "NEW" : "BASE";
+	if (!b || !n)
+		return 0;
+	out->env_diffs = calloc(b->n + n->n + 1, sizeof(*out->env_diffs));
+	if (!out->env_diffs) {
+		pb_cmp_err(out->err, sizeof(out->err), "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (i = 0; i < b->n + n->n; i++) {
+		bool in_base = i < b->n;
+
+		f = in_base ? &b->f[i] : &n->f[i - b->n];
+		if (!in_base && pb_envinfo_get(b, f->key))
+			continue; /* both have it: seen in BASE's pass */
+		d = &out->env_diffs[out->nenv_diffs];
+		d->key = f->key;
+		d->base = in_base ? f->val : NULL;
+		if (in_base) {
+			const struct pb_envinfo_field *g = pb_envinfo_get(n, f->key);
+
+			d->new_ = g ? g->val : NULL;
+		} else {
+			d->new_ = f->val;
+		}
+		if (pb_cmp_env_text(d))
+			out->nenv_diffs++;
+	}
+	return 0;
+}
+
 int pb_compare(const struct pb_compare_input *base, const struct pb_compare_input *new_,
 	       const struct pb_compare_opts *o, struct pb_compare_result *out)
 {
@@ -453,6 +579,8 @@ int pb_compare(const struct pb_compare_input *base, const struct pb_compare_inpu
 		err = pb_cmp_check_reference(base, "BASE", o->normalize, out);
 	if (!err && o->normalize[0])
 		err = pb_cmp_check_reference(new_, "NEW", o->normalize, out);
+	if (!err)
+		err = pb_cmp_env(base, new_, out);
 	if (err)
 		return err;
 
@@ -544,6 +672,9 @@ void pb_compare_result_free(struct pb_compare_result *res)
 	free(res->lines);
 	res->lines = NULL;
 	res->n = 0;
+	free(res->env_diffs);
+	res->env_diffs = NULL;
+	res->nenv_diffs = 0;
 }
 
 bool pb_compare_failed(const struct pb_compare_result *res)

@@ -101,13 +101,17 @@ struct pb_compare_row {
 	double p99_us;			/* latency.p99_us; NAN without timed probes */
 	double cpu_ns_per_pkt;		/* NAN when absent or null */
 	double syscalls_per_frame;	/* NAN when absent or null */
+	char sender_cpus[64];		/* "0,1": the CPU each stream ran on most; "": not known */
 };
+
+struct pb_envinfo;
 
 /* One result set. */
 struct pb_compare_input {
 	const char *name;	       /* for messages and output: the file name, not owned */
 	char version[PB_CMP_META_LEN]; /* pktbench_version, "" when unknown */
 	char kernel[PB_CMP_META_LEN];
+	struct pb_envinfo *env; /* its environment object (owned); NULL: it has none */
 	struct pb_compare_row *rows;
 	unsigned int n;
 };
@@ -189,6 +193,19 @@ struct pb_compare_line {
 	unsigned int why; /* PB_CMP_WHY_* for PB_CMP_REGRESSED */
 };
 
+/*
+ * A field of the sets' environment objects (what the runs depended on) whose texts differ:
+ * compare warns, one line each, and fails nothing for it. The list fields (offloads, IRQ
+ * affinities, NAPI threads, per-CPU governors: "a, b, c") differ only when their items do,
+ * whatever the order.
+ */
+#define PB_CMP_ENV_TEXT 2200
+struct pb_compare_env_diff {
+	const char *key;	    /* points into BASE's or NEW's environment */
+	const char *base, *new_;    /* the texts; NULL: that set does not record the field */
+	char text[PB_CMP_ENV_TEXT]; /* "BASE x, NEW y", or "NEW lacks a; NEW adds b" */
+};
+
 struct pb_compare_result {
 	const struct pb_compare_input *base, *new_;
 	struct pb_compare_opts opts;   /* what it was computed with */
@@ -209,6 +226,9 @@ struct pb_compare_result {
 	 * fewer than PB_CMP_CPU_CLASS_MIN rows, all rows' centre serves */
 	double cpu_class_centre[2];
 	char err[320]; /* why pb_compare failed, one line */
+	struct pb_compare_env_diff *env_diffs; /* BASE's order, then fields only NEW has */
+	unsigned int nenv_diffs;
+	const char *env_missing; /* "BASE", "NEW": that set has no environment, the other has */
 };
 
 /*

@@ -93,7 +93,15 @@ const struct pb_cmd pb_cmd_compare = {
 		"and fail nothing. RFC 2544 results compare by their answers: throughput "
 		"packets/s, "
 		"burst frames, 100 - loss % per load, and the latency rows by p99 "
-		"(--latency-tolerance).",
+		"(--latency-tolerance).\n\n"
+		"What the runs depended on: where both sets carry an environment object (the "
+		"kernel, its mitigations, the CPU governor, busy polling, the interface's IRQs, "
+		"NAPI threads, rings and offloads, where the sender ran: pktbench environment "
+		"lists them), each field whose text differs is a warning line above the table "
+		"(JSON: environment_differs), a list by the items it lacks and adds; a set "
+		"without one is said once. So is a row whose senders ran on other CPUs in NEW "
+		"than in BASE (sender_cpus; JSON: base_sender_cpus, new_sender_cpus): a send "
+		"path's cost depends on its CPU. Warnings fail nothing.",
 	.exit_status = "0    no row regressed, went missing or was partial\n"
 		       "1    at least one did\n"
 		       "2    unreadable input or bad arguments (one line on stderr)",

@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "compare_int.h"
+#include "envinfo.h"
 #include "jsondup.h"
 #include "readfile.h"
 #include "writers.h"
@@ -227,6 +228,36 @@ static int pb_cmp_rfc_row(struct json_object *o, struct pb_compare_row *r, unsig
 	return 0;
 }
 
+/*
+ * A row's sender_cpus ([1], [0, 1]) as "1", "0,1" into buf; "" when absent or when a stream
+ * was not looked at (null), so only CPUs known on both sides are compared.
+ */
+static void pb_cmp_sender_cpus(struct json_object *o, char *buf, size_t len)
+{
+	struct json_object *arr = pb_cmp_get(o, "sender_cpus"), *c;
+	size_t n, i, off = 0;
+	int w;
+
+	buf[0] = '\0';
+	if (!json_object_is_type(arr, json_type_array))
+		return;
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		c = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(c, json_type_int) || json_object_get_int64(c) < 0 ||
+		    json_object_get_int64(c) > 65535)
+			goto unknown;
+		w = snprintf(buf + off, len - off, "%s%" PRId64, i ? "," : "",
+			     json_object_get_int64(c));
+		if (w < 0 || (size_t)w >= len - off)
+			goto unknown;
+		off += (size_t)w;
+	}
+	return;
+unknown:
+	buf[0] = '\0';
+}
+
 static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, unsigned int i,
 			    const char *name, char *err, size_t errlen)
 {
@@ -320,6 +351,7 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 	}
 	r->pps_min = isfinite(lo) ? lo : 0;
 	r->pps_max = isfinite(hi) ? hi : 0;
+	pb_cmp_sender_cpus(o, r->sender_cpus, sizeof(r->sender_cpus));
 
 	/* A partial run must never pass for a complete one: a wrong type is an error. */
 	for (k = 0; k < 2; k++) {
@@ -373,6 +405,35 @@ static int pb_cmp_parse_row(struct json_object *o, struct pb_compare_row *r, uns
 	return 0;
 }
 
+/*
+ * The set's environment object: each field's text (a value that is not a string, as its JSON
+ * text). Absent or null: in->env stays NULL. Not an object: the set is not one pktbench wrote.
+ */
+static int pb_cmp_parse_env(struct json_object *o, struct pb_compare_input *in, char *err,
+			    size_t errlen)
+{
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object)) {
+		pb_cmp_err(err, errlen, "%s: environment is not an object", in->name);
+		return -EINVAL;
+	}
+	in->env = calloc(1, sizeof(*in->env));
+	if (!in->env) {
+		pb_cmp_err(err, errlen, "%s: %s", in->name, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	json_object_object_foreach(o, key, v)
+	{
+		const char *text = json_object_is_type(v, json_type_string)
+					   ? json_object_get_string(v)
+					   : json_object_to_json_string(v);
+
+		pb_envinfo_set(in->env, key, "%s", text ? text : "null");
+	}
+	return 0;
+}
+
 static int pb_cmp_parse_root(struct json_object *root, const char *name,
 			     struct pb_compare_input *in, char *err, size_t errlen)
 {
@@ -407,6 +468,9 @@ static int pb_cmp_parse_root(struct json_object *root, const char *name,
 		in->version[0] = '\0';
 	if (pb_cmp_get_str(root, "kernel", in->kernel, sizeof(in->kernel)))
 		in->kernel[0] = '\0';
+	ret = pb_cmp_parse_env(pb_cmp_get(root, "environment"), in, err, errlen);
+	if (ret)
+		return ret;
 
 	n = (unsigned int)json_object_array_length(arr);
 	if (n) {
@@ -508,6 +572,8 @@ void pb_compare_input_free(struct pb_compare_input *in)
 {
 	if (!in)
 		return;
+	free(in->env);
+	in->env = NULL;
 	free(in->rows);
 	in->rows = NULL;
 	in->n = 0;

@@ -15,6 +15,7 @@
 #include "box.h"
 #include "compare.h"
 #include "fields.h"
+#include "log.h"
 #include "writers.h"
 
 const char *pb_compare_verdict_name(enum pb_cmp_verdict v)
@@ -416,6 +417,46 @@ static void pb_cmp_describe(FILE *f, const char *label, const struct pb_compare_
 	pb_box_note(f, w, "%s %s%s", label, in->name ? in->name : "", meta);
 }
 
+/* Both rows say where their senders ran, and not the same. */
+static bool pb_cmp_cpus_differ(const struct pb_compare_line *l)
+{
+	return l->base && l->new_ && l->base->sender_cpus[0] && l->new_->sender_cpus[0] &&
+	       strcmp(l->base->sender_cpus, l->new_->sender_cpus);
+}
+
+/*
+ * What the runs depended on and differed in, a line a field (whole, not fitted to the
+ * width: the texts are what a user needs to reproduce a run).
+ */
+static void pb_cmp_env_warnings(FILE *f, const struct pb_compare_result *res)
+{
+	unsigned int i;
+
+	if (res->env_missing)
+		fprintf(f,
+			"warning: %s has no environment record (written before pktbench kept "
+			"one): what its runs depended on cannot be compared\n",
+			res->env_missing);
+	for (i = 0; i < res->nenv_diffs; i++) {
+		fprintf(f, "warning: environment differs in %s: ", res->env_diffs[i].key);
+		pb_log_write(f, res->env_diffs[i].text);
+		fputc('\n', f);
+	}
+	/* a send path's cost depends on its CPU: a row that ran elsewhere is not alike */
+	for (i = 0; i < res->n; i++) {
+		const struct pb_compare_line *l = &res->lines[i];
+		char text[PB_CMP_METHOD_LEN + PB_CMP_POINT_LEN + 2 * 64 + 64];
+
+		if (!pb_cmp_cpus_differ(l))
+			continue;
+		snprintf(text, sizeof(text),
+			 "warning: %s%s%s's senders ran on cpus %s in BASE, %s in NEW\n",
+			 l->base->method, l->base->point[0] ? " " : "", l->base->point,
+			 l->base->sender_cpus, l->new_->sender_cpus);
+		pb_log_write(f, text);
+	}
+}
+
 int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 {
 	struct pb_box_col cols[PB_CC_N];
@@ -430,6 +471,7 @@ int pb_compare_write_table(FILE *f, const struct pb_compare_result *res)
 		pb_cmp_describe(f, "BASE", res->base, w);
 	if (res->new_)
 		pb_cmp_describe(f, "NEW ", res->new_, w);
+	pb_cmp_env_warnings(f, res);
 
 	/* Columns that would be empty on every row are left out. */
 	memcpy(cols, pb_cmp_cols, sizeof(cols));
@@ -558,6 +600,8 @@ static int pb_cmp_jline(struct json_object *o, const struct pb_compare_line *l)
 	pb_add(&fs, pb_fdbl("cpu_ratio", l->cpu_ratio));
 	pb_add(&fs, pb_fdbl("base_syscalls_per_frame", b ? b->syscalls_per_frame : NAN));
 	pb_add(&fs, pb_fdbl("new_syscalls_per_frame", n ? n->syscalls_per_frame : NAN));
+	pb_add(&fs, pb_fstr("base_sender_cpus", b && b->sender_cpus[0] ? b->sender_cpus : NULL, 0));
+	pb_add(&fs, pb_fstr("new_sender_cpus", n && n->sender_cpus[0] ? n->sender_cpus : NULL, 0));
 	pb_add(&fs, pb_fdbl("base_accounted_pct", b ? b->accounted_pct : NAN));
 	pb_add(&fs, pb_fdbl("new_accounted_pct", n ? n->accounted_pct : NAN));
 	pb_add(&fs, pb_fbool("base_interrupted", b && b->interrupted));
@@ -574,6 +618,34 @@ static int pb_cmp_jline(struct json_object *o, const struct pb_compare_line *l)
 	pb_add(&fs, pb_fstr("detail", text, 0));
 	pb_add(&fs, pb_fbool("fails", pb_compare_verdict_fails(l->verdict)));
 	return pb_json_add_fields(o, &fs);
+}
+
+/* "environment_differs": a field, its texts in BASE and NEW (null: not recorded), the line. */
+static int pb_cmp_jenv(struct json_object *root, const struct pb_compare_result *res)
+{
+	struct json_object *arr = pb_json_add_array(root, "environment_differs"), *o;
+	const struct pb_compare_env_diff *d;
+	struct pb_fields fs;
+	unsigned int i;
+	int err;
+
+	if (!arr)
+		return -ENOMEM;
+	for (i = 0; i < res->nenv_diffs; i++) {
+		d = &res->env_diffs[i];
+		o = json_object_new_object();
+		if (pb_json_push(arr, o))
+			return -ENOMEM;
+		fs.n = 0;
+		pb_add(&fs, pb_fstr("field", d->key, 0));
+		pb_add(&fs, pb_fstr("base", d->base, 0));
+		pb_add(&fs, pb_fstr("new", d->new_, 0));
+		pb_add(&fs, pb_fstr("warning", d->text, sizeof(d->text)));
+		err = pb_json_add_fields(o, &fs);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
@@ -615,7 +687,10 @@ int pb_compare_write_json(FILE *f, const struct pb_compare_result *res)
 	pb_add(&fs, pb_fdbl("noise_pct", res->noise_pct)); /* null when not estimated */
 	pb_add(&fs, pb_fdbl("allowance_pct", res->allowance_pct));
 	pb_add(&fs, pb_fstr("normalize", op->normalize[0] ? op->normalize : NULL, 0));
+	pb_add(&fs, pb_fstr("environment_missing_in", res->env_missing, 0));
 	err = pb_json_add_fields(root, &fs);
+	if (!err)
+		err = pb_cmp_jenv(root, res);
 	if (err)
 		goto out;
 

@@ -13,6 +13,7 @@
 
 #include "box.h"
 #include "fields.h"
+#include "envinfo.h"
 #include "writers.h"
 
 /* The null method's mode: it sends nothing, so its row measures the harness, not a path. */
@@ -247,6 +248,8 @@ static void pb_result_fields(const struct pb_result *r, struct pb_fields *fs, bo
 	/* set by pb_result_pick for a median of --repeat runs only */
 	pb_add(fs, r->pps_max > 0 ? pb_fdbl("pps_min", r->pps_min) : pb_fnull("pps_min"));
 	pb_add(fs, r->pps_max > 0 ? pb_fdbl("pps_max", r->pps_max) : pb_fnull("pps_max"));
+	pb_add(fs, r->nrounds > 1 ? pb_fdbl("rounds_spread_pct", r->rounds_spread_pct)
+				  : pb_fnull("rounds_spread_pct"));
 	pb_add(fs, pb_fdbl("offered_pps", r->offered_pps));
 	pb_add(fs, pb_fdbl("app_mbps", r->app_mbps));
 	pb_add(fs, pb_fdbl("wire_gbps", r->wire_gbps));
@@ -526,6 +529,35 @@ static int pb_json_add_cpus(struct json_object *o, const struct pb_result *r)
 	return 0;
 }
 
+/*
+ * --repeat: the row's rounds in the order they ran, each with the CPU its first stream ran on
+ * most (null: not looked), so a slow round can be matched with where it ran; null for one run.
+ */
+static int pb_json_add_rounds(struct json_object *o, const struct pb_result *r)
+{
+	struct json_object *arr;
+	struct pb_fields fs;
+	uint32_t i;
+	int err;
+
+	if (r->nrounds < 2)
+		return json_object_object_add(o, "rounds", NULL) ? -ENOMEM : 0;
+	arr = pb_json_add_array(o, "rounds");
+	if (!arr)
+		return -ENOMEM;
+	for (i = 0; i < r->nrounds && i < PB_MAX_REPEAT; i++) {
+		fs.n = 0;
+		pb_add(&fs, pb_fdbl("pps", r->rounds[i].pps));
+		pb_add(&fs, r->rounds[i].sender_cpu
+				    ? pb_fu64("sender_cpu", r->rounds[i].sender_cpu - 1u)
+				    : pb_fnull("sender_cpu"));
+		err = pb_json_append(arr, &fs);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* A histogram as [upper_bound_ns, count] pairs, added to o as key. */
 static int pb_json_add_hist(struct json_object *o, const char *key, const struct pb_hist_pair *h,
 			    uint32_t n)
@@ -791,6 +823,8 @@ struct json_object *pb_json_row(const struct pb_result *r, bool rfc)
 	if (!err)
 		err = pb_json_add_cpus(o, r);
 	if (!err)
+		err = pb_json_add_rounds(o, r);
+	if (!err)
 		err = pb_json_add_latency(o, r);
 	if (!err)
 		err = pb_json_add_replay(o, r);
@@ -799,6 +833,33 @@ struct json_object *pb_json_row(const struct pb_result *r, bool rfc)
 		return NULL;
 	}
 	return o;
+}
+
+/*
+ * What the run's figures depend on (envinfo.h), JSON only: one text a field, "unknown (why)"
+ * where it could not be read; null when nothing was read. compare warns about each that
+ * differs.
+ */
+int pb_json_add_environment(struct json_object *root, const struct pb_envinfo *env)
+{
+	struct pb_fields fs = { .n = 0 };
+	struct json_object *o;
+	unsigned int i;
+	int err;
+
+	if (!env)
+		return json_object_object_add(root, "environment", NULL) ? -ENOMEM : 0;
+	o = pb_json_child(root, "environment");
+	if (!o)
+		return -ENOMEM;
+	for (i = 0; i < env->n; i++) {
+		fs.n = 0;
+		pb_add(&fs, pb_fstr(env->f[i].key, env->f[i].val, sizeof(env->f[i].val)));
+		err = pb_json_add_fields(o, &fs);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 struct json_object *pb_json_set(const struct pb_report *rep)
@@ -811,6 +872,8 @@ struct json_object *pb_json_set(const struct pb_report *rep)
 		return NULL;
 	pb_report_fields(rep, &fs);
 	err = pb_json_add_fields(root, &fs);
+	if (!err)
+		err = pb_json_add_environment(root, rep->env);
 	if (!err && rep->rfc2544)
 		err = pb_json_add_rfc2544(root, rep->rfc2544);
 	if (err) {
@@ -1209,6 +1272,12 @@ static bool pb_ties_above(const struct pb_result *res, const unsigned int *idx, 
 	return a->pps_max > 0 && b->pps_max > 0 && a->pps_min <= b->pps_max;
 }
 
+/* A median of --repeat rounds that spread more than PB_ROUNDS_SPREAD_MARK_PCT: not steady. */
+static bool pb_spread_marked(const struct pb_result *r)
+{
+	return r->nrounds > 1 && r->rounds_spread_pct > PB_ROUNDS_SPREAD_MARK_PCT;
+}
+
 static void pb_table_footer(FILE *f, const struct pb_report *rep, const unsigned int *idx,
 			    unsigned int n, unsigned int nreal)
 {
@@ -1217,7 +1286,7 @@ static void pb_table_footer(FILE *f, const struct pb_report *rep, const unsigned
 	bool ranked = rep->sort_by_pps && nreal > 1, repeated = true, ties = false;
 	uint32_t lo = UINT32_MAX, hi = 0;
 	bool vlan = false, padded = false, partial = false, down = false, negative = false;
-	bool lat = false, untimed = false;
+	bool lat = false, untimed = false, unsteady = false;
 	const struct pb_result *r, *paced = NULL;
 	double p99 = 0;
 	char frame[96];
@@ -1234,6 +1303,7 @@ static void pb_table_footer(FILE *f, const struct pb_report *rep, const unsigned
 		negative |= r->netting == PB_NET_NEGATIVE;
 		lat |= r->latency.on;
 		untimed |= r->latency.on && !(r->latency.measured && r->latency.timed);
+		unsteady |= pb_spread_marked(r);
 		/* the paced row whose departures kept worst to the rate speaks for the table */
 		if (r->pacing && (!paced || r->pace_p99_us > p99)) {
 			paced = r;
@@ -1290,6 +1360,12 @@ static void pb_table_footer(FILE *f, const struct pb_report *rep, const unsigned
 		pb_box_note(f, w,
 			    "  every row's --repeat runs were all faster than the next row's: the "
 			    "order held in each run");
+	if (unsteady)
+		pb_box_note(f, w,
+			    "  %% its --repeat rounds spread more than %.0f %% of its median "
+			    "((max - min) / median; JSON: rounds, rounds_spread_pct): not a steady "
+			    "figure",
+			    PB_ROUNDS_SPREAD_MARK_PCT);
 	pb_replay_skips_note(f, res, idx, n, w);
 }
 
@@ -1344,6 +1420,10 @@ int pb_write_table(FILE *f, const struct pb_report *rep)
 		for (i = 0; rep->sort_by_pps && i < nreal; i++)
 			if (pb_ties_above(res, idx, i))
 				strncat(rows[i].cell[0], "^",
+					PB_CELL - 1 - strnlen(rows[i].cell[0], PB_CELL));
+		for (i = 0; i < nrows; i++)
+			if (pb_spread_marked(&res[idx[i]]))
+				strncat(rows[i].cell[0], "%",
 					PB_CELL - 1 - strnlen(rows[i].cell[0], PB_CELL));
 		pb_box_fit_width(cols, PB_TCOLS, rows, sizeof(*rows), PB_CELL, nrows, rep->width);
 

@@ -14,6 +14,8 @@
 
 #define PB_SCHEMA_VERSION 1
 
+struct pb_envinfo;
+
 struct pb_report {
 	const char *version;		   /* pktbench version */
 	const char *command;		   /* the command line as given */
@@ -26,6 +28,8 @@ struct pb_report {
 	bool lab;			   /* the namespace lab, with its receiver */
 	const char *lab_kind;		   /* its shape: direct, router, bridge; NULL: none */
 	int lab_dut_cpu; /* router, bridge: the CPU the DUT forwards on; -1: none of its own */
+	/* what the run depended on (JSON's environment object); NULL: not read */
+	const struct pb_envinfo *env;
 	const struct pb_result *results;
 	unsigned int n;
 	bool sort_by_pps;   /* benchmark: fastest first, skipped and no-wire rows last */
@@ -47,6 +51,8 @@ int pb_write_table(FILE *f, const struct pb_report *rep);
 int pb_write_json(FILE *f, const struct pb_report *rep);
 /* One result row as pb_write_json writes it under "results" (rfc: with its RFC 2544 fields). */
 struct json_object *pb_json_row(const struct pb_result *r, bool rfc);
+/* env as the object "environment" of root (null without one); 0 or -ENOMEM. */
+int pb_json_add_environment(struct json_object *root, const struct pb_envinfo *env);
 /* The result set's own fields (--format json's top level, without results); NULL: no memory. */
 struct json_object *pb_json_set(const struct pb_report *rep);
 int pb_write_csv(FILE *f, const struct pb_report *rep);
@@ -62,5 +68,9 @@ int pb_report_check_path(const char *path, char *err, size_t errlen);
 int pb_report_print(FILE *f, const struct pb_report *rep, enum pb_format fmt);
 /* Writes in fmt to path ("" or "-": stdout); a file is written atomically (temp + rename). */
 int pb_report_write(const struct pb_report *rep, enum pb_format fmt, const char *path);
+
+struct pb_cmd;
+/* `pktbench environment`: what a run would depend on here, sending nothing. */
+extern const struct pb_cmd pb_cmd_environment;
 
 #endif

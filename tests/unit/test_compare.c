@@ -1323,6 +1323,146 @@ static void check_stdout_has(const char *what, const char *want)
 	free(o);
 }
 
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL, "cannot write %s", path);
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+/* How many times want occurs in the captured stdout. */
+static unsigned int stdout_count(const char *want)
+{
+	char *o = read_all(tmp("stdout")), *p;
+	unsigned int n = 0;
+
+	for (p = o; p && (p = strstr(p, want)); p++)
+		n++;
+	free(o);
+	return n;
+}
+
+/*
+ * What the runs depended on (the sets' environment objects): one warning line a field that
+ * differs, a list field by what it lacks and adds, none for the same text (or the same list
+ * in another order); the verdict is the rates', not the warnings'.
+ */
+static void test_environment_warnings(void)
+{
+	static const char head[] = "{\"schema\":1,\"kernel\":\"6.18.1\",";
+	static const char rows[] =
+		"\"results\":[{\"method\":\"a\",\"status\":\"ok\",\"pps\":100}]}";
+	char a[1024], b[1024], path_a[512], path_b[512], path_c[512];
+	struct json_object *root, *d, *e;
+	char *out;
+	int st;
+
+	snprintf(
+		a, sizeof(a),
+		"%s\"environment\":{\"kernel_release\":\"6.18.1\",\"cpu_governor\":\"performance\","
+		"\"iface.irq_affinity\":\"irq 40 cpus 0\",\"iface.offloads\":\"rx-gro, "
+		"tx-udp-segmentation, highdma\",\"iface.ring\":\"unknown (ETHTOOL_GRINGPARAM: "
+		"Operation not supported)\",\"sender_placement\":\"cpus 1\"},%s",
+		head, rows);
+	snprintf(b, sizeof(b),
+		 "%s\"environment\":{\"kernel_release\":\"6.18.1\",\"cpu_governor\":\"powersave\","
+		 "\"iface.irq_affinity\":\"irq 40 cpus 1\",\"iface.offloads\":\"highdma, rx-gro, "
+		 "rx-gro-list\",\"iface.ring\":\"unknown (ETHTOOL_GRINGPARAM: Operation not "
+		 "supported)\",\"sender_placement\":\"cpus 1\",\"mitigation.retbleed\":"
+		 "\"Vulnerable\"},%s",
+		 head, rows);
+	snprintf(path_a, sizeof(path_a), "%s", tmp("env_a.json"));
+	snprintf(path_b, sizeof(path_b), "%s", tmp("env_b.json"));
+	snprintf(path_c, sizeof(path_c), "%s", tmp("env_none.json"));
+	write_file(path_a, a);
+	write_file(path_b, b);
+	snprintf(a, sizeof(a), "%s%s", head, rows);
+	write_file(path_c, a);
+
+	st = run(path_a, path_b, NULL);
+	CHECK(st == 0, "environment differs, rates do not: exit %d", st);
+	check_stdout_has("env", "warning: environment differs in cpu_governor: BASE performance, "
+				"NEW powersave");
+	check_stdout_has("env", "warning: environment differs in iface.irq_affinity: BASE irq 40 "
+				"cpus 0, NEW irq 40 cpus 1");
+	check_stdout_has("env", "warning: environment differs in iface.offloads: NEW lacks "
+				"tx-udp-segmentation; NEW adds rx-gro-list");
+	check_stdout_has("env", "warning: environment differs in mitigation.retbleed: BASE (not "
+				"recorded), NEW Vulnerable");
+	CHECK(stdout_count("environment differs") == 4, "%u warnings, want 4",
+	      stdout_count("environment differs"));
+
+	/* the same file twice: no warning */
+	st = run(path_a, path_a, NULL);
+	CHECK(st == 0 && stdout_count("environment differs") == 0, "same file: exit %d, %u", st,
+	      stdout_count("environment differs"));
+
+	/* a set without the object: said once, not a field at a time */
+	st = run(path_c, path_a, NULL);
+	CHECK(st == 0, "no environment in BASE: exit %d", st);
+	check_stdout_has("env none", "warning: BASE has no environment record");
+	CHECK(stdout_count("warning:") == 1, "%u warning lines, want 1", stdout_count("warning:"));
+	st = run(path_c, path_c, NULL);
+	CHECK(st == 0 && stdout_count("warning:") == 0, "neither has one: %u warnings",
+	      stdout_count("warning:"));
+
+	/* JSON: the fields that differ, each with both texts (null: not recorded) */
+	st = run(path_a, path_b, "--format", "json", NULL);
+	out = read_all(tmp("stdout"));
+	root = out ? json_tokener_parse(out) : NULL;
+	free(out);
+	CHECK(st == 0 && root, "json: exit %d", st);
+	d = root ? jget(root, "environment_differs") : NULL;
+	CHECK(json_object_is_type(d, json_type_array) && json_object_array_length(d) == 4,
+	      "environment_differs: %s", json_object_get_string(d));
+	e = d ? json_object_array_get_idx(d, 0) : NULL;
+	CHECK(e && !strcmp(json_object_get_string(jget(e, "field")), "cpu_governor") &&
+		      !strcmp(json_object_get_string(jget(e, "base")), "performance") &&
+		      !strcmp(json_object_get_string(jget(e, "new")), "powersave"),
+	      "first difference: %s", json_object_get_string(e));
+	e = d ? json_object_array_get_idx(d, 3) : NULL;
+	CHECK(e && !strcmp(json_object_get_string(jget(e, "field")), "mitigation.retbleed") &&
+		      json_object_is_type(jget(e, "base"), json_type_null),
+	      "a field only NEW has: %s", json_object_get_string(e));
+	json_object_put(root);
+
+	/*
+	 * where each row's senders ran: a row that ran on other CPUs in NEW is a warning line;
+	 * the same CPUs, or a side that did not look (null), is none
+	 */
+	write_file(path_a, "{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[1]},{\"method\":\"b\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[0,1]},{\"method\":\"c\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[null]}]}");
+	write_file(path_b, "{\"schema\":1,\"results\":[{\"method\":\"a\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[0]},{\"method\":\"b\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[0,1]},{\"method\":\"c\",\"status\":\"ok\","
+			   "\"pps\":100,\"sender_cpus\":[1]}]}");
+	st = run(path_a, path_b, NULL);
+	CHECK(st == 0, "sender CPUs differ: exit %d", st);
+	check_stdout_has("cpus", "warning: a's senders ran on cpus 1 in BASE, 0 in NEW");
+	CHECK(stdout_count("senders ran on") == 1, "%u sender lines, want 1 (a's)",
+	      stdout_count("senders ran on"));
+	st = run(path_a, path_b, "--format", "json", NULL);
+	out = read_all(tmp("stdout"));
+	CHECK(st == 0 && out && strstr(out, "\"base_sender_cpus\":\"1\"") &&
+		      strstr(out, "\"new_sender_cpus\":\"0\""),
+	      "json: the rows' sender CPUs: %s", out ? out : "");
+	free(out);
+}
+
 static void test_main_exit_codes(void)
 {
 	char base[768];
@@ -1456,14 +1596,6 @@ static void test_main_exit_codes(void)
 	}
 	st = run(base, base, NULL);
 	CHECK(st == 0, "a file against itself: exit %d", st);
-}
-
-static struct json_object *jget(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	json_object_object_get_ex(o, key, &v);
-	return v;
 }
 
 static void test_main_json(void)
@@ -1857,6 +1989,7 @@ int main(void)
 	test_rfc2544_rows();
 	test_writer_roundtrip();
 	test_main_exit_codes();
+	test_environment_warnings();
 	test_main_json();
 	test_noise_from_rows();
 	test_runs_spread();

@@ -280,6 +280,50 @@ static void test_pick(void)
 	runs[0] = run_at(500, PB_STATUS_OK);
 	k = pb_result_pick(runs, 1);
 	CHECK(k == 0 && runs[0].pps_min == 0 && runs[0].pps_max == 0, "one run: no spread");
+	CHECK(runs[0].nrounds == 0, "one run: no rounds kept, got %u", runs[0].nrounds);
+}
+
+/*
+ * --repeat: the row keeps its rounds in the order they ran (with the CPU each sender was on)
+ * and their spread, (max - min) / median: 100, 120, 90 on CPUs 1, 0, 1 spread 30 %.
+ */
+static void test_pick_rounds(void)
+{
+	struct pb_result runs[4];
+	uint32_t k;
+
+	runs[0] = run_at(100, PB_STATUS_OK);
+	runs[0].sender_cpu[0] = 2; /* 1 + the CPU */
+	runs[1] = run_at(120, PB_STATUS_OK);
+	runs[1].sender_cpu[0] = 1;
+	runs[2] = run_at(90, PB_STATUS_OK);
+	runs[2].sender_cpu[0] = 2;
+	k = pb_result_pick(runs, 3);
+	CHECK(runs[k].nrounds == 3, "3 rounds kept, got %u", runs[k].nrounds);
+	CHECK(runs[k].rounds[0].pps == 100 && runs[k].rounds[1].pps == 120 &&
+		      runs[k].rounds[2].pps == 90,
+	      "rounds in the order they ran: %g %g %g", runs[k].rounds[0].pps,
+	      runs[k].rounds[1].pps, runs[k].rounds[2].pps);
+	CHECK(runs[k].rounds[0].sender_cpu == 2 && runs[k].rounds[1].sender_cpu == 1,
+	      "each round's sender CPU: %u %u", runs[k].rounds[0].sender_cpu,
+	      runs[k].rounds[1].sender_cpu);
+	CHECK_NEAR(runs[k].rounds_spread_pct, 30.0, 1e-12);
+
+	/* within 10 %: 100, 104, 96 spread 8 % */
+	runs[0] = run_at(100, PB_STATUS_OK);
+	runs[1] = run_at(104, PB_STATUS_OK);
+	runs[2] = run_at(96, PB_STATUS_OK);
+	k = pb_result_pick(runs, 3);
+	CHECK_NEAR(runs[k].rounds_spread_pct, 8.0, 1e-12);
+
+	/* an even count: the row is runs[n / 2] of the sorted runs (110), the spread against it */
+	runs[0] = run_at(100, PB_STATUS_OK);
+	runs[1] = run_at(110, PB_STATUS_OK);
+	runs[2] = run_at(88, PB_STATUS_OK);
+	runs[3] = run_at(132, PB_STATUS_OK);
+	k = pb_result_pick(runs, 4);
+	CHECK(runs[k].pps == 110, "row of 4: %g", runs[k].pps);
+	CHECK_NEAR(runs[k].rounds_spread_pct, 40.0, 1e-12);
 }
 
 /* Delivered above sent: never ok; an error naming the extra frames (issue 28's 695 of 195). */
@@ -358,6 +402,7 @@ int main(void)
 	test_ctr_delta();
 	test_offered();
 	test_pick();
+	test_pick_rounds();
 	test_extra();
 	return check_summary();
 }

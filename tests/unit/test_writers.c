@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "stats.h"
+#include "envinfo.h"
 #include "writers.h"
 #include "check.h"
 
@@ -54,6 +55,11 @@ static void make_results(void)
 	r->runs = 3; /* --repeat 3: the median of runs at 0.9 and 1.05 Mpps */
 	r->pps_min = 9e5;
 	r->pps_max = 1.05e6;
+	r->nrounds = 3; /* in the order they ran: 0.9 M on CPU 1, 1.05 M on 0, 1 M on 0 */
+	r->rounds[0] = (struct pb_round){ .pps = 9e5, .sender_cpu = 2 };
+	r->rounds[1] = (struct pb_round){ .pps = 1.05e6, .sender_cpu = 1 };
+	r->rounds[2] = (struct pb_round){ .pps = 1e6, .sender_cpu = 1 };
+	r->rounds_spread_pct = 15.0;
 
 	r = &results[1];
 	snprintf(r->method, sizeof(r->method), "pcap");
@@ -245,6 +251,7 @@ static const struct want result_fields[] = {
 	{ "pps", json_type_double },
 	{ "pps_min", json_type_double },
 	{ "pps_max", json_type_double },
+	{ "rounds_spread_pct", json_type_double },
 	{ "offered_pps", json_type_double },
 	{ "app_mbps", json_type_double },
 	{ "wire_gbps", json_type_double },
@@ -292,6 +299,7 @@ static const struct want row1_types[] = {
 	{ "syscalls_per_frame", json_type_null },
 	{ "pps_min", json_type_null }, /* one run: no spread */
 	{ "pps_max", json_type_null },
+	{ "rounds_spread_pct", json_type_null },
 	PB_NO_COUNTERS,
 	{ NULL, json_type_null },
 };
@@ -312,6 +320,7 @@ static const struct want row2_types[] = {
 	{ "accounted_pct", json_type_null },
 	{ "pps_min", json_type_null }, /* one run: no spread */
 	{ "pps_max", json_type_null },
+	{ "rounds_spread_pct", json_type_null },
 	PB_NO_COUNTERS,
 	{ NULL, json_type_null },
 };
@@ -341,12 +350,12 @@ static void check_result_types(struct json_object *o, int row, const struct want
 
 	CHECK(json_object_is_type(o, json_type_object), "results[%d] is not an object", row);
 	/*
-	 * JSON has four more: per_second, rx_queue_frames, rx_vlans, sender_cpus: lists CSV
-	 * cannot hold
+	 * JSON has five more: per_second, rx_queue_frames, rx_vlans, sender_cpus, rounds: lists
+	 * CSV cannot hold
 	 */
-	CHECK(json_object_object_length(o) == (int)N_FIELDS + 4,
+	CHECK(json_object_object_length(o) == (int)N_FIELDS + 5,
 	      "results[%d] has %d fields, want %zu", row, json_object_object_length(o),
-	      N_FIELDS + 4);
+	      N_FIELDS + 5);
 	CHECK(json_object_is_type(get(o, "per_second"), json_type_array),
 	      "results[%d].per_second is not an array", row);
 	for (i = 0; i < N_FIELDS; i++) {
@@ -402,6 +411,10 @@ static void test_json(void)
 	CHECK(json_object_is_type(get(root, "lab"), json_type_boolean) &&
 		      json_object_get_boolean(get(root, "lab")),
 	      "lab is not true");
+	/* no environment was read: null, not an empty object */
+	CHECK(json_object_object_get_ex(root, "environment", NULL) &&
+		      get(root, "environment") == NULL,
+	      "environment without one read: %s", json_object_get_string(get(root, "environment")));
 
 	res = get(root, "results");
 	CHECK(json_object_is_type(res, json_type_array), "results is not an array");
@@ -436,6 +449,22 @@ static void test_json(void)
 	      "r0: 3 runs from 0.9 to 1.05 Mpps, got %s %s %s",
 	      json_object_get_string(get(r0, "runs")), json_object_get_string(get(r0, "pps_min")),
 	      json_object_get_string(get(r0, "pps_max")));
+	/* the rounds as they ran, each with its sender's CPU; one run: null */
+	{
+		struct json_object *rs = get(r0, "rounds"), *e;
+
+		CHECK(json_object_is_type(rs, json_type_array) && json_object_array_length(rs) == 3,
+		      "r0: 3 rounds, got %s", json_object_get_string(rs));
+		e = rs ? json_object_array_get_idx(rs, 0) : NULL;
+		CHECK(e && json_object_get_double(get(e, "pps")) == 9e5 &&
+			      json_object_get_int(get(e, "sender_cpu")) == 1,
+		      "r0: round 1 was 0.9 M on CPU 1: %s", json_object_get_string(e));
+		CHECK(json_object_get_double(get(r0, "rounds_spread_pct")) == 15.0,
+		      "r0: rounds_spread_pct %s",
+		      json_object_get_string(get(r0, "rounds_spread_pct")));
+		CHECK(get(r2, "rounds") == NULL && json_object_object_get_ex(r2, "rounds", NULL),
+		      "r2: one run, rounds null: %s", json_object_get_string(get(r2, "rounds")));
+	}
 	CHECK(json_object_get_double(get(r0, "app_mbps")) == 480.0, "r0 app_mbps");
 	CHECK(json_object_get_double(get(r0, "delivered_pct")) == 99.0, "r0 delivered_pct");
 	CHECK(json_object_get_double(get(r0, "accounted_pct")) == 100.0, "r0 accounted_pct");
@@ -448,6 +477,31 @@ static void test_json(void)
 	CHECK(!json_object_get_boolean(get(r2, "has_receiver")), "r2 has_receiver");
 out:
 	json_object_put(root);
+}
+
+/* What the run depended on: the set's environment object, each field's text as read */
+static void test_json_environment(void)
+{
+	static struct pb_envinfo env;
+	struct pb_report rep = make_report(0);
+	struct json_object *root, *e;
+
+	memset(&env, 0, sizeof(env));
+	pb_envinfo_set(&env, "cpu_governor", "performance");
+	pb_envinfo_unknown(&env, "iface.ring", "ETHTOOL_GRINGPARAM: %s", "Operation not supported");
+	rep.env = &env;
+	CHECK(pb_report_write(&rep, PB_FORMAT_JSON, path_in_tmp("env.json")) == 0, "json");
+	root = json_object_from_file(path_in_tmp("env.json"));
+	CHECK(root != NULL, "env.json reads back");
+	if (!root)
+		return;
+	e = get(root, "environment");
+	CHECK(json_object_is_type(e, json_type_object) && json_object_object_length(e) == 2,
+	      "environment: %s", json_object_get_string(e));
+	check_str(e, "cpu_governor", "performance");
+	check_str(e, "iface.ring", "unknown (ETHTOOL_GRINGPARAM: Operation not supported)");
+	json_object_put(root);
+	unlink(path_in_tmp("env.json"));
 }
 
 static void test_json_null_strings(void)
@@ -785,6 +839,7 @@ static void test_table_ties(void)
 	char *t;
 
 	memcpy(saved, results, sizeof(saved));
+	results[0].rounds_spread_pct = 0; /* the spread's own mark: test_table_spread */
 	r = &results[1]; /* the skipped row becomes a third method */
 	*r = results[0];
 	snprintf(r->method, sizeof(r->method), "raw_socket");
@@ -821,6 +876,38 @@ static void test_table_ties(void)
 		      "one run: no row marked:\n%s", t);
 		CHECK(pos(t, "one run a method: the order of rows a few % apart can change") >= 0,
 		      "one run: the footnote:\n%s", t);
+		free(t);
+	}
+	memcpy(results, saved, sizeof(saved));
+}
+
+/*
+ * A row whose --repeat rounds spread more than 10 % ((max - min) / median) is marked %, with a
+ * footnote; 10 % or less, or one run, is not.
+ */
+static void test_table_spread(void)
+{
+	struct pb_result saved[4];
+	struct pb_report rep = make_report(3);
+	char *t;
+
+	memcpy(saved, results, sizeof(saved));
+	results[0].rounds_spread_pct = 15.0; /* 0.9 to 1.05 M about 1 M */
+	t = table(&rep);
+	if (t) {
+		check_box(t);
+		CHECK(pos(t, "| af_packet% ") >= 0, "15 %% spread, not marked:\n%s", t);
+		CHECK(pos(t, "| udp_sendto%") < 0 && pos(t, "| udp_sendto*%") < 0,
+		      "one run marked:\n%s", t);
+		CHECK(pos(t, "% its --repeat rounds spread more than 10 %") >= 0,
+		      "no spread footnote:\n%s", t);
+		free(t);
+	}
+	results[0].rounds_spread_pct = 10.0;
+	t = table(&rep);
+	if (t) {
+		CHECK(pos(t, "| af_packet ") >= 0 && pos(t, "rounds spread more") < 0,
+		      "10 %% spread marked:\n%s", t);
 		free(t);
 	}
 	memcpy(results, saved, sizeof(saved));
@@ -1119,7 +1206,7 @@ static void test_latency(void)
 	l0 = get(r0, "latency");
 	l1 = get(r1, "latency");
 	CHECK(json_object_is_type(l0, json_type_object) &&
-		      json_object_object_length(r0) == (int)N_FIELDS + 6,
+		      json_object_object_length(r0) == (int)N_FIELDS + 7,
 	      "a latency object and a gaps object next to per_second");
 	CHECK(json_object_get_int64(get(l0, "probes_sent")) == 200 &&
 		      json_object_get_int64(get(l0, "probes_received")) == 195 &&
@@ -1543,11 +1630,13 @@ int main(void)
 	}
 	make_results();
 	test_json();
+	test_json_environment();
 	test_json_null_strings();
 	test_csv();
 	test_csv_line_break();
 	test_table();
 	test_table_ties();
+	test_table_spread();
 	test_table_nowire();
 	test_table_only_skipped();
 	test_table_replay_skips();
