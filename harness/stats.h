@@ -296,10 +296,11 @@ void pb_result_compute(struct pb_result *r);
  */
 void pb_result_check_extra(struct pb_result *r);
 /*
- * Frames that arrived twice, or too far out of order to tell whether they did, make delivered
- * no proof of what the path delivered (a duplicate hides a loss): such a row is an error whose
- * reason starts with what happened ("duplicates: ...", "out of window: ..."), the first
- * error's reason kept where the row was one already. None: nothing changes.
+ * Frames that arrived twice, corrupt or for another host make delivered no proof of what the
+ * path delivered (a duplicate hides a loss): such a row is an error whose reason starts with
+ * what happened ("duplicates: ...", "corrupt: ..."), the first error's reason kept where the
+ * row was one already. Frames out of the window are left out of delivered (a lower bound)
+ * but make no error. None: nothing changes.
  */
 void pb_result_check_seq(struct pb_result *r);
 /* Whether delivered % and accounted % can be shown for r. */
