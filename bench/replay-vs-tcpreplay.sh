@@ -40,7 +40,8 @@
 #       METHODS, tcpreplay -K --topspeed; pps at the receiver as in (a). With -P, each of
 #       METHODS also streamed from disk (--preload never) right after its preloaded run, in
 #       the same round: preloaded against streamed, one method at a time (issue 46: pcap
-#       went slower preloaded than streamed).
+#       went slower preloaded than streamed); the end gives each round's ratio and the
+#       streamed run's reader_waits (a streamed sender waiting for its reader thread).
 #   (e) timing and kinds, a real mix: one pass of (d)'s file with its own timing, through each
 #       of METHODS and tcpreplay -K; tcpdump on pbrpB (every frame, nanosecond stamps):
 #       duration error against the file's (FRAMES - 1) / 20 kpps, gap errors, and the frames on
@@ -363,6 +364,15 @@ print(r.get("frames_sent", "-"), ((r.get("replay") or {}).get("source") or "-"))
 PY
 }
 
+# from pktbench's JSON row: replay.reader_waits, the times a streamed sender found its window
+# empty (- when there is none): a streamed run bound by its reader thread shows here
+pb_waits() {
+	"$PY" - "$T/gen.json" <<'PY' 2>/dev/null || echo "-"
+import json, sys
+print(json.load(open(sys.argv[1]))["results"][0]["replay"]["reader_waits"])
+PY
+}
+
 FIRST=${METHODS%%,*}
 GENS_A="$(echo "$METHODS" | tr , ' ' | sed 's/\([^ ]*\)/pb_\1/g') tcpreplay"
 "$PY" "$T/wire.py" kinds "$T/r.pcap" >"$T/r.kinds" || exit 1
@@ -389,7 +399,7 @@ for r in $(seq "$ROUNDS"); do
 		echo "d $g $(cat "$T/out")" >>"$T/res"
 		if [ "$BOTH" = 1 ] && [ "$g" != tcpreplay ]; then
 			rx_rate "$g" rtopdisk
-			echo "d $g@disk $(cat "$T/out")" >>"$T/res"
+			echo "d $g@disk $(cat "$T/out") $(pb_waits)" >>"$T/res"
 		fi
 	done
 	for g in $GENS_A; do
@@ -432,12 +442,14 @@ def num(x):
     except ValueError:
         return float("nan")
 
-a, b, c, d, e = {}, {}, {}, {}, {}
+a, b, c, d, e, dw = {}, {}, {}, {}, {}, {}
 for f in rows:
     if f[0] == "a" and len(f) == 4:
         a.setdefault(f[1], []).append(num(f[2]))
-    elif f[0] == "d" and len(f) == 4:
+    elif f[0] == "d" and len(f) in (4, 5):  # pps frames [reader_waits: -P's streamed runs]
         d.setdefault(f[1], []).append(num(f[2]))
+        if len(f) == 5:
+            dw.setdefault(f[1], []).append(f[4])
     elif f[0] == "b" and len(f) == 10:  # frames dur p50 p99 max, tcpdump's drops, rx_packets
         b.setdefault((f[1], f[2]), []).append([num(x) for x in f[3:10]])
     elif f[0] == "e" and len(f) == 11:  # the same, with the kinds and the file's byte for byte
@@ -482,6 +494,11 @@ if d:
             verdict.append("(d) %s preloaded %.0f pps, streamed %.0f pps (%.2f x): %s (want "
                            "preloaded >= streamed)" % (name(g), med(v), sv, med(v) / sv if sv else 0,
                                                        "met" if med(v) >= sv else "NOT MET"))
+            # each round's own ratio (the two runs are back to back), and how often the
+            # streamed sender waited for its reader thread
+            verdict.append("    preloaded / streamed each round: %s; streamed reader_waits: %s" % (
+                rounds([p / q if q else 0 for p, q in zip(v, d[g + "@disk"])], "%.3f"),
+                ", ".join(dw.get(g + "@disk", ["-"]))))
         if g.startswith("pb_") and "@" not in g and tr:
             verdict.append("(d) %s %.0f pps = %.2f x tcpreplay -K's %.0f%s" % (
                 name(g), med(v), med(v) / tr, tr,
