@@ -1350,7 +1350,7 @@ static void pb_table_footer(FILE *f, const struct pb_report *rep, const unsigned
 	if (ranked && !repeated)
 		pb_box_note(
 			f, w,
-			"  one run a method: the order of rows a few %% apart can change from run "
+			"  one run a method: on a shared machine a short run can move a method 2x from run "
 			"to run; --repeat 3 marks rows within the noise (^)");
 	else if (ranked && ties)
 		pb_box_note(f, w,
