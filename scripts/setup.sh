@@ -7,7 +7,8 @@
 #   PB_TARGETS     build only these targets (default: all); CI's fuzz build makes its two
 #                  fuzzers and pb_docs (the fuzz dictionary) and nothing else
 # podman, runc and mmdebstrap serve tests/container (the image, built from Debian's packages
-# alone; runc where crun refuses the host's cgroups).
+# alone; runc where crun refuses the host's cgroups); containerd its test of the image's name
+# as a kubelet's runtime reads it (container/test_image_name starts a containerd of its own).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -15,7 +16,7 @@ PKGS="build-essential cmake pkg-config clang llvm bpftool libbpf-dev libxdp-dev 
 liburing-dev libyaml-dev libnl-3-dev libnl-route-3-dev libjson-c-dev libcmocka-dev
 libclang-rt-14-dev libelf-dev zlib1g-dev libmicrohttpd-dev libcurl4-openssl-dev iproute2 ethtool
 util-linux procps python3 python3-matplotlib python3-yaml python3-prometheus-client git dpkg-dev
-file binutils man-db gzip strace tmux tshark prometheus time podman runc mmdebstrap"
+file binutils man-db gzip strace tmux tshark prometheus time podman runc mmdebstrap containerd"
 
 # Every program that the build, the package step and the tests run, and the Debian package
 # that brings it: checked after the install, so a fresh machine fails here, in one line,
@@ -27,7 +28,7 @@ man:man-db zcat:gzip ip:iproute2 tc:iproute2 ss:iproute2 ethtool:ethtool python3
 flock:util-linux setpriv:util-linux taskset:util-linux mount:mount sysctl:procps
 timeout:coreutils od:coreutils strace:strace tmux:tmux script:bsdutils tshark:tshark
 prometheus:prometheus kubectl:kubernetes-client /usr/bin/time:time podman:podman runc:runc
-mmdebstrap:mmdebstrap"
+mmdebstrap:mmdebstrap containerd:containerd ctr:containerd"
 
 missing=""
 # a program some machines have from elsewhere (kubectl from another vendor's package, which
