@@ -299,9 +299,8 @@ void pb_result_check_extra(struct pb_result *r);
  * Frames that arrived twice, corrupt or for another host make delivered no proof of what the
  * path delivered (a duplicate hides a loss): such a row is an error whose reason starts with
  * what happened ("duplicates: ...", "corrupt: ..."), the first error's reason kept where the
- * row was one already. Frames out of the window are left out of delivered; they make the row
- * an error ("out of window: ...") only when they could be all of its loss, else delivered is
- * a lower bound by their count. None: nothing changes.
+ * row was one already. Frames out of the window are delivered unchecked, and make no error of
+ * their own. None: nothing changes.
  */
 void pb_result_check_seq(struct pb_result *r);
 /* Whether delivered % and accounted % can be shown for r. */

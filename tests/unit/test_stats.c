@@ -343,19 +343,16 @@ static void test_seq_status(void)
 	CHECK(r.status == PB_STATUS_OK && !r.reason[0],
 	      "1 frame out of the window, 1683 of 712473 delivered: ok (%s: %s)",
 	      pb_status_name(r.status), r.reason);
-	/* a forger's numbers moved the window and 3 real frames fell behind it: all the loss
-	 * the row would show, so no result (the agent's soak: 247340 of 247343) */
+	/* frames out of the window are delivered (unchecked): a steady run's 26 are no error */
 	r = (struct pb_result){ .status = PB_STATUS_OK,
 				.has_receiver = true,
 				.delivered_known = true,
-				.frames_sent = 247343,
-				.frames_delivered = 247340,
-				.frames_out_of_window = 3 };
+				.frames_sent = 110000,
+				.frames_delivered = 110000,
+				.frames_out_of_window = 26 };
 	pb_result_check_seq(&r);
-	CHECK(r.status == PB_STATUS_ERROR && !strncmp(r.reason, "out of window: 3", 16),
-	      "3 out of the window, 3 missing: an error that says so (%s)", r.reason);
-	r.status = PB_STATUS_OK;
-	r.reason[0] = '\0';
+	CHECK(r.status == PB_STATUS_OK && !r.reason[0], "26 out of the window of 110000: ok (%s)",
+	      r.reason);
 	r.frames_duplicate = 2000;
 	pb_result_check_seq(&r);
 	CHECK(r.status == PB_STATUS_ERROR && !strncmp(r.reason, "duplicates: 2000", 16),
