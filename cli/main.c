@@ -517,6 +517,17 @@ static void session_place(struct pb_session *s, const char *iface)
 	if (streams > PB_MAX_STREAMS)
 		streams = PB_MAX_STREAMS;
 	/*
+	 * a fleet's sender (a shard, --start-at, --test-id): its neighbours on this host choose
+	 * alone and would all take the same CPU (net/test_fleet's three senders: first frames
+	 * 340-550 us after the instant, 200 allowed), so the scheduler spreads them
+	 */
+	if (pb_fleet_named(cfg)) {
+		s->placed = true;
+		snprintf(s->placement, sizeof(s->placement),
+			 "left to the scheduler (a fleet's sender: its neighbours choose alone)");
+		return;
+	}
+	/*
 	 * the look since the session began (at least half of PB_PLACE_LOOK_MS, waiting out
 	 * only what is missing of it), so that a session's start is not a whole look later
 	 */

@@ -285,7 +285,7 @@ check "a sender 3 s before its instant is not stalled: exit $rc, 500 frames deli
 get /metrics >"$T/metrics.txt"
 # by the test's label, never its UUID (which a forged announcement would need)
 label=$(printf %s "$UUID1" | sha256sum | cut -c1-16)
-n=$(grep '^pktbench_run_frames' "$T/metrics.txt" | grep -c "test=\"$label\",shard=")
+n=$(grep '^pktbench_run_frames_total{' "$T/metrics.txt" | grep -c "test=\"$label\",shard=")
 check "/metrics labels the test's runs with its label $label and shard ($n series), no flow labels, no UUID" \
 	[ "$n" = 3 -a -z "$(grep -E 'port=|flow=' "$T/metrics.txt")" -a -z "$(grep -i "$UUID1" "$T/metrics.txt")" ]
 kill -TERM "$AGENT_PID"
