@@ -22,6 +22,7 @@
 
 #include "envinfo.h"
 #include "netif.h"
+#include "place.h"
 
 static struct pb_envinfo_field *pb_envinfo_slot(struct pb_envinfo *e, const char *key)
 {
@@ -158,38 +159,6 @@ full:
 		memcpy(buf + len - 4, "...", 4);
 }
 
-/*
- * A CPU list as sysfs writes it ("0-3,8"): calls fn for each CPU up to max. The count, or
- * -EINVAL for text that is not one.
- */
-static int pb_cpulist_each(const char *s, int max, void (*fn)(int cpu, void *arg), void *arg)
-{
-	long lo, hi, c;
-	char *end;
-	int n = 0;
-
-	while (*s) {
-		if (!isdigit((unsigned char)*s))
-			return -EINVAL;
-		lo = strtol(s, &end, 10);
-		hi = lo;
-		if (*end == '-') {
-			if (!isdigit((unsigned char)end[1]))
-				return -EINVAL;
-			hi = strtol(end + 1, &end, 10);
-		}
-		if (hi < lo || hi >= max)
-			return -EINVAL;
-		for (c = lo; c <= hi; c++, n++)
-			fn((int)c, arg);
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -EINVAL;
-		s = end;
-	}
-	return n;
-}
 
 struct pb_gov_ctx {
 	const char *root;

@@ -169,11 +169,15 @@ static int pb_topo_line(const char *root, const char *rel, char *buf, size_t len
 	return 0;
 }
 
-/* Sets flag (an offset into struct pb_topo_cpu) on each CPU of a list "0-3,8"; -EINVAL. */
-static int pb_topo_mark(struct pb_topo *t, const char *s, size_t flag)
+/*
+ * A CPU list as sysfs writes it ("0-3,8"): calls fn for each CPU up to max. The count, or
+ * -EINVAL for text that is not one.
+ */
+int pb_cpulist_each(const char *s, int max, void (*fn)(int cpu, void *arg), void *arg)
 {
-	long lo, hi;
+	long lo, hi, c;
 	char *end;
+	int n = 0;
 
 	while (*s) {
 		if (!isdigit((unsigned char)*s))
@@ -185,20 +189,40 @@ static int pb_topo_mark(struct pb_topo *t, const char *s, size_t flag)
 				return -EINVAL;
 			hi = strtol(end + 1, &end, 10);
 		}
-		if (hi < lo || hi >= PB_PLACE_MAX_CPUS)
+		if (hi < lo || hi >= max)
 			return -EINVAL;
-		for (; lo <= hi; lo++) {
-			*(bool *)((char *)&t->cpu[lo] + flag) = true;
-			if ((unsigned int)lo >= t->ncpus && flag == offsetof(struct pb_topo_cpu, usable))
-				t->ncpus = (unsigned int)lo + 1;
-		}
+		for (c = lo; c <= hi; c++, n++)
+			fn((int)c, arg);
 		if (*end == ',')
 			end++;
 		else if (*end)
 			return -EINVAL;
 		s = end;
 	}
-	return 0;
+	return n;
+}
+
+struct pb_topo_mark_ctx {
+	struct pb_topo *t;
+	size_t flag;
+};
+
+static void pb_topo_mark_one(int cpu, void *arg)
+{
+	struct pb_topo_mark_ctx *m = arg;
+
+	*(bool *)((char *)&m->t->cpu[cpu] + m->flag) = true;
+	if ((unsigned int)cpu >= m->t->ncpus && m->flag == offsetof(struct pb_topo_cpu, usable))
+		m->t->ncpus = (unsigned int)cpu + 1;
+}
+
+/* Sets flag (an offset into struct pb_topo_cpu) on each CPU of a list "0-3,8"; -EINVAL. */
+static int pb_topo_mark(struct pb_topo *t, const char *s, size_t flag)
+{
+	struct pb_topo_mark_ctx m = { t, flag };
+	int n = pb_cpulist_each(s, PB_PLACE_MAX_CPUS, pb_topo_mark_one, &m);
+
+	return n < 0 ? n : 0;
 }
 
 static bool pb_digits(const char *s)

@@ -75,4 +75,7 @@ int pb_topo_stat(const char *root, char *buf, size_t len);
  */
 int pb_topo_read_since(struct pb_topo *t, const char *root, const char *iface, const char *first);
 
+/* Calls fn for each CPU of a list "0-3,8" below max, in order: how many, or -EINVAL. */
+int pb_cpulist_each(const char *s, int max, void (*fn)(int cpu, void *arg), void *arg);
+
 #endif
