@@ -294,6 +294,24 @@ static uint32_t rp_v6_l4(const uint8_t *ip, uint32_t len, uint8_t *proto)
 	return 0;
 }
 
+/*
+ * From the EtherType on (p, len at least 2): the L3 type past one inner 802.1Q tag, *ip its
+ * header and *len what is left of the frame from there.
+ */
+static uint16_t rp_l3(uint8_t *p, uint32_t *len, uint8_t **ip)
+{
+	uint16_t type = (uint16_t)(p[0] << 8 | p[1]);
+
+	*ip = p + 2;
+	*len -= 2;
+	if (type == ETH_P_8021Q && *len >= 4) { /* an inner tag */
+		type = (uint16_t)((*ip)[2] << 8 | (*ip)[3]);
+		*ip += 4;
+		*len -= 4;
+	}
+	return type;
+}
+
 bool rp_rewrite(uint8_t *p, uint32_t len, const struct rp_rw *rw)
 {
 	struct rp_sums s = { 0 };
@@ -303,14 +321,7 @@ bool rp_rewrite(uint8_t *p, uint32_t len, const struct rp_rw *rw)
 
 	if (!rp_rewrite_any(rw) || len < 2)
 		return false;
-	type = (uint16_t)(p[0] << 8 | p[1]);
-	ip = p + 2;
-	len -= 2;
-	if (type == ETH_P_8021Q && len >= 4) { /* an inner tag */
-		type = (uint16_t)(ip[2] << 8 | ip[3]);
-		ip += 4;
-		len -= 4;
-	}
+	type = rp_l3(p, &len, &ip);
 	if (type == ETH_P_IP && len >= 20 && (ip[0] >> 4) == 4) {
 		uint32_t ihl = (ip[0] & 15u) * 4;
 
@@ -410,14 +421,7 @@ bool rp_fixcsum(uint8_t *p, uint32_t len)
 
 	if (len < 2)
 		return false;
-	type = (uint16_t)(p[0] << 8 | p[1]);
-	ip = p + 2;
-	len -= 2;
-	if (type == ETH_P_8021Q && len >= 4) { /* an inner tag */
-		type = (uint16_t)(ip[2] << 8 | ip[3]);
-		ip += 4;
-		len -= 4;
-	}
+	type = rp_l3(p, &len, &ip);
 	if (type == ETH_P_IP && len >= 20 && (ip[0] >> 4) == 4) {
 		uint32_t ihl = (ip[0] & 15u) * 4, tot = (uint32_t)(ip[2] << 8 | ip[3]);
 
