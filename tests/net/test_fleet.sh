@@ -105,11 +105,11 @@ CAP_PID=$!
 for _ in $(seq 200); do grep -q "Capturing on" "$T/cap.err" 2>/dev/null && break; sleep 0.05; done
 check "the witness captures ($WITNESS)" grep -q "Capturing on" "$T/cap.err"
 
-# fleet_run: a fleet start, the next run R (a directory of its own, a test UUID of its own):
-# the three senders, --shard i/3, at one instant two seconds ahead, ended; 0 when all three
-# exit 0, else it says how they failed.
+# fleet_run [PPS SECS]: a fleet start, the next run R (a directory of its own, a test UUID of
+# its own): the three senders, --shard i/3, at one instant two seconds ahead, --pps PPS for the
+# test (RATE) for SECS (2), ended; 0 when all three exit 0, else it says how they failed.
 fleet_run() {
-	local i rcs="" start
+	local i rcs="" start pps=${1:-$RATE} secs=${2:-2}
 	RUN=$((RUN + 1))
 	R=$T/r$RUN
 	mkdir -p "$R"
@@ -119,7 +119,7 @@ fleet_run() {
 	start=$start.$(printf '%09d' $((START_NS % 1000000000)))Z
 	for i in 0 1 2; do
 		ip netns exec pbfl-s$i-$$ "$PB" --iface fls$i$$ --receiver "$URL" --srcip 198.18.90.1$i \
-			--dstip $RX_IP --method af_packet --pps $RATE --duration 2 --flows 30 \
+			--dstip $RX_IP --method af_packet --pps $pps --duration $secs --flows 30 \
 			--shard $i/3 --test-id "$UUID" --start-at "$start" -q --format json -o "$R/s$i.json" \
 			>"$R/s$i.out" 2>"$R/s$i.err" &
 		SP[$i]=$!
@@ -137,6 +137,7 @@ py() { python3 - "$R" "$@"; } # python on run R's files (argv[1])
 
 fleet_run
 check "three senders ran at $RATE pps between them (run $RUN)" [ $? = 0 ]
+R1=$R
 sleep 0.5
 kill -TERM "$CAP_PID" 2>/dev/null
 wait "$CAP_PID" 2>/dev/null
@@ -208,22 +209,19 @@ sys.exit(0 if m["senders"] == 3 and m["frames_sent"] == sum(r["frames_sent"] for
          m["start_skew_us_worst"] == max(r["start_skew_us"] for r in rows) else 1)
 PY
 
-# The timing answers, on the real clock: each attempt is a fresh fleet start (the first, the
-# run above), and says its figures. A start is late by the timer's wake and by the wait for a
-# CPU once woken (three senders on two CPUs: one waited 2.8 ms beside noisy.sh); the wait is
-# the load's and is taken off, the rest is checked. The timer alone wakes 50-300 us late here
-# (a virtual CPU leaving its idle), and a hypervisor's steal is no wait the kernel sees: such
-# a miss is the machine's and rarely repeats, while a start late in the code misses each time.
-FRESH=1
-next_run() { # the run above for the first attempt, a new fleet start for each later one
-	if [ "$FRESH" = 1 ]; then
-		FRESH=0
-		return 0
-	fi
-	fleet_run
-}
+# The timing answers, on the real clock: each attempt a fresh fleet start at 100 pps a shard,
+# which says its figures. A start is late by the timer's wake and by the wait for a CPU once
+# woken (three senders on two CPUs: one waited 2.8 ms beside noisy.sh); the wait is the load's
+# and is taken off, the rest is checked. What no guest sees is not taken off: here the host
+# takes both CPUs away for 0.1-0.9 ms about the instant (ftrace: no event on either, a timer
+# interrupt the first after it), between the wake and the first frame, a step that otherwise
+# takes 10 us; three fresh CI runs met it on every attempt against the 200 us once allowed.
+# So the wire's bound is 2 ms, which the code's own ways of being late still cross: a first
+# frame a gap late is 10 ms late at this rate (the answer to the us is unit/test_runner's, on
+# a simulated clock: the first frame at the wake, the counters read before the wait).
+TIMING_PPS=300
 wake_ok() {
-	next_run || return 1
+	fleet_run $TIMING_PPS 0.5 || return 1
 	get "/v1/tests/$UUID" >"$R/test.json" || return 1
 	py "$START_NS" <<'PY'
 import json, sys
@@ -246,12 +244,12 @@ waits = [r["start_cpu_wait_us"] or 0 for r in rows]
 print("at the agent: first frames %s us after the instant, spread %s us (timed %s)" % (
     [round(a, 1) for a in arr], t["arrival_spread_us"], t["arrival_timed"]))
 ok = ok and t["arrival_timed"] and len(arr) == len(waits) == 3 and \
-    all(0 < a - w < 200 for a, w in zip(arr, waits)) and \
-    t["arrival_spread_us"] < 200 + max(waits)
+    all(0 < a - w < 2000 for a, w in zip(arr, waits)) and \
+    t["arrival_spread_us"] < 2000 + max(waits)
 sys.exit(0 if ok else 1)
 PY
 }
-attempts 3 "each sender woke within 1 ms of --start-at, less its wait for a CPU; its first frame reached the agent within 200 us of it, less that wait" wake_ok
+attempts 3 "each sender woke within 1 ms of --start-at, less its wait for a CPU; its first frame reached the agent within 2 ms of it, less that wait" wake_ok
 
 # Each shard paces its 1 kpps by sleeping (--pace auto). A pacer that spun the end of its gaps
 # held a CPU whatever the rate: three on two CPUs beside other work lost each stall longer
@@ -259,6 +257,14 @@ attempts 3 "each sender woke within 1 ms of --start-at, less its wait for a CPU;
 # of 90k at 30 kpps a shard). A sleeper gets a CPU when it wakes, so 3k is a rate the machine
 # keeps, loaded or not (PB_FLEET_RATE=90000 measures 30 kpps a shard: docs/performance.md).
 FRESH=1
+next_run() { # run 1 for the first attempt, a new fleet start for each later one
+	if [ "$FRESH" = 1 ]; then
+		FRESH=0
+		R=$R1
+		return 0
+	fi
+	fleet_run
+}
 rate_ok() {
 	next_run && merged || return 1
 	py "$RATE" <<'PY'
