@@ -410,7 +410,7 @@ static struct pb_path fpath = {
 };
 
 static int stop_flag;
-static const struct pb_clock *run_clock; /* NULL: the machine's */
+static const struct pb_clock *run_clock;      /* NULL: the machine's */
 static const struct pb_fleet_door *run_fleet; /* NULL: none */
 
 static void fk_reset(void)
