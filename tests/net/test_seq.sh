@@ -24,7 +24,7 @@ MODES="dup dupdrop swap drop"
 MANGLE_TAG=sq
 MANGLE_NET1=86
 MANGLE_NET2=87
-figs() { row "$1" "print('status %s, sent %s, delivered %s, duplicate %s, reordered %s, out of window %s; %s' % (r['status'], r['frames_sent'], r['frames_delivered'], r.get('frames_duplicate'), r.get('frames_reordered'), r.get('frames_out_of_window'), r.get('reason', ''))) or True" 2>&1 | tail -1; }
+figs() { row "$1" "print('status %s, sent %s, delivered %s, duplicate %s, reordered %s, out of window %s, unchecked %s; %s' % (r['status'], r['frames_sent'], r['frames_delivered'], r.get('frames_duplicate'), r.get('frames_reordered'), r.get('frames_out_of_window'), r.get('frames_unchecked'), r.get('reason', ''))) or True" 2>&1 | tail -1; }
 
 # answers WHERE MODE METHOD FILE: the known answer of MODE, exactly
 answers() {
