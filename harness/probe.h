@@ -42,7 +42,8 @@ struct pb_probe {
 	uint32_t stamped;   /* index of the probe this call stamped, or PB_PROBE_NONE */
 	uint64_t sent;	    /* probes handed to the kernel */
 	uint64_t dropped;   /* of those, reported dropped by the path */
-	double interval;    /* seconds between this stream's probes */
+	double interval;    /* seconds between this stream's probes, on average */
+	uint64_t rng;	    /* xorshift64 state: each gap is 0.5 to 1.5 intervals */
 	double next_t;	    /* when the next one is due (CLOCK_MONOTONIC, pb_now) */
 	double prev_t;	    /* next_t before the last stamp, for pb_probe_unsent */
 	uint8_t *copies;    /* PB_PROBE_COPIES frames of stride bytes */
