@@ -195,6 +195,7 @@ struct pb_rx_slot {
 	__u64 seq;
 	__u64 tag;	     /* 1 << 32 | run id; 0: empty */
 	__u64 tick, tick_ns; /* this CPU's coarse clock, read in the tick jiffies says */
+	__u64 used_ns;	     /* the slot's run's last frame, counted or not */
 	struct pb_rx_val val;
 };
 
@@ -234,6 +235,19 @@ struct pb_rx_word_key {
 struct pb_rx_cache {
 	__u64 tag; /* 1 << 32 | run id */
 	__u64 bits;
+};
+
+/*
+ * The receiving interface's addresses, which a frame the host takes is sent to: written by the
+ * loader at attach and again as they change (the agent looks every second); none of a family:
+ * no check for it. Up to PB_RX_ADDRS of each; an interface with more is checked against its
+ * first ones only, so a frame to a later one would be counted not for this host.
+ */
+#define PB_RX_ADDRS 8
+struct pb_rx_addrs {
+	__u32 n4, n6;
+	__be32 v4[PB_RX_ADDRS];
+	__be32 v6[PB_RX_ADDRS][4];
 };
 
 /* Frames without a pktbench signature, per CPU. */

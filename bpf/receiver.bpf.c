@@ -132,6 +132,23 @@ struct {
 	__type(value, struct pb_rx_hist_val);
 } hists SEC(".maps");
 
+/* A datagram's bytes in a multi-buffer frame's fragments, a chunk at a time, for their sum. */
+#define PB_RX_CSUM_CHUNK 512
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u8[PB_RX_CSUM_CHUNK]);
+} csum_buf SEC(".maps");
+
+/* The interface's addresses (struct pb_rx_addrs), kept current by the loader. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pb_rx_addrs);
+} host_addrs SEC(".maps");
+
 /* Set before load: this kernel has bpf_ktime_get_tai_ns() (6.1+) for 'T' probes. */
 const volatile __u8 have_tai;
 /*
@@ -195,7 +212,7 @@ struct vlan_hdr {
 
 /* What the host would make of a frame that carries a signature (PB_RX_BAD_*). */
 #define PB_RX_BAD_CORRUPT 1 /* a header checksum, version or length the host would refuse */
-#define PB_RX_BAD_HOST	  2 /* another destination MAC */
+#define PB_RX_BAD_HOST	  2 /* another destination MAC or IP address */
 
 /*
  * The IPv4 header's checksum (RFC 1071: its words sum to 0xffff) and version; ihl >= 5 and the
@@ -224,6 +241,37 @@ static __always_inline int ip4_ok(struct iphdr *ip, void *end)
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	return sum == 0xffff;
+}
+
+/* Whether an IPv4 destination is one of the interface's addresses (or none is known). */
+static __always_inline int for_host4(__be32 dst)
+{
+	__u32 zero = 0, i;
+	struct pb_rx_addrs *a = bpf_map_lookup_elem(&host_addrs, &zero);
+
+	if (!a || !a->n4)
+		return 1;
+#pragma unroll
+	for (i = 0; i < PB_RX_ADDRS; i++)
+		if (i < a->n4 && a->v4[i] == dst)
+			return 1;
+	return 0;
+}
+
+/* ... and an IPv6 one. */
+static __always_inline int for_host6(struct ipv6hdr *ip6)
+{
+	__u32 zero = 0, i, *d = (__u32 *)&ip6->daddr;
+	struct pb_rx_addrs *a = bpf_map_lookup_elem(&host_addrs, &zero);
+
+	if (!a || !a->n6)
+		return 1;
+#pragma unroll
+	for (i = 0; i < PB_RX_ADDRS; i++)
+		if (i < a->n6 && a->v6[i][0] == d[0] && a->v6[i][1] == d[1] &&
+		    a->v6[i][2] == d[2] && a->v6[i][3] == d[3])
+			return 1;
+	return 0;
 }
 
 /*
@@ -260,6 +308,160 @@ static __always_inline void *ip6_walk(struct ipv6hdr *ip6, void *end, __u8 *next
 	return h;
 }
 
+static __always_inline __u32 csum_fold32(__u64 sum)
+{
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (__u32)((sum & 0xffff) + (sum >> 16));
+}
+
+/*
+ * The UDP checksum as the host judges it (RFC 768; RFC 8200 8.1): the pseudo-header, the
+ * header and the data sum to 0xffff. What the frame's first buffer holds is summed in place:
+ * 512-byte blocks and blocks of 256, 128 and 64 by bpf_csum_diff, smaller ones 32 bits at a time
+ * (a 60-byte frame's 26 bytes: 16, 8, 2); what lies in a multi-buffer frame's fragments, a
+ * chunk at a time through csum_buf (bpf_xdp_load_bytes, then bpf_csum_diff). A frame sent by a socket on this host, through veth, still carries what the
+ * kernel left for the device to finish (CHECKSUM_PARTIAL: the pseudo-header's sum alone,
+ * folded); the host takes such a frame as it is, and so does this: its data is not summed
+ * by anyone. On a real wire the device finishes it, and a corrupted one fails here. A global
+ * function, as pb_l3(): its loops are verified once.
+ */
+#define PB_RX_CSUM_CHUNKS 18 /* 9216 bytes: a jumbo frame's datagram */
+/* n bytes at p summed by the helper (n: a constant, 4-byte words) */
+#define CSUM_BLOCK_HELPER(n)                                          \
+	if (rem >= (n)) {                                             \
+		if (p + (n) > end)                                    \
+			return 0;                                     \
+		part = bpf_csum_diff(NULL, 0, p, (n), 0);             \
+		if (part < 0)                                         \
+			return 0;                                     \
+		sum += (__u32)part;                                   \
+		p += (n);                                             \
+		rem -= (n);                                           \
+	}
+/* n bytes at p summed in place, 32 bits at a time (cheaper than a call below 64 bytes) */
+#define CSUM_BLOCK_WORDS(n)                                           \
+	if (rem >= (n)) {                                             \
+		if (p + (n) > end)                                    \
+			return 0;                                     \
+		_Pragma("unroll") for (int _k = 0; _k < (n) / 4; _k++) \
+			sum += ((__u32 *)p)[_k];                      \
+		p += (n);                                             \
+		rem -= (n);                                           \
+	}
+__noinline int pb_udp_csum_ok(struct xdp_md *ctx, __u32 l3off, __u32 proto, __u32 uoff,
+			      __u32 ulen)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct udphdr *udp;
+	__u64 pseudo, sum;
+	__u32 zero = 0, done, rem, i;
+	void *l3, *p;
+	__s64 part;
+	__u8 *buf;
+
+	if (l3off > 64 || uoff > 256)
+		return 0;
+	/*
+	 * masked where they are added, the compiler kept from dropping the masks: the
+	 * verifier keeps no bound through a spilled u32
+	 */
+	asm volatile("" : "+r"(l3off), "+r"(uoff));
+	l3 = data + (l3off & 0x7f);
+	udp = data + (uoff & 0x1ff);
+	if ((void *)(udp + 1) > end)
+		return 0;
+	pseudo = bpf_htons(IPPROTO_UDP) + (__u32)udp->len;
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *ip = l3;
+
+		if ((void *)(ip + 1) > end)
+			return 0;
+		pseudo += (ip->saddr & 0xffff) + (ip->saddr >> 16) + (ip->daddr & 0xffff) +
+			  (ip->daddr >> 16);
+	} else {
+		struct ipv6hdr *ip6 = l3;
+		__u32 *a;
+
+		if ((void *)(ip6 + 1) > end)
+			return 0;
+		a = (__u32 *)&ip6->saddr;
+#pragma unroll
+		for (i = 0; i < 8; i++) /* saddr and daddr, side by side */
+			pseudo += (a[i] & 0xffff) + (a[i] >> 16);
+	}
+	/* a socket's frame the device was to finish: its field holds the pseudo-header's sum */
+	if (udp->check == (__u16)csum_fold32(pseudo))
+		return 1;
+	sum = pseudo;
+	/* in place: whole 512-byte blocks, then a block of each power of two the rest holds */
+	p = (void *)udp;
+	rem = ulen;
+	for (i = 0; i < PB_RX_CSUM_CHUNKS; i++) {
+		if (rem < PB_RX_CSUM_CHUNK || p + PB_RX_CSUM_CHUNK > end)
+			break;
+		part = bpf_csum_diff(NULL, 0, p, PB_RX_CSUM_CHUNK, 0);
+		if (part < 0)
+			return 0;
+		sum += (__u32)part;
+		p += PB_RX_CSUM_CHUNK;
+		rem -= PB_RX_CSUM_CHUNK;
+	}
+	if (rem < PB_RX_CSUM_CHUNK && p + rem <= end) {
+		CSUM_BLOCK_HELPER(256);
+		CSUM_BLOCK_HELPER(128);
+		CSUM_BLOCK_HELPER(64);
+		CSUM_BLOCK_WORDS(32);
+		CSUM_BLOCK_WORDS(16);
+		CSUM_BLOCK_WORDS(8);
+		CSUM_BLOCK_WORDS(4);
+		if (rem >= 2) {
+			if (p + 2 > end)
+				return 0;
+			sum += *(__u16 *)p;
+			p += 2;
+			rem -= 2;
+		}
+		/* an odd last byte: the high half of its word */
+		if (rem) {
+			if (p + 1 > end)
+				return 0;
+			sum += *(__u8 *)p;
+		}
+		return csum_fold32(sum) == 0xffff;
+	}
+	/* the rest is in a multi-buffer frame's fragments: a chunk at a time through csum_buf */
+	buf = bpf_map_lookup_elem(&csum_buf, &zero);
+	if (!buf)
+		return 0;
+	done = ulen - rem;
+	for (i = 0; i < PB_RX_CSUM_CHUNKS && done < ulen; i++) {
+		__u32 n = ulen - done, n4;
+
+		if (n > PB_RX_CSUM_CHUNK)
+			n = PB_RX_CSUM_CHUNK;
+		/*
+		 * bpf_csum_diff takes whole words: the chunk's last one zeroed first, its
+		 * bytes past the datagram stay so
+		 */
+		n4 = (n + 3) & ~3u;
+		if (n4 < 4 || n4 > PB_RX_CSUM_CHUNK)
+			return 0;
+		*(__u32 *)(buf + ((n4 - 4) & (PB_RX_CSUM_CHUNK - 4))) = 0; /* masked: the verifier */
+		if (bpf_xdp_load_bytes(ctx, uoff + done, buf, ((n - 1) & (PB_RX_CSUM_CHUNK - 1)) + 1))
+			return 0;
+		part = bpf_csum_diff(NULL, 0, (__be32 *)buf, n4, 0);
+		if (part < 0)
+			return 0;
+		/* each chunk starts at an even offset: its words are the datagram's */
+		sum += (__u32)part;
+		done += PB_RX_CSUM_CHUNK;
+	}
+	return done >= ulen && csum_fold32(sum) == 0xffff;
+}
+
 /*
  * The IP header at l3off of a frame of len bytes (proto: its EtherType, network order) as the
  * host reads it: the UDP header's offset << 8 | PB_RX_BAD_* for what the host would refuse (an
@@ -291,6 +493,8 @@ __noinline int pb_l3(struct xdp_md *ctx, __u32 l3off, __u32 proto, __u32 len)
 		if (!ip4_ok(ip, end) || bpf_ntohs(ip->tot_len) > l3len ||
 		    bpf_ntohs(ip->tot_len) < ip->ihl * 4)
 			bad |= PB_RX_BAD_CORRUPT;
+		if (!for_host4(ip->daddr))
+			bad |= PB_RX_BAD_HOST;
 		iplen = bpf_ntohs(ip->tot_len) - ip->ihl * 4; /* the UDP datagram's */
 	} else if (proto == bpf_htons(ETH_P_IPV6)) {
 		struct ipv6hdr *ip6 = l3;
@@ -301,6 +505,8 @@ __noinline int pb_l3(struct xdp_md *ctx, __u32 l3off, __u32 proto, __u32 len)
 		udp = ip6_walk(ip6, end, &nh);
 		if (!udp || nh != IPPROTO_UDP)
 			return -1;
+		if (!for_host6(ip6))
+			bad |= PB_RX_BAD_HOST;
 		if (sizeof(*ip6) + bpf_ntohs(ip6->payload_len) > l3len)
 			bad |= PB_RX_BAD_CORRUPT;
 		/* what the extension headers took of the payload length */
@@ -311,6 +517,10 @@ __noinline int pb_l3(struct xdp_md *ctx, __u32 l3off, __u32 proto, __u32 len)
 	if ((void *)(udp + 1) > end)
 		return -1;
 	if (bpf_ntohs(udp->len) != iplen)
+		bad |= PB_RX_BAD_CORRUPT;
+	/* IPv4's checksum 0: the sender computed none, and the host takes it so */
+	if (!bad && !(proto == bpf_htons(ETH_P_IP) && !udp->check) &&
+	    !pb_udp_csum_ok(ctx, l3off, proto, (__u32)((void *)udp - data), iplen))
 		bad |= PB_RX_BAD_CORRUPT;
 	return (int)((void *)udp - data) << 8 | bad;
 }
@@ -702,10 +912,18 @@ count:
 	if (!s)
 		return XDP_DROP;
 	now = tick_now(s);
+	/*
+	 * The slot's run is idle once no frame of it at all came for a while: a flood of its
+	 * frames that are not counted (corrupt, another host's, duplicates) keeps it, or every
+	 * frame of a stream of new run ids would flush it (which kept a reader retrying into
+	 * EAGAIN: a scrape of /metrics failed under such a churn)
+	 */
 	if (s->tag == PB_BPF_SLOT_TAG(run)) {
 		v = &s->val;
-	} else if ((!s->tag || now - s->val.last_ns >= PB_BPF_SLOT_IDLE_NS) && !slot_take(s, run)) {
+		s->used_ns = now;
+	} else if ((!s->tag || now - s->used_ns >= PB_BPF_SLOT_IDLE_NS) && !slot_take(s, run)) {
 		v = &s->val;
+		s->used_ns = now;
 	} else {
 		v = run_entry(run);
 		if (!v)

@@ -409,8 +409,8 @@ static int session_agent(struct pb_session *s, char *err, size_t errlen)
 			break;
 	if (i == info.naddrs) {
 		inet_ntop(cfg->dstip.family, &cfg->dstip.v6, a, sizeof(a));
-		pr_warn("--dstip %s is not an address of the agent's %s: socket methods' frames "
-			"may not reach it\n",
+		pr_warn("--dstip %s is not an address of the agent's %s: its host would not take "
+			"the frames, and the agent counts them as not for this host\n",
 			a, info.ifname);
 	}
 	pr_info("receiver: agent %s on %s (%s, %s XDP)\n", cfg->receiver, info.ifname, info.driver,

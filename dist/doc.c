@@ -99,11 +99,13 @@ static const struct {
 	  "replayed frame, a payload under 12 bytes; null without a receiver" },
 	{ "results[]", "frames_corrupt",
 	  "frames with this run's signature the host would refuse (an IPv4 header checksum or "
-	  "version, lengths that disagree), not in delivered; above 0 the row is an error; null "
+	  "version, a UDP checksum, lengths that disagree), not in delivered; above 0 the row is "
+	  "an error; null "
 	  "without a receiver" },
 	{ "results[]", "frames_not_for_host",
-	  "frames with this run's signature sent to another destination MAC than the "
-	  "receiver's, not in delivered; above 0 the row is an error; null without a receiver" },
+	  "frames with this run's signature sent to another destination MAC or IP address than "
+	  "the receiver's, not in delivered; above 0 the row is an error; null without a "
+	  "receiver" },
 	{ "results[]", "flows_seen", "distinct UDP source ports the receiver saw" },
 	{ "results[]", "rx_queue_cv",
 	  "spread of delivered frames over the RX queues (stddev / mean); null with one queue" },

@@ -59,7 +59,8 @@ struct pb_rx_run {
 	 */
 	uint64_t dup, late, stray, unchecked;
 	/* with its signature, but not what the host would take (not in frames): an IPv4 header
-	 * checksum or version, lengths that disagree; another destination MAC */
+	 * checksum or version, a UDP checksum, lengths that disagree; another destination MAC
+	 * or IP address */
 	uint64_t corrupt, not_host;
 	uint32_t nqueues; /* RX queues reported (<= PB_RX_MAX_QUEUES) */
 	uint64_t queue_frames[PB_RX_MAX_QUEUES];

@@ -105,15 +105,16 @@ void pb_result_check_seq(struct pb_result *r)
 	if (r->frames_corrupt) {
 		r->status = PB_STATUS_ERROR;
 		snprintf(r->reason, sizeof(r->reason),
-			 "corrupt: %" PRIu64 " frames the host would refuse (an IPv4 header "
-			 "checksum or version, lengths that disagree), not counted; delivered "
+			 "corrupt: %" PRIu64 " frames the host would refuse (an IP or UDP "
+			 "checksum, a version or a length), not counted; delivered "
 			 "%" PRIu64 " of %" PRIu64 " sent",
 			 r->frames_corrupt, r->frames_delivered, r->frames_sent);
 	} else if (r->frames_not_for_host) {
 		r->status = PB_STATUS_ERROR;
 		snprintf(r->reason, sizeof(r->reason),
 			 "not for this host: %" PRIu64 " frames arrived with another destination "
-			 "MAC, not counted; delivered %" PRIu64 " of %" PRIu64 " sent",
+			 "MAC or IP address, not counted; delivered %" PRIu64 " of %" PRIu64
+			 " sent",
 			 r->frames_not_for_host, r->frames_delivered, r->frames_sent);
 	} else if (r->frames_duplicate) {
 		r->status = PB_STATUS_ERROR;

@@ -1102,6 +1102,7 @@ int pb_receive_main(int argc, char **argv)
 	enum pb_opt_action action;
 	char err[512], caps[128], ifname[IF_NAMESIZE];
 	int ret, sig, gone = 0;
+	unsigned int naps = 0;
 
 	if (pb_cmd_parse(&pb_cmd_receive, &o, argc, argv, &action, NULL, err, sizeof(err))) {
 		pb_log_say("pktbench receive", err);
@@ -1167,6 +1168,10 @@ int pb_receive_main(int argc, char **argv)
 		nanosleep(&nap, NULL);
 		agent_conns_sweep(&ag);
 		gone = agent_follow_iface(&ag, ifname);
+		/* an address added or removed: frames to it are the host's, or no longer (a look
+		 * a second: each is a netlink dump, and the loop also keeps the API's pace) */
+		if (!gone && ++naps % 10 == 0)
+			pb_rx_refresh_addrs(ag.rx);
 	}
 	MHD_stop_daemon(d);
 	free(ag.metrics[0].text);

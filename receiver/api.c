@@ -1571,10 +1571,11 @@ char *pb_api_metrics_text(const struct pb_api_metrics *m, bool om, size_t *len)
 		   "frames counted without a sequence check, in frames");
 	api_runs(&b, m, "pktbench_run_frames_unchecked_total", api_run_unchecked);
 	api_family(&b, om, "pktbench_run_frames_corrupt", API_COUNTER,
-		   "frames the host would refuse: an IPv4 header checksum or version, lengths");
+		   "frames the host would refuse: an IPv4 header checksum or version, a UDP "
+		   "checksum, lengths");
 	api_runs(&b, m, "pktbench_run_frames_corrupt_total", api_run_corrupt);
 	api_family(&b, om, "pktbench_run_frames_not_for_host", API_COUNTER,
-		   "frames sent to another destination MAC");
+		   "frames sent to another destination MAC or IP address");
 	api_runs(&b, m, "pktbench_run_frames_not_for_host_total", api_run_not_host);
 	api_family(&b, om, "pktbench_run_queue_frames", API_COUNTER,
 		   "this run's frames per RX queue (queues that had any)");

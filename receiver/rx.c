@@ -7,7 +7,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <ifaddrs.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -73,6 +75,7 @@ struct pb_rx {
 	struct rx_keep keep[PB_BPF_MAX_KEPT];
 	uint32_t nkeep;
 	uint64_t lru_deletes, lru_inserts, evicted_told;
+	struct pb_rx_addrs addrs; /* what the program checks destinations against */
 };
 
 static int rx_attach_mode(struct pb_rx *rx, enum pb_xdp_mode mode)
@@ -164,6 +167,12 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 		pr_err("receiver: cannot load the XDP program: %s\n", strerror(-err));
 		goto out;
 	}
+	/* before the first frame: a frame to another address is not one the host takes */
+	err = pb_rx_refresh_addrs(rx);
+	if (err) {
+		pr_err("receiver: %s: cannot read its addresses: %s\n", rx->ifname, strerror(-err));
+		goto out;
+	}
 	err = rx_attach_mode(rx, opts->mode);
 	if (err)
 		goto out;
@@ -174,6 +183,36 @@ int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts)
 out:
 	pb_rx_detach(rx);
 	return err;
+}
+
+int pb_rx_refresh_addrs(struct pb_rx *rx)
+{
+	struct pb_rx_addrs a;
+	struct ifaddrs *ifa, *i;
+	char name[IF_NAMESIZE];
+	uint32_t zero = 0;
+
+	memset(&a, 0, sizeof(a));
+	/* by index: the agent follows an interface that is renamed */
+	if (!if_indextoname((unsigned int)rx->nif.ifindex, name))
+		return -errno;
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (i = ifa; i; i = i->ifa_next) {
+		if (!i->ifa_addr || strcmp(i->ifa_name, name))
+			continue;
+		if (i->ifa_addr->sa_family == AF_INET && a.n4 < PB_RX_ADDRS)
+			a.v4[a.n4++] = ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr;
+		else if (i->ifa_addr->sa_family == AF_INET6 && a.n6 < PB_RX_ADDRS)
+			memcpy(a.v6[a.n6++], &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, 16);
+	}
+	freeifaddrs(ifa);
+	if (!memcmp(&a, &rx->addrs, sizeof(a)))
+		return 0;
+	if (bpf_map_update_elem(bpf_map__fd(rx->skel->maps.host_addrs), &zero, &a, BPF_ANY))
+		return -errno;
+	rx->addrs = a;
+	return 0;
 }
 
 /* Lookup of a per-CPU map entry into ncpus values of size each; -ENOENT when absent. */

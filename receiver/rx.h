@@ -33,6 +33,12 @@ struct pb_rx_opts {
  */
 int pb_rx_attach(struct pb_rx **out, const struct pb_rx_opts *opts);
 /*
+ * The interface's addresses as the program checks a frame's destination against them: read at
+ * attach, and again by this call (the agent's loop), in the interface's namespace. Writes the
+ * program's map only when they changed. 0 or -errno.
+ */
+int pb_rx_refresh_addrs(struct pb_rx *rx);
+/*
  * One run id's counts since attach; a run id never seen: 0, seen false, zero counts. Says
  * whether the run is kept (pb_rx_keep) and whether counts of it were pushed out (evicted).
  */

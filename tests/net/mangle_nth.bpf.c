@@ -12,6 +12,11 @@
  *                    receiver, frame k + 1 arrived before frame k
  *   PB_MODE_CSUM4    adds 1 to its IPv4 header checksum: a header the host would refuse
  *   PB_MODE_MAC      flips the last bit of its destination MAC: another host's frame
+ *   PB_MODE_UDPCSUM  puts a wrong UDP checksum in it: neither the datagram's own nor the
+ *                    pseudo-header's sum a socket's frame carries before a device finishes it
+ *                    (CHECKSUM_PARTIAL, which is all a veth delivers), nor 0 (none)
+ *   PB_MODE_IP       flips the last bit of its destination IPv4 address, both checksums kept
+ *                    right: a well-formed datagram to another host
  * Counted, not timed: what it does does not depend on how fast the sender is. A clone comes
  * back through this hook with skb->mark PB_MARK and passes as it is.
  */
@@ -56,6 +61,54 @@ static __always_inline int set_seq(struct __sk_buff *skb, __be32 old, __be32 now
 	return bpf_skb_store_bytes(skb, SEQ_OFF, &now, sizeof(now), 0);
 }
 
+#ifdef PB_MODE_UDPCSUM
+static __always_inline __u32 fold(__u64 s)
+{
+	s = (s & 0xffffffff) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (__u32)((s & 0xffff) + (s >> 16));
+}
+
+/*
+ * A UDP checksum no receiver can take: the datagram's sum gives the right one, the pseudo-header's the seed a socket's frame carries; the wrong one
+ * is the seed plus 1 to 4, the first that is neither of them nor 0 or 0xffff.
+ */
+static __always_inline void udp_csum_spoil(struct __sk_buff *skb, const struct frame *f)
+{
+	__u32 ulen = bpf_ntohs(f->udp.len), seed, right, bad;
+	__u64 pseudo = (f->ip.saddr & 0xffff) + (f->ip.saddr >> 16) + (f->ip.daddr & 0xffff) +
+		       (f->ip.daddr >> 16) + bpf_htons(IPPROTO_UDP) + f->udp.len;
+	__u8 buf[256];
+	__s64 sum;
+	__be16 c;
+
+	/* the datagram, zero-padded (zeros add nothing); the tests' are at most 256 bytes */
+	if (ulen < 8 || ulen > sizeof(buf))
+		return;
+	__builtin_memset(buf, 0, sizeof(buf));
+	if (bpf_skb_load_bytes(skb, __builtin_offsetof(struct frame, udp), buf,
+			       ((ulen - 1) & (sizeof(buf) - 1)) + 1))
+		return;
+	sum = bpf_csum_diff(NULL, 0, (__be32 *)buf, sizeof(buf), 0);
+	if (sum < 0)
+		return;
+	seed = fold(pseudo);
+	/* the sum without the checksum field: its complement added */
+	right = ~fold(pseudo + (__u32)sum + (__u16)~f->udp.check) & 0xffff;
+	/* four tries, unrolled: right, 0 and 0xffff are in the way of three at most */
+	bad = (seed + 1) & 0xffff;
+	if (bad == right || !bad || bad == 0xffff)
+		bad = (seed + 2) & 0xffff;
+	if (bad == right || !bad || bad == 0xffff)
+		bad = (seed + 3) & 0xffff;
+	if (bad == right || !bad || bad == 0xffff)
+		bad = (seed + 4) & 0xffff;
+	c = (__be16)bad;
+	bpf_skb_store_bytes(skb, CSUM_OFF, &c, sizeof(c), 0);
+}
+#endif
+
 SEC("tc")
 int pb_mangle(struct __sk_buff *skb)
 {
@@ -99,6 +152,19 @@ int pb_mangle(struct __sk_buff *skb)
 		__u8 b = f.eth.h_dest[5] ^ 1;
 
 		bpf_skb_store_bytes(skb, 5, &b, 1, 0);
+	}
+	return TC_ACT_OK;
+#elif defined(PB_MODE_UDPCSUM)
+	if (k % PB_NTH == PB_NTH - 1)
+		udp_csum_spoil(skb, &f);
+	return TC_ACT_OK;
+#elif defined(PB_MODE_IP)
+	if (k % PB_NTH == PB_NTH - 1) {
+		__be32 to = f.ip.daddr ^ bpf_htonl(1);
+
+		bpf_l4_csum_replace(skb, CSUM_OFF, f.ip.daddr, to, BPF_F_PSEUDO_HDR | sizeof(to));
+		bpf_l3_csum_replace(skb, IP_CSUM_OFF, f.ip.daddr, to, sizeof(to));
+		bpf_skb_store_bytes(skb, __builtin_offsetof(struct frame, ip.daddr), &to, sizeof(to), 0);
 	}
 	return TC_ACT_OK;
 #elif defined(PB_MODE_SWAP)

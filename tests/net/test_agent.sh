@@ -246,8 +246,9 @@ attempts 3 "--pps 20k through the agent: the gaps' mean within 2 % of 50 us" gap
 check "--dstmac defaults to the agent's ($MAC_B)" grep -q -- "--dstmac $MAC_B: the agent's" "$T/dst.err"
 check "a --dstip that is not the agent's is warned about" \
 	grep -q -- "--dstip 198.18.88.9 is not an address of the agent's $B" "$T/dst.err"
-check "... and the frames still reach it (100 delivered)" result "$T/dst.json" \
-	"r['frames_delivered'] == 100"
+check "... and the agent counts its frames as not for this host: 100 of them, none delivered, an error row" \
+	result "$T/dst.json" \
+	"r['frames_not_for_host'] == 100 and r['frames_delivered'] == 0 and r['status'] == 'error'"
 
 # the live line shows the agent's delivered rate each second
 "${SEND[@]}" --method af_packet --duration 2.5 --pps 50k >/dev/null 2>"$T/live.err"
