@@ -89,6 +89,12 @@ seq_lab_setup() {
 	# order they came, not from whichever CPU's backlog the sender was on (the swap's premise:
 	# without it, 1996 and 1999 of 2000 swaps were seen)
 	ip netns exec "$NR" ethtool -K "$B" gro on >/dev/null
+	# ... and a socket's frames, which that ring does not take (a veth takes only frames it
+	# may aggregate: GRO forwarding off), all to CPU 0's backlog (RPS): forwarded on two CPUs
+	# at once, a pair the classifier numbered in one order reached the agent in the other,
+	# and the swap undid itself (1999 of 2000, udp_sendto, sendmmsg and gso, once in a few
+	# fresh CI runs each)
+	ip netns exec "$NR" sh -c "echo 1 >/sys/class/net/$B/queues/rx-0/rps_cpus" || return 1
 }
 seq_lab_setup
 rc=$?
