@@ -89,12 +89,17 @@ seq_lab_setup() {
 	# order they came, not from whichever CPU's backlog the sender was on (the swap's premise:
 	# without it, 1996 and 1999 of 2000 swaps were seen)
 	ip netns exec "$NR" ethtool -K "$B" gro on >/dev/null
-	# ... and a socket's frames, which that ring does not take (a veth takes only frames it
-	# may aggregate: GRO forwarding off), all to CPU 0's backlog (RPS): forwarded on two CPUs
-	# at once, a pair the classifier numbered in one order reached the agent in the other,
-	# and the swap undid itself (1999 of 2000, udp_sendto, sendmmsg and gso, once in a few
-	# fresh CI runs each)
-	ip netns exec "$NR" sh -c "echo 1 >/sys/class/net/$B/queues/rx-0/rps_cpus" || return 1
+	# The agent counts with a window per CPU, so the stream must reach it on one CPU: the
+	# router forwards all it gets on CPU 0 (RPS on every queue of its input), and never probes
+	# the agent's address on a timer (a permanent neighbour). Else the sender's own reads of
+	# the agent (its main thread, on any CPU) and the router's probes, forwarded from CPU 1,
+	# had the agent's NAPI run there for a moment: the frames it took then were judged in CPU
+	# 1's window, and a swapped pair split across the two looked in order (1999 of 2000,
+	# nothing unchecked or out of the window; udp_sendto, sendmmsg, gso, once in a few runs)
+	ip netns exec "$NR" sh -c 'for q in /sys/class/net/'"$B"'/queues/rx-*/rps_cpus; do
+		echo 1 >"$q" || exit 1; done' || return 1
+	ip -n "$NR" neigh replace 198.18.$MANGLE_NET2.2 dev "$C" nud permanent \
+		lladdr "$(ip netns exec "$NRX" cat "/sys/class/net/$D/address")" || return 1
 }
 seq_lab_setup
 rc=$?
