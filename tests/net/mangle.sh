@@ -88,7 +88,7 @@ seq_lab_setup() {
 	# as the lab does (GRO at the DUT's input): a NAPI ring, so frames are forwarded in the
 	# order they came, not from whichever CPU's backlog the sender was on (the swap's premise:
 	# without it, 1996 and 1999 of 2000 swaps were seen)
-	ip netns exec "$NR" ethtool -K "$B" gro on >/dev/null
+	ip netns exec "$NR" ethtool -K "$B" gro on >/dev/null || return 1
 	# The agent counts with a window per CPU, so the stream must reach it on one CPU: the
 	# router forwards all it gets on CPU 0 (RPS on every queue of its input), and never probes
 	# the agent's address on a timer (a permanent neighbour). Else the sender's own reads of
