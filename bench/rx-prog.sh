@@ -35,29 +35,18 @@ mkdir "$PIN" || exit 2
 
 python3 - "$T" <<'PY'
 import struct, sys
-
-def csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return s
+sys.path.insert(0, "tests/net")
+from pcapgen import _eth, _ip4, _udp, csum  # the tests' frame builders
 
 def frame(size, partial=False):
     sip, dip = bytes([198, 18, 0, 1]), bytes([198, 18, 0, 2])
     pay = b"pbN\0" + struct.pack("!II", 0x12345678, 7) + bytes(range(256)) * 40
-    pay = pay[:max(18, size - 42)]
-    ulen = 8 + len(pay)
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, 0, 0, 64, 17, 0, sip, dip)
-    ip = ip[:10] + struct.pack("!H", 0xffff - csum(ip)) + ip[12:]
-    ph = sip + dip + struct.pack("!BBH", 0, 17, ulen)
-    if partial:
-        c = csum(ph)  # what the kernel leaves for the device: the pseudo-header's sum
-    else:
-        c = (0xffff - csum(ph + struct.pack("!HHHH", 12345, 12345, ulen, 0) + pay)) or 0xffff
-    udp = struct.pack("!HHHH", 12345, 12345, ulen, c)
-    return bytes.fromhex("020000000002020000000001") + b"\x08\x00" + ip + udp + pay
+    udp = _udp(sip, dip, 12345, 12345, pay[:max(18, size - 42)])
+    if partial:  # what the kernel leaves for the device: the pseudo-header's sum
+        seed = csum(sip + dip + struct.pack("!xBH", 17, len(udp)))
+        udp = udp[:6] + struct.pack("!H", seed) + udp[8:]
+    return _eth(bytes.fromhex("020000000002"), bytes.fromhex("020000000001"), 0x0800,
+                _ip4(sip, dip, 17, udp, 0))
 
 for name, size, partial in (("60", 60, False), ("60-partial", 60, True),
                             ("1514", 1514, False), ("3000", 3000, False)):

@@ -319,13 +319,14 @@ static __always_inline __u32 csum_fold32(__u64 sum)
 /*
  * The UDP checksum as the host judges it (RFC 768; RFC 8200 8.1): the pseudo-header, the
  * header and the data sum to 0xffff. What the frame's first buffer holds is summed in place:
- * 512-byte blocks and blocks of 256, 128 and 64 by bpf_csum_diff, smaller ones 32 bits at a time
- * (a 60-byte frame's 26 bytes: 16, 8, 2); what lies in a multi-buffer frame's fragments, a
- * chunk at a time through csum_buf (bpf_xdp_load_bytes, then bpf_csum_diff). A frame sent by a socket on this host, through veth, still carries what the
- * kernel left for the device to finish (CHECKSUM_PARTIAL: the pseudo-header's sum alone,
- * folded); the host takes such a frame as it is, and so does this: its data is not summed
- * by anyone. On a real wire the device finishes it, and a corrupted one fails here. A global
- * function, as pb_l3(): its loops are verified once.
+ * 512-byte blocks and blocks of 256, 128 and 64 by bpf_csum_diff, smaller ones 32 bits at a
+ * time (a 60-byte frame's 26 bytes: 16, 8, 2); what lies in a multi-buffer frame's
+ * fragments, a chunk at a time through csum_buf (bpf_xdp_load_bytes, then bpf_csum_diff).
+ * A frame sent by a socket on this host, through veth, still carries what the kernel left
+ * for the device to finish (CHECKSUM_PARTIAL: the pseudo-header's sum alone, folded); the
+ * host takes such a frame as it is, and so does this: its data is not summed by anyone. On
+ * a real wire the device finishes it, and a corrupted one fails here. A global function, as
+ * pb_l3(): its loops are verified once.
  */
 #define PB_RX_CSUM_CHUNKS 18 /* 9216 bytes: a jumbo frame's datagram */
 /* n bytes at p summed by the helper (n: a constant, 4-byte words) */
@@ -918,10 +919,8 @@ count:
 	 * frame of a stream of new run ids would flush it (which kept a reader retrying into
 	 * EAGAIN: a scrape of /metrics failed under such a churn)
 	 */
-	if (s->tag == PB_BPF_SLOT_TAG(run)) {
-		v = &s->val;
-		s->used_ns = now;
-	} else if ((!s->tag || now - s->used_ns >= PB_BPF_SLOT_IDLE_NS) && !slot_take(s, run)) {
+	if (s->tag == PB_BPF_SLOT_TAG(run) ||
+	    ((!s->tag || now - s->used_ns >= PB_BPF_SLOT_IDLE_NS) && !slot_take(s, run))) {
 		v = &s->val;
 		s->used_ns = now;
 	} else {

@@ -159,7 +159,6 @@ full:
 		memcpy(buf + len - 4, "...", 4);
 }
 
-
 struct pb_gov_ctx {
 	const char *root;
 	char *buf;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Interface lookup, counters and carrier wait over rtnetlink (libnl-route-3), plus ethtool. */
 #include <errno.h>
+#include <ifaddrs.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include <linux/rtnetlink.h>
 
 #include "clock.h"
+#include "config.h"
 #include "log.h"
 #include "netif.h"
 
@@ -173,6 +175,28 @@ static void pb_netif_driver(const char *name, char *driver, size_t len)
 	}
 	close(fd);
 }
+int pb_netif_addrs(const char *name, struct pb_addr *out, int max)
+{
+	struct ifaddrs *ifa, *i;
+	int n = 0;
+
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (i = ifa; i && n < max; i = i->ifa_next) {
+		if (!i->ifa_addr || strcmp(i->ifa_name, name))
+			continue;
+		if (i->ifa_addr->sa_family == AF_INET) {
+			out[n].family = AF_INET;
+			out[n++].v4 = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+		} else if (i->ifa_addr->sa_family == AF_INET6) {
+			out[n].family = AF_INET6;
+			out[n++].v6 = ((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
+		}
+	}
+	freeifaddrs(ifa);
+	return n;
+}
+
 int pb_netif_get(struct nl_sock *sk, const char *name, struct pb_netif *out)
 {
 	struct rtnl_link *link = NULL;

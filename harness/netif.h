@@ -116,6 +116,12 @@ int pb_link_watch_open(struct pb_link_watch **out, struct nl_sock *sk, int ifind
 /* Sleeps up to ms for a change; returns the state then (1 up, 0 down). */
 int pb_link_watch_wait(struct pb_link_watch *w, int ms);
 void pb_link_watch_close(struct pb_link_watch *w); /* NULL-safe */
+/*
+ * The addresses of interface name (IPv4 and IPv6, as getifaddrs lists them) in the calling
+ * thread's namespace, at most max into out: how many, or -errno.
+ */
+struct pb_addr;
+int pb_netif_addrs(const char *name, struct pb_addr *out, int max);
 /* The drop counters of the interface's root qdiscs, summed. 0 or -errno. */
 int pb_netif_qdisc_drops(struct nl_sock *sk, int ifindex, uint64_t *drops);
 

@@ -9,7 +9,13 @@
 #include "clock.h"
 #include "probe.h"
 
-static uint64_t probe_clock_ns(int clock);
+static uint64_t probe_clock_ns(int clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 int pb_probe_init(struct pb_probe *p, const struct pb_config *cfg, bool on, bool paced,
 		  uint32_t max_len)
@@ -40,14 +46,6 @@ void pb_probe_free(struct pb_probe *p)
 {
 	free(p->copies);
 	p->copies = NULL;
-}
-
-static uint64_t probe_clock_ns(int clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* RFC 1624's checksum update (probe.h). */

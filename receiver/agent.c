@@ -5,7 +5,6 @@
  * connections, request size and time) until SIGINT/SIGTERM or --duration, and detaches.
  */
 #include <errno.h>
-#include <ifaddrs.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -252,27 +251,9 @@ static uint64_t agent_instance(void)
 /* The interface's addresses now (they may change while the agent runs). */
 static void agent_addresses(struct pb_api_info *info)
 {
-	struct ifaddrs *ifa, *i;
+	int n = pb_netif_addrs(info->ifname, info->addrs, PB_API_MAX_ADDRS);
 
-	info->naddrs = 0;
-	if (getifaddrs(&ifa))
-		return;
-	for (i = ifa; i && info->naddrs < PB_API_MAX_ADDRS; i = i->ifa_next) {
-		struct pb_addr *a = &info->addrs[info->naddrs];
-
-		if (!i->ifa_addr || strcmp(i->ifa_name, info->ifname))
-			continue;
-		if (i->ifa_addr->sa_family == AF_INET) {
-			a->family = AF_INET;
-			a->v4 = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
-			info->naddrs++;
-		} else if (i->ifa_addr->sa_family == AF_INET6) {
-			a->family = AF_INET6;
-			a->v6 = ((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
-			info->naddrs++;
-		}
-	}
-	freeifaddrs(ifa);
+	info->naddrs = n > 0 ? (uint32_t)n : 0;
 }
 
 /*

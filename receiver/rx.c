@@ -7,9 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <ifaddrs.h>
 #include <net/if.h>
-#include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -187,26 +185,25 @@ out:
 
 int pb_rx_refresh_addrs(struct pb_rx *rx)
 {
+	struct pb_addr all[4 * PB_RX_ADDRS];
 	struct pb_rx_addrs a;
-	struct ifaddrs *ifa, *i;
 	char name[IF_NAMESIZE];
 	uint32_t zero = 0;
+	int n, k;
 
 	memset(&a, 0, sizeof(a));
 	/* by index: the agent follows an interface that is renamed */
 	if (!if_indextoname((unsigned int)rx->nif.ifindex, name))
 		return -errno;
-	if (getifaddrs(&ifa))
-		return -errno;
-	for (i = ifa; i; i = i->ifa_next) {
-		if (!i->ifa_addr || strcmp(i->ifa_name, name))
-			continue;
-		if (i->ifa_addr->sa_family == AF_INET && a.n4 < PB_RX_ADDRS)
-			a.v4[a.n4++] = ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr;
-		else if (i->ifa_addr->sa_family == AF_INET6 && a.n6 < PB_RX_ADDRS)
-			memcpy(a.v6[a.n6++], &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, 16);
+	n = pb_netif_addrs(name, all, (int)(sizeof(all) / sizeof(all[0])));
+	if (n < 0)
+		return n;
+	for (k = 0; k < n; k++) {
+		if (all[k].family == AF_INET && a.n4 < PB_RX_ADDRS)
+			a.v4[a.n4++] = all[k].v4.s_addr;
+		else if (all[k].family == AF_INET6 && a.n6 < PB_RX_ADDRS)
+			memcpy(a.v6[a.n6++], &all[k].v6, 16);
 	}
-	freeifaddrs(ifa);
 	if (!memcmp(&a, &rx->addrs, sizeof(a)))
 		return 0;
 	if (bpf_map_update_elem(bpf_map__fd(rx->skel->maps.host_addrs), &zero, &a, BPF_ANY))

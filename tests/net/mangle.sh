@@ -24,6 +24,16 @@ EOS
 done
 
 row() { json "$1" "(lambda r: $2)(d['results'][0])"; }
+# judge WHERE MODE METHOD FILE RC: a method this machine cannot run is skipped with its reason;
+# any other run left a row (an error row when frames were spoilt: RC 1), judged by answers
+judge() {
+	if [ -s "$4" ] && row "$4" "r['status'] == 'skipped'"; then
+		skip_part "$(method_caps "$3")" "$3: $(row "$4" "print(r['reason']) or True")"
+		return
+	fi
+	check "$1 $2 $3: a row ($5: $(head -c 300 "$T/$3.err"))" [ -s "$4" ]
+	[ -s "$4" ] && answers "$1" "$2" "$3" "$4"
+}
 
 
 # --- the lab: the classifier on the DUT's way out ------------------------------------------------
@@ -39,13 +49,7 @@ for mode in $MODES; do
 			[ -s "$out" ] && row "$out" "(r.get('dut_rx_dropped') or 0) + (r.get('dut_tx_dropped') or 0) + (r.get('rx_dropped') or 0) > r['frames_retried']" 2>/dev/null || break
 			echo "  miss: lab $mode $m attempt $i of 3: the DUT or the receiving veth dropped frames"
 		done
-		if [ -s "$out" ] && row "$out" "r['status'] == 'skipped'"; then
-			skip_part "$(method_caps $m)" "$m: $(row "$out" "print(r['reason']) or True")"
-			continue
-		fi
-		# a run whose frames were spoilt is an error row: exit 1; the row is there either way
-		check "lab $mode $m: a row ($rc: $(head -c 300 "$T/$m.err"))" [ -s "$out" ]
-		[ -s "$out" ] && answers lab $mode $m "$out"
+		judge lab $mode $m "$out" $rc
 	done
 done
 
@@ -122,13 +126,7 @@ for mode in $MODES; do
 			--dstmac "$BMAC" --receiver http://198.18.$MANGLE_NET2.2:9310 --method $m --count $N \
 			--pps $PPS --cpus 0 \
 			--format json --output "$out" -q 2>"$T/$m.err"
-		rc=$?
-		if [ -s "$out" ] && row "$out" "r['status'] == 'skipped'"; then
-			skip_part "$(method_caps $m)" "$m: $(row "$out" "print(r['reason']) or True")"
-			continue
-		fi
-		check "agent $mode $m: a row ($rc: $(head -c 300 "$T/$m.err"))" [ -s "$out" ]
-		[ -s "$out" ] && answers agent $mode $m "$out"
+		judge agent $mode $m "$out" $?
 	done
 done
 kill -TERM "$AGENT_PID"

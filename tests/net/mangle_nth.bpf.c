@@ -71,8 +71,9 @@ static __always_inline __u32 fold(__u64 s)
 }
 
 /*
- * A UDP checksum no receiver can take: the datagram's sum gives the right one, the pseudo-header's the seed a socket's frame carries; the wrong one
- * is the seed plus 1 to 4, the first that is neither of them nor 0 or 0xffff.
+ * A UDP checksum no receiver can take: the datagram's sum gives the right one, the
+ * pseudo-header's the seed a socket's frame carries; the wrong one is the seed plus 1 to 4,
+ * the first that is neither of them nor 0 or 0xffff.
  */
 static __always_inline void udp_csum_spoil(struct __sk_buff *skb, const struct frame *f)
 {

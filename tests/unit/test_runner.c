@@ -982,7 +982,8 @@ static void test_stop(void)
  * ---- on the simulated clock: a --pps run whose calls cost 1 us. Frame n (from 1) is due at
  * t0 + n / rate, and the window holds what was due by the deadline, a frame due on it too.
  */
-static enum pb_pace sim_pace; /* --pace of the next sim_run_fk (auto: sleep) */
+static enum pb_pace sim_pace;	/* --pace of the next sim_run_fk (auto: sleep) */
+static int64_t sim_start_in_ns; /* the next sim_run_fk's --start-at, this far ahead (0: none) */
 
 static void sim_run_fk(const struct pb_method *m, struct pb_config *cfg, double pps,
 		       double duration_s, struct pb_result *r)
@@ -993,6 +994,8 @@ static void sim_run_fk(const struct pb_method *m, struct pb_config *cfg, double 
 	cfg->pps = pps;
 	cfg->pace = sim_pace;
 	cfg->duration_s = duration_s;
+	if (sim_start_in_ns)
+		cfg->start_at_ns = pb_wall_ns() + sim_start_in_ns;
 	run_clock = &sim_clock;
 	run(m, cfg, true, r);
 	run_clock = NULL;
@@ -1348,17 +1351,11 @@ static void test_sim_start_at(void)
 
 	sim_reset();
 	fk_reset();
-	fk.sim = true;
-	fk.call_s = 1e-6;
-	base_cfg(&cfg);
-	cfg.pps = 10;
-	cfg.duration_s = 1;
-	cfg.start_at_ns = pb_wall_ns() + 500000000ll;
-	run_clock = &sim_clock;
+	sim_start_in_ns = 500000000ll;
 	run_fleet = &fdoor;
-	run(&fake_method, &cfg, true, &r);
+	sim_run_fk(&fake_method, &cfg, 10, 1, &r);
 	run_fleet = NULL;
-	run_clock = NULL;
+	sim_start_in_ns = 0;
 	first = fk.dep[0];
 	last = fk.dep[r.frames_sent ? r.frames_sent - 1 : 0];
 	CHECK(r.status == PB_STATUS_OK && r.frames_sent == 10 && fdoor_wake > SIM_T0 + 0.4,
