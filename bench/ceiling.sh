@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # What this machine's veth path can do, beside what pktbench does on it, in one run.
 #
-#   bench/ceiling.sh [-s SECS] [-r ROUNDS] [-f BYTES] [-b BUILD_DIR] [GENERATOR ...]
+#   bench/ceiling.sh [-s SECS] [-r ROUNDS] [-f BYTES] [-b BUILD_DIR] [-n CPU] [GENERATOR ...]
 #
 # GENERATOR is `live` (build/bench/bench_live: the kernel's XDP live-frame TX loop), `xsk`
 # (build/bench/bench_xsk: a minimal AF_XDP copy-mode loop) or `pb_METHOD` (pktbench --method
@@ -18,20 +18,23 @@
 # printed is the median over ROUNDS rounds, and `vs first` is its ratio to the first
 # generator's; for pktbench, the CPU its sender ran on most in each round, and how often it
 # moved (the row's sender_cpus, sender_cpu_moves). Needs root and a build (cmake --build BUILD_DIR).
+# -n CPU: the receiving veth's NAPI in a thread of its own (/sys/class/net/pbrefB/threaded)
+# pinned to CPU, instead of inline in the sender's softirq: the other mode a veth receives in.
 set -u
-SECS=5 ROUNDS=3 BUILD=build FRAME=60
-while getopts s:r:f:b:h o; do
+SECS=5 ROUNDS=3 BUILD=build FRAME=60 NAPI=
+while getopts s:r:f:b:n:h o; do
 	case $o in
 	s) SECS=$OPTARG ;;
 	r) ROUNDS=$OPTARG ;;
 	f) FRAME=$OPTARG ;;
 	b) BUILD=$OPTARG ;;
+	n) NAPI=$OPTARG ;;
 	*) sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 GENS=${*:-live xsk pb_xdp_live pb_af_xdp pb_af_packet pb_udp_sendto}
-case $SECS$ROUNDS$FRAME in *[!0-9]*) echo "ceiling: -s, -r and -f take whole numbers" >&2; exit 2 ;; esac
+case $SECS$ROUNDS$FRAME$NAPI in *[!0-9]*) echo "ceiling: -s, -r, -f and -n take whole numbers" >&2; exit 2 ;; esac
 if [ "$FRAME" -lt 60 ] || [ "$FRAME" -gt 9216 ]; then
 	echo "ceiling: -f is a frame's bytes without FCS, 60 to 9216" >&2
 	exit 2
@@ -89,6 +92,12 @@ ip -n $RX link set dev pbrefB xdpdrv obj "$REF/ref_drop.bpf.o" sec $SEC ||
 SMAC=$(ip netns exec $TX cat /sys/class/net/pbrefA/address)
 DMAC=$(ip netns exec $RX cat /sys/class/net/pbrefB/address)
 ip -n $TX neigh replace 198.18.0.2 lladdr "$DMAC" dev pbrefA nud permanent
+if [ -n "$NAPI" ]; then
+	ip netns exec $RX sh -c 'echo 1 > /sys/class/net/pbrefB/threaded' || exit 1
+	t=$(pgrep -f "napi/pbrefB" | head -1)
+	[ -n "$t" ] && taskset -pc "$NAPI" "$t" >/dev/null ||
+		{ echo "ceiling: no NAPI thread of pbrefB to pin to CPU $NAPI" >&2; exit 1; }
+fi
 
 rx_packets() { ip netns exec $RX cat /sys/class/net/pbrefB/statistics/rx_packets; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }

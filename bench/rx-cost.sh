@@ -3,28 +3,42 @@
 # What the lab's receiver costs a frame, two builds in one run: the XDP program pb_receiver's
 # own run time per frame, as the kernel counts it (kernel.bpf_stats_enabled: run_time_ns and
 # run_cnt, read with bpftool while the run's lab is up), with METHOD sending at its top rate
-# into the direct (veth) lab; the builds take turns, ROUNDS times. The receiver's capacity is the
-# inverse of that time (on veth the program runs in the sending CPU's softirq, so the rate a
-# run reaches is the sender's and the program's together; the program's share is its own).
+# into the direct (veth) lab; the builds take turns, ROUNDS times. On a veth the program runs
+# in the sending CPU's softirq, so the rate a run reaches is the sender's and the program's
+# together: the program's share is its own time.
+#
+# -t: the receiving host's capacity instead. A lab of the script's own (namespaces pbrc-tx and
+# pbrc-rx), each build's `pktbench receive` agent on the far veth, whose NAPI runs in a thread
+# of its own (/sys/class/net/DEV/threaded) pinned to CPU RXCPU, and the same build's sender
+# pinned to the other CPU (-c RXCPU, default 0; the sender takes 1, or 0 when RXCPU is 1).
+# The receiving CPU then does only the receive work (the veth's poll, the copy into a page,
+# the program), as a second host's CPU would, and the rate the agent counts is what it can
+# take: the sender is faster (the veth's tx_dropped, shown, counts what the receiver's full
+# ring refused). The NAPI thread's CPU use over the run shows that it was saturated.
 # kernel.bpf_stats_enabled is set for the run and put back after.
-#   sudo bench/rx-cost.sh [-r ROUNDS] [-s SECS] [-m METHOD] [-l LOCK] BASE_BUILD NEW_BUILD
+#   sudo bench/rx-cost.sh [-t [-c RXCPU]] [-r ROUNDS] [-s SECS] [-m METHOD] [-l LOCK] BASE_BUILD NEW_BUILD
 #   (defaults: 5 rounds, 3 s, af_packet, no lock; e.g. build-gate-base build)
 set -u
 ROUNDS=5
 SECS=3
 METHOD=af_packet
 LOCK=
-while getopts r:s:m:l: o; do
+THREADED=
+RXCPU=0
+while getopts tc:r:s:m:l: o; do
 	case $o in
 	r) ROUNDS=$OPTARG ;;
 	s) SECS=$OPTARG ;;
 	m) METHOD=$OPTARG ;;
 	l) LOCK=$OPTARG ;;
-	*) sed -n 9,10p "$0" >&2; exit 2 ;;
+	t) THREADED=1 ;;
+	c) RXCPU=$OPTARG ;;
+	*) sed -n 19,20p "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# = 2 ] || { sed -n 9,10p "$0" >&2; exit 2; }
+[ $# = 2 ] || { sed -n 19,20p "$0" >&2; exit 2; }
+case $RXCPU in 0) TXCPU=1 ;; 1) TXCPU=0 ;; *) echo "rx-cost: -c takes 0 or 1" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 for b in "$1" "$2"; do
 	[ -x "$b/pktbench" ] || { echo "rx-cost: no $b/pktbench" >&2; exit 2; }
@@ -33,7 +47,16 @@ done
 command -v bpftool >/dev/null || { echo "rx-cost: bpftool is needed (Debian package bpftool)" >&2; exit 2; }
 T=$(mktemp -d /tmp/pb-rxcost.XXXXXX)
 old=$(sysctl -n kernel.bpf_stats_enabled)
-trap 'sysctl -qw kernel.bpf_stats_enabled="$old"; rm -rf "$T"' EXIT
+NTX=pbrc-tx NRX=pbrc-rx A=pbrcA B=pbrcB TX_IP=198.18.0.1 RX_IP=198.18.0.2 PORT=9317
+AGENT_PID=
+lab_down() {
+	[ -z "$AGENT_PID" ] || { kill -INT "$AGENT_PID" 2>/dev/null; wait "$AGENT_PID" 2>/dev/null; }
+	AGENT_PID=
+	ip netns del $NTX 2>/dev/null
+	ip netns del $NRX 2>/dev/null
+}
+trap 'lab_down; sysctl -qw kernel.bpf_stats_enabled="$old"; rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM
 
 one() { # one LABEL BUILD ROUND: a run, and the receiver's ns a frame in it
 	local label=$1 b=$2 r=$3 pid
@@ -62,6 +85,70 @@ print("%-5s %-5s %10d frames %8.1f ns/frame  delivered %9.0f pps  sent %9.0f pps
 PY
 }
 
+# one_t LABEL BUILD ROUND: BUILD's agent on a threaded, pinned NAPI, and its sender (an agent
+# answers its own build's sender; which sender it is matters not while the receiver is the slower)
+one_t() {
+	local label=$1 b=$2 r=$3 pid napi t0 t1 drop0 drop1 i
+	ip netns exec $NRX "$b/pktbench" receive --iface $B --listen $RX_IP:$PORT \
+		>"$T/agent.out" 2>&1 &
+	AGENT_PID=$!
+	for i in $(seq 50); do
+		bpftool -j prog show name pb_receiver 2>/dev/null | grep -q run_cnt && break
+		sleep 0.1
+	done
+	sleep 0.3
+	# the veth's NAPI exists once a program is attached: into its own thread, on RXCPU
+	ip netns exec $NRX sh -c "echo 1 >/sys/class/net/$B/threaded" || return 1
+	napi=$(pgrep -f "napi/$B" | head -1)
+	[ -n "$napi" ] && taskset -pc "$RXCPU" "$napi" >/dev/null ||
+		{ echo "rx-cost: no NAPI thread for $B" >&2; return 1; }
+	t0=$(awk '{ print $14 + $15 }' /proc/$napi/stat)
+	drop0=$(ip netns exec $NTX cat /sys/class/net/$A/statistics/tx_dropped)
+	ip netns exec $NTX "$b/pktbench" --method "$METHOD" --iface $A --srcip $TX_IP \
+		--dstip $RX_IP --receiver "http://$RX_IP:$PORT" --cpus $TXCPU --duration "$SECS" \
+		-q --format json -o "$T/out.json" 2>"$T/err" &
+	pid=$!
+	: >"$T/stats"
+	while kill -0 $pid 2>/dev/null; do
+		bpftool -j prog show name pb_receiver 2>/dev/null >"$T/now" && [ -s "$T/now" ] &&
+			cp "$T/now" "$T/stats"
+		sleep 0.2
+	done
+	wait $pid || { echo "$r $label: exit $? ($(tail -1 "$T/err"))"; }
+	t1=$(awk '{ print $14 + $15 }' /proc/$napi/stat)
+	drop1=$(ip netns exec $NTX cat /sys/class/net/$A/statistics/tx_dropped)
+	kill -INT "$AGENT_PID"
+	wait "$AGENT_PID"
+	AGENT_PID=
+	# the thread's CPU over the sender's run (its set-up and settling included: a floor)
+	python3 - "$T/stats" "$T/out.json" "$label" "$r" "$((t1 - t0))" "$(getconf CLK_TCK)" \
+		"$((drop1 - drop0))" <<'PY'
+import json, sys
+try:
+    st = json.load(open(sys.argv[1]))
+    st = st[0] if isinstance(st, list) else st
+    cnt, ns = st["run_cnt"], st["run_time_ns"]
+except Exception:
+    cnt = ns = 0
+r = json.load(open(sys.argv[2]))["results"][0]
+d = r["duration_s"]
+if r.get("frames_delivered") is None:
+    sys.exit("%s %s: %s: %s" % (sys.argv[4], sys.argv[3], r["status"], r.get("reason")))
+print("%-5s %-5s %8.1f ns/frame  delivered %9.0f pps  sent %9.0f pps  veth tx_dropped %8s  NAPI thread %3.0f %%" % (
+    sys.argv[4], sys.argv[3], ns / cnt if cnt else float("nan"), r["frames_delivered"] / d,
+    r["frames_sent"] / d, sys.argv[7], 100.0 * int(sys.argv[5]) / int(sys.argv[6]) / d))
+PY
+}
+
+if [ -n "$THREADED" ]; then
+	lab_down
+	ip netns add $NTX && ip netns add $NRX || exit 1
+	ip link add $A netns $NTX type veth peer name $B netns $NRX || exit 1
+	ip -n $NTX addr add $TX_IP/24 dev $A && ip -n $NRX addr add $RX_IP/24 dev $B &&
+		ip -n $NTX link set $A up && ip -n $NRX link set $B up || exit 1
+	ip -n $NTX neigh replace $RX_IP lladdr "$(ip netns exec $NRX cat /sys/class/net/$B/address)" \
+		dev $A nud permanent || exit 1
+fi
 sysctl -qw kernel.bpf_stats_enabled=1
 echo "rx-cost: base $1 ($("$1/pktbench" --version 2>/dev/null | head -1)), new $2 ($("$2/pktbench" --version 2>/dev/null | head -1)); $METHOD, $SECS s, $ROUNDS rounds; kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq "$ROUNDS"); do
@@ -73,7 +160,7 @@ for r in $(seq "$ROUNDS"); do
 			exec 9>"$LOCK"
 			flock 9
 		fi
-		one $side "$b" "$r"
+		if [ -n "$THREADED" ]; then one_t $side "$b" "$r"; else one $side "$b" "$r"; fi
 		[ -n "$LOCK" ] && exec 9>&-
 	done
 done
