@@ -7,14 +7,14 @@
 # in the sending CPU's softirq, so the rate a run reaches is the sender's and the program's
 # together: the program's share is its own time.
 #
-# -t: the receiving host's capacity instead. A lab of the script's own (namespaces pbrc-tx and
+# -t: the receiving CPU's capacity instead. A lab of the script's own (namespaces pbrc-tx and
 # pbrc-rx), each build's `pktbench receive` agent on the far veth, whose NAPI runs in a thread
 # of its own (/sys/class/net/DEV/threaded) pinned to CPU RXCPU, and the same build's sender
-# pinned to the other CPU (-c RXCPU, default 0; the sender takes 1, or 0 when RXCPU is 1).
-# The receiving CPU then does only the receive work (the veth's poll, the copy into a page,
-# the program), as a second host's CPU would, and the rate the agent counts is what it can
-# take: the sender is faster (the veth's tx_dropped, shown, counts what the receiver's full
-# ring refused). The NAPI thread's CPU use over the run shows that it was saturated.
+# pinned to the other CPU (-c RXCPU, default 0). The receiving CPU then does only the receive
+# work (the veth's poll, its copy of each skb into a page, the program), as a second host's
+# would. Printed: the thread's CPU time per frame it ran the program on (schedstat, run_cnt),
+# and its inverse, the capacity. The sender is the faster side here (the veth's tx_dropped
+# counts what the receiver's full ring refused), so the rate the agent counts is that too.
 # kernel.bpf_stats_enabled is set for the run and put back after.
 #   sudo bench/rx-cost.sh [-t [-c RXCPU]] [-r ROUNDS] [-s SECS] [-m METHOD] [-l LOCK] BASE_BUILD NEW_BUILD
 #   (defaults: 5 rounds, 3 s, af_packet, no lock; e.g. build-gate-base build)
@@ -85,10 +85,10 @@ print("%-5s %-5s %10d frames %8.1f ns/frame  delivered %9.0f pps  sent %9.0f pps
 PY
 }
 
-# one_t LABEL BUILD ROUND: BUILD's agent on a threaded, pinned NAPI, and its sender (an agent
-# answers its own build's sender; which sender it is matters not while the receiver is the slower)
+# one_t LABEL BUILD ROUND: BUILD's agent on a threaded, pinned NAPI, and BUILD's sender (an
+# agent answers its own build's only)
 one_t() {
-	local label=$1 b=$2 r=$3 pid napi t0 t1 drop0 drop1 i
+	local label=$1 b=$2 r=$3 pid napi i s0 s1 c0 c1 d0 d1
 	ip netns exec $NRX "$b/pktbench" receive --iface $B --listen $RX_IP:$PORT \
 		>"$T/agent.out" 2>&1 &
 	AGENT_PID=$!
@@ -102,52 +102,49 @@ one_t() {
 	napi=$(pgrep -f "napi/$B" | head -1)
 	[ -n "$napi" ] && taskset -pc "$RXCPU" "$napi" >/dev/null ||
 		{ echo "rx-cost: no NAPI thread for $B" >&2; return 1; }
-	t0=$(awk '{ print $14 + $15 }' /proc/$napi/stat)
-	drop0=$(ip netns exec $NTX cat /sys/class/net/$A/statistics/tx_dropped)
 	ip netns exec $NTX "$b/pktbench" --method "$METHOD" --iface $A --srcip $TX_IP \
-		--dstip $RX_IP --receiver "http://$RX_IP:$PORT" --cpus $TXCPU --duration "$SECS" \
+		--dstip $RX_IP --dstmac "$BMAC" --receiver "http://$RX_IP:$PORT" --cpus $TXCPU --duration "$SECS" \
 		-q --format json -o "$T/out.json" 2>"$T/err" &
 	pid=$!
-	: >"$T/stats"
-	while kill -0 $pid 2>/dev/null; do
-		bpftool -j prog show name pb_receiver 2>/dev/null >"$T/now" && [ -s "$T/now" ] &&
-			cp "$T/now" "$T/stats"
-		sleep 0.2
-	done
-	wait $pid || { echo "$r $label: exit $? ($(tail -1 "$T/err"))"; }
-	t1=$(awk '{ print $14 + $15 }' /proc/$napi/stat)
-	drop1=$(ip netns exec $NTX cat /sys/class/net/$A/statistics/tx_dropped)
+	# the window: from a second into the run to a second before its end
+	sleep 1
+	s0=$(cut -d' ' -f1 /proc/$napi/schedstat)
+	c0=$(bpftool -j prog show name pb_receiver)
+	d0=$(ip netns exec $NTX cat /sys/class/net/$A/statistics/tx_dropped)
+	sleep $((SECS - 2 > 0 ? SECS - 2 : 1))
+	s1=$(cut -d' ' -f1 /proc/$napi/schedstat)
+	c1=$(bpftool -j prog show name pb_receiver)
+	d1=$(ip netns exec $NTX cat /sys/class/net/$A/statistics/tx_dropped)
+	wait $pid || echo "$r $label: exit $? ($(tail -1 "$T/err"))"
 	kill -INT "$AGENT_PID"
 	wait "$AGENT_PID"
 	AGENT_PID=
-	# the thread's CPU over the sender's run (its set-up and settling included: a floor)
-	python3 - "$T/stats" "$T/out.json" "$label" "$r" "$((t1 - t0))" "$(getconf CLK_TCK)" \
-		"$((drop1 - drop0))" <<'PY'
+	python3 - "$c0" "$c1" "$((s1 - s0))" "$((d1 - d0))" "$label" "$r" "$T/out.json" <<'PY'
 import json, sys
+c0, c1 = (json.loads(a) for a in sys.argv[1:3])
+c0, c1 = (c[0] if isinstance(c, list) else c for c in (c0, c1))
+n = c1["run_cnt"] - c0["run_cnt"]
+prog = (c1["run_time_ns"] - c0["run_time_ns"]) / n if n else float("nan")
+cpu = int(sys.argv[3]) / n if n else float("nan")
 try:
-    st = json.load(open(sys.argv[1]))
-    st = st[0] if isinstance(st, list) else st
-    cnt, ns = st["run_cnt"], st["run_time_ns"]
+    r = json.load(open(sys.argv[7]))["results"][0]
+    got = "delivered %9.0f pps" % (r["frames_delivered"] / r["duration_s"])
 except Exception:
-    cnt = ns = 0
-r = json.load(open(sys.argv[2]))["results"][0]
-d = r["duration_s"]
-if r.get("frames_delivered") is None:
-    sys.exit("%s %s: %s: %s" % (sys.argv[4], sys.argv[3], r["status"], r.get("reason")))
-print("%-5s %-5s %8.1f ns/frame  delivered %9.0f pps  sent %9.0f pps  veth tx_dropped %8s  NAPI thread %3.0f %%" % (
-    sys.argv[4], sys.argv[3], ns / cnt if cnt else float("nan"), r["frames_delivered"] / d,
-    r["frames_sent"] / d, sys.argv[7], 100.0 * int(sys.argv[5]) / int(sys.argv[6]) / d))
+    got = "delivered %9s    " % "-"
+print("%-5s %-5s program %5.1f ns/frame  receiving CPU %6.1f ns/frame (%5.2f Mpps)  %s  veth tx_dropped %7s" % (
+    sys.argv[6], sys.argv[5], prog, cpu, 1e3 / cpu if n else 0, got, sys.argv[4]))
 PY
 }
 
+BMAC=
 if [ -n "$THREADED" ]; then
 	lab_down
 	ip netns add $NTX && ip netns add $NRX || exit 1
 	ip link add $A netns $NTX type veth peer name $B netns $NRX || exit 1
 	ip -n $NTX addr add $TX_IP/24 dev $A && ip -n $NRX addr add $RX_IP/24 dev $B &&
 		ip -n $NTX link set $A up && ip -n $NRX link set $B up || exit 1
-	ip -n $NTX neigh replace $RX_IP lladdr "$(ip netns exec $NRX cat /sys/class/net/$B/address)" \
-		dev $A nud permanent || exit 1
+	BMAC=$(ip netns exec $NRX cat /sys/class/net/$B/address)
+	ip -n $NTX neigh replace $RX_IP lladdr "$BMAC" dev $A nud permanent || exit 1
 fi
 sysctl -qw kernel.bpf_stats_enabled=1
 echo "rx-cost: base $1 ($("$1/pktbench" --version 2>/dev/null | head -1)), new $2 ($("$2/pktbench" --version 2>/dev/null | head -1)); $METHOD, $SECS s, $ROUNDS rounds; kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
