@@ -15,8 +15,14 @@
 # would. Printed: the thread's CPU time per frame it ran the program on (schedstat, run_cnt),
 # and its inverse, the capacity. The sender is the faster side here (the veth's tx_dropped
 # counts what the receiver's full ring refused), so the rate the agent counts is that too.
+# -x: as -t, but the frames reach the receiving veth as xdp_frames, the path a NIC's driver
+# gives XDP (no skb, no copy), from a source faster than the receiver: in namespace pbrc-gen,
+# bench/ceiling/ref_loop.bpf.o keeps LOOP_FRAMES frames (one per stream, each numbered up by
+# one a turn, checksums kept right) going round a veth pair, and sends a copy of each turn to
+# the receiver; its NAPI thread runs on the other CPU. No sender and no agent's answer: the
+# rate is the program's run_cnt over the window.
 # kernel.bpf_stats_enabled is set for the run and put back after.
-#   sudo bench/rx-cost.sh [-t [-c RXCPU]] [-r ROUNDS] [-s SECS] [-m METHOD] [-l LOCK] BASE_BUILD NEW_BUILD
+#   sudo bench/rx-cost.sh [-t|-x [-c RXCPU]] [-r ROUNDS] [-s SECS] [-m METHOD] [-l LOCK] BASE_BUILD NEW_BUILD
 #   (defaults: 5 rounds, 3 s, af_packet, no lock; e.g. build-gate-base build)
 set -u
 ROUNDS=5
@@ -25,19 +31,22 @@ METHOD=af_packet
 LOCK=
 THREADED=
 RXCPU=0
-while getopts tc:r:s:m:l: o; do
+LOOP=
+LOOP_FRAMES=64
+while getopts txc:r:s:m:l: o; do
 	case $o in
 	r) ROUNDS=$OPTARG ;;
 	s) SECS=$OPTARG ;;
 	m) METHOD=$OPTARG ;;
 	l) LOCK=$OPTARG ;;
 	t) THREADED=1 ;;
+	x) THREADED=1 LOOP=1 ;;
 	c) RXCPU=$OPTARG ;;
-	*) sed -n 19,20p "$0" >&2; exit 2 ;;
+	*) sed -n 25,26p "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# = 2 ] || { sed -n 19,20p "$0" >&2; exit 2; }
+[ $# = 2 ] || { sed -n 25,26p "$0" >&2; exit 2; }
 case $RXCPU in 0) TXCPU=1 ;; 1) TXCPU=0 ;; *) echo "rx-cost: -c takes 0 or 1" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 for b in "$1" "$2"; do
@@ -47,12 +56,13 @@ done
 command -v bpftool >/dev/null || { echo "rx-cost: bpftool is needed (Debian package bpftool)" >&2; exit 2; }
 T=$(mktemp -d /tmp/pb-rxcost.XXXXXX)
 old=$(sysctl -n kernel.bpf_stats_enabled)
-NTX=pbrc-tx NRX=pbrc-rx A=pbrcA B=pbrcB TX_IP=198.18.0.1 RX_IP=198.18.0.2 PORT=9317
+NTX=pbrc-tx NGEN=pbrc-gen NRX=pbrc-rx A=pbrcA B=pbrcB TX_IP=198.18.0.1 RX_IP=198.18.0.2 PORT=9317
 AGENT_PID=
 lab_down() {
 	[ -z "$AGENT_PID" ] || { kill -INT "$AGENT_PID" 2>/dev/null; wait "$AGENT_PID" 2>/dev/null; }
 	AGENT_PID=
 	ip netns del $NTX 2>/dev/null
+	ip netns del $NGEN 2>/dev/null
 	ip netns del $NRX 2>/dev/null
 }
 trap 'lab_down; sysctl -qw kernel.bpf_stats_enabled="$old"; rm -rf "$T"' EXIT
@@ -85,6 +95,50 @@ print("%-5s %-5s %10d frames %8.1f ns/frame  delivered %9.0f pps  sent %9.0f pps
 PY
 }
 
+# send DEV KIND N: N frames of KIND ('S' or 'N') out of DEV in pbrc-gen, one a stream, to B
+send() {
+	ip netns exec $NGEN python3 - "$1" "$2" "$3" "$BMAC" <<'PY'
+import socket, struct, sys
+sys.path.insert(0, "tests/net")
+from pcapgen import _eth, _ip4, _udp  # the tests' frame builders
+dev, kind, n, mac = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3]), sys.argv[4]
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((dev, 0))
+src, dst = socket.inet_aton("198.18.0.1"), socket.inet_aton("198.18.0.2")
+for i in range(n):
+    pay = b"pb" + kind + bytes([i]) + struct.pack("!II", 0x7E570001, 0) + bytes(6)
+    s.send(_eth(bytes.fromhex(mac.replace(":", "")), s.getsockname()[4], 0x0800,
+                _ip4(src, dst, 17, _udp(src, dst, 40000 + i, 9, pay), i)))
+PY
+}
+
+# loop_start: each build's receiver gets the frames its own sender makes: 'S' (numbered) when
+# it counts one (one sent straight to it does not reach the host's UDP), else 'N'
+loop_start() {
+	local kind=S n0 k d t
+	n0=$(ip netns exec $NRX awk '/^Udp:/ { n++; if (n == 2) print $3 }' /proc/net/snmp)
+	send pbrcD S 1 || return 1
+	sleep 0.2
+	[ "$(ip netns exec $NRX awk '/^Udp:/ { n++; if (n == 2) print $3 }' /proc/net/snmp)" = "$n0" ] ||
+		kind=N
+	ip -n $NGEN link set dev pbrcH xdpdrv obj "$LOOPO" sec xdp || return 1
+	for k in 0 1; do
+		d=pbrcG
+		[ $k = 0 ] || d=pbrcD
+		ip netns exec $NGEN bpftool map update name ports key $k 0 0 0 value \
+			$(printf '%08x' "$(ip netns exec $NGEN cat /sys/class/net/$d/ifindex)" |
+				sed 's/\(..\)\(..\)\(..\)\(..\)/0x\4 0x\3 0x\2 0x\1/') || return 1
+	done
+	ip netns exec $NGEN sh -c "echo 1 >/sys/class/net/pbrcH/threaded" || return 1
+	t=$(pgrep -f "napi/pbrcH" | head -1)
+	[ -n "$t" ] && taskset -pc "$TXCPU" "$t" >/dev/null ||
+		{ echo "rx-cost: no NAPI thread for pbrcH" >&2; return 1; }
+	# they go round until the program comes off
+	send pbrcG $kind $LOOP_FRAMES || return 1
+	KIND=$kind
+}
+loop_stop() { ip -n $NGEN link set dev pbrcH xdpdrv off; }
+
 # one_t LABEL BUILD ROUND: BUILD's agent on a threaded, pinned NAPI, and BUILD's sender (an
 # agent answers its own build's only)
 one_t() {
@@ -102,24 +156,35 @@ one_t() {
 	napi=$(pgrep -f "napi/$B" | head -1)
 	[ -n "$napi" ] && taskset -pc "$RXCPU" "$napi" >/dev/null ||
 		{ echo "rx-cost: no NAPI thread for $B" >&2; return 1; }
-	ip netns exec $NTX "$b/pktbench" --method "$METHOD" --iface $A --srcip $TX_IP \
-		--dstip $RX_IP --dstmac "$BMAC" --receiver "http://$RX_IP:$PORT" --cpus $TXCPU --duration "$SECS" \
-		-q --format json -o "$T/out.json" 2>"$T/err" &
-	pid=$!
+	rm -f "$T/out.json"
+	pid=
+	if [ -n "$LOOP" ]; then
+		loop_start || { echo "rx-cost: the loop did not start" >&2; return 1; }
+	else
+		ip netns exec $NTX "$b/pktbench" --method "$METHOD" --iface $A --srcip $TX_IP \
+			--dstip $RX_IP --dstmac "$BMAC" --receiver "http://$RX_IP:$PORT" \
+			--cpus $TXCPU --duration "$SECS" -q --format json -o "$T/out.json" 2>"$T/err" &
+		pid=$!
+	fi
 	# the window: from a second into the run to a second before its end
 	sleep 1
 	s0=$(cut -d' ' -f1 /proc/$napi/schedstat)
 	c0=$(bpftool -j prog show name pb_receiver)
-	d0=$(ip netns exec $NTX cat /sys/class/net/$A/statistics/tx_dropped)
+	d0=$(ip netns exec $DROPNS cat /sys/class/net/$DROPDEV/statistics/tx_dropped)
 	sleep $((SECS - 2 > 0 ? SECS - 2 : 1))
 	s1=$(cut -d' ' -f1 /proc/$napi/schedstat)
 	c1=$(bpftool -j prog show name pb_receiver)
-	d1=$(ip netns exec $NTX cat /sys/class/net/$A/statistics/tx_dropped)
-	wait $pid || echo "$r $label: exit $? ($(tail -1 "$T/err"))"
+	d1=$(ip netns exec $DROPNS cat /sys/class/net/$DROPDEV/statistics/tx_dropped)
+	if [ -n "$pid" ]; then
+		wait $pid || echo "$r $label: exit $? ($(tail -1 "$T/err"))"
+	else
+		loop_stop
+	fi
 	kill -INT "$AGENT_PID"
 	wait "$AGENT_PID"
 	AGENT_PID=
-	python3 - "$c0" "$c1" "$((s1 - s0))" "$((d1 - d0))" "$label" "$r" "$T/out.json" <<'PY'
+	python3 - "$c0" "$c1" "$((s1 - s0))" "$((d1 - d0))" "$label" "$r" "$T/out.json" \
+		"$((SECS - 2 > 0 ? SECS - 2 : 1))" "${KIND:-}" <<'PY'
 import json, sys
 c0, c1 = (json.loads(a) for a in sys.argv[1:3])
 c0, c1 = (c[0] if isinstance(c, list) else c for c in (c0, c1))
@@ -129,22 +194,35 @@ cpu = int(sys.argv[3]) / n if n else float("nan")
 try:
     r = json.load(open(sys.argv[7]))["results"][0]
     got = "delivered %9.0f pps" % (r["frames_delivered"] / r["duration_s"])
-except Exception:
-    got = "delivered %9s    " % "-"
+except Exception:  # -x: what the program ran on over the window
+    got = "arrived   %9.0f pps of '%s'" % (n / int(sys.argv[8]), sys.argv[9])
 print("%-5s %-5s program %5.1f ns/frame  receiving CPU %6.1f ns/frame (%5.2f Mpps)  %s  veth tx_dropped %7s" % (
     sys.argv[6], sys.argv[5], prog, cpu, 1e3 / cpu if n else 0, got, sys.argv[4]))
 PY
 }
 
-BMAC=
+BMAC= KIND=
 if [ -n "$THREADED" ]; then
 	lab_down
-	ip netns add $NTX && ip netns add $NRX || exit 1
-	ip link add $A netns $NTX type veth peer name $B netns $NRX || exit 1
-	ip -n $NTX addr add $TX_IP/24 dev $A && ip -n $NRX addr add $RX_IP/24 dev $B &&
-		ip -n $NTX link set $A up && ip -n $NRX link set $B up || exit 1
+	ip netns add $NRX || exit 1
+	DROPNS=$NTX DROPDEV=$A
+	if [ -z "$LOOP" ]; then
+		ip netns add $NTX || exit 1
+		ip link add $A netns $NTX type veth peer name $B netns $NRX || exit 1
+		ip -n $NTX addr add $TX_IP/24 dev $A && ip -n $NTX link set $A up || exit 1
+	else
+		# pbrcG <-> pbrcH: the loop, on the sender's CPU; pbrcD <-> B: a copy of each turn
+		LOOPO=$2/bench/ref_loop.bpf.o
+		[ -e "$LOOPO" ] || { echo "rx-cost: no $LOOPO (cmake --build $2)" >&2; exit 2; }
+		DROPNS=$NGEN DROPDEV=pbrcD
+		ip netns add $NGEN || exit 1
+		ip -n $NGEN link add pbrcG type veth peer name pbrcH || exit 1
+		ip link add pbrcD netns $NGEN type veth peer name $B netns $NRX || exit 1
+		for d in pbrcG pbrcH pbrcD; do ip -n $NGEN link set $d up || exit 1; done
+	fi
+	ip -n $NRX addr add $RX_IP/24 dev $B && ip -n $NRX link set $B up || exit 1
 	BMAC=$(ip netns exec $NRX cat /sys/class/net/$B/address)
-	ip -n $NTX neigh replace $RX_IP lladdr "$BMAC" dev $A nud permanent || exit 1
+	[ -n "$LOOP" ] || ip -n $NTX neigh replace $RX_IP lladdr "$BMAC" dev $A nud permanent || exit 1
 fi
 sysctl -qw kernel.bpf_stats_enabled=1
 echo "rx-cost: base $1 ($("$1/pktbench" --version 2>/dev/null | head -1)), new $2 ($("$2/pktbench" --version 2>/dev/null | head -1)); $METHOD, $SECS s, $ROUNDS rounds; kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
