@@ -156,7 +156,7 @@ one_t() {
 	napi=$(pgrep -f "napi/$B" | head -1)
 	[ -n "$napi" ] && taskset -pc "$RXCPU" "$napi" >/dev/null ||
 		{ echo "rx-cost: no NAPI thread for $B" >&2; return 1; }
-	rm -f "$T/out.json"
+	rm -f "$T/out.json" "$T/counted"
 	pid=
 	if [ -n "$LOOP" ]; then
 		loop_start || { echo "rx-cost: the loop did not start" >&2; return 1; }
@@ -179,12 +179,23 @@ one_t() {
 		wait $pid || echo "$r $label: exit $? ($(tail -1 "$T/err"))"
 	else
 		loop_stop
+		# what the receiver made of the loop's frames: all counted, none refused or a duplicate
+		ip netns exec $NRX python3 - "$RX_IP" "$PORT" <<'PY' >"$T/counted" 2>&1
+import http.client, json, sys
+c = http.client.HTTPConnection(sys.argv[1], int(sys.argv[2]), timeout=5)
+c.request("GET", "/v1/runs/%d" % 0x7E570001)
+r = json.loads(c.getresponse().read())
+print("counted %d" % r["frames"] + "".join(
+    ", %s %d" % (k[7:], r[k]) for k in ("frames_duplicate", "frames_reordered",
+                                          "frames_out_of_window", "frames_unchecked",
+                                          "frames_corrupt", "frames_not_for_host") if r.get(k)))
+PY
 	fi
 	kill -INT "$AGENT_PID"
 	wait "$AGENT_PID"
 	AGENT_PID=
 	python3 - "$c0" "$c1" "$((s1 - s0))" "$((d1 - d0))" "$label" "$r" "$T/out.json" \
-		"$((SECS - 2 > 0 ? SECS - 2 : 1))" "${KIND:-}" <<'PY'
+		"$((SECS - 2 > 0 ? SECS - 2 : 1))" "${KIND:-}" "$T/counted" <<'PY'
 import json, sys
 c0, c1 = (json.loads(a) for a in sys.argv[1:3])
 c0, c1 = (c[0] if isinstance(c, list) else c for c in (c0, c1))
@@ -196,6 +207,10 @@ try:
     got = "delivered %9.0f pps" % (r["frames_delivered"] / r["duration_s"])
 except Exception:  # -x: what the program ran on over the window
     got = "arrived   %9.0f pps of '%s'" % (n / int(sys.argv[8]), sys.argv[9])
+try:  # -x: the receiver's own account of the loop's frames
+    got += "  (" + open(sys.argv[10]).read().strip().splitlines()[-1][:100] + ")"
+except Exception:
+    pass
 print("%-5s %-5s program %5.1f ns/frame  receiving CPU %6.1f ns/frame (%5.2f Mpps)  %s  veth tx_dropped %7s" % (
     sys.argv[6], sys.argv[5], prog, cpu, 1e3 / cpu if n else 0, got, sys.argv[4]))
 PY
@@ -220,7 +235,8 @@ if [ -n "$THREADED" ]; then
 		ip link add pbrcD netns $NGEN type veth peer name $B netns $NRX || exit 1
 		for d in pbrcG pbrcH pbrcD; do ip -n $NGEN link set $d up || exit 1; done
 	fi
-	ip -n $NRX addr add $RX_IP/24 dev $B && ip -n $NRX link set $B up || exit 1
+	ip -n $NRX addr add $RX_IP/24 dev $B && ip -n $NRX link set $B up &&
+		ip -n $NRX link set lo up || exit 1
 	BMAC=$(ip netns exec $NRX cat /sys/class/net/$B/address)
 	[ -n "$LOOP" ] || ip -n $NTX neigh replace $RX_IP lladdr "$BMAC" dev $A nud permanent || exit 1
 fi
