@@ -242,6 +242,7 @@ if [ -n "$THREADED" ]; then
 fi
 sysctl -qw kernel.bpf_stats_enabled=1
 echo "rx-cost: base $1 ($("$1/pktbench" --version 2>/dev/null | head -1)), new $2 ($("$2/pktbench" --version 2>/dev/null | head -1)); $METHOD, $SECS s, $ROUNDS rounds; kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
+failed=0
 for r in $(seq "$ROUNDS"); do
 	if [ $((r % 2)) = 1 ]; then order="base new"; else order="new base"; fi
 	for side in $order; do
@@ -251,7 +252,12 @@ for r in $(seq "$ROUNDS"); do
 			exec 9>"$LOCK"
 			flock 9
 		fi
-		if [ -n "$THREADED" ]; then one_t $side "$b" "$r"; else one $side "$b" "$r"; fi
+		if [ -n "$THREADED" ]; then
+			one_t $side "$b" "$r" || failed=1
+		else
+			one $side "$b" "$r" || failed=1
+		fi
 		[ -n "$LOCK" ] && exec 9>&-
 	done
 done
+exit $failed
