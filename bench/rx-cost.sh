@@ -48,7 +48,7 @@ done
 shift $((OPTIND - 1))
 [ $# = 2 ] || { sed -n 25,26p "$0" >&2; exit 2; }
 case $RXCPU in 0) TXCPU=1 ;; 1) TXCPU=0 ;; *) echo "rx-cost: -c takes 0 or 1" >&2; exit 2 ;; esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 for b in "$1" "$2"; do
 	[ -x "$b/pktbench" ] || { echo "rx-cost: no $b/pktbench" >&2; exit 2; }
 done
@@ -125,6 +125,7 @@ loop_start() {
 	for k in 0 1; do
 		d=pbrcG
 		[ $k = 0 ] || d=pbrcD
+		# shellcheck disable=SC2046 # the value is four bytes, split on purpose
 		ip netns exec $NGEN bpftool map update name ports key $k 0 0 0 value \
 			$(printf '%08x' "$(ip netns exec $NGEN cat /sys/class/net/$d/ifindex)" |
 				sed 's/\(..\)\(..\)\(..\)\(..\)/0x\4 0x\3 0x\2 0x\1/') || return 1
@@ -142,11 +143,11 @@ loop_stop() { ip -n $NGEN link set dev pbrcH xdpdrv off; }
 # one_t LABEL BUILD ROUND: BUILD's agent on a threaded, pinned NAPI, and BUILD's sender (an
 # agent answers its own build's only)
 one_t() {
-	local label=$1 b=$2 r=$3 pid napi i s0 s1 c0 c1 d0 d1
+	local label=$1 b=$2 r=$3 pid napi s0 s1 c0 c1 d0 d1
 	ip netns exec $NRX "$b/pktbench" receive --iface $B --listen $RX_IP:$PORT \
 		>"$T/agent.out" 2>&1 &
 	AGENT_PID=$!
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		bpftool -j prog show name pb_receiver 2>/dev/null | grep -q run_cnt && break
 		sleep 0.1
 	done
@@ -216,7 +217,7 @@ print("%-5s %-5s program %5.1f ns/frame  receiving CPU %6.1f ns/frame (%5.2f Mpp
 PY
 }
 
-BMAC= KIND=
+BMAC='' KIND=''
 if [ -n "$THREADED" ]; then
 	lab_down
 	ip netns add $NRX || exit 1
