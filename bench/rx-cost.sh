@@ -19,8 +19,8 @@
 # gives XDP (no skb, no copy), from a source faster than the receiver: in namespace pbrc-gen,
 # bench/ceiling/ref_loop.bpf.o keeps LOOP_FRAMES frames (one per stream, each numbered up by
 # one a turn, checksums kept right) going round a veth pair, and sends a copy of each turn to
-# the receiver; its NAPI thread runs on the other CPU. No sender and no agent's answer: the
-# rate is the program's run_cnt over the window.
+# the receiver; its NAPI thread runs on the other CPU. No sender: the rate is the program's
+# run_cnt over the window, and after it the agent's /v1/runs says what it counted of them.
 # kernel.bpf_stats_enabled is set for the run and put back after.
 #   sudo bench/rx-cost.sh [-t|-x [-c RXCPU]] [-r ROUNDS] [-s SECS] [-m METHOD] [-l LOCK] BASE_BUILD NEW_BUILD
 #   (defaults: 5 rounds, 3 s, af_packet, no lock; e.g. build-gate-base build)
