@@ -122,10 +122,11 @@ struct pb_session {
 	struct pb_stream stream; /* --stream */
 	const char *cur_method;	 /* the run under way, for --stream's intervals */
 	const char *cur_point;
-	double plan_t0; /* when the first run began, for the time left */
-	double plan_s;	/* the runs' estimated seconds in all; 0: not known beforehand */
-	char placement[320];	   /* where the senders run and who said so (environment) */
-	bool placed;		   /* pktbench chose it (session_place), not --cpus */
+	double plan_t0;	     /* when the first run began, for the time left */
+	double plan_s;	     /* the runs' estimated seconds in all; 0: not known beforehand */
+	char placement[320]; /* where the senders run and who said so (environment) */
+	bool placed;	     /* pktbench chose it (session_place), not --cpus */
+	int claims[PB_MAX_STREAMS]; /* the CPUs it chose, held against other senders (place.h) */
 	char stat0[65536]; /* /proc/stat at the session's start: the placement's first look */
 	double stat0_t;	   /* when it was taken (pb_now); 0: not taken */
 	struct pb_envinfo envinfo; /* what the figures depend on, read before the first run */
@@ -540,10 +541,20 @@ static void session_place(struct pb_session *s, const char *iface)
 	} else {
 		n = pb_topo_read(&t, "/", iface, PB_PLACE_LOOK_MS);
 	}
-	if (!n)
+	if (!n) {
+		/*
+		 * one process places at a time, away from the CPUs other senders hold; its own
+		 * claims stay open until it exits (the kernel drops them even on SIGKILL)
+		 */
+		int lock = pb_claims_begin(PB_PLACE_CLAIM_DIR, &t);
+
 		n = pb_place(&t, streams, cfg->cpus, why, sizeof(why));
-	else
+		if (n > 0 && lock >= 0)
+			pb_claims_take(PB_PLACE_CLAIM_DIR, cfg->cpus, n, s->claims);
+		pb_claims_end(lock);
+	} else {
 		snprintf(why, sizeof(why), "/sys/devices/system/cpu/online: %s", strerror(-n));
+	}
 	s->placed = true;
 	if (n <= 0) {
 		snprintf(s->placement, sizeof(s->placement), "left to the scheduler (%s)", why);

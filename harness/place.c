@@ -5,11 +5,15 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "place.h"
 
@@ -21,6 +25,8 @@ static bool pb_place_before(const struct pb_topo *t, unsigned int a, unsigned in
 
 	if (x->reserved != y->reserved)
 		return !x->reserved;
+	if (x->claimed != y->claimed)
+		return !x->claimed;
 	if (x->napi_thread != y->napi_thread)
 		return !x->napi_thread;
 	if (t->has_irqs && x->iface_irq != y->iface_irq)
@@ -43,6 +49,8 @@ static void pb_place_why(const struct pb_topo *t, const unsigned int *order, uns
 		snprintf(why, len, "the only CPU allowed");
 	else if (x->reserved != y->reserved)
 		snprintf(why, len, "cpu %u is the lab DUT's", order[1]);
+	else if (x->claimed != y->claimed)
+		snprintf(why, len, "cpu %u is another pktbench's", order[1]);
 	else if (x->napi_thread != y->napi_thread)
 		snprintf(why, len, "NAPI thread on cpu %u", order[1]);
 	else if (t->has_irqs && x->iface_irq != y->iface_irq)
@@ -78,6 +86,86 @@ int pb_place(const struct pb_topo *t, uint32_t streams, uint32_t *cpus, char *wh
 	for (i = 0; i < n; i++)
 		cpus[i] = order[i];
 	return (int)n;
+}
+
+/* dir/cpuN, opened (created) to be flock'ed; -1 when it cannot be */
+static int pb_claim_open(const char *dir, unsigned int cpu)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/cpu%u", dir, cpu);
+	return open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+}
+
+int pb_claims_begin(const char *dir, struct pb_topo *t)
+{
+	char path[256];
+	unsigned int c;
+	int fd, cfd;
+
+	/* /run/pktbench, then its cpus/: whichever exists already is fine */
+	snprintf(path, sizeof(path), "%s", dir);
+	if (strrchr(path, '/') && strrchr(path, '/') != path) {
+		*strrchr(path, '/') = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -errno;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/place.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	/*
+	 * held for a moment by each placing process: wait for it, a second at most (a holder
+	 * stopped mid-placement must not stop every sender after it)
+	 */
+	for (c = 0; flock(fd, LOCK_EX | LOCK_NB); c++) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) || c == 1000) {
+			close(fd);
+			return c == 1000 ? -ETIMEDOUT : -errno;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	for (c = 0; c < t->ncpus && c < PB_PLACE_MAX_CPUS; c++) {
+		if (!t->cpu[c].usable)
+			continue;
+		cfd = pb_claim_open(dir, c);
+		if (cfd < 0)
+			continue;
+		/* a holder's shared lock refuses this one: someone sends from c */
+		if (flock(cfd, LOCK_EX | LOCK_NB))
+			t->cpu[c].claimed = errno == EWOULDBLOCK;
+		close(cfd); /* and with it the lock it got */
+	}
+	return fd;
+}
+
+int pb_claims_take(const char *dir, const uint32_t *cpus, int n, int *fds)
+{
+	int i, j, got = 0, fd;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && cpus[j] != cpus[i]; j++)
+			;
+		if (j < i) /* two streams on one CPU: one claim */
+			continue;
+		fd = pb_claim_open(dir, cpus[i]);
+		if (fd < 0)
+			continue;
+		if (flock(fd, LOCK_SH | LOCK_NB)) {
+			close(fd);
+			continue;
+		}
+		fds[got++] = fd;
+	}
+	return got;
+}
+
+void pb_claims_end(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }
 
 /*

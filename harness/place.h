@@ -6,6 +6,8 @@
  *
  * The rule, CPUs ranked by, in this order (docs/performance.md, "Where the sender runs"):
  *  1. not reserved: a CPU the run gave to something else (the lab's DUT) is the last choice;
+ *     then not claimed: a CPU another pktbench's sender was placed on (pb_claims_begin) comes
+ *     after every free one, since senders started together see the same idle CPUs;
  *  2. no threaded-NAPI kthread of the interface pinned there: it would take turns with the
  *     sender for the CPU instead of running beside it;
  *  3. for an interface with IRQs (a NIC): a CPU its IRQs are affine to first, as the kernel's
@@ -36,6 +38,7 @@
 struct pb_topo_cpu {
 	bool usable;	  /* online and in this process's affinity */
 	bool reserved;	  /* the run gave it to something else (the lab's DUT) */
+	bool claimed;	  /* another pktbench's sender was placed there and still runs */
 	bool napi_thread; /* a NAPI kthread of the interface is pinned to it */
 	bool iface_irq;	  /* an IRQ of the interface is affine to it */
 	double busy;	  /* share of the CPU other work took over the look, 0..1; < 0 unknown */
@@ -74,6 +77,21 @@ int pb_topo_stat(const char *root, char *buf, size_t len);
  * takes its first look before it builds its lab, and so does not wait for a second.
  */
 int pb_topo_read_since(struct pb_topo *t, const char *root, const char *iface, const char *first);
+
+/*
+ * CPU claims between pktbench processes on one host (rule 1): one file a CPU in dir
+ * (PB_PLACE_CLAIM_DIR), which a sender placed on that CPU holds flock'ed shared for as long
+ * as it runs. pb_claims_begin takes dir's lock (exclusive, held only while one process
+ * places, so two never choose at once; waited for a second at most), marks in t the CPUs whose file another process holds,
+ * and returns the lock's descriptor, or -errno (placement then goes on without claims).
+ * pb_claims_take holds the files of cpus[0 .. n) into fds (how many: the caller keeps them
+ * open for the process's life; they close on exec, so a child never holds a claim), and
+ * pb_claims_end lets the next process place.
+ */
+#define PB_PLACE_CLAIM_DIR "/run/pktbench/cpus"
+int pb_claims_begin(const char *dir, struct pb_topo *t);
+int pb_claims_take(const char *dir, const uint32_t *cpus, int n, int *fds);
+void pb_claims_end(int fd);
 
 /* Calls fn for each CPU of a list "0-3,8" below max, in order: how many, or -EINVAL. */
 int pb_cpulist_each(const char *s, int max, void (*fn)(int cpu, void *arg), void *arg);

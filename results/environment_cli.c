@@ -84,6 +84,8 @@ static void pb_env_placement(struct pb_envinfo *e, const char *iface)
 				   strerror(-n));
 		return;
 	}
+	/* what a sender would see: the CPUs other senders hold come last */
+	pb_claims_end(pb_claims_begin(PB_PLACE_CLAIM_DIR, &t));
 	n = pb_place(&t, 1, cpus, why, sizeof(why));
 	if (n <= 0) {
 		pb_envinfo_set(e, "sender_placement", "left to the scheduler (%s)", why);

@@ -2,7 +2,8 @@
 # What a run depended on (issue 47): pktbench environment reads an interface's settings as
 # ethtool and sysfs show them (known answers the test sets on a veth of its own), a run's
 # result set keeps them with where its sender ran, the default placement pins the sender where
-# it says (every round on that CPU), --cpus overrides it, and compare warns when two sets differ.
+# it says (every round on that CPU), --cpus overrides it, compare warns when two sets differ,
+# and two senders started together are placed on different CPUs.
 . "$(dirname "$0")/lib.sh"
 need ethtool ethtool
 trap 'test_pair_del; cleanup' EXIT
@@ -81,6 +82,25 @@ if [ "$(nproc)" -gt 1 ]; then
 	"$PB" compare "$T/lab.json" "$T/cpus.json" --tolerance 100 >"$T/cmp.out" 2>&1
 	check "compare warns that the placement differs" \
 		grep -q "^warning: environment differs in sender_placement: BASE cpus $cpu, pktbench's choice" "$T/cmp.out"
+
+	# senders started together: each holds the CPU it was placed on (/run/pktbench/cpus), so
+	# the second goes to the other; before, both saw the same idle CPUs and took the same one
+	for i in 1 2; do
+		"$PB" --method udp_sendto --duration 2 --format json --output "$T/two$i.json" -q \
+			2>"$T/two$i.err" &
+		PIDS+=("$!")
+	done
+	wait "${PIDS[-2]}"
+	r1=$?
+	wait "${PIDS[-1]}"
+	r2=$?
+	check "two senders started together: exit 0 and 0 ($r1, $r2)" [ "$r1$r2" = 00 ]
+	place_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['environment']['sender_placement'])" "$1"; }
+	p1=$(place_of "$T/two1.json") p2=$(place_of "$T/two2.json")
+	check "... on different CPUs ($p1 | $p2)" \
+		test "$(cut -d, -f1 <<<"$p1")" != "$(cut -d, -f1 <<<"$p2")"
+	check "... the one placed second says the other CPU was taken" \
+		test "$(printf '%s\n%s\n' "$p1" "$p2" | grep -c "is another pktbench's$")" = 1
 fi
 check "no lab left" no_leftovers
 finish

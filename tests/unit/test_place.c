@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "place.h"
 #include "check.h"
@@ -222,6 +223,60 @@ static void test_read(void)
 	CHECK(pb_topo_read(&t, root, NULL, 0) < 0, "no root: an error");
 }
 
+/*
+ * Senders started together: a CPU another pktbench holds comes after every free one, however
+ * idle it looks (nobody sends yet); the DUT's CPU still last. Then the claims themselves, in
+ * a directory of the test's: a claim taken shows in the next process's look (an open file
+ * description of its own, as another process's would be) and is gone once closed.
+ */
+static void test_claims(void)
+{
+	struct pb_topo t = topo(2);
+	char dir[64], why[256];
+	uint32_t cpus[2] = { 1, 1 };
+	int fds[2], n, lock, i;
+
+	t.cpu[1].claimed = true;
+	t.cpu[0].busy = 0.30;
+	place1(&t, 0, "cpu 1 claimed, cpu 0 busier");
+	pb_place(&t, 1, cpus, why, sizeof(why));
+	CHECK(!strcmp(why, "cpu 1 is another pktbench's"), "why: %s", why);
+	t = topo(3);
+	t.cpu[0].reserved = true;
+	t.cpu[1].claimed = t.cpu[2].claimed = true;
+	place1(&t, 2, "every free cpu claimed but the DUT's");
+
+	snprintf(dir, sizeof(dir), "/tmp/pb-claims.XXXXXX");
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+	strcat(dir, "/cpus");
+	t = topo(2);
+	lock = pb_claims_begin(dir, &t);
+	CHECK(lock >= 0 && !t.cpu[0].claimed && !t.cpu[1].claimed, "fresh: lock %d, %d %d", lock,
+	      t.cpu[0].claimed, t.cpu[1].claimed);
+	cpus[0] = cpus[1] = 1; /* two streams on one CPU: one claim */
+	n = pb_claims_take(dir, cpus, 2, fds);
+	CHECK(n == 1, "claims taken: %d", n);
+	pb_claims_end(lock);
+	t = topo(2);
+	lock = pb_claims_begin(dir, &t);
+	CHECK(lock >= 0 && !t.cpu[0].claimed && t.cpu[1].claimed, "held: %d %d", t.cpu[0].claimed,
+	      t.cpu[1].claimed);
+	pb_claims_end(lock);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	t = topo(2);
+	lock = pb_claims_begin(dir, &t);
+	CHECK(lock >= 0 && !t.cpu[1].claimed, "released: %d", t.cpu[1].claimed);
+	pb_claims_end(lock);
+	CHECK(pb_claims_begin("/proc/pb-no/cpus", &t) < 0, "a directory that cannot be: -errno");
+	unlink(strcat(strcpy(why, dir), "/cpu0"));
+	unlink(strcat(strcpy(why, dir), "/cpu1"));
+	unlink(strcat(strcpy(why, dir), "/place.lock"));
+	rmdir(dir);
+	*strrchr(dir, '/') = '\0';
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_veth();
@@ -229,5 +284,6 @@ int main(void)
 	test_streams();
 	test_busy();
 	test_read();
+	test_claims();
 	return check_summary();
 }
