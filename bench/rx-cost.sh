@@ -47,6 +47,7 @@ while getopts txc:r:s:m:l: o; do
 done
 shift $((OPTIND - 1))
 [ $# = 2 ] || { sed -n 25,26p "$0" >&2; exit 2; }
+WIN=$((SECS - 2 > 0 ? SECS - 2 : 1)) # -t, -x: the seconds measured, one into the run
 case $RXCPU in 0) TXCPU=1 ;; 1) TXCPU=0 ;; *) echo "rx-cost: -c takes 0 or 1" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.." || exit 2
 for b in "$1" "$2"; do
@@ -95,6 +96,19 @@ print("%-5s %-5s %10d frames %8.1f ns/frame  delivered %9.0f pps  sent %9.0f pps
 PY
 }
 
+# napi_pin NS DEV CPU: DEV's NAPI (there once a program is attached) into a thread of its own,
+# pinned to CPU; prints the thread's pid
+napi_pin() {
+	local t
+	ip netns exec "$1" sh -c "echo 1 >/sys/class/net/$2/threaded" || return 1
+	t=$(pgrep -f "napi/$2" | head -1)
+	[ -n "$t" ] && taskset -pc "$3" "$t" >/dev/null ||
+		{ echo "rx-cost: no NAPI thread for $2" >&2; return 1; }
+	echo "$t"
+}
+# the receiving host's UDP datagrams to no socket (/proc/net/snmp's Udp NoPorts)
+udp_noports() { ip netns exec $NRX awk '/^Udp:/ { n++; if (n == 2) print $3 }' /proc/net/snmp; }
+
 # send DEV KIND N: N frames of KIND ('S' or 'N') out of DEV in pbrc-gen, one a stream, to B
 send() {
 	ip netns exec $NGEN python3 - "$1" "$2" "$3" "$BMAC" <<'PY'
@@ -115,12 +129,11 @@ PY
 # loop_start: each build's receiver gets the frames its own sender makes: 'S' (numbered) when
 # it counts one (one sent straight to it does not reach the host's UDP), else 'N'
 loop_start() {
-	local kind=S n0 k d t
-	n0=$(ip netns exec $NRX awk '/^Udp:/ { n++; if (n == 2) print $3 }' /proc/net/snmp)
+	local kind=S n0 k d
+	n0=$(udp_noports)
 	send pbrcD S 1 || return 1
 	sleep 0.2
-	[ "$(ip netns exec $NRX awk '/^Udp:/ { n++; if (n == 2) print $3 }' /proc/net/snmp)" = "$n0" ] ||
-		kind=N
+	[ "$(udp_noports)" = "$n0" ] || kind=N
 	ip -n $NGEN link set dev pbrcH xdpdrv obj "$LOOPO" sec xdp || return 1
 	for k in 0 1; do
 		d=pbrcG
@@ -130,10 +143,7 @@ loop_start() {
 			$(printf '%08x' "$(ip netns exec $NGEN cat /sys/class/net/$d/ifindex)" |
 				sed 's/\(..\)\(..\)\(..\)\(..\)/0x\4 0x\3 0x\2 0x\1/') || return 1
 	done
-	ip netns exec $NGEN sh -c "echo 1 >/sys/class/net/pbrcH/threaded" || return 1
-	t=$(pgrep -f "napi/pbrcH" | head -1)
-	[ -n "$t" ] && taskset -pc "$TXCPU" "$t" >/dev/null ||
-		{ echo "rx-cost: no NAPI thread for pbrcH" >&2; return 1; }
+	napi_pin $NGEN pbrcH "$TXCPU" >/dev/null || return 1
 	# they go round until the program comes off
 	send pbrcG $kind $LOOP_FRAMES || return 1
 	KIND=$kind
@@ -152,11 +162,7 @@ one_t() {
 		sleep 0.1
 	done
 	sleep 0.3
-	# the veth's NAPI exists once a program is attached: into its own thread, on RXCPU
-	ip netns exec $NRX sh -c "echo 1 >/sys/class/net/$B/threaded" || return 1
-	napi=$(pgrep -f "napi/$B" | head -1)
-	[ -n "$napi" ] && taskset -pc "$RXCPU" "$napi" >/dev/null ||
-		{ echo "rx-cost: no NAPI thread for $B" >&2; return 1; }
+	napi=$(napi_pin $NRX $B "$RXCPU") || return 1
 	rm -f "$T/out.json" "$T/counted"
 	pid=
 	if [ -n "$LOOP" ]; then
@@ -172,7 +178,7 @@ one_t() {
 	s0=$(cut -d' ' -f1 /proc/$napi/schedstat)
 	c0=$(bpftool -j prog show name pb_receiver)
 	d0=$(ip netns exec $DROPNS cat /sys/class/net/$DROPDEV/statistics/tx_dropped)
-	sleep $((SECS - 2 > 0 ? SECS - 2 : 1))
+	sleep $WIN
 	s1=$(cut -d' ' -f1 /proc/$napi/schedstat)
 	c1=$(bpftool -j prog show name pb_receiver)
 	d1=$(ip netns exec $DROPNS cat /sys/class/net/$DROPDEV/statistics/tx_dropped)
@@ -196,7 +202,7 @@ PY
 	wait "$AGENT_PID"
 	AGENT_PID=
 	python3 - "$c0" "$c1" "$((s1 - s0))" "$((d1 - d0))" "$label" "$r" "$T/out.json" \
-		"$((SECS - 2 > 0 ? SECS - 2 : 1))" "${KIND:-}" "$T/counted" <<'PY'
+		"$WIN" "${KIND:-}" "$T/counted" <<'PY'
 import json, sys
 c0, c1 = (json.loads(a) for a in sys.argv[1:3])
 c0, c1 = (c[0] if isinstance(c, list) else c for c in (c0, c1))

@@ -175,6 +175,7 @@ static void pb_netif_driver(const char *name, char *driver, size_t len)
 	}
 	close(fd);
 }
+
 int pb_netif_addrs(const char *name, struct pb_addr *out, int max)
 {
 	struct ifaddrs *ifa, *i;

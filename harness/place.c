@@ -103,15 +103,14 @@ int pb_claims_begin(const char *dir, struct pb_topo *t)
 	unsigned int c;
 	int fd, cfd;
 
-	/* /run/pktbench, then its cpus/: whichever exists already is fine */
-	snprintf(path, sizeof(path), "%s", dir);
-	if (strrchr(path, '/') && strrchr(path, '/') != path) {
-		*strrchr(path, '/') = '\0';
+	/* dir and each directory above it (/run/pktbench, then its cpus/), as mkdir -p */
+	snprintf(path, sizeof(path), "%s/", dir);
+	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
 		if (mkdir(path, 0755) && errno != EEXIST)
 			return -errno;
+		*p = '/';
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
 	snprintf(path, sizeof(path), "%s/place.lock", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)

@@ -82,8 +82,9 @@ int pb_topo_read_since(struct pb_topo *t, const char *root, const char *iface, c
  * CPU claims between pktbench processes on one host (rule 1): one file a CPU in dir
  * (PB_PLACE_CLAIM_DIR), which a sender placed on that CPU holds flock'ed shared for as long
  * as it runs. pb_claims_begin takes dir's lock (exclusive, held only while one process
- * places, so two never choose at once; waited for a second at most), marks in t the CPUs whose file another process holds,
- * and returns the lock's descriptor, or -errno (placement then goes on without claims).
+ * places, so two never choose at once; waited for a second at most), marks in t the CPUs
+ * whose file another process holds, and returns the lock's descriptor, or -errno (placement
+ * then goes on without claims).
  * pb_claims_take holds the files of cpus[0 .. n) into fds (how many: the caller keeps them
  * open for the process's life; they close on exec, so a child never holds a claim), and
  * pb_claims_end lets the next process place.

@@ -66,7 +66,8 @@ check "no such interface: exit 2, one line ($(head -1 "$T/nosuch.err"))" \
 check "lab run --repeat 2: exit 0" [ $? = 0 ]
 check "stderr says where the sender goes and why ($(grep -m1 'sending from' "$T/lab.err"))" \
 	grep -q "pktbench: sending from cpus [0-9]*, pktbench's choice: .*; --cpus overrides" "$T/lab.err"
-cpu=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['environment']['sender_placement'].split()[1].rstrip(','))" "$T/lab.json")
+place_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['environment']['sender_placement'])" "$1"; }
+cpu=$(place_of "$T/lab.json" | awk '{ print $2 }' | tr -d ,)
 check "the lab's environment: its veth's (read in its namespace) and the placement, cpu $cpu" \
 	envf "$T/lab.json" "e['iface.irq_affinity'].startswith('none (no device') and e['sender_placement'].startswith('cpus $cpu, pktbench')"
 check "both rounds' sender ran on cpu $cpu, as placed" mrow "$T/lab.json" udp_sendto \
@@ -95,7 +96,6 @@ if [ "$(nproc)" -gt 1 ]; then
 	wait "${PIDS[-1]}"
 	r2=$?
 	check "two senders started together: exit 0 and 0 ($r1, $r2)" [ "$r1$r2" = 00 ]
-	place_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['environment']['sender_placement'])" "$1"; }
 	p1=$(place_of "$T/two1.json") p2=$(place_of "$T/two2.json")
 	check "... on different CPUs ($p1 | $p2)" \
 		test "$(cut -d, -f1 <<<"$p1")" != "$(cut -d, -f1 <<<"$p2")"
